@@ -1,0 +1,7 @@
+.PHONY: run test lint
+run:
+	./dev run
+test:
+	./dev test
+lint:
+	.venv/bin/python -m ruff check .

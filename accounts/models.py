@@ -1,0 +1,47 @@
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+
+class User(AbstractUser):
+    """The project's own user model, from the first migration, so it can grow without pain."""
+
+    display_name = models.CharField(max_length=80, blank=True)
+
+    def __str__(self) -> str:
+        return self.display_name or self.username
+
+
+class Role(models.TextChoices):
+    ORGANISER = "organiser", "Organiser"
+    CO_ORGANISER = "co_organiser", "Co-organiser"
+    REFEREE = "referee", "Referee"
+
+
+class TournamentRole(models.Model):
+    """A per-tournament role granted by an organiser (TOURNAMENT.md, "Who does what").
+
+    Players are not roles: a player is an entrant linked to an account by a claim link.
+    """
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="roles"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )
+    granted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user", "role"], name="unique_role"),
+        ]
+        ordering = ["role", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user} — {self.get_role_display()} of {self.tournament}"

@@ -1,0 +1,31 @@
+"""The Celery app: Redis as broker when configured, eager in-process otherwise."""
+
+import os
+
+from celery import Celery
+from celery.schedules import crontab
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("split_uno")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
+
+# Celery's own beat schedule: no database scheduler (django-celery-beat would hold Django
+# below 6.1). The sweep tasks are idempotent, so a missed or doubled run does no harm.
+app.conf.beat_schedule = {
+    "expire-claim-links": {
+        "task": "accounts.tasks.expire_claim_links",
+        "schedule": crontab(minute=7),
+    },
+    "forget-old-sign-in-failures": {
+        "task": "accounts.tasks.forget_old_sign_in_failures",
+        "schedule": crontab(minute=17, hour=3),
+    },
+}
+
+
+@app.task(name="config.ping")
+def ping() -> str:
+    """The health check's round trip: proves a worker takes tasks and returns results."""
+    return "pong"

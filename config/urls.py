@@ -1,0 +1,16 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from accounts import views as account_views
+from tournaments import views as tournament_views
+
+from .health import healthz
+
+urlpatterns = [
+    path("", tournament_views.home, name="home"),
+    path("dashboard/", account_views.dashboard, name="dashboard"),
+    path("accounts/", include("accounts.urls")),
+    path("t/", include("tournaments.urls")),
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+]
