@@ -41,8 +41,18 @@ class Effect:
         return asdict(self)
 
 
+#: Rules record effects as plain tuples in the field order of ``Effect`` (trailing fields may
+#: be left out); ``Duel.apply`` turns them into ``Effect`` objects, a replay never does.
+RawEffect = tuple[Any, ...]
+
+
+def build(raw: list[RawEffect]) -> list[Effect]:
+    """The ``Effect`` objects of raw effect tuples."""
+    return [Effect(*r) for r in raw]
+
+
 def describe(effect: Effect, names: Mapping[str, str] | None = None) -> str:
-    """``effect`` in plain English, e.g. "Bob draws 2 number cards and 1 action card (Alice's 7)"."""
+    """``effect`` in plain English: "Bob draws 2 number cards and 1 action card (Alice's 7)"."""
     namer = _Namer(names or {})
     return _TEXTS[effect.kind](effect, namer)
 
@@ -193,8 +203,7 @@ _TEXTS: dict[str, Callable[[Effect, _Namer], str]] = {
     "draw": _draw,
     "shed": _shed,
     "win_round": lambda e, n: (
-        f"{n(e.seat)} wins the round{' alone' if e.cause == 'alone' else ''} "
-        f"(streak {e.number})"
+        f"{n(e.seat)} wins the round{' alone' if e.cause == 'alone' else ''} (streak {e.number})"
     ),
     "lose_round": lambda e, n: f"{n(e.seat)} loses the round (streak back to 0)",
     "tie": lambda e, n: f"The round is a tie on {e.card}: the tied seats' streaks go back to 0",

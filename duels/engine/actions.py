@@ -1,0 +1,125 @@
+"""Action cards (RULES.md section 4) and the start of truth and dare (section 5).
+
+A card is played in its own event, never while a decision is pending; the actor's card is
+discarded as it is played (REVERSE under ``reverse_discard: "after"`` excepted). A counter the
+target may make is raised here as a pending decision and resolved in ``decisions``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .constants import CARDS, DRAW_AMOUNT
+from .effects import RawEffect
+from .errors import IllegalEvent
+from .events import Event
+from .state import Pending, Table
+from .talk import seat_name, waiting_for
+
+
+def playable_cards(t: Table, i: int) -> tuple[str, ...]:
+    """The card names seat ``i`` may play now (honour system: any name, section 4)."""
+    if t.pending is not None or t.finish is not None or t.act[i] < 1:
+        return ()
+    return CARDS if t.setup.rules.truth_dare else CARDS[:5]
+
+
+def play_action(t: Table, ev: Event, fx: list[RawEffect]) -> None:
+    """Check that seat ``ev["seat"]`` may play ``ev["card"]`` now, then play it."""
+    if t.pending is not None:
+        raise IllegalEvent(f"an action card cannot be played now: {waiting_for(t)}")
+    setup = t.setup
+    rules = setup.rules
+    i = setup.index[ev["seat"]]
+    card = ev["card"]
+    if t.act[i] < 1:
+        holders = [setup.seats[j] for j in range(len(setup.seats)) if t.act[j] > 0]
+        who = f"only {', '.join(holders)} holds one now" if holders else "nobody holds one now"
+        raise IllegalEvent(
+            f"{seat_name(t, i)} holds no action card and cannot play {card}: an action card "
+            f"needs at least one in hand ({who})"
+        )
+    if card in ("truth", "dare") and not rules.truth_dare:
+        raise IllegalEvent(
+            f"{card} is not played under this ruleset: truth and dare are switched off "
+            f"(truth_dare false); the cards are {', '.join(CARDS[:5])}"
+        )
+    target = t.opponent(i)
+    seats = setup.seats
+    fx.append(
+        (
+            "play",
+            seats[i],
+            None if card == "color_change" else seats[target],
+            0,
+            0,
+            card,
+            ev.get("color"),
+        )
+    )
+    if not (card == "reverse" and rules.reverse_discard == "after"):
+        t.spend_action(i)
+    _PLAY[card](t, i, target, fx)
+
+
+def place_block(t: Table, target: int, fx: list[RawEffect]) -> None:
+    """The target is blocked for the next number round; a second block adds nothing."""
+    already = t.blocked[target]
+    t.blocked[target] = True
+    fx.append(("blocked", t.setup.seats[target], None, 0, 0, None, "already" if already else None))
+
+
+def _block(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
+    # The target's flag stays false while it decides whether to counter.
+    if t.setup.rules.block_counter and t.act[target] > 0:
+        t.pending = Pending("block_counter", target, i, "block")
+    else:
+        place_block(t, target, fx)
+
+
+def _reverse(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
+    """Whole hands change seats; streaks and blocks stay where they are."""
+    t.num[i], t.num[target] = t.num[target], t.num[i]
+    t.act[i], t.act[target] = t.act[target], t.act[i]
+    seats = t.setup.seats
+    fx.append(("swap", seats[i], seats[target]))
+    if t.setup.rules.reverse_discard == "after":
+        if t.act[i] > 0:
+            t.spend_action(i)
+            fx.append(("reverse_discard", seats[i], None, 0, 1))
+        else:
+            fx.append(("reverse_discard", seats[i]))
+
+
+def _color_change(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
+    """Every seat sheds 1 number card; the colour is only written in the log."""
+    for j in range(len(t.num)):
+        t.shed(j, fx, "color_change", i)
+
+
+def _draw_card(t: Table, i: int, target: int, fx: list[RawEffect], card: str) -> None:
+    if t.setup.rules.draw_counter and t.act[target] > 0:
+        t.pending = Pending("counter", target, i, card)
+    else:
+        t.draw(target, DRAW_AMOUNT[card], 0, fx, card, i)
+
+
+def _truth_or_dare(t: Table, i: int, target: int, fx: list[RawEffect], card: str) -> None:
+    """Section 5 and 10: the preset's sheds happen at once, then the target answers."""
+    if t.setup.rules.truth_dare_shed == "both":
+        for j in range(len(t.num)):
+            t.shed(j, fx, card, i)
+    else:
+        t.shed(i, fx, card, i)
+    t.pending = Pending(card, target, i, card)
+
+
+_PLAY: dict[str, Callable[[Table, int, int, list[RawEffect]], None]] = {
+    "block": _block,
+    "reverse": _reverse,
+    "color_change": _color_change,
+    "draw_two": lambda t, i, target, fx: _draw_card(t, i, target, fx, "draw_two"),
+    "draw_four": lambda t, i, target, fx: _draw_card(t, i, target, fx, "draw_four"),
+    "truth": lambda t, i, target, fx: _truth_or_dare(t, i, target, fx, "truth"),
+    "dare": lambda t, i, target, fx: _truth_or_dare(t, i, target, fx, "dare"),
+}

@@ -1,0 +1,171 @@
+"""Decisions (RULES.md section 7): counters, truth and dare answers, penalties, streak
+bonuses and challenges (section 6), and ``settle``, which picks the next one in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .actions import place_block
+from .constants import DRAW_AMOUNT
+from .effects import RawEffect
+from .errors import IllegalEvent
+from .events import Event
+from .state import Pending, Table
+from .talk import waiting_for
+
+
+def respond(t: Table, ev: Event, fx: list[RawEffect]) -> None:
+    """Check that the named seat may make this choice now, resolve it, then ``settle``."""
+    p = t.pending
+    if p is None:
+        raise IllegalEvent(
+            "there is nothing to respond to: the engine is not waiting for a decision; "
+            "play a round or an action card, or end the duel"
+        )
+    seats = t.setup.seats
+    i = t.setup.index[ev["seat"]]
+    choice = ev["choice"]
+    if i != p.seat:
+        raise IllegalEvent(f"{seats[i]} cannot respond now: {waiting_for(t)}")
+    if choice not in p.choices:
+        raise IllegalEvent(f"{choice!r} is not a choice for {p.decision}: {waiting_for(t)}")
+    t.pending = None
+    _RESOLVE[p.decision](t, p, choice, fx)
+    settle(t, fx)
+
+
+def settle(t: Table, fx: list[RawEffect]) -> None:
+    """After an event and each decision: the next decision in the order of section 7.
+
+    A decision the event raised itself (counter, truth/dare answer, penalty) is already
+    pending; otherwise a streak of 2 asks for a bonus; otherwise a seat at 0 number cards is the
+    potential winner (section 6), two of them draw the duel.
+    """
+    if t.finish is not None:
+        return
+    if t.pending is None and max(t.streak) >= 2:
+        for i, streak in enumerate(t.streak):
+            if streak >= 2:
+                t.pending = Pending("bonus", i)
+                break
+    if t.pending is None and 0 in t.num:
+        zeros = [i for i, n in enumerate(t.num) if n == 0]
+        if len(zeros) > 1:
+            t.end(-1, "double_zero", fx)
+            return
+        if zeros:
+            _potential_winner(t, zeros[0], fx)
+    p = t.pending
+    if p is not None:
+        fx.append(("await", t.setup.seats[p.seat], None, 0, 0, p.decision))
+
+
+def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:
+    """Section 6: a challenge window, or the win at once when no challenge can come."""
+    fx.append(("zero", t.setup.seats[w]))
+    c = t.opponent(w)
+    if t.setup.rules.challenge == "none" or t.act[c] == 0:
+        t.end(w, "shed_all", fx)
+    else:
+        t.pending = Pending("challenge", c, w)
+
+
+def _counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
+    """The draw battle of section 4: the smaller card's player draws 1 + the difference."""
+    seats = t.setup.seats
+    target, actor, played = p.seat, p.other, p.card or "draw_two"
+    fx.append(("respond", seats[target], seats[actor], 0, 0, choice, "counter"))
+    if choice == "pass":
+        t.draw(target, DRAW_AMOUNT[played], 0, fx, played, actor)
+        return
+    t.spend_action(target)
+    mine, theirs = DRAW_AMOUNT[played], DRAW_AMOUNT[choice]
+    if mine == theirs:
+        for j in sorted((actor, target)):
+            t.draw(j, 1, 0, fx, "draw_battle")
+    else:
+        loser = actor if mine < theirs else target
+        t.draw(loser, 1 + abs(mine - theirs), 0, fx, "draw_battle")
+
+
+def _block_counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
+    """BLOCK answered by BLOCK: both cards go, both seats shed 1, this block is void."""
+    seats = t.setup.seats
+    target, actor = p.seat, p.other
+    fx.append(("respond", seats[target], seats[actor], 0, 0, choice, "counter"))
+    if choice == "pass":
+        place_block(t, target, fx)
+        return
+    t.spend_action(target)
+    for j in sorted((actor, target)):
+        t.shed(j, fx, "block_battle")
+    fx.append(("block_void", seats[target]))
+
+
+def _truth_or_dare(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
+    """Section 5: a refusal asks the actor for a penalty, or forfeits a dare where so set."""
+    seats = t.setup.seats
+    target, actor = p.seat, p.other
+    fx.append(("respond", seats[target], seats[actor], 0, 0, choice, p.decision))
+    if choice != "refuse":
+        return
+    if p.decision == "dare" and t.setup.rules.dare_refused == "forfeit":
+        t.end(actor, "dare_refused", fx, other=target)
+    else:
+        t.pending = Pending("penalty", actor, target, p.decision)
+
+
+def _penalty(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
+    """``actions``: the actor draws 2 action cards, the refuser 2 number cards; ``five``: the
+    refuser draws 5 number cards."""
+    seats = t.setup.seats
+    actor, target = p.seat, p.other
+    fx.append(("penalty", seats[actor], seats[target], 0, 0, choice))
+    if choice == "actions":
+        t.draw(actor, 0, 2, fx, "penalty", actor)
+        t.draw(target, 2, 0, fx, "penalty", actor)
+    else:
+        t.draw(target, 5, 0, fx, "penalty", actor)
+
+
+def _bonus(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
+    """Section 3.6: 1 action card, or every opponent draws 2 number cards; streak back to 0."""
+    i = p.seat
+    t.streak[i] = 0
+    fx.append(("bonus", t.setup.seats[i], None, 0, 0, choice))
+    if choice == "action_card":
+        t.draw(i, 0, 1, fx, "bonus", i)
+    else:
+        for j in range(len(t.num)):
+            if j != i:
+                t.draw(j, 2, 0, fx, "bonus", i)
+
+
+def _challenge(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
+    """Section 6: the challenger's +2/+4 makes the potential winner draw, or the win stands."""
+    seats = t.setup.seats
+    c, w = p.seat, p.other
+    if choice == "pass":
+        fx.append(("respond", seats[c], seats[w], 0, 0, choice, "challenge"))
+        t.end(w, "shed_all", fx)
+    elif t.setup.rules.challenge == "two_cards" and t.act[c] == 1:
+        # Seed 000: a lone action card cannot challenge; the challenger draws 1 and keeps it.
+        fx.append(("one_card_challenge", seats[c], seats[w], 0, 0, choice))
+        t.draw(c, 1, 0, fx, "one_card_challenge")
+        t.end(w, "shed_all", fx)
+    else:
+        fx.append(("respond", seats[c], seats[w], 0, 0, choice, "challenge"))
+        t.spend_action(c)
+        t.draw(w, DRAW_AMOUNT[choice], 0, fx, "challenge", c)
+
+
+_RESOLVE: dict[str, Callable[[Table, Pending, str, list[RawEffect]], None]] = {
+    "counter": _counter,
+    "block_counter": _block_counter,
+    "truth": _truth_or_dare,
+    "dare": _truth_or_dare,
+    "penalty": _penalty,
+    "bonus": _bonus,
+    "challenge": _challenge,
+}

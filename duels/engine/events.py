@@ -1,0 +1,173 @@
+"""Reading one event (RULES.md section 8): its shape, not yet whether the rules allow it now.
+
+``parse_event`` turns any value into the event's canonical form — a plain JSON dict holding only
+the fields the engine reads, in a fixed order — or raises IllegalEvent saying what is wrong and
+what would be accepted. The canonical form is what the duel's record keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .constants import CARDS, COLORS, EVENT_TYPES
+from .errors import IllegalEvent, show
+from .state import Setup
+
+Event = dict[str, Any]
+
+
+def parse_event(raw: object, setup: Setup) -> Event:
+    """The canonical form of ``raw``, or IllegalEvent for an unreadable event."""
+    if not isinstance(raw, dict):
+        raise IllegalEvent(
+            f"an event must be an object with a type ({', '.join(EVENT_TYPES)}), not {show(raw)}"
+        )
+    kind = raw.get("type")
+    parser = _PARSERS.get(kind) if isinstance(kind, str) else None
+    if parser is None:
+        raise IllegalEvent(
+            f"unknown event type {show(kind)}: the types are {', '.join(EVENT_TYPES)}"
+        )
+    return parser(raw, setup)
+
+
+def _seat(raw: dict[Any, Any], field: str, setup: Setup, what: str) -> str:
+    if field not in raw:
+        raise IllegalEvent(f"{what}: {field} is missing; name a seat ({_seats(setup)})")
+    value = raw[field]
+    if not isinstance(value, str) or value not in setup.index:
+        raise IllegalEvent(
+            f"{what}: {field} {show(value)} is not a seat of this duel; name one of {_seats(setup)}"
+        )
+    return value
+
+
+def _seats(setup: Setup) -> str:
+    return ", ".join(setup.seats)
+
+
+def _reason(raw: dict[Any, Any], out: Event, what: str) -> Event:
+    if "reason" in raw:
+        reason = raw["reason"]
+        if not isinstance(reason, str):
+            raise IllegalEvent(f"{what}: reason must be a string if given, not {show(reason)}")
+        out["reason"] = reason
+    return out
+
+
+def _check_target(raw: dict[Any, Any], actor: str, setup: Setup, what: str) -> str | None:
+    """A ``target`` with two seats must name the actor's opponent (section 8)."""
+    if "target" not in raw:
+        return None
+    target = raw["target"]
+    opponent = setup.seats[1 - setup.index[actor]]
+    if target != opponent or not isinstance(target, str):
+        raise IllegalEvent(
+            f"{what}: target {show(target)} must be {actor}'s opponent {opponent} "
+            "(with two seats the target may also be left out)"
+        )
+    return target
+
+
+def _round(raw: dict[Any, Any], setup: Setup) -> Event:
+    cards = raw.get("cards")
+    if not isinstance(cards, dict):
+        raise IllegalEvent(
+            "round: cards must be an object giving each seat that is not blocked one card 0–9, "
+            f'e.g. {{"A": 7, "B": 3}}; got {show(cards)}'
+        )
+    out_cards = {}
+    for seat in setup.seats:
+        if seat in cards:
+            value = cards[seat]
+            if type(value) is not int or not 0 <= value <= 9:
+                raise IllegalEvent(
+                    f"round: {seat}'s card must be a whole number from 0 to 9 "
+                    f"(a JSON integer), not {show(value)}"
+                )
+            out_cards[seat] = value
+    if len(out_cards) != len(cards):
+        stray = next(s for s in cards if not isinstance(s, str) or s not in setup.index)
+        raise IllegalEvent(
+            f"round: cards names {show(stray)}, which is not a seat of this duel ({_seats(setup)})"
+        )
+    out: Event = {"type": "round", "cards": out_cards}
+    if "targets" in raw:
+        out["targets"] = _round_targets(raw["targets"], setup)
+    return out
+
+
+def _round_targets(targets: object, setup: Setup) -> dict[str, str]:
+    """With two seats every 0 and 7 targets the opponent: ``targets`` may only say so."""
+    if not isinstance(targets, dict):
+        raise IllegalEvent(f"round: targets must be an object of seat to seat, not {show(targets)}")
+    out = {}
+    for seat in setup.seats:
+        if seat in targets:
+            opponent = setup.seats[1 - setup.index[seat]]
+            if targets[seat] != opponent or not isinstance(targets[seat], str):
+                raise IllegalEvent(
+                    f"round: {seat}'s target {show(targets[seat])} must be {seat}'s opponent "
+                    f"{opponent} (with two seats targets may also be left out)"
+                )
+            out[seat] = opponent
+    for seat in targets:
+        if not isinstance(seat, str) or seat not in setup.index:
+            raise IllegalEvent(
+                f"round: targets names {show(seat)}, which is not a seat ({_seats(setup)})"
+            )
+    return out
+
+
+def _action(raw: dict[Any, Any], setup: Setup) -> Event:
+    seat = _seat(raw, "seat", setup, "action")
+    card = raw.get("card")
+    if not isinstance(card, str) or card not in CARDS:
+        raise IllegalEvent(
+            f"action: card {show(card)} is not an action card; the cards are {', '.join(CARDS)}"
+        )
+    out: Event = {"type": "action", "seat": seat, "card": card}
+    target = _check_target(raw, seat, setup, "action")
+    if target is not None:
+        out["target"] = target
+    if card == "color_change":
+        color = raw.get("color")
+        if not isinstance(color, str) or color not in COLORS:
+            raise IllegalEvent(
+                f"action: color_change must name a color ({', '.join(COLORS)}), not {show(color)}"
+            )
+        out["color"] = color
+    return out
+
+
+def _respond(raw: dict[Any, Any], setup: Setup) -> Event:
+    seat = _seat(raw, "seat", setup, "respond")
+    choice = raw.get("choice")
+    if not isinstance(choice, str):
+        raise IllegalEvent(f"respond: choice must be a string such as pass, not {show(choice)}")
+    return {"type": "respond", "seat": seat, "choice": choice}
+
+
+def _forfeit(raw: dict[Any, Any], setup: Setup) -> Event:
+    seat = _seat(raw, "seat", setup, "forfeit (the seat that concedes)")
+    return _reason(raw, {"type": "forfeit", "seat": seat}, "forfeit")
+
+
+def _time_limit(raw: dict[Any, Any], setup: Setup) -> Event:
+    return _reason(raw, {"type": "time_limit"}, "time_limit")
+
+
+def _adjudicate(raw: dict[Any, Any], setup: Setup) -> Event:
+    winner = _seat(raw, "winner", setup, "adjudicate")
+    return _reason(raw, {"type": "adjudicate", "winner": winner}, "adjudicate")
+
+
+_PARSERS: dict[str, Callable[[dict[Any, Any], Setup], Event]] = {
+    "round": _round,
+    "action": _action,
+    "respond": _respond,
+    "forfeit": _forfeit,
+    "time_limit": _time_limit,
+    "adjudicate": _adjudicate,
+}

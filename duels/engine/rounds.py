@@ -1,0 +1,137 @@
+"""A number round (RULES.md section 3): reveal, 0 and 7 effects, compare, ties, blocked rounds.
+
+The streak bonus the round may earn is raised afterwards by ``decisions.settle`` (section 3.6
+and the order of section 7).
+"""
+
+from __future__ import annotations
+
+from .effects import RawEffect
+from .errors import IllegalEvent
+from .events import Event
+from .state import Table
+from .talk import waiting_for
+
+
+def play_round(t: Table, ev: Event, fx: list[RawEffect]) -> None:
+    """Check that a round may be played with these cards, then play it (section 3)."""
+    if t.pending is not None:
+        raise IllegalEvent(f"a round cannot be played now: {waiting_for(t)}")
+    setup = t.setup
+    seats = setup.seats
+    blocked = t.blocked
+    cards: dict[str, int] = ev["cards"]
+    # -1 stands for "revealed nothing"; the event's seats were checked when it was read.
+    values = [cards.get(s, -1) for s in seats]
+    for i, v in enumerate(values):
+        if (v < 0) != blocked[i]:
+            raise IllegalEvent(_which_seats(t))
+    t.rounds += 1
+    free = [i for i, v in enumerate(values) if v >= 0]
+    if not free:
+        _all_blocked(t, fx)
+        return
+    for i in free:
+        fx.append(("reveal", seats[i], None, 0, 0, values[i]))
+    if len(free) < len(seats):
+        for i, b in enumerate(blocked):
+            if b:
+                fx.append(("blocked_out", seats[i], None, 0, 0, None, setup.rules.blocked_seat))
+    if 0 in values or 7 in values:
+        _zeros_then_sevens(t, free, values, fx)
+    if len(free) == 1:
+        _blocked_round(t, free[0], fx)
+    else:
+        _compare(t, free, values, fx)
+
+
+def _which_seats(t: Table) -> str:
+    seats = t.setup.seats
+    blocked = [s for i, s in enumerate(seats) if t.blocked[i]]
+    free = [s for i, s in enumerate(seats) if not t.blocked[i]]
+    if not free:
+        return (
+            'every seat is blocked: the round is played with no cards ("cards": {}), '
+            "which lifts every block"
+        )
+    need = ", ".join(free)
+    text = f"a round needs exactly one card 0–9 from each seat that is not blocked ({need})"
+    if blocked:
+        text += f"; {', '.join(blocked)} is blocked and must be left out"
+    return text
+
+
+def _all_blocked(t: Table, fx: list[RawEffect]) -> None:
+    """Section 3.5: nothing happens but that every block is lifted."""
+    fx.append(("all_blocked",))
+    for i, seat in enumerate(t.setup.seats):
+        t.blocked[i] = False
+        fx.append(("unblock", seat))
+
+
+def _zeros_then_sevens(t: Table, free: list[int], values: list[int], fx: list[RawEffect]) -> None:
+    """Section 3.2: every 0, then every 7, each in the seat order of the seat revealing it."""
+    seats = t.setup.seats
+    for i in free:
+        if values[i] == 0:
+            victim = t.opponent(i)
+            # A revealed card lies on the table (seed 002 §7): it is never stolen.
+            keep = 1 if values[victim] >= 0 else 0
+            if t.num[victim] > keep:
+                t.num[victim] -= 1
+                t.num[i] += 1
+                fx.append(("steal", seats[i], seats[victim], 1))
+            else:
+                cause = "revealed" if keep else "empty"
+                fx.append(("steal", seats[i], seats[victim], 0, 0, None, cause))
+    for i in free:
+        if values[i] == 7:
+            t.draw(t.opponent(i), 2, 1, fx, "seven", i)
+
+
+def _blocked_round(t: Table, w: int, fx: list[RawEffect]) -> None:
+    """Section 3.5: the one free seat wins alone; blocked seats draw or sit out."""
+    seats = t.setup.seats
+    t.shed(w, fx, "round_won")
+    t.streak[w] += 1
+    fx.append(("win_round", seats[w], None, t.streak[w], 0, None, "alone"))
+    draws = t.setup.rules.blocked_seat == "draws"
+    for i in range(len(seats)):
+        if t.blocked[i]:
+            if draws:
+                # A blocked seat revealed nothing, so the paper loser rule has nothing to
+                # discard: it only draws.
+                t.draw(i, 1, 0, fx, "blocked_round", w)
+                t.streak[i] = 0
+                fx.append(("lose_round", seats[i]))
+            t.blocked[i] = False
+            fx.append(("unblock", seats[i]))
+
+
+def _compare(t: Table, free: list[int], values: list[int], fx: list[RawEffect]) -> None:
+    """Sections 3.3 and 3.4: the single highest card wins; a tie for highest sheds and draws."""
+    seats = t.setup.seats
+    rules = t.setup.rules
+    high = max(values)
+    if values.count(high) == 1:
+        w = values.index(high)
+        t.shed(w, fx, "round_won")
+        t.streak[w] += 1
+        fx.append(("win_round", seats[w], None, t.streak[w], 0, high))
+    else:
+        fx.append(("tie", None, None, 0, 0, high))
+        # Shed before draw, and seats served in seat order when the deck runs short.
+        for i in free:
+            if values[i] == high:
+                t.shed(i, fx, "tie")
+                t.draw(i, 1, 0, fx, "tie")
+                t.streak[i] = 0
+    for i in free:
+        if values[i] != high:
+            if rules.loser_discards_revealed:
+                t.num[i] -= 1
+                t.disc_n += 1
+                fx.append(("shed", seats[i], None, 1, 0, None, "revealed_discarded"))
+            t.draw(i, 1, 0, fx, "round_lost")
+            t.streak[i] = 0
+            fx.append(("lose_round", seats[i]))

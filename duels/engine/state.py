@@ -1,0 +1,230 @@
+"""The counts the engine tracks (RULES.md section 1) and the state shape of section 8.
+
+A ``Table`` is small on purpose: a few lists of ints indexed by seat, the decks and discard
+piles, the pending decision and the outcome. ``Duel.apply`` works on a copy and keeps it only
+when the whole event succeeded, which is what makes an illegal event change nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .constants import DECISIONS
+from .effects import RawEffect
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """What never changes during a duel: the rules and the seats."""
+
+    ruleset: str
+    variants: tuple[str, ...]
+    options: dict[str, Any]
+    rules: Rules
+    seats: tuple[str, ...]
+    names: tuple[str, ...]
+    index: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """The decision the engine waits for (section 7).
+
+    ``seat`` is asked; ``other`` is the other seat concerned (the player of the +2/+4, BLOCK,
+    TRUTH or DARE being answered; the refuser a penalty falls on; the potential winner of a
+    challenge); ``card`` is the card that raised it, where that matters.
+    """
+
+    decision: str
+    seat: int
+    other: int = -1
+    card: str | None = None
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return DECISIONS[self.decision]
+
+
+class Table:
+    """Counts per seat, the two decks and discard piles, the pending decision, the outcome."""
+
+    __slots__ = (
+        "setup",
+        "num",
+        "act",
+        "streak",
+        "blocked",
+        "deck_n",
+        "deck_a",
+        "disc_n",
+        "disc_a",
+        "pending",
+        "winner",
+        "finish",
+        "events",
+        "rounds",
+    )
+
+    def __init__(self, setup: Setup) -> None:
+        """The deal of section 2: number cards to every seat, then ``starting_action_cards``."""
+        rules = setup.rules
+        n = len(setup.seats)
+        self.setup = setup
+        self.num = [rules.starting_number_cards] * n
+        self.act = [0] * n
+        for seat, count in rules.starting_action_cards:
+            self.act[setup.index[seat]] = count
+        self.streak = [0] * n
+        self.blocked = [False] * n
+        self.deck_n = rules.number_pool - rules.starting_number_cards * n
+        self.deck_a = rules.action_pool - sum(self.act)
+        self.disc_n = 0
+        self.disc_a = 0
+        self.pending: Pending | None = None
+        self.winner = -1
+        self.finish: str | None = None
+        self.events = 0
+        self.rounds = 0
+
+    def copy(self) -> Table:
+        other = Table.__new__(Table)
+        other.setup = self.setup
+        other.num = self.num[:]
+        other.act = self.act[:]
+        other.streak = self.streak[:]
+        other.blocked = self.blocked[:]
+        other.deck_n = self.deck_n
+        other.deck_a = self.deck_a
+        other.disc_n = self.disc_n
+        other.disc_a = self.disc_a
+        other.pending = self.pending
+        other.winner = self.winner
+        other.finish = self.finish
+        other.events = self.events
+        other.rounds = self.rounds
+        return other
+
+    # -- the primitives every rule is made of (section 3, "Draws never exceed ...") --------
+
+    def draw(
+        self,
+        i: int,
+        number: int,
+        action: int,
+        fx: list[RawEffect],
+        cause: str,
+        source: int = -1,
+    ) -> None:
+        """Seat ``i`` draws up to ``number`` number and ``action`` action cards: an empty deck
+        means "draw 0"."""
+        n = number if number <= self.deck_n else self.deck_n
+        a = action if action <= self.deck_a else self.deck_a
+        self.deck_n -= n
+        self.deck_a -= a
+        self.num[i] += n
+        self.act[i] += a
+        seats = self.setup.seats
+        fx.append(
+            (
+                "draw",
+                seats[i],
+                None,
+                n,
+                a,
+                None,
+                cause,
+                seats[source] if source >= 0 else None,
+                n < number or a < action,
+            )
+        )
+
+    def shed(self, i: int, fx: list[RawEffect], cause: str, source: int = -1) -> None:
+        """Seat ``i`` sheds 1 number card to the discard pile; never below 0."""
+        n = 1 if self.num[i] > 0 else 0
+        self.num[i] -= n
+        self.disc_n += n
+        seats = self.setup.seats
+        fx.append(
+            ("shed", seats[i], None, n, 0, None, cause, seats[source] if source >= 0 else None)
+        )
+
+    def spend_action(self, i: int) -> None:
+        """Seat ``i`` discards one action card (played, countered, or used to challenge)."""
+        self.act[i] -= 1
+        self.disc_a += 1
+
+    def opponent(self, i: int) -> int:
+        """The other seat; with two seats every target is implied (section 8)."""
+        return 1 - i
+
+    def end(
+        self,
+        winner: int,
+        finish: str,
+        fx: list[RawEffect],
+        *,
+        other: int = -1,
+        reason: str | None = None,
+    ) -> None:
+        """The duel is over (section 6): nothing is awaited any more."""
+        seats = self.setup.seats
+        self.pending = None
+        self.winner = winner
+        self.finish = finish
+        fx.append(
+            (
+                "finish",
+                seats[winner] if winner >= 0 else None,
+                seats[other] if other >= 0 else None,
+                0,
+                0,
+                reason,
+                finish,
+            )
+        )
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.finish is not None:
+            return "finished"
+        return "awaiting" if self.pending is not None else "playing"
+
+    def awaiting(self) -> dict[str, Any] | None:
+        p = self.pending
+        if p is None:
+            return None
+        return {
+            "decision": p.decision,
+            "seat": self.setup.seats[p.seat],
+            "choices": list(DECISIONS[p.decision]),
+        }
+
+    def as_state(self) -> dict[str, Any]:
+        """The state of section 8, as a fresh dict of plain JSON values."""
+        setup = self.setup
+        num, act, streak, blocked = self.num, self.act, self.streak, self.blocked
+        return {
+            "ruleset": setup.ruleset,
+            "status": self.status,
+            "events": self.events,
+            "rounds": self.rounds,
+            "decks": {"number": self.deck_n, "action": self.deck_a},
+            "discards": {"number": self.disc_n, "action": self.disc_a},
+            "seats": {
+                seat: {
+                    "name": setup.names[i],
+                    "number_cards": num[i],
+                    "action_cards": act[i],
+                    "streak": streak[i],
+                    "blocked": blocked[i],
+                }
+                for i, seat in enumerate(setup.seats)
+            },
+            "awaiting": self.awaiting(),
+            "winner": setup.seats[self.winner] if self.winner >= 0 else None,
+            "finish": self.finish,
+        }

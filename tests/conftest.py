@@ -1,0 +1,129 @@
+"""Suite-wide fixtures and the REQUIRE_SERVICES rule.
+
+On a user's machine without PostgreSQL, Redis or Chromium, integration and browser tests skip
+and the summary says what was skipped. With REQUIRE_SERVICES=1 (CI), such a skip fails the run,
+and so does a run in which no integration or browser test passed.
+"""
+
+import os
+import shutil
+import socket
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; Django's guard against ORM calls
+# from async contexts would otherwise refuse the fixtures' queries.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+REQUIRED_MARKERS = ("integration", "e2e")
+ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", Path(__file__).resolve().parent.parent
+                                / "test-artifacts"))
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+
+
+def _answers(url: str, default_port: int) -> bool:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname or "127.0.0.1",
+                                       parsed.port or default_port), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def services_missing() -> str | None:
+    """Why the real services are not usable, or None when they are."""
+    db = os.environ.get("DATABASE_URL", "")
+    redis = os.environ.get("REDIS_URL", "")
+    if not db.startswith(("postgres://", "postgresql://")):
+        return "DATABASE_URL does not name a PostgreSQL database"
+    if not _answers(db, 5432):
+        return "PostgreSQL does not answer"
+    if not redis:
+        return "REDIS_URL is not set"
+    if not _answers(redis, 6379):
+        return "Redis does not answer"
+    return None
+
+
+def browser_missing() -> str | None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        return f"Chromium not found at {CHROMIUM} (install Debian's chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed"
+    return None
+
+
+_results: dict[str, dict[str, int]] = {m: {"passed": 0, "skipped": 0} for m in REQUIRED_MARKERS}
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    markers = [m for m in REQUIRED_MARKERS if item.get_closest_marker(m)]
+    if not markers:
+        return
+    if report.skipped:
+        for marker in markers:
+            _results[marker]["skipped"] += 1
+        if REQUIRE_SERVICES:
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+            report.outcome = "failed"
+            report.longrepr = f"REQUIRE_SERVICES=1 but this {markers[0]} test skipped: {reason}"
+    elif report.when == "call" and report.passed:
+        for marker in markers:
+            _results[marker]["passed"] += 1
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if REQUIRE_SERVICES and exitstatus == 0 and not session.config.option.collectonly:
+        never = [m for m in REQUIRED_MARKERS if _results[m]["passed"] == 0]
+        if never:
+            session.exitstatus = 1
+            session.config._required_missing = never
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    missing = getattr(config, "_required_missing", None)
+    if missing:
+        terminalreporter.write_line(
+            "REQUIRE_SERVICES=1: no " + " or ".join(missing) + " test passed in this run.",
+            red=True,
+        )
+    skipped = {m: r["skipped"] for m, r in _results.items() if r["skipped"]}
+    if skipped and not REQUIRE_SERVICES:
+        terminalreporter.write_line(
+            "Skipped on this machine: " + ", ".join(f"{n} {m}" for m, n in skipped.items())
+            + " tests (they need PostgreSQL, Redis and Debian's chromium; see README)."
+        )
+
+
+@pytest.fixture(autouse=True)
+def _celery_mode(request, settings):
+    """Unit tests run tasks eagerly; integration tests talk to the real broker."""
+    from config.celery import app
+
+    eager = request.node.get_closest_marker("integration") is None
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = eager or not settings.CELERY_BROKER_URL
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def artifacts_dir() -> Path:
+    path = ARTIFACTS / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    # Production hashing costs about a second a password; tests check behaviour, not cost.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,87 @@
+"""Base pages, headers, health, and the production settings check."""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_has_navigation_theme_and_htmx_under_a_strict_csp(client):
+    response = client.get("/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<nav aria-label="Main"' in html
+    assert 'name="color-scheme" content="light dark"' in html
+    assert "django_htmx/htmx-2.min.js" in html
+    assert '"includeIndicatorStyles": false' in html
+    assert "X-CSRFToken" in html
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self' 'nonce-" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    nonce = csp.split("'nonce-")[1].split("'")[0]
+    assert f'nonce="{nonce}"' in html
+
+
+def test_htmx_is_told_to_swap_4xx_and_not_304():
+    html = Client().get("/").content.decode()
+    config = html.split('name="htmx-config" content=\'')[1].split("'>")[0]
+    handling = json.loads(config)["responseHandling"]
+    assert {"code": "304", "swap": False} in handling
+    assert {"code": "4..", "swap": True, "error": False} in handling
+
+
+def test_404_page(client):
+    response = client.get("/no/such/page/")
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode()
+
+
+def test_healthz_reports_each_part(client):
+    response = client.get("/healthz")
+    body = response.json()
+    assert response.status_code == 200
+    assert body["ok"] is True
+    assert body["database"]["ok"] is True
+    assert set(body) == {"ok", "database", "redis", "celery"}
+
+
+def test_healthz_is_503_when_the_database_is_down(client, monkeypatch):
+    from config import health
+
+    monkeypatch.setattr(health, "check_database", lambda: {"ok": False, "error": "Down"})
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["ok"] is False
+
+
+def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
+    base = {k: v for k, v in os.environ.items()
+            if k not in {"DEBUG", "DATABASE_URL", "REDIS_URL", "SECRET_KEY",
+                          "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT,
+                          env={**base, **env}, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.django_db(databases=[])
+def test_deploy_check_is_clean_with_debug_off():
+    result = run_manage("check", "--deploy", "--fail-level", "WARNING",
+                        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50),
+                        ALLOWED_HOSTS="uno.example.org")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.django_db(databases=[])
+def test_production_refuses_to_start_without_a_secret_key():
+    result = run_manage("check", DEBUG="0")
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
