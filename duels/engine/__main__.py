@@ -50,6 +50,9 @@ def _read_record(path: str) -> Any:
                 data = handle.read()
     except OSError as exc:
         _fail(f"cannot read {path}: {exc.strerror or exc}")
+    # JSON has no limit on integer length; an absurd card value is an illegal event, not
+    # unreadable JSON.
+    sys.set_int_max_str_digits(0)
     try:
         return json.loads(data, parse_constant=_no_constant)
     except (ValueError, RecursionError) as exc:
@@ -66,6 +69,8 @@ def _one_line(text: str) -> str:
 
 
 def _write(stream: Any, text: str) -> None:
+    # Bytes, so that a name holding a lone surrogate cannot make the output itself fail.
+    stream.flush()
     stream.buffer.write(text.encode("utf-8", "backslashreplace"))
     stream.buffer.flush()
 

@@ -62,7 +62,7 @@ def _check_target(raw: dict[Any, Any], actor: str, setup: Setup, what: str) -> s
         return None
     target = raw["target"]
     opponent = setup.seats[1 - setup.index[actor]]
-    if target != opponent or not isinstance(target, str):
+    if not isinstance(target, str) or target != opponent:
         raise IllegalEvent(
             f"{what}: target {show(target)} must be {actor}'s opponent {opponent} "
             "(with two seats the target may also be left out)"
@@ -106,7 +106,7 @@ def _round_targets(targets: object, setup: Setup) -> dict[str, str]:
     for seat in setup.seats:
         if seat in targets:
             opponent = setup.seats[1 - setup.index[seat]]
-            if targets[seat] != opponent or not isinstance(targets[seat], str):
+            if not isinstance(targets[seat], str) or targets[seat] != opponent:
                 raise IllegalEvent(
                     f"round: {seat}'s target {show(targets[seat])} must be {seat}'s opponent "
                     f"{opponent} (with two seats targets may also be left out)"
