@@ -71,17 +71,25 @@ def publish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def entrants(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = EntrantForm(request.POST or None)
+    added = None
     if request.method == "POST" and form.is_valid():
         try:
-            entrant = services.add_entrant(tournament, form.cleaned_data["name"])
+            added = services.add_entrant(tournament, form.cleaned_data["name"]).name
         except ServiceError as err:
             form.add_error("name", err.message)
         else:
-            messages.success(request, f"{entrant.name} is registered.")
-            return redirect("tournaments:entrants", slug=tournament.slug)
-    return render(request, "tournaments/entrants.html", {
-        "tournament": tournament, "form": form, "entrants": tournament.entrants.all(),
+            if not request.htmx:
+                messages.success(request, f"{added} is registered.")
+                return redirect("tournaments:entrants", slug=tournament.slug)
+            form = EntrantForm()  # an empty field, ready for the next name
+    # htmx gets only the panel (the form and the list); a plain post gets the whole page.
+    template = "tournaments/entrants.html" + ("#panel" if request.htmx else "")
+    response = render(request, template, {
+        "tournament": tournament, "form": form, "added": added,
+        "entrants": tournament.entrants.select_related("user"),
     }, status=422 if form.errors else 200)
+    response["Vary"] = "HX-Request"
+    return response
 
 
 @tournament_view(Action.MANAGE_REGISTRATION)

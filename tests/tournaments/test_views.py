@@ -286,3 +286,19 @@ def test_dashboard_lists_my_tournaments_with_roles(cup):
     assert "Referee" in html
     html = client_for(users["stranger"]).get(reverse("dashboard")).content.decode()
     assert tournament.name not in html
+
+
+def test_htmx_registration_returns_the_panel_and_422_with_the_reason(cup):
+    tournament, users = cup
+    client = client_for(users["organiser"])
+    url = reverse("tournaments:entrants", args=["cup"])
+    response = client.post(url, {"name": "Ada"}, headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="entrants-panel">')
+    assert "Ada is registered." in html
+    assert "HX-Request" in response["Vary"]
+    response = client.post(url, {"name": "ADA"}, headers={"HX-Request": "true"})
+    assert response.status_code == 422
+    assert "already registered" in response.content.decode()
+    assert 'value="ADA"' in response.content.decode()

@@ -1,0 +1,37 @@
+"""htmx in the real browser: CSRF travels with htmx posts, a 422 refusal is shown in place."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import PASSWORD, TournamentFactory, UserFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def sign_in(page, username):
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="My dashboard")).to_be_visible()
+
+
+def test_register_players_in_place_and_see_a_duplicate_refused(page):
+    organiser = UserFactory(username="olga")
+    TournamentFactory(created_by=organiser, slug="cup", name="Cup")
+    sign_in(page, "olga")
+    page.goto("/t/cup/entrants/")
+    page.evaluate("window.__marker = 'same page'")  # survives only if nothing reloads
+
+    name = page.get_by_label("Player name")
+    name.fill("Ada")
+    name.press("Enter")
+    expect(page.get_by_role("cell", name="Ada", exact=True)).to_be_visible()
+    expect(page.get_by_label("Player name")).to_have_value("")
+
+    page.get_by_label("Player name").fill("ada")
+    page.get_by_role("button", name="Register player").click()
+    expect(page.get_by_role("alert")).to_contain_text("already registered")
+    expect(page.get_by_label("Player name")).to_have_value("ada")
+    assert page.evaluate("window.__marker") == "same page"
+    expect(page.get_by_role("cell", name="Ada", exact=True)).to_have_count(1)
