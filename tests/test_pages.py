@@ -85,3 +85,31 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = run_manage("check", DEBUG="0")
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_admin_is_for_staff_only(client):
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory())
+    assert client.get("/admin/").status_code == 302
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    response = client.get("/admin/tournaments/tournament/")
+    assert response.status_code == 200
+
+
+def test_500_page_renders_without_a_request_context():
+    from django.template.loader import render_to_string
+
+    html = render_to_string("500.html")
+    assert "Something went wrong on our side" in html
+    assert "Back to the tournaments" in html
+
+
+def test_403_page_explains(client):
+    from tests.factories import RoleFactory
+
+    grant = RoleFactory()
+    client.force_login(grant.user)
+    response = client.get(f"/t/{grant.tournament.slug}/entrants/")
+    assert response.status_code == 403
+    assert "Your role in this tournament does not allow this." in response.content.decode()
