@@ -1,10 +1,33 @@
+"""Storage of the tournament format (TOURNAMENT.md). Rules live in tournaments/format/."""
+
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Lower
 from django.urls import reverse
+
+GROUP_PHASE_ROUNDS = 15
+
+
+class Phase(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    REGISTRATION = "registration", "Registration"
+    GROUP_PHASE = "group_phase", "Group phase"
+    TIE_BREAKS = "tie_breaks", "Tie-breaks"
+    PLAYOFFS = "playoffs", "Playoffs"
+    COMPLETE = "complete", "Complete"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+FINAL_PHASES = {Phase.COMPLETE, Phase.CANCELLED}
+
+
+class TieBreakMode(models.TextChoices):
+    FULL = "full", "Full: separate every position 1–4"
+    MINIMAL = "minimal", "Minimal: only who qualifies and who meets whom"
 
 
 class Tournament(models.Model):
-    """A Split UNO tournament. The format issues extend it with phases, groups and settings."""
+    """A Split UNO tournament and its settings."""
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
@@ -13,6 +36,20 @@ class Tournament(models.Model):
     )
     published = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+    phase = models.CharField(max_length=20, choices=Phase.choices, default=Phase.DRAFT)
+    # Settings: the duel rules lock when the group phase starts, the tie-break mode when the
+    # tie-breaks are planned (TOURNAMENT.md, "Phases").
+    duel_preset = models.CharField(max_length=20, default="tournament")
+    variants = models.JSONField(default=list, blank=True)
+    tiebreak_mode = models.CharField(max_length=10, choices=TieBreakMode.choices,
+                                     default=TieBreakMode.FULL)
+    shared_cards = models.BooleanField(default=True)
+    duel_time_limit_minutes = models.PositiveIntegerField(null=True, blank=True)
+    split_seed = models.CharField(max_length=40, blank=True)
+    tiebreak_seed = models.CharField(max_length=40, blank=True)
+    # Bumped on every change of tournament state: one number serves as the ETag of public pages.
+    standings_version = models.PositiveIntegerField(default=0)
+    group_phase_ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -22,6 +59,31 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", kwargs={"slug": self.slug})
+
+
+class Group(models.Model):
+    """One of the two fluid groups; `order` 1 is the first-named group."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="groups")
+    name = models.CharField(max_length=40)
+    order = models.PositiveSmallIntegerField()
+    eliminated_at_round = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="unique_group_order"),
+            models.CheckConstraint(condition=models.Q(order__in=[1, 2]), name="two_groups"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntrantStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+    ELIMINATED = "eliminated", "Eliminated"
 
 
 class Entrant(models.Model):
@@ -39,11 +101,16 @@ class Entrant(models.Model):
     claim_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     claim_expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=12, choices=EntrantStatus.choices,
+                              default=EntrantStatus.ACTIVE)
+    group = models.ForeignKey(Group, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="members")
+    withdrawal_reason = models.CharField(max_length=200, blank=True)  # private to organisers
 
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "name"], name="unique_entrant_name"),
+            models.UniqueConstraint("tournament", Lower("name"), name="unique_entrant_name"),
             models.UniqueConstraint(
                 fields=["tournament", "user"], name="one_entry_per_user",
                 condition=models.Q(user__isnull=False),
@@ -52,3 +119,138 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class Membership(models.Model):
+    """Group membership over time: `group` from round `since_round` on (None: no group).
+
+    The membership at round r is the entrant's latest row with since_round <= r, so any past
+    round can be shown as it was.
+    """
+
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="memberships")
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, null=True, blank=True)
+    since_round = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["since_round", "pk"]
+        indexes = [models.Index(fields=["entrant", "since_round"])]
+
+
+class RoundStatus(models.TextChoices):
+    PENDING = "pending", "Not yet open"
+    OPEN = "open", "Open"
+    DECIDED = "decided", "Decided"
+    NOT_PLAYED = "not_played", "Not played"
+
+
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=12, choices=RoundStatus.choices,
+                              default=RoundStatus.PENDING)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="unique_round"),
+            models.CheckConstraint(condition=models.Q(number__gte=1, number__lte=15),
+                                   name="round_1_to_15"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class SharedCardStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    USED = "used", "Used"
+    LAPSED = "lapsed", "Lapsed"
+
+
+class SharedCard(models.Model):
+    """An action card a group-mate gave (002 §8.1); dealt into the receiver's next group duel."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="shared_cards_given")
+    giver = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="cards_given")
+    receiver = models.ForeignKey(Entrant, on_delete=models.CASCADE,
+                                 related_name="cards_received")
+    from_duel = models.ForeignKey("duels.Duel", on_delete=models.CASCADE, related_name="+")
+    used_in = models.ForeignKey("duels.Duel", on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="+")
+    status = models.CharField(max_length=10, choices=SharedCardStatus.choices,
+                              default=SharedCardStatus.PENDING)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                    null=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # The receiver holds at most one pending gift; a giver gives once per duel.
+            models.UniqueConstraint(fields=["receiver"], condition=models.Q(status="pending"),
+                                    name="one_pending_gift"),
+            models.UniqueConstraint(fields=["giver", "from_duel"], name="one_gift_per_duel"),
+        ]
+
+
+class StandingRow(models.Model):
+    """Materialised individual standings (group phase), rebuilt from results, never edited."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="standing_rows")
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="standing")
+    points = models.IntegerField(default=0)
+    played = models.PositiveSmallIntegerField(default=0)
+    won = models.PositiveSmallIntegerField(default=0)
+    lost = models.PositiveSmallIntegerField(default=0)
+    rank = models.PositiveSmallIntegerField(null=True, blank=True)  # None: inactive
+    position = models.PositiveSmallIntegerField()  # display order
+
+    class Meta:
+        ordering = ["position"]
+
+
+class GroupTotal(models.Model):
+    """Materialised group total and its progression round by round."""
+
+    group = models.OneToOneField(Group, on_delete=models.CASCADE, related_name="total")
+    total = models.IntegerField(default=0)
+    by_round = models.JSONField(default=list)  # cumulative total after rounds 1..15
+    status = models.CharField(max_length=12, default="active")
+
+
+class TieBreakDraw(models.Model):
+    """A knockout's stored draw: authoritative once made (TOURNAMENT.md, "Tie-breaks")."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="tiebreak_draws")
+    key = models.CharField(max_length=200)
+    seed = models.CharField(max_length=80)
+    order = models.JSONField()  # entrant ids in drawn order
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="unique_draw"),
+        ]
+
+
+class AuditEntry(models.Model):
+    """Every change of tournament state but a running duel's moves: who, when, what, why."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                              blank=True, related_name="+")
+    action = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict, blank=True)
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["tournament", "action"])]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

@@ -1,0 +1,116 @@
+"""Duels, their event logs and their results.
+
+A duel's state is derived from its active events by the engine (duels/engine); `state` on the
+row is a cache that replay can always rebuild.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class DuelKind(models.TextChoices):
+    GROUP = "group", "Group round"
+    REPLAY = "replay", "Replay"
+    TIE_BREAK = "tie_break", "Tie-break"
+    PLAYOFF = "playoff", "Playoff"
+
+
+class DuelStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for its players"
+    READY = "ready", "Ready to start"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+    VOID = "void", "Void"
+    ABANDONED = "abandoned", "Abandoned"
+
+
+class Duel(models.Model):
+    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE,
+                                   related_name="duels")
+    kind = models.CharField(max_length=10, choices=DuelKind.choices)
+    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, null=True,
+                              blank=True, related_name="duels")
+    # Tie-break key (knockout, round, match) or playoff stage (Q1, E1, Q2, GF).
+    stage = models.CharField(max_length=200, blank=True)
+    table = models.CharField(max_length=40, blank=True)
+    seat_a = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT, null=True,
+                               blank=True, related_name="+")
+    seat_b = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT, null=True,
+                               blank=True, related_name="+")
+    group_a = models.ForeignKey("tournaments.Group", on_delete=models.PROTECT, null=True,
+                                blank=True, related_name="+")
+    group_b = models.ForeignKey("tournaments.Group", on_delete=models.PROTECT, null=True,
+                                blank=True, related_name="+")
+    referee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                                blank=True, related_name="refereed_duels")
+    status = models.CharField(max_length=10, choices=DuelStatus.choices,
+                              default=DuelStatus.PENDING)
+    replay_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                  related_name="replays")
+    # The engine's record header for this duel, fixed when it starts.
+    ruleset = models.CharField(max_length=20, default="tournament")
+    variants = models.JSONField(default=list, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    state = models.JSONField(null=True, blank=True)  # cache of the engine's state
+    seq = models.PositiveIntegerField(default=0)  # number of active events
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        indexes = [models.Index(fields=["tournament", "kind", "status"])]
+
+    def __str__(self) -> str:
+        label = self.stage or (f"round {self.round.number}" if self.round_id else self.kind)
+        return f"{self.get_kind_display()} {label}"
+
+
+class DuelEvent(models.Model):
+    """One move of a duel's record. Undo marks the row undone; it is never deleted."""
+
+    duel = models.ForeignKey(Duel, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()  # 1-based among the active events
+    payload = models.JSONField()
+    summary = models.JSONField(default=list)  # the engine's effects, in words
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                   null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                  null=True, blank=True, related_name="+")
+
+    class Meta:
+        ordering = ["seq", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["duel", "seq"], condition=models.Q(undone_at=None),
+                                    name="unique_active_event_seq"),
+        ]
+
+
+class Result(models.Model):
+    """A duel's result: at most one per duel, enforced by the database.
+
+    `table_*` is what the engine ruled at the table; `winner`/`finish` is what counts, which a
+    correction may override (with a reason and who) while the record stays as played.
+    """
+
+    duel = models.OneToOneField(Duel, on_delete=models.CASCADE, related_name="result")
+    winner = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT, null=True,
+                               blank=True, related_name="+")
+    loser = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT, null=True,
+                              blank=True, related_name="+")
+    finish = models.CharField(max_length=20)
+    table_winner = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT,
+                                     null=True, blank=True, related_name="+")
+    table_finish = models.CharField(max_length=20)
+    corrected = models.BooleanField(default=False)
+    correction_reason = models.CharField(max_length=300, blank=True)  # public
+    corrected_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                     null=True, blank=True, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    @property
+    def decisive(self) -> bool:
+        return self.winner_id is not None
