@@ -1,5 +1,6 @@
 import factory
 
+
 from accounts.models import Role, TournamentRole, User
 from tournaments.models import Entrant, Tournament
 
@@ -45,3 +46,26 @@ class RoleFactory(factory.django.DjangoModelFactory):
     tournament = factory.SubFactory(TournamentFactory)
     user = factory.SubFactory(UserFactory)
     role = Role.REFEREE
+
+
+def group_phase_duel(*, players=("Alice", "Bob"), round_number=1, referee=None, **tournament):
+    """A tournament in its group phase with round `round_number` open and its duel ready."""
+    from duels.models import Duel, DuelKind, DuelStatus
+    from tournaments.models import Phase, Round, RoundStatus
+
+    t = TournamentFactory(phase=Phase.GROUP_PHASE, **tournament)
+    g1 = t.groups.create(name="Reds", order=1)
+    g2 = t.groups.create(name="Blues", order=2)
+    a = EntrantFactory(tournament=t, name=players[0], group=g1)
+    b = EntrantFactory(tournament=t, name=players[1], group=g2)
+    for n in range(1, 16):
+        Round.objects.create(tournament=t, number=n,
+                             status=RoundStatus.OPEN if n == round_number else
+                             RoundStatus.DECIDED if n < round_number else RoundStatus.PENDING)
+    rnd = t.rounds.get(number=round_number)
+    if referee is None:
+        referee = RoleFactory(tournament=t, role=Role.REFEREE).user
+    duel = Duel.objects.create(tournament=t, kind=DuelKind.GROUP, round=rnd, seat_a=a, seat_b=b,
+                               group_a=g1, group_b=g2, status=DuelStatus.READY,
+                               ruleset=t.duel_preset, options={"truth_dare": False})
+    return duel, referee

@@ -61,7 +61,7 @@ def detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 def publish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     published = request.POST.get("published") == "1"
-    services.set_published(tournament, published)
+    services.set_published(tournament, published, request.user)
     messages.success(request, "Published: anyone can now follow it." if published
                      else "Unpublished: only its organisers, referees and players see it.")
     return redirect(tournament)
@@ -74,7 +74,7 @@ def entrants(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     added = None
     if request.method == "POST" and form.is_valid():
         try:
-            added = services.add_entrant(tournament, form.cleaned_data["name"]).name
+            added = services.add_entrant(tournament, form.cleaned_data["name"], request.user).name
         except ServiceError as err:
             form.add_error("name", err.message)
         else:
@@ -97,7 +97,7 @@ def entrants(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def issue_claim(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
     entrant = get_object_or_404(tournament.entrants, pk=entrant_id)
     try:
-        token = services.issue_claim_link(entrant)
+        token = services.issue_claim_link(entrant, request.user)
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("tournaments:entrants", slug=tournament.slug)

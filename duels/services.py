@@ -1,0 +1,206 @@
+"""Refereeing a duel: append a move under the expected sequence number, undo the last one,
+and record the result when the engine finishes the duel.
+
+Lock order, as everywhere: the tournament row, then the duel row (DESIGN.md: conflicts through
+the row lock, never by catching an IntegrityError).
+"""
+
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.permissions import Action, can
+from tournaments.errors import ServiceError
+from tournaments.models import EntrantStatus, Phase, Round, RoundStatus, SharedCardStatus
+from tournaments.services import audit
+from tournaments.services.setup import lock
+
+from .engine import Duel as EngineDuel
+from .engine import EngineError
+from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
+
+RECORD_FORMAT = "split-uno-duel"
+OPEN_STATUSES = (DuelStatus.READY, DuelStatus.RUNNING)
+SEATS = ("A", "B")
+
+
+class Conflict(ServiceError):
+    """The page showed an older sequence number: someone else entered a move first."""
+
+    def __init__(self, current: int) -> None:
+        super().__init__("Someone else entered a move — here is the current state.",
+                         code="conflict")
+        self.current = current
+
+
+def seat_entrants(duel: Duel) -> dict[str, Any]:
+    return {"A": duel.seat_a, "B": duel.seat_b}
+
+
+def record_of(duel: Duel, events: list[dict] | None = None) -> dict:
+    """The duel's record in the RULES.md section 8 format (active events only)."""
+    if events is None:
+        events = list(duel.events.filter(undone_at=None).order_by("seq")
+                      .values_list("payload", flat=True))
+    return {
+        "format": RECORD_FORMAT, "version": 1, "ruleset": duel.ruleset,
+        "variants": list(duel.variants), "options": dict(duel.options),
+        "seats": {seat: entrant.name for seat, entrant in seat_entrants(duel).items()},
+        "events": events,
+    }
+
+
+def engine_of(duel: Duel) -> EngineDuel:
+    """Replay the active events: the cached state is never trusted for a new move."""
+    return EngineDuel.from_record(record_of(duel))
+
+
+def _lock_duel(duel: Duel):
+    tournament = lock(duel.tournament)
+    duel = (Duel.objects.select_for_update(of=("self",))
+            .select_related("seat_a", "seat_b", "round").get(pk=duel.pk))
+    duel.tournament = tournament
+    return tournament, duel
+
+
+def _check_referee(tournament, duel: Duel, actor) -> None:
+    players = [e.user_id for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
+    if not can(actor, Action.REFEREE_DUELS, tournament, players=players):
+        if actor is not None and actor.pk in players:
+            raise ServiceError("You play in this duel: another referee must run it.",
+                               code="forbidden")
+        raise ServiceError("Only the tournament's referees and organisers run duels.",
+                           code="forbidden")
+    if duel.referee_id and duel.referee_id != actor.pk \
+            and not can(actor, Action.CORRECT_RESULTS, tournament, players=players):
+        raise ServiceError(f"This duel is assigned to {duel.referee}.", code="forbidden")
+
+
+def _start(tournament, duel: Duel, actor) -> None:
+    """First move: check the seats, deal a shared card, start the clock."""
+    if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY):
+        if tournament.phase != Phase.GROUP_PHASE:
+            raise ServiceError("The group phase is not running.")
+        for entrant, group_id in ((duel.seat_a, duel.group_a_id), (duel.seat_b, duel.group_b_id)):
+            entrant.refresh_from_db(fields=["status", "group"])
+            if entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group_id:
+                raise ServiceError(f"{entrant.name} is no longer an active member of the group "
+                                   "they represent: name another representative.")
+        if tournament.shared_cards and duel.kind == DuelKind.GROUP:
+            _deal_shared_cards(tournament, duel)
+    if duel.referee_id is None:
+        duel.referee = actor
+    duel.status = DuelStatus.RUNNING
+    duel.started_at = timezone.now()
+    if tournament.duel_time_limit_minutes:
+        duel.deadline = duel.started_at + timedelta(minutes=tournament.duel_time_limit_minutes)
+
+
+def _deal_shared_cards(tournament, duel: Duel) -> None:
+    from tournaments.models import SharedCard
+
+    gifts = {}
+    for seat, entrant in seat_entrants(duel).items():
+        gift = SharedCard.objects.filter(receiver=entrant,
+                                         status=SharedCardStatus.PENDING).first()
+        if gift is not None:
+            gifts[seat] = 1
+            gift.status = SharedCardStatus.USED
+            gift.used_in = duel
+            gift.save(update_fields=["status", "used_in"])
+    if gifts:
+        duel.options = {**duel.options, "starting_action_cards": gifts}
+
+
+@transaction.atomic
+def append_event(duel: Duel, actor, event: Any, expected_seq: int) -> list[str]:
+    """Apply one move. Returns what happened, in words. Refused moves change nothing."""
+    tournament, duel = _lock_duel(duel)
+    _check_referee(tournament, duel, actor)
+    if expected_seq != duel.seq:  # first: a stale page is shown the current state
+        raise Conflict(duel.seq)
+    if duel.status not in OPEN_STATUSES:
+        raise ServiceError(f"This duel is {duel.get_status_display().lower()}: it takes no "
+                           "more moves.", code="closed")
+    if duel.seq == 0:
+        _start(tournament, duel, actor)
+    engine = engine_of(duel)
+    try:
+        effects = engine.apply(event)
+    except EngineError as err:
+        raise ServiceError(str(err), code="illegal") from None
+    lines = engine.describe(effects) if effects else []
+    duel.seq += 1
+    DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
+                             summary=lines, created_by=actor)
+    duel.state = engine.state()
+    if engine.finished:
+        _finish(tournament, duel, actor)
+    duel.save()
+    return lines
+
+
+@transaction.atomic
+def undo_last_event(duel: Duel, actor, expected_seq: int) -> None:
+    """Undo the last move of a running duel; the row is kept, marked undone."""
+    tournament, duel = _lock_duel(duel)
+    _check_referee(tournament, duel, actor)
+    if duel.status != DuelStatus.RUNNING:
+        raise ServiceError("Only a running duel's moves can be undone; a finished result "
+                           "changes only by an organiser's correction.", code="closed")
+    if expected_seq != duel.seq:
+        raise Conflict(duel.seq)
+    last = duel.events.filter(undone_at=None, seq=duel.seq).get()
+    last.undone_at = timezone.now()
+    last.undone_by = actor
+    last.save(update_fields=["undone_at", "undone_by"])
+    duel.seq -= 1
+    duel.state = engine_of(duel).state()
+    duel.save(update_fields=["seq", "state"])
+
+
+def _finish(tournament, duel: Duel, actor) -> None:
+    state = duel.state
+    seats = seat_entrants(duel)
+    winner = seats[state["winner"]] if state["winner"] else None
+    loser = seats["B" if state["winner"] == "A" else "A"] if winner else None
+    duel.status = DuelStatus.FINISHED
+    duel.finished_at = timezone.now()
+    Result.objects.create(duel=duel, winner=winner, loser=loser, finish=state["finish"],
+                          table_winner=winner, table_finish=state["finish"])
+    audit.record(tournament, actor, "duel_finished", duel=duel.pk, kind=duel.kind,
+                 winner=winner.pk if winner else None, finish=state["finish"])
+    after_result(tournament, duel, winner)
+
+
+def after_result(tournament, duel: Duel, winner) -> None:
+    """What a result sets in motion right away: the round is decided, or a replay is due."""
+    if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY):
+        if winner is None:
+            create_replay(duel)
+        else:
+            decide_round(tournament, duel.round)
+    elif winner is None:
+        create_replay(duel)
+    audit.bump_version(tournament)
+
+
+def create_replay(duel: Duel) -> Duel:
+    """A duel without a winner is replayed at once by the same players on the same seats."""
+    return Duel.objects.create(
+        tournament=duel.tournament, kind=DuelKind.REPLAY if duel.kind in
+        (DuelKind.GROUP, DuelKind.REPLAY) else duel.kind,
+        round=duel.round, stage=duel.stage, table=duel.table, seat_a=duel.seat_a,
+        seat_b=duel.seat_b, group_a=duel.group_a, group_b=duel.group_b, referee=duel.referee,
+        status=DuelStatus.READY, replay_of=duel, ruleset=duel.ruleset, variants=duel.variants,
+        options=duel.options,
+    )
+
+
+def decide_round(tournament, round_: Round) -> None:
+    """Round n has a decisive result: its change window opens and round n + 1 opens."""
+    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.DECIDED)
+    Round.objects.filter(tournament=tournament, number=round_.number + 1,
+                         status=RoundStatus.PENDING).update(status=RoundStatus.OPEN)

@@ -1,0 +1,23 @@
+"""Writes to the tournament: one transaction each, rows locked where people can race.
+
+Each module holds the services of one part of TOURNAMENT.md; this package re-exports them.
+"""
+
+from .entrants import (
+    LineReport,
+    add_entrant,
+    claim_entry,
+    expire_claim_links,
+    find_claimable,
+    hash_claim_token,
+    issue_claim_link,
+    register_csv,
+    register_list,
+)
+from .setup import cancel, configure, create_tournament, lock, open_registration, set_published
+
+__all__ = [
+    "LineReport", "add_entrant", "cancel", "claim_entry", "configure", "create_tournament",
+    "expire_claim_links", "find_claimable", "hash_claim_token", "issue_claim_link", "lock",
+    "open_registration", "register_csv", "register_list", "set_published",
+]

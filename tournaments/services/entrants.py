@@ -1,0 +1,183 @@
+"""Registration (one, a pasted list, a CSV) and claim links."""
+
+import csv
+import hashlib
+import io
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from ..errors import ServiceError
+from ..models import Entrant, EntrantStatus, Phase, Tournament
+from . import audit
+from .setup import lock
+
+NAME_MAX = 80
+MAX_ACTIVE_ENTRANTS = 30  # TOURNAMENT.md, "Phases": a 31st active entrant is refused
+REGISTRATION_PHASES = (Phase.DRAFT, Phase.REGISTRATION)
+
+
+def clean_entrant_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise ServiceError("A player needs a name.")
+    if len(name) > NAME_MAX:
+        raise ServiceError(f"A player's name has at most {NAME_MAX} characters.")
+    return name
+
+
+def _check_open(tournament: Tournament) -> None:
+    if tournament.phase not in REGISTRATION_PHASES:
+        raise ServiceError("Registration is closed: no late entries once the group phase has "
+                           "started.")
+
+
+@transaction.atomic
+def add_entrant(tournament: Tournament, name: str, actor=None) -> Entrant:
+    tournament = lock(tournament)
+    _check_open(tournament)
+    name = clean_entrant_name(name)
+    if tournament.entrants.filter(name__iexact=name).exists():
+        raise ServiceError(f"“{name}” is already registered in this tournament.")
+    if tournament.entrants.filter(status=EntrantStatus.ACTIVE).count() >= MAX_ACTIVE_ENTRANTS:
+        raise ServiceError(f"The tournament is full: {MAX_ACTIVE_ENTRANTS} active players at most.")
+    entrant = Entrant.objects.create(tournament=tournament, name=name)
+    audit.record(tournament, actor, "player_registered", entrant=entrant.pk, name=name)
+    audit.bump_version(tournament)
+    return entrant
+
+
+@dataclass(frozen=True)
+class LineReport:
+    line: int
+    text: str
+    added: bool
+    message: str
+
+
+def _register_names(tournament: Tournament, rows: list[tuple[int, str]], actor,
+                    source: str) -> list[LineReport]:
+    """Register each (line, name); good rows are added, each bad row reported by its line."""
+    tournament = lock(tournament)
+    _check_open(tournament)
+    taken = {n.casefold() for n in tournament.entrants.values_list("name", flat=True)}
+    room = MAX_ACTIVE_ENTRANTS - tournament.entrants.filter(status=EntrantStatus.ACTIVE).count()
+    reports, new = [], []
+    for line, raw in rows:
+        try:
+            name = clean_entrant_name(raw)
+        except ServiceError as err:
+            reports.append(LineReport(line, raw, False, err.message))
+            continue
+        if name.casefold() in taken:
+            reports.append(LineReport(line, raw, False, f"“{name}” is already registered."))
+            continue
+        if room <= 0:
+            reports.append(LineReport(line, raw, False,
+                                      f"The tournament is full: {MAX_ACTIVE_ENTRANTS} active "
+                                      "players at most."))
+            continue
+        taken.add(name.casefold())
+        room -= 1
+        new.append(Entrant(tournament=tournament, name=name))
+        reports.append(LineReport(line, name, True, "registered"))
+    if new:
+        Entrant.objects.bulk_create(new)
+        audit.record(tournament, actor, "players_registered", source=source,
+                     names=[e.name for e in new])
+        audit.bump_version(tournament)
+    return reports
+
+
+@transaction.atomic
+def register_list(tournament: Tournament, text: str, actor=None) -> list[LineReport]:
+    """A pasted list: one name a line; blank lines are skipped."""
+    rows = [(n, line) for n, line in enumerate((text or "").splitlines(), start=1)
+            if line.strip()]
+    if not rows:
+        raise ServiceError("Paste at least one name, one per line.")
+    return _register_names(tournament, rows, actor, "list")
+
+
+@transaction.atomic
+def register_csv(tournament: Tournament, data: bytes | str, actor=None) -> list[LineReport]:
+    """A CSV whose first column is the name; a first row reading `name` is a header."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ServiceError("The file is not UTF-8 text: save it as CSV (UTF-8).") from None
+    try:
+        parsed = list(csv.reader(io.StringIO(data)))
+    except csv.Error as err:
+        raise ServiceError(f"The file is not valid CSV: {err}.") from None
+    rows: list[tuple[int, str]] = []
+    for n, cells in enumerate(parsed, start=1):
+        if not any(cell.strip() for cell in cells):
+            continue
+        if n == 1 and cells[0].strip().casefold() in {"name", "player", "player name"}:
+            continue
+        rows.append((n, cells[0]))
+    if not rows:
+        raise ServiceError("The file holds no names: put one name per row, in the first column.")
+    return _register_names(tournament, rows, actor, "csv")
+
+
+def hash_claim_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@transaction.atomic
+def issue_claim_link(entrant: Entrant, actor=None) -> str:
+    """A new claim token for `entrant`; any earlier link stops working. Returns the token."""
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if entrant.user_id is not None:
+        raise ServiceError(f"{entrant.name}'s entry is already linked to an account.")
+    token = secrets.token_urlsafe(24)
+    entrant.claim_token_hash = hash_claim_token(token)
+    entrant.claim_expires_at = timezone.now() + timedelta(days=settings.CLAIM_LINK_DAYS)
+    entrant.save(update_fields=["claim_token_hash", "claim_expires_at"])
+    audit.record(entrant.tournament, actor, "claim_link_issued", entrant=entrant.pk)
+    return token
+
+
+def find_claimable(tournament: Tournament, token: str) -> Entrant:
+    """The entrant a live claim token points at, or a ServiceError saying why not."""
+    entrant = (
+        tournament.entrants.filter(claim_token_hash=hash_claim_token(token)).first()
+        if token else None
+    )
+    if entrant is None:
+        raise ServiceError("This claim link is not valid. Ask the organiser for a new one.")
+    if entrant.claim_expires_at is None or entrant.claim_expires_at <= timezone.now():
+        raise ServiceError("This claim link has expired. Ask the organiser for a new one.")
+    return entrant
+
+
+@transaction.atomic
+def claim_entry(tournament: Tournament, token: str, user) -> Entrant:
+    """Link `user` to the entry the token names. The token works once."""
+    entrant = find_claimable(tournament, token)
+    entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
+    if entrant.user_id is not None or entrant.claim_token_hash != hash_claim_token(token):
+        raise ServiceError("This claim link has already been used.")
+    if tournament.entrants.filter(user=user).exists():
+        raise ServiceError("Your account is already linked to an entry in this tournament.")
+    entrant.user = user
+    entrant.claim_token_hash = ""
+    entrant.claim_expires_at = None
+    entrant.save(update_fields=["user", "claim_token_hash", "claim_expires_at"])
+    audit.record(tournament, user, "entry_claimed", entrant=entrant.pk)
+    return entrant
+
+
+def expire_claim_links(now=None) -> int:
+    """Clear claim tokens past their expiry; returns how many were cleared."""
+    now = now or timezone.now()
+    return Entrant.objects.filter(
+        claim_expires_at__lte=now, user__isnull=True
+    ).exclude(claim_token_hash="").update(claim_token_hash="", claim_expires_at=None)

@@ -1,0 +1,164 @@
+"""A tournament's life: create, configure, open registration, publish, cancel."""
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from duels.engine import PRESETS
+
+from ..errors import ServiceError
+from ..models import FINAL_PHASES, Phase, TieBreakMode, Tournament
+from . import audit
+
+# A tournament duel is always a two-seat duel without truth and dare (TOURNAMENT.md, 002 §5.2).
+TOURNAMENT_PRESETS = ("tournament", "arbiter", "paper", "official")
+TOURNAMENT_VARIANTS = ("speed", "hardcore")
+MAX_TIME_LIMIT_MINUTES = 240
+GROUP_NAMES = ("Group 1", "Group 2")
+
+
+def lock(tournament: Tournament) -> Tournament:
+    """Lock the tournament row: every change of tournament state is serialised through it.
+
+    Lock order, everywhere: tournament first, then any duel.
+    """
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:120] or "tournament"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def clean_name(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise ServiceError("Give the tournament a name.")
+    if len(name) > 120:
+        raise ServiceError("A tournament name has at most 120 characters.")
+    return name
+
+
+@transaction.atomic
+def create_tournament(*, name: str, created_by, **settings) -> Tournament:
+    name = clean_name(name)
+    for _attempt in range(3):
+        try:
+            with transaction.atomic():
+                tournament = Tournament.objects.create(
+                    name=name, slug=_unique_slug(name), created_by=created_by
+                )
+            break
+        except IntegrityError:
+            continue  # another request took the same slug between the check and the insert
+    else:
+        raise ServiceError("Could not find a free address for this name; try another name.")
+    for order, group_name in enumerate(GROUP_NAMES, start=1):
+        tournament.groups.create(name=group_name, order=order)
+    audit.record(tournament, created_by, "tournament_created", name=name)
+    if settings:
+        tournament = configure(tournament, created_by, **settings)
+    return tournament
+
+
+def _check_settings(tournament: Tournament, changes: dict) -> dict:
+    clean = {}
+    duel_rules_locked = tournament.phase not in (Phase.DRAFT, Phase.REGISTRATION)
+    for key, value in changes.items():
+        if key == "name":
+            clean["name"] = clean_name(value)
+            continue
+        if key in ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes") \
+                and duel_rules_locked:
+            raise ServiceError("The duel rules, shared cards and time limit are locked once the "
+                               "group phase has started.")
+        if key == "duel_preset":
+            if value not in TOURNAMENT_PRESETS or value not in PRESETS:
+                raise ServiceError(f"Unknown duel preset “{value}”. Choose one of: "
+                                   + ", ".join(TOURNAMENT_PRESETS) + ".")
+        elif key == "variants":
+            value = list(dict.fromkeys(value or []))
+            bad = [v for v in value if v not in TOURNAMENT_VARIANTS]
+            if bad:
+                raise ServiceError(f"Unknown variant “{bad[0]}”. Tournament duels allow: "
+                                   + ", ".join(TOURNAMENT_VARIANTS) + ".")
+        elif key == "tiebreak_mode":
+            if value not in TieBreakMode.values:
+                raise ServiceError("The tie-break mode is “full” or “minimal”.")
+            if tournament.tiebreak_seed:
+                raise ServiceError("The tie-break mode is locked once the tie-breaks are planned.")
+        elif key == "shared_cards":
+            value = bool(value)
+        elif key == "duel_time_limit_minutes":
+            if value in ("", None, 0):
+                value = None
+            elif not isinstance(value, int) or not 1 <= value <= MAX_TIME_LIMIT_MINUTES:
+                raise ServiceError(f"A duel time limit is 1 to {MAX_TIME_LIMIT_MINUTES} minutes, "
+                                   "or none.")
+        else:
+            raise ServiceError(f"“{key}” is not a tournament setting.")
+        clean[key] = value
+    return clean
+
+
+@transaction.atomic
+def configure(tournament: Tournament, actor, **changes) -> Tournament:
+    tournament = lock(tournament)
+    if tournament.phase in FINAL_PHASES:
+        raise ServiceError("This tournament is over: its settings can no longer change.")
+    clean = _check_settings(tournament, changes)
+    before = {key: getattr(tournament, key) for key in clean}
+    for key, value in clean.items():
+        setattr(tournament, key, value)
+    tournament.save(update_fields=list(clean))
+    changed = {k: [before[k], v] for k, v in clean.items() if before[k] != v}
+    if changed:
+        audit.record(tournament, actor, "settings_changed", changes=changed)
+        audit.bump_version(tournament)
+    return tournament
+
+
+@transaction.atomic
+def open_registration(tournament: Tournament, actor) -> Tournament:
+    tournament = lock(tournament)
+    if tournament.phase != Phase.DRAFT:
+        raise ServiceError("Registration can only be opened from the draft.")
+    tournament.phase = Phase.REGISTRATION
+    tournament.save(update_fields=["phase"])
+    audit.record(tournament, actor, "registration_opened")
+    audit.bump_version(tournament)
+    return tournament
+
+
+@transaction.atomic
+def set_published(tournament: Tournament, published: bool, actor=None) -> Tournament:
+    tournament = lock(tournament)
+    if tournament.published != published:
+        tournament.published = published
+        tournament.save(update_fields=["published"])
+        audit.record(tournament, actor, "published" if published else "unpublished")
+        audit.bump_version(tournament)
+    return tournament
+
+
+@transaction.atomic
+def cancel(tournament: Tournament, actor, reason: str) -> Tournament:
+    """Cancel from any phase before `complete`: running duels close as abandoned, no result."""
+    from duels.models import DuelStatus
+
+    tournament = lock(tournament)
+    if tournament.phase in FINAL_PHASES:
+        raise ServiceError(f"This tournament is already {tournament.get_phase_display().lower()}.")
+    if not (reason or "").strip():
+        raise ServiceError("Say why the tournament is cancelled.")
+    closed = tournament.duels.filter(
+        status__in=[DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING]
+    ).update(status=DuelStatus.ABANDONED)
+    tournament.phase = Phase.CANCELLED
+    tournament.save(update_fields=["phase"])
+    audit.record(tournament, actor, "cancelled", reason=reason.strip(), duels_abandoned=closed)
+    audit.bump_version(tournament)
+    return tournament
