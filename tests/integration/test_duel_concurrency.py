@@ -4,8 +4,9 @@ Checked the other way too: with the two `select_for_update()` calls removed from
 `duels.services._lock_duel` (and `tournaments.services.setup.lock`), both threads read
 sequence number 0, both pass the check, and the second insert dies with an IntegrityError on
 the `unique_active_event_seq` constraint instead of the referee-facing Conflict, so
-`test_two_referees_race_for_the_same_move` fails (outcomes were ['applied', 'IntegrityError']);
-for the finishing move the loser likewise fails on the one-result-per-duel constraint.
+`test_two_referees_race_for_the_same_move` fails (sorted outcomes were
+['IntegrityError', 'applied']);
+the race for the finishing move fails the same way (sorted outcomes ['IntegrityError', 'applied']).
 """
 
 import threading
