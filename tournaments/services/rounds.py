@@ -1,0 +1,67 @@
+"""Naming a round's representatives and giving its duel a table (TOURNAMENT.md, "Rounds")."""
+
+from django.db import transaction
+
+from accounts.permissions import Action, can
+
+from ..errors import ServiceError
+from ..models import Entrant, EntrantStatus, Phase, Round, RoundStatus, Tournament
+from . import audit
+from .setup import lock
+
+
+def seat_order(round_number: int, first, second) -> tuple:
+    """Seat A goes to the first-named group's player in odd rounds, the other's in even."""
+    return (first, second) if round_number % 2 == 1 else (second, first)
+
+
+@transaction.atomic
+def name_representatives(tournament: Tournament, actor, round_number: int, first_id: int,
+                         second_id: int, table: str = ""):
+    """Name (or replace, until the duel's first event) the two players of a round's duel.
+
+    `first_id` represents the first-named group, `second_id` the other.
+    """
+    from duels.models import Duel, DuelKind, DuelStatus
+
+    tournament = lock(tournament)
+    if not can(actor, Action.NAME_REPRESENTATIVES, tournament):
+        raise ServiceError("Only referees and organisers name representatives.",
+                           code="forbidden")
+    if tournament.phase != Phase.GROUP_PHASE:
+        raise ServiceError("Representatives are named during the group phase.")
+    rnd = Round.objects.filter(tournament=tournament, number=round_number).first()
+    if rnd is None or rnd.status != RoundStatus.OPEN:
+        raise ServiceError(f"Round {round_number} is not open.")
+    groups = list(tournament.groups.order_by("order"))
+    named = {e.pk: e for e in Entrant.objects.filter(tournament=tournament,
+                                                     pk__in=[first_id, second_id])}
+    for entrant_id, group in ((first_id, groups[0]), (second_id, groups[1])):
+        entrant = named.get(entrant_id)
+        if entrant is None:
+            raise ServiceError("That player is not in this tournament.")
+        if entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group.pk:
+            raise ServiceError(f"{entrant.name} is not an active member of {group.name}.")
+    table = " ".join((table or "").split())[:40]
+    duel = rnd.duels.filter(status__in=[DuelStatus.PENDING, DuelStatus.READY,
+                                        DuelStatus.RUNNING]).first()
+    if duel is not None and duel.seq > 0:
+        raise ServiceError("The duel has started: its players can no longer be replaced.")
+    if duel is not None and duel.kind == DuelKind.REPLAY:
+        raise ServiceError("A replay is played by the same players on the same seats.")
+    (seat_a, group_a), (seat_b, group_b) = seat_order(
+        round_number, (named[first_id], groups[0]), (named[second_id], groups[1]))
+    fields = {"seat_a": seat_a, "seat_b": seat_b, "group_a": group_a, "group_b": group_b,
+              "table": table, "status": DuelStatus.READY}
+    if duel is None:
+        duel = Duel.objects.create(
+            tournament=tournament, kind=DuelKind.GROUP, round=rnd, ruleset=tournament.duel_preset,
+            variants=list(tournament.variants), options={"truth_dare": False}, **fields)
+    else:
+        for key, value in fields.items():
+            setattr(duel, key, value)
+        duel.save(update_fields=list(fields))
+    audit.record(tournament, actor, "representatives_named", round=round_number,
+                 seat_a=seat_a.pk, seat_b=seat_b.pk, table=table)
+    audit.bump_version(tournament)
+    return duel

@@ -1,0 +1,75 @@
+"""Shared action cards (002 §8.1, TOURNAMENT.md "Group phase")."""
+
+from django.db import transaction
+from django.db.models import Q
+
+from accounts.permissions import Action, can
+
+from ..errors import ServiceError
+from ..models import Entrant, EntrantStatus, Phase, SharedCard, SharedCardStatus, Tournament
+from . import audit
+from .setup import lock
+
+
+def _last_duel(entrant: Entrant):
+    from duels.models import Duel
+
+    return (Duel.objects.filter(Q(seat_a=entrant) | Q(seat_b=entrant))
+            .exclude(status__in=["void", "abandoned"]).order_by("-created_at", "-pk").first())
+
+
+@transaction.atomic
+def record_shared_card(tournament: Tournament, actor, giver_id: int,
+                       receiver_id: int) -> SharedCard:
+    """Record, on both players' word, that `giver` gives one action card to `receiver`."""
+    from duels.models import DuelKind, DuelStatus
+
+    tournament = lock(tournament)
+    if not can(actor, Action.RECORD_SHARED_CARD, tournament):
+        raise ServiceError("Only referees and organisers record shared cards.", code="forbidden")
+    if not tournament.shared_cards:
+        raise ServiceError("Shared cards are switched off in this tournament.")
+    if tournament.phase != Phase.GROUP_PHASE:
+        raise ServiceError("Cards are shared only during the group phase.")
+    people = {e.pk: e for e in tournament.entrants.filter(pk__in=[giver_id, receiver_id])}
+    giver, receiver = people.get(giver_id), people.get(receiver_id)
+    if giver is None or receiver is None:
+        raise ServiceError("Both players must be in this tournament.")
+    if giver.pk == receiver.pk:
+        raise ServiceError("A player cannot give a card to themselves.")
+    players = [giver.user_id, receiver.user_id]
+    if not can(actor, Action.RECORD_SHARED_CARD, tournament, players=[p for p in players if p]):
+        raise ServiceError("You are one of these players: another referee records it.",
+                           code="forbidden")
+    for entrant in (giver, receiver):
+        if entrant.status != EntrantStatus.ACTIVE:
+            raise ServiceError(f"{entrant.name} is no longer an active player.")
+    if giver.group_id is None or giver.group_id != receiver.group_id:
+        raise ServiceError(f"{receiver.name} is not a current member of {giver.name}'s group.")
+    duel = _last_duel(giver)
+    if duel is None or duel.kind not in (DuelKind.GROUP, DuelKind.REPLAY):
+        raise ServiceError(f"{giver.name} has not played a group duel yet.")
+    if duel.status != DuelStatus.FINISHED:
+        raise ServiceError(f"{giver.name}'s next duel has already started (or their last one "
+                           "is still running): the card can no longer be given.")
+    seat = "A" if duel.seat_a_id == giver.pk else "B"
+    if not duel.state or duel.state["seats"][seat]["action_cards"] < 1:
+        raise ServiceError(f"{giver.name} ended their last duel with no action card to give.")
+    if SharedCard.objects.filter(giver=giver, from_duel=duel).exists():
+        raise ServiceError(f"{giver.name} has already given a card from that duel.")
+    if SharedCard.objects.filter(receiver=receiver, status=SharedCardStatus.PENDING).exists():
+        raise ServiceError(f"{receiver.name} already holds a pending gift: one at a time.")
+    card = SharedCard.objects.create(tournament=tournament, giver=giver, receiver=receiver,
+                                     from_duel=duel, recorded_by=actor)
+    audit.record(tournament, actor, "shared_card_recorded", giver=giver.pk,
+                 receiver=receiver.pk, from_duel=duel.pk)
+    return card
+
+
+def lapse_gifts(tournament: Tournament, receivers=None, reason: str = "") -> int:
+    """Pending gifts lapse when the receiver changes groups, withdraws, is eliminated, or the
+    group phase ends."""
+    pending = SharedCard.objects.filter(tournament=tournament, status=SharedCardStatus.PENDING)
+    if receivers is not None:
+        pending = pending.filter(receiver__in=receivers)
+    return pending.update(status=SharedCardStatus.LAPSED)
