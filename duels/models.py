@@ -89,6 +89,9 @@ class DuelEvent(models.Model):
         ]
 
 
+    def __str__(self) -> str:
+        return f"{self.duel} #{self.seq}" + (" (undone)" if self.undone_at else "")
+
 class Result(models.Model):
     """A duel's result: at most one per duel, enforced by the database.
 
@@ -110,6 +113,9 @@ class Result(models.Model):
     corrected_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
                                      null=True, blank=True, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.duel}: {self.winner or 'no winner'} ({self.finish})"
 
     @property
     def decisive(self) -> bool:

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.permissions import Action, can
 from tournaments.errors import ServiceError
+from tournaments.format import ROUNDS
 from tournaments.models import EntrantStatus, Phase, Round, RoundStatus, SharedCardStatus
 from tournaments.services import audit
 from tournaments.services.setup import lock
@@ -168,6 +169,7 @@ def _finish(tournament, duel: Duel, actor) -> None:
     loser = seats["B" if state["winner"] == "A" else "A"] if winner else None
     duel.status = DuelStatus.FINISHED
     duel.finished_at = timezone.now()
+    duel.save()  # the standings rebuilt below read the finished duel from the database
     Result.objects.create(duel=duel, winner=winner, loser=loser, finish=state["finish"],
                           table_winner=winner, table_finish=state["finish"])
     audit.record(tournament, actor, "duel_finished", duel=duel.pk, kind=duel.kind,
@@ -176,15 +178,18 @@ def _finish(tournament, duel: Duel, actor) -> None:
 
 
 def after_result(tournament, duel: Duel, winner) -> None:
-    """What a result sets in motion right away: the round is decided, or a replay is due."""
-    if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY):
-        if winner is None:
-            create_replay(duel)
-        else:
-            decide_round(tournament, duel.round)
-    elif winner is None:
+    """What a result sets in motion right away: the round is decided (after round 15 the group
+    phase is over), or a replay is due; the standings are rebuilt."""
+    from tournaments.services.groups import end_group_phase
+    from tournaments.services.standings import recompute_standings
+
+    if winner is None:
         create_replay(duel)
-    audit.bump_version(tournament)
+    elif duel.kind in (DuelKind.GROUP, DuelKind.REPLAY):
+        decide_round(tournament, duel.round)
+        if duel.round.number == ROUNDS:
+            end_group_phase(tournament)
+    recompute_standings(tournament)
 
 
 def create_replay(duel: Duel) -> Duel:
@@ -204,3 +209,18 @@ def decide_round(tournament, round_: Round) -> None:
     Round.objects.filter(pk=round_.pk).update(status=RoundStatus.DECIDED)
     Round.objects.filter(tournament=tournament, number=round_.number + 1,
                          status=RoundStatus.PENDING).update(status=RoundStatus.OPEN)
+
+
+def forfeit_for_withdrawal(duel: Duel, actor, seat: str) -> None:
+    """Inside a withdrawal's transaction (the tournament row already locked): the withdrawing
+    player's running duel ends as a forfeit, scored as a loss."""
+    tournament, duel = _lock_duel(duel)
+    engine = engine_of(duel)
+    engine.apply({"type": "forfeit", "seat": seat, "reason": "withdrawn"})
+    duel.seq += 1
+    DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
+                             summary=[f"{engine.seats[seat]} withdraws and forfeits."],
+                             created_by=actor)
+    duel.state = engine.state()
+    _finish(tournament, duel, actor)
+    duel.save()

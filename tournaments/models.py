@@ -138,6 +138,9 @@ class Membership(models.Model):
         indexes = [models.Index(fields=["entrant", "since_round"])]
 
 
+    def __str__(self) -> str:
+        return f"{self.entrant} in {self.group or 'no group'} from round {self.since_round}"
+
 class RoundStatus(models.TextChoices):
     PENDING = "pending", "Not yet open"
     OPEN = "open", "Open"
@@ -170,7 +173,7 @@ class SharedCardStatus(models.TextChoices):
 
 
 class SharedCard(models.Model):
-    """An action card a group-mate gave (002 §8.1); dealt into the receiver's next group duel."""
+    """An action card a group-mate gave (002 §8.1), dealt into the receiver's next group duel."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
                                    related_name="shared_cards_given")
@@ -195,6 +198,9 @@ class SharedCard(models.Model):
         ]
 
 
+    def __str__(self) -> str:
+        return f"{self.giver} → {self.receiver} ({self.status})"
+
 class StandingRow(models.Model):
     """Materialised individual standings (group phase), rebuilt from results, never edited."""
 
@@ -212,6 +218,9 @@ class StandingRow(models.Model):
         ordering = ["position"]
 
 
+    def __str__(self) -> str:
+        return f"{self.position}. {self.entrant} {self.points}"
+
 class GroupTotal(models.Model):
     """Materialised group total and its progression round by round."""
 
@@ -220,6 +229,9 @@ class GroupTotal(models.Model):
     by_round = models.JSONField(default=list)  # cumulative total after rounds 1..15
     status = models.CharField(max_length=12, default="active")
 
+
+    def __str__(self) -> str:
+        return f"{self.group}: {self.total}"
 
 class TieBreakDraw(models.Model):
     """A knockout's stored draw: authoritative once made (TOURNAMENT.md, "Tie-breaks")."""
@@ -236,6 +248,9 @@ class TieBreakDraw(models.Model):
             models.UniqueConstraint(fields=["tournament", "key"], name="unique_draw"),
         ]
 
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.order}"
 
 class AuditEntry(models.Model):
     """Every change of tournament state but a running duel's moves: who, when, what, why."""

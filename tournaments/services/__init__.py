@@ -14,10 +14,16 @@ from .entrants import (
     register_csv,
     register_list,
 )
+from .groups import change_groups, name_groups, split_groups, start_group_phase, withdraw
+from .rounds import name_representatives
 from .setup import cancel, configure, create_tournament, lock, open_registration, set_published
+from .shared_cards import record_shared_card
+from .standings import recompute_standings
 
 __all__ = [
     "LineReport", "add_entrant", "cancel", "claim_entry", "configure", "create_tournament",
     "expire_claim_links", "find_claimable", "hash_claim_token", "issue_claim_link", "lock",
     "open_registration", "register_csv", "register_list", "set_published",
+    "change_groups", "name_groups", "split_groups", "start_group_phase", "withdraw",
+    "name_representatives", "record_shared_card", "recompute_standings",
 ]

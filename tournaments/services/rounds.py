@@ -4,15 +4,11 @@ from django.db import transaction
 
 from accounts.permissions import Action, can
 
+from .. import format as fmt
 from ..errors import ServiceError
 from ..models import Entrant, EntrantStatus, Phase, Round, RoundStatus, Tournament
 from . import audit
 from .setup import lock
-
-
-def seat_order(round_number: int, first, second) -> tuple:
-    """Seat A goes to the first-named group's player in odd rounds, the other's in even."""
-    return (first, second) if round_number % 2 == 1 else (second, first)
 
 
 @transaction.atomic
@@ -49,8 +45,10 @@ def name_representatives(tournament: Tournament, actor, round_number: int, first
         raise ServiceError("The duel has started: its players can no longer be replaced.")
     if duel is not None and duel.kind == DuelKind.REPLAY:
         raise ServiceError("A replay is played by the same players on the same seats.")
-    (seat_a, group_a), (seat_b, group_b) = seat_order(
-        round_number, (named[first_id], groups[0]), (named[second_id], groups[1]))
+    pairs = [(named[first_id], groups[0]), (named[second_id], groups[1])]
+    if fmt.seat_a_group(round_number, [g.pk for g in groups]) != groups[0].pk:
+        pairs.reverse()
+    (seat_a, group_a), (seat_b, group_b) = pairs
     fields = {"seat_a": seat_a, "seat_b": seat_b, "group_a": group_a, "group_b": group_b,
               "table": table, "status": DuelStatus.READY}
     if duel is None:

@@ -1,0 +1,319 @@
+"""The two fluid groups: naming, splitting, starting the group phase, changes of membership
+and withdrawals (TOURNAMENT.md "Phases" and "Group phase")."""
+
+import re
+from collections.abc import Mapping
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.permissions import Action, can
+
+from .. import format as fmt
+from ..errors import ServiceError
+from ..models import (
+    Entrant,
+    EntrantStatus,
+    Group,
+    Membership,
+    Phase,
+    Round,
+    RoundStatus,
+    Tournament,
+)
+from . import audit
+from .setup import lock
+from .shared_cards import lapse_gifts
+from .standings import recompute_standings
+
+SET_UP_PHASES = (Phase.DRAFT, Phase.REGISTRATION)
+
+
+def _require(actor, action: Action, tournament: Tournament, what: str) -> None:
+    if not can(actor, action, tournament):
+        raise ServiceError(f"Only the organisers {what}.", code="forbidden")
+
+
+def _groups(tournament: Tournament) -> tuple[Group, Group]:
+    first, second = tournament.groups.order_by("order")
+    return first, second
+
+
+def _active(tournament: Tournament) -> dict[int, Entrant]:
+    return {e.pk: e for e in tournament.entrants.filter(status=EntrantStatus.ACTIVE)}
+
+
+def _with_names(message: str, names: Mapping[int, str], groups: tuple[Group, Group]) -> str:
+    """The format rules speak in ids; people read names."""
+    group_names = {str(g.pk): g.name for g in groups}
+    message = re.sub(r"Group (\d+)\b", lambda m: group_names.get(m[1], m[0]), message)
+    return re.sub(r"\[(\d+(?:, \d+)*)\]",
+                  lambda m: ", ".join(names.get(int(pk), pk) for pk in m[1].split(", ")),
+                  message)
+
+
+@transaction.atomic
+def name_groups(tournament: Tournament, actor, first: str, second: str) -> None:
+    tournament = lock(tournament)
+    _require(actor, Action.MANAGE_GROUPS, tournament, "name the groups")
+    names = [" ".join((n or "").split())[:40] for n in (first, second)]
+    if not all(names) or names[0].casefold() == names[1].casefold():
+        raise ServiceError("Give the two groups two different names.")
+    for group, name in zip(_groups(tournament), names, strict=True):
+        group.name = name
+        group.save(update_fields=["name"])
+    audit.record(tournament, actor, "groups_named", names=names)
+    audit.bump_version(tournament)
+
+
+def _round_one_started(tournament: Tournament) -> bool:
+    from duels.models import Duel
+
+    return Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
+
+
+@transaction.atomic
+def split_groups(tournament: Tournament, actor, method: str,
+                 assignment: Mapping[int, int | None] | None = None) -> dict[int, int]:
+    """Split the active entrants: by hand (`assignment`: entrant id → group order 1 or 2, or
+    None for no group), at random (a stored seed) or alternating (registration order).
+
+    Until round 1's duel starts the split is still set-up and may be edited.
+    """
+    tournament = lock(tournament)
+    _require(actor, Action.MANAGE_GROUPS, tournament, "split the groups")
+    if tournament.phase not in SET_UP_PHASES and not (
+            tournament.phase == Phase.GROUP_PHASE and not _round_one_started(tournament)):
+        raise ServiceError("The split can be edited only until round 1's duel starts; after "
+                           "that, players move between groups by transfers.")
+    first, second = _groups(tournament)
+    by_order = {1: first.pk, 2: second.pk}
+    active = _active(tournament)
+    if method == "random":
+        tournament.split_seed = fmt.new_seed()
+        tournament.save(update_fields=["split_seed"])
+        split = fmt.random_split(sorted(active), [first.pk, second.pk], tournament.split_seed)
+    elif method == "alternating":
+        order = [e.pk for e in sorted(active.values(), key=lambda e: (e.created_at, e.pk))]
+        split = fmt.alternating_split(order, [first.pk, second.pk])
+    elif method == "hand":
+        unknown = [pk for pk in (assignment or {}) if pk not in active]
+        if unknown:
+            raise ServiceError("Only active players of this tournament can be put in a group.")
+        bad = [v for v in (assignment or {}).values() if v not in (1, 2, None)]
+        if bad:
+            raise ServiceError("Each player goes to group 1, group 2 or no group.")
+        split = {pk: by_order[order] for pk, order in (assignment or {}).items() if order}
+        split = {**{pk: e.group_id for pk, e in active.items()
+                    if e.group_id and pk not in (assignment or {})}, **split}
+    else:
+        raise ServiceError("Split by hand, at random or alternating.")
+    for pk, entrant in active.items():
+        target = split.get(pk)
+        if entrant.group_id != target:
+            entrant.group_id = target
+            entrant.save(update_fields=["group"])
+    if tournament.phase == Phase.GROUP_PHASE:
+        Membership.objects.filter(entrant__tournament=tournament).delete()
+        Membership.objects.bulk_create([Membership(entrant_id=pk, group_id=g, since_round=1)
+                                        for pk, g in split.items()])
+    audit.record(tournament, actor, "groups_split", method=method, seed=tournament.split_seed
+                 if method == "random" else "", sizes=fmt.group_sizes(split, [first.pk,
+                                                                             second.pk]))
+    audit.bump_version(tournament)
+    return split
+
+
+@transaction.atomic
+def start_group_phase(tournament: Tournament, actor) -> Tournament:
+    tournament = lock(tournament)
+    _require(actor, Action.START_PHASES, tournament, "start the group phase")
+    if tournament.phase not in SET_UP_PHASES:
+        raise ServiceError("The group phase has already started.")
+    first, second = _groups(tournament)
+    active = _active(tournament)
+    membership = {pk: e.group_id for pk, e in active.items() if e.group_id}
+    problems = fmt.check_start(list(active), membership, [first.pk, second.pk])
+    if problems:
+        names = {pk: e.name for pk, e in active.items()}
+        raise ServiceError("The group phase cannot start: " + " ".join(
+            _with_names(p.message, names, (first, second)) for p in problems))
+    Round.objects.bulk_create([
+        Round(tournament=tournament, number=n,
+              status=RoundStatus.OPEN if n == 1 else RoundStatus.PENDING)
+        for n in range(1, fmt.ROUNDS + 1)
+    ])
+    Membership.objects.bulk_create([Membership(entrant_id=pk, group_id=g, since_round=1)
+                                    for pk, g in membership.items()])
+    tournament.phase = Phase.GROUP_PHASE
+    tournament.save(update_fields=["phase"])
+    audit.record(tournament, actor, "group_phase_started",
+                 sizes={first.name: len(fmt.members_of(membership, first.pk)),
+                        second.name: len(fmt.members_of(membership, second.pk))})
+    recompute_standings(tournament)
+    return tournament
+
+
+def _window(tournament: Tournament) -> int:
+    """The round after which the change takes effect (n), or a ServiceError if no window."""
+    from duels.models import Duel
+
+    decided = (Round.objects.filter(tournament=tournament, status=RoundStatus.DECIDED)
+               .order_by("-number").values_list("number", flat=True).first()) or 0
+    started = Duel.objects.filter(tournament=tournament, round__number=decided + 1,
+                                  seq__gt=0).exists()
+    if not fmt.change_window_open(decided, started):
+        if decided == 0:
+            raise ServiceError("Transfers open once round 1 has a decisive result; until round "
+                               "1's duel starts, edit the split instead.")
+        if decided >= fmt.ROUNDS:
+            raise ServiceError("There are no transfers after round 15.")
+        raise ServiceError(f"Round {decided + 1}'s duel has started: transfers wait until it "
+                           "has a decisive result.")
+    return decided
+
+
+def _clear_nominations(tournament: Tournament, players: set[int]) -> None:
+    """Moving or withdrawing clears a nomination for a duel that has not started."""
+    from duels.models import Duel, DuelKind, DuelStatus
+
+    for duel in Duel.objects.filter(tournament=tournament, kind=DuelKind.GROUP, seq=0,
+                                    status__in=[DuelStatus.PENDING, DuelStatus.READY]):
+        if {duel.seat_a_id, duel.seat_b_id} & players:
+            duel.status = DuelStatus.VOID
+            duel.save(update_fields=["status"])
+
+
+def _eliminate(tournament: Tournament, group: Group, players, after_round: int) -> None:
+    from duels.models import Duel, DuelStatus
+
+    group.eliminated_at_round = after_round
+    group.save(update_fields=["eliminated_at_round"])
+    Entrant.objects.filter(pk__in=players).update(status=EntrantStatus.ELIMINATED)
+    # An unstarted duel of the eliminated round is cancelled; the rounds left are not played.
+    Duel.objects.filter(tournament=tournament, round__number__gt=after_round, seq=0,
+                        status__in=[DuelStatus.PENDING, DuelStatus.READY]
+                        ).update(status=DuelStatus.VOID)
+    Round.objects.filter(tournament=tournament, number__gt=after_round).exclude(
+        status=RoundStatus.DECIDED).update(status=RoundStatus.NOT_PLAYED)
+    end_group_phase(tournament)
+
+
+def end_group_phase(tournament: Tournament) -> None:
+    """The group phase is over (round 15 decided or an elimination): gifts lapse. The
+    tie-breaks are planned by the automation (the next step)."""
+    if tournament.group_phase_ended_at is None:
+        tournament.group_phase_ended_at = timezone.now()
+        tournament.save(update_fields=["group_phase_ended_at"])
+        lapse_gifts(tournament)
+
+
+@transaction.atomic
+def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | None], *,
+                  confirm: bool = False, reason: str = "",
+                  withdrawal_reasons: Mapping[int, str] | None = None) -> fmt.ChangeVerdict:
+    """Apply one change of membership between rounds: moves (entrant id → group order 1 or 2)
+    and withdrawals (→ None), checked together on the end state.
+
+    A change that leaves one group below 5 needs `confirm`; that group is then eliminated.
+    Withdrawals may also be made outside a window (a running duel is forfeited first).
+    """
+    tournament = lock(tournament)
+    moving = {pk for pk, target in changes.items() if target is not None}
+    withdrawing = {pk for pk, target in changes.items() if target is None}
+    if moving:
+        _require(actor, Action.MANAGE_GROUPS, tournament, "move players between groups")
+    if withdrawing:
+        _require(actor, Action.WITHDRAW_PLAYERS, tournament, "withdraw players")
+    if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
+        raise ServiceError("Group limits and transfers apply only while the group phase is "
+                           "open.")
+    after_round = _window(tournament) if moving else _last_decided(tournament)
+    first, second = _groups(tournament)
+    by_order = {1: first.pk, 2: second.pk}
+    active = _active(tournament)
+    if not set(changes) <= set(active):
+        raise ServiceError("Only active players of the group phase can move or withdraw.")
+    if any(t not in (1, 2, None) for t in changes.values()):
+        raise ServiceError("Each player moves to group 1 or group 2.")
+    before = {pk: e.group_id for pk, e in active.items()}
+    after = fmt.end_state(before, {pk: (by_order[t] if t else None) for pk, t in changes.items()})
+    verdict = fmt.check_change(before, after, [first.pk, second.pk])
+    names = {pk: e.name for pk, e in active.items()}
+    if verdict.refused:
+        raise ServiceError(_with_names(verdict.message, names, (first, second)))
+    if verdict.needs_confirmation and not confirm:
+        sinking = first if verdict.eliminated_group == first.pk else second
+        raise ServiceError(
+            f"This change leaves {sinking.name} with {verdict.sizes[sinking.pk]} members: "
+            f"{sinking.name} would be eliminated at once and its members would be out of the "
+            "tournament. Confirm to go ahead.", code="confirm")
+    _forfeit_running(tournament, actor, withdrawing)
+    since = after_round + 1
+    for move in verdict.moves:
+        entrant = active[move.player]
+        if move.target is None:
+            entrant.status = EntrantStatus.WITHDRAWN
+            why = (withdrawal_reasons or {}).get(move.player) or reason
+            entrant.withdrawal_reason = why[:200]
+        entrant.group_id = move.target
+        entrant.save(update_fields=["status", "group", "withdrawal_reason"])
+    Membership.objects.bulk_create([Membership(entrant_id=m.player, group_id=m.target,
+                                               since_round=since) for m in verdict.moves])
+    changed = {m.player for m in verdict.moves}
+    _clear_nominations(tournament, changed)
+    lapse_gifts(tournament, receivers=changed)
+    audit.record(tournament, actor, "membership_changed", reason=reason,
+                 moves=[[m.player, m.source, m.target] for m in verdict.moves],
+                 after_round=after_round, sizes={str(k): v for k, v in verdict.sizes.items()})
+    if verdict.needs_confirmation:
+        sinking = first if verdict.eliminated_group == first.pk else second
+        _eliminate(tournament, sinking, verdict.eliminated_players, after_round)
+        lapse_gifts(tournament, receivers=verdict.eliminated_players)
+        audit.record(tournament, actor, "group_eliminated", group=sinking.pk,
+                     players=list(verdict.eliminated_players), after_round=after_round)
+    recompute_standings(tournament)
+    return verdict
+
+
+def _last_decided(tournament: Tournament) -> int:
+    return (Round.objects.filter(tournament=tournament, status=RoundStatus.DECIDED)
+            .order_by("-number").values_list("number", flat=True).first()) or 0
+
+
+def _forfeit_running(tournament: Tournament, actor, players: set[int]) -> None:
+    """A player who withdraws during a running duel first forfeits it (a loss)."""
+    from duels.models import Duel, DuelStatus
+    from duels.services import forfeit_for_withdrawal
+
+    for duel in Duel.objects.filter(tournament=tournament, status=DuelStatus.RUNNING):
+        for seat, player in (("A", duel.seat_a_id), ("B", duel.seat_b_id)):
+            if player in players:
+                forfeit_for_withdrawal(duel, actor, seat)
+
+
+@transaction.atomic
+def withdraw(tournament: Tournament, actor, entrant_id: int, reason: str = "", *,
+             confirm: bool = False) -> None:
+    """Withdraw a player. In the group phase this is a change of membership (the limits apply);
+    before it, the player simply leaves; later phases re-plan from results."""
+    tournament = lock(tournament)
+    _require(actor, Action.WITHDRAW_PLAYERS, tournament, "withdraw players")
+    entrant = tournament.entrants.filter(pk=entrant_id).first()
+    if entrant is None or entrant.status != EntrantStatus.ACTIVE:
+        raise ServiceError("That player is not active in this tournament.")
+    if tournament.phase == Phase.GROUP_PHASE and not tournament.group_phase_ended_at \
+            and _round_one_started(tournament):
+        change_groups(tournament, actor, {entrant_id: None}, confirm=confirm, reason=reason)
+        return
+    if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
+        raise ServiceError("This tournament is over.")
+    _forfeit_running(tournament, actor, {entrant_id})
+    entrant.status = EntrantStatus.WITHDRAWN
+    entrant.withdrawal_reason = (reason or "")[:200]
+    entrant.group = None
+    entrant.save(update_fields=["status", "withdrawal_reason", "group"])
+    _clear_nominations(tournament, {entrant_id})
+    lapse_gifts(tournament, receivers=[entrant_id])
+    audit.record(tournament, actor, "player_withdrawn", reason=reason, entrant=entrant_id)
+    recompute_standings(tournament)
