@@ -1,6 +1,5 @@
 import factory
 
-
 from accounts.models import Role, TournamentRole, User
 from tournaments.models import Entrant, Tournament
 

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .constants import CARDS, DRAW_AMOUNT
+from .constants import CARDS, DRAW_AMOUNT, TRUTH_DARE
 from .effects import RawEffect
 from .errors import IllegalEvent
 from .events import Event
 from .state import Pending, Table
 from .talk import seat_name, waiting_for
 
+_WITHOUT_TRUTH_DARE = tuple(card for card in CARDS if card not in TRUTH_DARE)
+
 
 def playable_cards(t: Table, i: int) -> tuple[str, ...]:
     """The card names seat ``i`` may play now (honour system: any name, section 4)."""
     if t.pending is not None or t.finish is not None or t.act[i] < 1:
         return ()
-    return CARDS if t.setup.rules.truth_dare else CARDS[:5]
+    return CARDS if t.setup.rules.truth_dare else _WITHOUT_TRUTH_DARE
 
 
 def play_action(t: Table, ev: Event, fx: list[RawEffect]) -> None:
@@ -39,10 +41,10 @@ def play_action(t: Table, ev: Event, fx: list[RawEffect]) -> None:
             f"{seat_name(t, i)} holds no action card and cannot play {card}: an action card "
             f"needs at least one in hand ({who})"
         )
-    if card in ("truth", "dare") and not rules.truth_dare:
+    if card in TRUTH_DARE and not rules.truth_dare:
         raise IllegalEvent(
             f"{card} is not played under this ruleset: truth and dare are switched off "
-            f"(truth_dare false); the cards are {', '.join(CARDS[:5])}"
+            f"(truth_dare false); the cards are {', '.join(_WITHOUT_TRUTH_DARE)}"
         )
     target = t.opponent(i)
     seats = setup.seats

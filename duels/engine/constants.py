@@ -13,6 +13,9 @@ CARDS: tuple[str, ...] = (
     "dare",
 )
 
+#: The cards a preset with ``truth_dare`` false rejects (section 5).
+TRUTH_DARE: tuple[str, ...] = ("truth", "dare")
+
 #: The colours a COLOR CHANGE may name (section 4).
 COLORS: tuple[str, ...] = ("red", "yellow", "green", "blue")
 

@@ -74,7 +74,7 @@ def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:
 def _counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     """The draw battle of section 4: the smaller card's player draws 1 + the difference."""
     seats = t.setup.seats
-    target, actor, played = p.seat, p.other, p.card or "draw_two"
+    target, actor, played = p.seat, p.other, p.card
     fx.append(("respond", seats[target], seats[actor], 0, 0, choice, "counter"))
     if choice == "pass":
         t.draw(target, DRAW_AMOUNT[played], 0, fx, played, actor)

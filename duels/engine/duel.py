@@ -31,7 +31,7 @@ def _action(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     settle(t, fx)
 
 
-_APPLY: dict[str, Callable[[Table, Event, list[Effect]], None]] = {
+_APPLY: dict[str, Callable[[Table, Event, list[RawEffect]], None]] = {
     "round": _round,
     "action": _action,
     "respond": respond,
@@ -111,8 +111,9 @@ class Duel:
     def _apply(self, event: object) -> list[RawEffect]:
         """``apply`` without building Effect objects, for replays.
 
-        Every rule checks the whole event before it changes a count, so a refused event has
-        changed nothing; that is what makes an event atomic without copying the table.
+        The event is applied to a copy of the table (a few short lists of ints), which replaces
+        the table only once the whole event has succeeded: a refused event, or a bug, changes
+        nothing.
         """
         t = self._table
         index = t.events + 1
@@ -121,29 +122,22 @@ class Duel:
         fx: list[RawEffect] = []
         try:
             ev = parse_event(event, self._setup)
-            _APPLY[ev["type"]](t, ev, fx)
+            new = t.copy()
+            _APPLY[ev["type"]](new, ev, fx)
         except IllegalEvent as error:
             error.index = index
             raise
         except Exception as bug:
-            # The promise is that only EngineError escapes, whatever the input. A bug may have
-            # left the table half changed: rebuild it from the events that were applied.
-            self._rebuild()
+            # The promise is that only EngineError escapes, whatever the input.
             raise IllegalEvent(
                 f"the engine could not apply this event ({type(bug).__name__}: {show(str(bug))})"
                 "; please report it",
                 index,
             ) from bug
-        t.events = index
+        new.events = index
+        self._table = new
         self._events.append(ev)
         return fx
-
-    def _rebuild(self) -> None:
-        events = self._events
-        self._table = Table(self._setup)
-        self._events = []
-        for event in events:
-            self._apply(event)
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -111,7 +111,9 @@ def _why(e: Effect, name: _Namer) -> str:
 
 def _draw(e: Effect, name: _Namer) -> str:
     what = _cards(e.number, e.action) or "nothing"
-    tail = "; the deck ran short" if e.short else ""
+    tail = ""
+    if e.short:
+        tail = "; the deck ran short" if e.number or e.action else "; the deck is empty"
     return f"{name(e.seat)} draws {what} ({_why(e, name)}{tail})"
 
 

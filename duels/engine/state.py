@@ -40,7 +40,7 @@ class Pending:
     decision: str
     seat: int
     other: int = -1
-    card: str | None = None
+    card: str = ""
 
     @property
     def choices(self) -> tuple[str, ...]:

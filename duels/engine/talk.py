@@ -27,7 +27,7 @@ def waiting_for(t: Table) -> str:
 def _about(t: Table, p: Pending) -> str:
     other = t.setup.names[p.other] if p.other >= 0 else ""
     if p.decision in ("counter", "block_counter"):
-        return f"{other}'s {CARD_LABELS[p.card or 'block']}"
+        return f"{other}'s {CARD_LABELS[p.card]}"
     if p.decision in ("truth", "dare"):
         return f"{other}'s {p.decision.upper()}"
     if p.decision == "penalty":

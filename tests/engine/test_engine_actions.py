@@ -81,7 +81,11 @@ def test_2_block_counter_false_the_target_cannot_answer_a_block(make, E) -> None
 def test_2_block_counter_true_the_target_holding_an_action_card_decides(make, E) -> None:
     duel = make("paper", E.act("A", "block"), starting_action_cards={"A": 1, "B": 1})
     state = duel.state()
-    assert state["awaiting"] == {"decision": "block_counter", "seat": "B", "choices": ["block", "pass"]}
+    assert state["awaiting"] == {
+        "decision": "block_counter",
+        "seat": "B",
+        "choices": ["block", "pass"],
+    }
     assert state["seats"]["B"]["blocked"] is False  # stays false while B decides
 
 
@@ -245,7 +249,10 @@ def test_4_draw_battle_both_draw_one_served_in_seat_order_on_a_short_deck(make, 
 
 def test_2_draw_counter_false_a_draw_card_cannot_be_countered(make, E) -> None:
     duel = make(
-        "arbiter", E.act("A", "draw_four"), draw_counter=False, starting_action_cards={"A": 1, "B": 1}
+        "arbiter",
+        E.act("A", "draw_four"),
+        draw_counter=False,
+        starting_action_cards={"A": 1, "B": 1},
     )
     assert duel.state()["status"] == "playing"
     assert make.hands(duel) == ((20, 0), (24, 1))

@@ -80,18 +80,27 @@ def test_7_streak_bonus_comes_before_the_challenge(make, E) -> None:
     }
 
 
-def test_7_a_bonus_that_makes_the_opponent_draw_comes_before_judging_zero(make, E) -> None:
-    # Paper, empty deck: B loses from its last card and is at 0, but A's bonus comes first.
+def test_7_a_bonus_comes_before_judging_zero_and_its_card_may_then_challenge(make, E) -> None:
+    # Paper with an empty deck: B's own truth sheds a card, then B loses from its last card.
     duel = make(
         "paper",
         E.round(A=9, B=3),
+        E.act("B", "truth"),
+        E.resp("A", "answer"),
         E.round(A=9, B=3),
         starting_number_cards=3,
         number_pool=6,
+        starting_action_cards={"B": 1},
     )
     state = duel.state()
-    assert [state["seats"][s]["number_cards"] for s in "AB"] == [1, 1]
+    assert [state["seats"][s]["number_cards"] for s in "AB"] == [1, 0]
     assert state["awaiting"]["decision"] == "bonus"
+    duel.apply(E.resp("A", "action_card"))
+    assert duel.state()["awaiting"] == {
+        "decision": "challenge",
+        "seat": "A",
+        "choices": ["draw_two", "draw_four", "pass"],
+    }
 
 
 def test_7_truth_answer_then_penalty_then_challenge(make, E) -> None:
@@ -118,7 +127,9 @@ def test_6_two_seats_at_zero_are_judged_only_after_the_decisions_before_the_chal
     make, E
 ) -> None:
     # Arbiter: a truth sheds both seats' last cards, but B's refusal and A's penalty come first.
-    duel = make("arbiter", E.act("A", "truth"), starting_number_cards=1, starting_action_cards={"A": 1})
+    duel = make(
+        "arbiter", E.act("A", "truth"), starting_number_cards=1, starting_action_cards={"A": 1}
+    )
     state = duel.state()
     assert [state["seats"][s]["number_cards"] for s in "AB"] == [0, 0]
     assert state["status"] == "awaiting"

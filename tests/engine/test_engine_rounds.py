@@ -163,13 +163,6 @@ def test_2_blocked_seat_sits_out_no_card_no_draw_streak_kept(make, E) -> None:
     assert state["seats"]["B"]["blocked"] is False
 
 
-def test_3_5_blocked_round_paper_blocked_seat_only_draws(make, E) -> None:
-    duel = make("paper", starting_action_cards={"A": 1})
-    duel.apply(E.act("A", "block"))
-    duel.apply({"type": "round", "cards": {"A": 4}})
-    assert make.hands(duel) == ((19, 0), (21, 0))
-
-
 def test_3_5_a_blocked_seat_must_be_left_out_of_the_round(make, E) -> None:
     duel = make("arbiter", E.act("A", "block"), starting_action_cards={"A": 1})
     with pytest.raises(IllegalEvent, match="B is blocked and must be left out"):

@@ -86,9 +86,7 @@ def test_2_the_tests_cover_every_switch() -> None:
     assert set(VALID) == set(SWITCHES) == set(INVALID)
 
 
-@pytest.mark.parametrize(
-    ("name", "value"), [(n, v) for n, values in VALID.items() for v in values]
-)
+@pytest.mark.parametrize(("name", "value"), [(n, v) for n, values in VALID.items() for v in values])
 def test_2_options_override_one_switch_by_name_within_its_domain(name: str, value: object) -> None:
     rules = resolve_rules("arbiter", options={name: value})
     assert getattr(rules, name) == value
@@ -138,7 +136,9 @@ def test_2_variant_hardcore_has_no_challenge_and_no_draw_counter() -> None:
 
 def test_2_variants_apply_in_order_before_options() -> None:
     assert resolve_rules("paper", ["speed"], {"truth_dare": True}).truth_dare is True
-    assert resolve_rules("paper", ["speed"], {"starting_number_cards": 10}).starting_number_cards == 10
+    assert (
+        resolve_rules("paper", ["speed"], {"starting_number_cards": 10}).starting_number_cards == 10
+    )
     both = resolve_rules("official", ["speed", "hardcore"])
     assert (both.starting_number_cards, both.truth_dare, both.challenge) == (15, False, "none")
 

@@ -12,7 +12,13 @@ def test_5_tournament_rejects_truth_and_dare(make, E, card) -> None:
     duel = make("tournament", starting_action_cards={"A": 1})
     with pytest.raises(IllegalEvent, match="truth and dare are switched off"):
         duel.apply(E.act("A", card))
-    assert duel.legal().actions["A"] == ("block", "reverse", "color_change", "draw_two", "draw_four")
+    assert duel.legal().actions["A"] == (
+        "block",
+        "reverse",
+        "color_change",
+        "draw_two",
+        "draw_four",
+    )
 
 
 @pytest.mark.parametrize("card", ["truth", "dare"])
@@ -51,13 +57,17 @@ def test_2_truth_dare_shed_actor_only_the_actor_sheds_for_truth_as_for_dare(make
 
 
 def test_5_truth_answered_nothing_more_happens(make, E) -> None:
-    duel = make("arbiter", E.act("A", "truth"), E.resp("B", "answer"), starting_action_cards={"A": 1})
+    duel = make(
+        "arbiter", E.act("A", "truth"), E.resp("B", "answer"), starting_action_cards={"A": 1}
+    )
     assert duel.state()["status"] == "playing"
     assert make.hands(duel) == ((19, 0), (19, 0))
 
 
 def test_5_dare_completed_nothing_more_happens(make, E) -> None:
-    duel = make("paper", E.act("A", "dare"), E.resp("B", "complete"), starting_action_cards={"A": 1})
+    duel = make(
+        "paper", E.act("A", "dare"), E.resp("B", "complete"), starting_action_cards={"A": 1}
+    )
     assert duel.state()["status"] == "playing"
     assert duel.state()["awaiting"] is None
 
@@ -95,7 +105,9 @@ def test_5_penalty_five_target_draws_five_number_cards(make, E) -> None:
 
 
 def test_2_dare_refused_penalty_the_actor_chooses_a_penalty_as_for_truth(make, E) -> None:
-    duel = make("arbiter", E.act("A", "dare"), E.resp("B", "refuse"), starting_action_cards={"A": 1})
+    duel = make(
+        "arbiter", E.act("A", "dare"), E.resp("B", "refuse"), starting_action_cards={"A": 1}
+    )
     assert duel.state()["awaiting"]["decision"] == "penalty"
     duel.apply(E.resp("A", "five"))
     assert make.hands(duel) == ((19, 0), (24, 0))
@@ -103,7 +115,9 @@ def test_2_dare_refused_penalty_the_actor_chooses_a_penalty_as_for_truth(make, E
 
 def test_2_dare_refused_forfeit_the_refuser_forfeits_and_the_actor_wins(make, E) -> None:
     for preset in ("paper", "official"):
-        duel = make(preset, E.act("B", "dare"), E.resp("A", "refuse"), starting_action_cards={"B": 1})
+        duel = make(
+            preset, E.act("B", "dare"), E.resp("A", "refuse"), starting_action_cards={"B": 1}
+        )
         state = duel.state()
         assert (state["status"], state["winner"], state["finish"]) == (
             "finished",

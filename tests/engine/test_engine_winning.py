@@ -98,7 +98,9 @@ def test_6_an_empty_deck_leaving_the_winner_at_zero_opens_a_new_window(make, E, 
 
 def test_6_double_zero_two_seats_at_zero_draw_the_duel(make, E) -> None:
     duel = make(
-        "arbiter", E.act("A", "color_change", color="red"), starting_number_cards=1,
+        "arbiter",
+        E.act("A", "color_change", color="red"),
+        starting_number_cards=1,
         starting_action_cards={"A": 1, "B": 2},
     )
     state = duel.state()

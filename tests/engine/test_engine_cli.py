@@ -1,0 +1,153 @@
+"""RULES.md section 8, the command line: ``python -m duels.engine replay FILE|-``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+RECORD = {
+    "format": "split-uno-duel", "version": 1, "ruleset": "tournament",
+    "variants": [], "options": {}, "seats": {"A": "Alice", "B": "Bob"},
+    "events": [
+        {"type": "round", "cards": {"A": 7, "B": 3}},
+        {"type": "round", "cards": {"A": 2, "B": 7}},
+        {"type": "action", "seat": "B", "card": "draw_two"},
+        {"type": "respond", "seat": "A", "choice": "draw_four"},
+        {"type": "round", "cards": {"A": 9, "B": 0}},
+        {"type": "round", "cards": {"A": 8, "B": 5}},
+        {"type": "respond", "seat": "A", "choice": "action_card"},
+        {"type": "action", "seat": "A", "card": "color_change", "color": "red"},
+        {"type": "forfeit", "seat": "B", "reason": "no_show"},
+    ],
+}  # fmt: skip
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "duels.engine", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def write(tmp_path: Path, record: object) -> str:
+    path = tmp_path / "record.json"
+    path.write_text(record if isinstance(record, str) else json.dumps(record))
+    return str(path)
+
+
+def test_8_cli_replay_prints_the_state_as_json_and_exits_0(tmp_path) -> None:
+    from duels.engine import replay
+
+    done = run("replay", write(tmp_path, RECORD))
+    assert done.returncode == 0
+    assert done.stderr == b""
+    assert json.loads(done.stdout) == replay(RECORD)
+    assert json.loads(done.stdout)["finish"] == "forfeit"
+
+
+def test_8_cli_replay_reads_standard_input_for_dash() -> None:
+    done = run("replay", "-", stdin=json.dumps(RECORD).encode())
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["events"] == 9
+
+
+@pytest.mark.skipif(
+    not (ROOT.parent / "shared" / "examples").exists(),
+    reason="shared examples not beside the clone",
+)
+def test_8_cli_contract_worked_example_file() -> None:
+    examples = ROOT.parent / "shared" / "examples"
+    done = run("replay", str(examples / "duel-worked-example.json"))
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == json.loads(
+        (examples / "duel-worked-example.state.json").read_text()
+    )
+
+
+def test_8_cli_an_illegal_event_prints_the_state_before_it_and_one_error_line(tmp_path) -> None:
+    record = {**RECORD, "events": RECORD["events"][:4] + [{"type": "round", "cards": {"A": 1}}]}
+    done = run("replay", write(tmp_path, record))
+    assert done.returncode == 2
+    state = json.loads(done.stdout)
+    assert state["events"] == 4
+    assert state["status"] == "playing"
+    err = done.stderr.decode()
+    assert err.endswith("\n") and err.count("\n") == 1
+    assert err.startswith("error: event 5: a round needs exactly one card 0–9 from each seat")
+
+
+def test_8_cli_an_event_after_the_end_is_illegal(tmp_path) -> None:
+    record = {**RECORD, "events": RECORD["events"] + [{"type": "time_limit"}]}
+    done = run("replay", write(tmp_path, record))
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["events"] == 9
+    assert done.stderr.decode().startswith("error: event 10: the duel is finished")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{not json", "not JSON"),
+        ("", "not JSON"),
+        ('{"format": NaN}', "not JSON"),
+        (b"\xff\xfe\x00garbage", "not JSON"),
+        ("[" * 100000, "not JSON"),
+        (json.dumps({**RECORD, "format": "uno"}), "unknown format"),
+        (json.dumps({**RECORD, "ruleset": "house"}), "unknown ruleset"),
+        (json.dumps({**RECORD, "seats": {"A": "Alice"}}), "two seats"),
+        (json.dumps({**RECORD, "seats": {"A": "x", "B": "y", "C": "z"}}), "not supported yet"),
+        (json.dumps({**RECORD, "options": {"truth_dare": "yes"}}), "truth_dare"),
+        (json.dumps([RECORD]), "must be a JSON object"),
+    ],
+)
+def test_8_cli_a_malformed_record_exits_2_with_one_line_and_no_state(
+    tmp_path, text, message
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    done = run("replay", str(path))
+    assert done.returncode == 2
+    assert done.stdout == b""
+    err = done.stderr.decode()
+    assert err.startswith("error: ") and err.count("\n") == 1
+    assert message in err
+
+
+def test_8_cli_a_missing_file_exits_2_with_one_line(tmp_path) -> None:
+    done = run("replay", str(tmp_path / "nope.json"))
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert done.stderr.decode().startswith("error: cannot read")
+
+
+def test_8_cli_a_huge_card_value_is_an_illegal_event_not_unreadable_json(tmp_path) -> None:
+    text = json.dumps(RECORD).replace('"A": 7, "B": 3', '"A": ' + "9" * 5000 + ', "B": 3', 1)
+    done = run("replay", write(tmp_path, text))
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["events"] == 0
+    assert "error: event 1: round: A's card must be a whole number" in done.stderr.decode()
+
+
+def test_8_cli_names_outside_ascii_are_kept(tmp_path) -> None:
+    record = {**RECORD, "seats": {"A": "Zoë", "B": "Chloé"}}
+    done = run("replay", write(tmp_path, record))
+    assert json.loads(done.stdout.decode("utf-8"))["seats"]["A"]["name"] == "Zoë"
+
+
+def test_8_cli_usage_errors_exit_2() -> None:
+    assert run().returncode == 2
+    assert run("simulate").returncode == 2
+    assert run("replay").returncode == 2
