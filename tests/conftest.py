@@ -104,9 +104,22 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         )
 
 
+# Pure-Python parts (the engine, the format rules) are tested without Django at all.
+PURE = (Path(__file__).parent / "engine", Path(__file__).parent / "tournaments" / "format")
+
+
+def _pure(request) -> bool:
+    return any(Path(request.node.path).is_relative_to(folder) for folder in PURE)
+
+
 @pytest.fixture(autouse=True)
-def _celery_mode(request, settings):
+def _celery_mode(request):
     """Unit tests run tasks eagerly; integration tests talk to the real broker."""
+    if _pure(request):
+        yield
+        return
+    from django.conf import settings
+
     from config.celery import app
 
     eager = request.node.get_closest_marker("integration") is None
@@ -124,6 +137,8 @@ def artifacts_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
+def _fast_password_hashing(request):
     # Production hashing costs about a second a password; tests check behaviour, not cost.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    if not _pure(request):
+        request.getfixturevalue("settings").PASSWORD_HASHERS = [
+            "django.contrib.auth.hashers.MD5PasswordHasher"]
