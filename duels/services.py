@@ -182,6 +182,7 @@ def after_result(tournament, duel: Duel, winner) -> None:
     phase is over), or a replay is due; the standings are rebuilt."""
     from tournaments.services.groups import end_group_phase
     from tournaments.services.standings import recompute_standings
+    from tournaments.tasks import advance_tournament
 
     if winner is None:
         create_replay(duel)
@@ -190,6 +191,8 @@ def after_result(tournament, duel: Duel, winner) -> None:
         if duel.round.number == ROUNDS:
             end_group_phase(tournament)
     recompute_standings(tournament)
+    # The next step (tie-breaks, the next playoff duel, completion) is the automation's.
+    advance_tournament.delay_on_commit(tournament.pk)
 
 
 def create_replay(duel: Duel) -> Duel:
@@ -212,14 +215,17 @@ def decide_round(tournament, round_: Round) -> None:
 
 
 def forfeit_for_withdrawal(duel: Duel, actor, seat: str) -> None:
-    """Inside a withdrawal's transaction (the tournament row already locked): the withdrawing
-    player's running duel ends as a forfeit, scored as a loss."""
+    """Inside a withdrawal's (or a walkover's) transaction, the tournament row already locked:
+    the absent player's duel ends as a forfeit, scored as a loss."""
     tournament, duel = _lock_duel(duel)
+    if duel.seq == 0:
+        duel.status = DuelStatus.RUNNING
+        duel.started_at = timezone.now()
     engine = engine_of(duel)
     engine.apply({"type": "forfeit", "seat": seat, "reason": "withdrawn"})
     duel.seq += 1
     DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
-                             summary=[f"{engine.seats[seat]} withdraws and forfeits."],
+                             summary=[f"{engine.seats[seat]} is absent and forfeits."],
                              created_by=actor)
     duel.state = engine.state()
     _finish(tournament, duel, actor)

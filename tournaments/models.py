@@ -50,6 +50,11 @@ class Tournament(models.Model):
     # Bumped on every change of tournament state: one number serves as the ETag of public pages.
     standings_version = models.PositiveIntegerField(default=0)
     group_phase_ended_at = models.DateTimeField(null=True, blank=True)
+    top_four_settled_at = models.DateTimeField(null=True, blank=True)
+    # Fixed when the playoffs start: the four seeds, best first (None for a vacant seed).
+    playoff_seeding = models.JSONField(default=list, blank=True)
+    # Entrant id (as a string) -> placing 1–4, once the Grand Final is decided.
+    placings = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

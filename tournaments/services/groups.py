@@ -317,3 +317,7 @@ def withdraw(tournament: Tournament, actor, entrant_id: int, reason: str = "", *
     lapse_gifts(tournament, receivers=[entrant_id])
     audit.record(tournament, actor, "player_withdrawn", reason=reason, entrant=entrant_id)
     recompute_standings(tournament)
+    if tournament.phase in (Phase.TIE_BREAKS, Phase.PLAYOFFS):
+        from .progression import sync
+
+        sync(tournament)  # the plan and the bracket are recomputed from results

@@ -1,0 +1,144 @@
+"""A whole tournament through the services: 15 rounds, tie-breaks, the Page playoff, placings."""
+
+import pytest
+
+from accounts.models import Role
+from duels import services as duel_services
+from duels.models import Duel, DuelKind, DuelStatus
+from tests.factories import RoleFactory, UserFactory
+from tournaments import services
+from tournaments.errors import ServiceError
+from tournaments.models import Phase, TieBreakDraw
+from tournaments.services import corrections, progression
+
+pytestmark = pytest.mark.django_db
+
+
+def open_duels(tournament, kind):
+    return list(Duel.objects.filter(tournament=tournament, kind=kind,
+                                    status__in=[DuelStatus.READY, DuelStatus.RUNNING])
+                .order_by("pk"))
+
+
+def finish(duel, referee, winner_seat="A"):
+    loser = "B" if winner_seat == "A" else "A"
+    duel_services.append_event(duel, referee, {"type": "forfeit", "seat": loser}, duel.seq)
+
+
+@pytest.fixture
+def played_group_phase(django_capture_on_commit_callbacks):
+    """Ten players; group 1's first player wins every odd round, group 2's every even round,
+    so two players reach +21 and the rest are level at 0 or below: tie-breaks are needed."""
+    organiser = UserFactory(username="olga")
+    tournament = services.create_tournament(name="Cup", created_by=organiser)
+    services.register_list(tournament, "\n".join(f"P{i}" for i in range(10)), organiser)
+    services.split_groups(tournament, organiser, "alternating")
+    services.start_group_phase(tournament, organiser)
+    referee = RoleFactory(tournament=tournament, role=Role.REFEREE).user
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    for number in range(1, 16):
+        first = g1[0] if number % 2 else g1[number % 5]
+        second = g2[number % 5] if number % 2 else g2[0]
+        duel = services.name_representatives(tournament, referee, number, first.pk, second.pk)
+        with django_capture_on_commit_callbacks(execute=True):
+            finish(duel, referee, "A")
+    tournament.refresh_from_db()
+    return tournament, organiser, referee
+
+
+def test_the_group_phase_ends_after_round_15_and_tie_breaks_are_planned(played_group_phase):
+    tournament, organiser, referee = played_group_phase
+    assert tournament.phase == Phase.TIE_BREAKS
+    assert tournament.tiebreak_seed
+    plan = progression.tiebreak_plan(tournament)
+    assert plan.needed and not plan.settled
+    assert TieBreakDraw.objects.filter(tournament=tournament).exists()
+    created = open_duels(tournament, DuelKind.TIE_BREAK)
+    assert {d.stage for d in created} == {m.key for m in plan.to_play}
+    with pytest.raises(ServiceError, match="not settled yet"):
+        progression.start_playoffs(tournament, organiser)
+
+
+def test_sync_is_idempotent(played_group_phase):
+    tournament, _, _ = played_group_phase
+    before = (list(Duel.objects.filter(tournament=tournament).values_list("pk", "status")),
+              tournament.standings_version)
+    assert progression.sync(tournament) is False
+    tournament.refresh_from_db()
+    after = (list(Duel.objects.filter(tournament=tournament).values_list("pk", "status")),
+             tournament.standings_version)
+    assert after == before
+
+
+def test_the_whole_tournament_reaches_complete_with_four_distinct_placings(
+        played_group_phase, django_capture_on_commit_callbacks):
+    tournament, organiser, referee = played_group_phase
+    for _ in range(40):
+        duels = open_duels(tournament, DuelKind.TIE_BREAK)
+        if not duels:
+            break
+        for duel in duels:
+            with django_capture_on_commit_callbacks(execute=True):
+                finish(duel, referee, "A")
+    tournament.refresh_from_db()
+    assert tournament.top_four_settled_at is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        progression.start_playoffs(tournament, organiser)
+    assert {d.stage for d in open_duels(tournament, DuelKind.PLAYOFF)} == {"Q1", "E1"}
+    for _ in range(4):
+        for duel in open_duels(tournament, DuelKind.PLAYOFF):
+            with django_capture_on_commit_callbacks(execute=True):
+                finish(duel, referee, "B" if duel.stage == "E1" else "A")
+    tournament.refresh_from_db()
+    assert tournament.phase == Phase.COMPLETE
+    placings = tournament.placings
+    assert sorted(placings.values()) == [1, 2, 3, 4]
+    seeds = tournament.playoff_seeding
+    # Seed 1 won Q1 and the Grand Final; the E1 winner (seed 4) lost Q2 to Q1's loser (seed 2).
+    assert placings[str(seeds[0])] == 1
+    assert placings[str(seeds[1])] == 2
+    assert placings[str(seeds[3])] == 3
+    assert placings[str(seeds[2])] == 4
+
+
+def test_a_playoff_correction_after_completion_reopens_the_bracket(
+        played_group_phase, django_capture_on_commit_callbacks):
+    tournament, organiser, referee = played_group_phase
+    for _ in range(40):
+        duels = open_duels(tournament, DuelKind.TIE_BREAK)
+        if not duels:
+            break
+        for duel in duels:
+            with django_capture_on_commit_callbacks(execute=True):
+                finish(duel, referee)
+    progression.start_playoffs(tournament, organiser)
+    for _ in range(4):
+        for duel in open_duels(tournament, DuelKind.PLAYOFF):
+            with django_capture_on_commit_callbacks(execute=True):
+                finish(duel, referee)
+    tournament.refresh_from_db()
+    assert tournament.phase == Phase.COMPLETE
+    q2 = Duel.objects.get(tournament=tournament, kind=DuelKind.PLAYOFF, stage="Q2")
+    with pytest.raises(ServiceError, match="needs a reason"):
+        corrections.correct_result(tournament, organiser, q2, "B", "")
+    corrections.correct_result(tournament, organiser, q2, "B", "wrong card count")
+    tournament.refresh_from_db()
+    gf = Duel.objects.filter(tournament=tournament, stage="GF").order_by("pk")
+    assert [d.status for d in gf] == [DuelStatus.VOID, DuelStatus.READY]
+    assert tournament.phase == Phase.PLAYOFFS
+    assert gf.last().seat_b == q2.seat_b
+
+
+def test_group_results_freeze_when_the_playoffs_start(played_group_phase):
+    tournament, organiser, referee = played_group_phase
+    for _ in range(40):
+        duels = open_duels(tournament, DuelKind.TIE_BREAK)
+        if not duels:
+            break
+        for duel in duels:
+            finish(duel, referee)
+            progression.sync(tournament)
+    progression.start_playoffs(tournament, organiser)
+    first = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP, round__number=1)
+    with pytest.raises(ServiceError, match="froze"):
+        corrections.correct_result(tournament, organiser, first, "B", "late protest")

@@ -1,0 +1,216 @@
+"""The tournament moves on from its results: tie-breaks planned and their duels created round
+by round, the Page playoff progressed, placings published.
+
+`sync` is idempotent: it derives what should exist from the stored results and draws and
+creates only what is missing, so running it twice, late or out of order changes nothing.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.permissions import Action, can
+
+from .. import format as fmt
+from ..errors import ServiceError
+from ..models import EntrantStatus, Phase, StandingRow, TieBreakDraw, Tournament
+from . import audit
+from .setup import lock
+
+MAX_STEPS = 32  # each step records at least one walkover; the bracket and plans are finite
+
+
+def _duels(tournament: Tournament, kind: str):
+    from duels.models import Duel, DuelStatus
+
+    return (Duel.objects.filter(tournament=tournament, kind=kind)
+            .exclude(status__in=[DuelStatus.VOID, DuelStatus.ABANDONED])
+            .values_list("pk", "stage", "seat_a_id", "seat_b_id", "status", "result__winner_id"))
+
+
+def tiebreak_plan(tournament: Tournament) -> fmt.TieBreakPlan:
+    """The tie-break plan from stored standings, draws and duels (a fixed number of queries)."""
+    from duels.models import DuelKind, DuelStatus
+
+    draws = {d.key: d.order for d in TieBreakDraw.objects.filter(tournament=tournament)}
+    drawn = {p for order in draws.values() for p in order}
+    points, withdrawn = {}, set()
+    for entrant, pts, status in StandingRow.objects.filter(tournament=tournament).values_list(
+            "entrant_id", "points", "entrant__status"):
+        if status == EntrantStatus.ACTIVE:
+            points[entrant] = pts
+        elif status == EntrantStatus.WITHDRAWN and entrant in drawn:
+            points[entrant] = pts  # withdrew during the tie-breaks: keeps its knockouts' keys
+            withdrawn.add(entrant)
+    duels = [fmt.TieBreakDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None,
+                              pk)
+             for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.TIE_BREAK)]
+    return fmt.plan_tiebreaks(points, master_seed=tournament.tiebreak_seed or "unplanned",
+                              mode=tournament.tiebreak_mode, draws=draws, duels=duels,
+                              withdrawn=withdrawn)
+
+
+def playoff_bracket(tournament: Tournament) -> fmt.Bracket:
+    from duels.models import DuelEvent, DuelKind, DuelStatus
+
+    seeding = tuple(tournament.playoff_seeding) or (None,) * 4
+    duels = [fmt.PlayoffDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None, pk)
+             for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.PLAYOFF)]
+    seeded = [p for p in seeding if p is not None]
+    withdrawn = set(tournament.entrants.filter(pk__in=seeded, status=EntrantStatus.WITHDRAWN)
+                    .values_list("pk", flat=True))
+    # A qualifier who does not show (a forfeit recorded with the reason "no_show") forfeits
+    # that duel and every later one; a forfeit for any other reason loses that duel only.
+    no_show = set()
+    for duel_id, seat_a, seat_b, payload in DuelEvent.objects.filter(
+            duel__tournament=tournament, duel__kind=DuelKind.PLAYOFF, undone_at=None,
+            payload__type="forfeit", payload__reason="no_show",
+    ).exclude(duel__status=DuelStatus.VOID).values_list("duel_id", "duel__seat_a_id",
+                                                        "duel__seat_b_id", "payload"):
+        no_show.add(seat_a if payload.get("seat") == "A" else seat_b)
+    return fmt.page_bracket(seeding, duels, forfeited=withdrawn | no_show)
+
+
+def _new_duel(tournament: Tournament, kind: str, stage: str, seat_a: int | None,
+              seat_b: int | None):
+    from duels.models import Duel, DuelStatus
+
+    return Duel.objects.create(
+        tournament=tournament, kind=kind, stage=stage, seat_a_id=seat_a, seat_b_id=seat_b,
+        status=DuelStatus.READY, ruleset=tournament.duel_preset,
+        variants=list(tournament.variants), options={"truth_dare": False})
+
+
+def _walkover(tournament: Tournament, kind: str, match) -> None:
+    """Record a walkover as a forfeit of the absent player, on the stored row or a new one."""
+    from duels.models import Duel
+    from duels.services import forfeit_for_withdrawal
+
+    duel = (Duel.objects.get(pk=match.ref) if match.ref
+            else _new_duel(tournament, kind, match.key if kind == "tie_break" else match.stage,
+                           match.seat_a, match.seat_b))
+    loser = match.seat_b if match.winner == match.seat_a else match.seat_a
+    forfeit_for_withdrawal(duel, None, "A" if duel.seat_a_id == loser else "B")
+
+
+def _void(refs) -> int:
+    from duels.models import Duel, DuelStatus
+
+    return Duel.objects.filter(pk__in=[r for r in refs if r]).exclude(
+        status=DuelStatus.VOID).update(status=DuelStatus.VOID)
+
+
+def _sync_tiebreaks(tournament: Tournament) -> None:
+    from duels.models import DuelKind
+
+    for _step in range(MAX_STEPS):
+        plan = tiebreak_plan(tournament)
+        for draw in plan.new_draws:
+            TieBreakDraw.objects.get_or_create(tournament=tournament, key=draw.key,
+                                               defaults={"seed": draw.seed,
+                                                         "order": list(draw.order)})
+        if plan.void:
+            _void(d.ref for d in plan.void)
+            audit.record(tournament, None, "tiebreak_duels_voided",
+                         duels=[d.ref for d in plan.void])
+        if not plan.walkovers:
+            break
+        for match in plan.walkovers:
+            _walkover(tournament, DuelKind.TIE_BREAK, match)
+    for match in plan.to_play:
+        if match.ref is None:
+            _new_duel(tournament, DuelKind.TIE_BREAK, match.key, match.seat_a, match.seat_b)
+    if plan.settled and tournament.top_four_settled_at is None:
+        tournament.top_four_settled_at = timezone.now()
+        tournament.save(update_fields=["top_four_settled_at"])
+        audit.record(tournament, None, "top_four_settled",
+                     positions={str(k): list(v) for k, v in plan.positions.items()})
+    elif not plan.settled and tournament.top_four_settled_at is not None:
+        # A withdrawal or a correction re-opened positions 1–4.
+        tournament.top_four_settled_at = None
+        tournament.save(update_fields=["top_four_settled_at"])
+
+
+def _sync_playoffs(tournament: Tournament) -> None:
+    from duels.models import DuelKind
+
+    for _step in range(MAX_STEPS):
+        bracket = playoff_bracket(tournament)
+        if bracket.void:
+            _void(d.ref for d in bracket.void)
+            audit.record(tournament, None, "playoff_duels_voided",
+                         duels=[d.ref for d in bracket.void])
+        if not bracket.walkovers:
+            break
+        for match in bracket.walkovers:
+            _walkover(tournament, DuelKind.PLAYOFF, match)
+    for match in bracket.to_play:
+        if match.ref is None:
+            _new_duel(tournament, DuelKind.PLAYOFF, match.stage, match.seat_a, match.seat_b)
+    placings = {str(p): place for place, p in bracket.placings.items() if p is not None}
+    if placings != tournament.placings:
+        tournament.placings = placings
+        tournament.save(update_fields=["placings"])
+    if bracket.complete and tournament.phase == Phase.PLAYOFFS:
+        tournament.phase = Phase.COMPLETE
+        tournament.save(update_fields=["phase"])
+        audit.record(tournament, None, "tournament_complete", placings=placings)
+    elif not bracket.complete and tournament.phase == Phase.COMPLETE:
+        # A correction after completion re-opened the bracket: the new duels are played first.
+        tournament.phase = Phase.PLAYOFFS
+        tournament.save(update_fields=["phase"])
+        audit.record(tournament, None, "tournament_reopened")
+
+
+def _fingerprint(tournament: Tournament) -> tuple:
+    from duels.models import Duel
+
+    tournament.refresh_from_db(fields=["phase", "top_four_settled_at", "placings"])
+    return (tournament.phase, tournament.top_four_settled_at, tournament.placings,
+            tuple(Duel.objects.filter(tournament=tournament).exclude(kind="group")
+                  .values_list("pk", "status").order_by("pk")),
+            TieBreakDraw.objects.filter(tournament=tournament).count())
+
+
+@transaction.atomic
+def sync(tournament: Tournament) -> bool:
+    """Take every step the stored results call for. Idempotent: returns whether it changed
+    anything (and then bumps the standings version)."""
+    tournament = lock(tournament)
+    before = _fingerprint(tournament)
+    if tournament.phase == Phase.GROUP_PHASE and tournament.group_phase_ended_at:
+        tournament.tiebreak_seed = tournament.tiebreak_seed or fmt.new_seed()
+        tournament.phase = Phase.TIE_BREAKS
+        tournament.save(update_fields=["tiebreak_seed", "phase"])
+        plan = tiebreak_plan(tournament)
+        audit.record(tournament, None, "tiebreaks_planned", seed=tournament.tiebreak_seed,
+                     mode=tournament.tiebreak_mode, needed=plan.needed)
+    if tournament.phase == Phase.TIE_BREAKS:
+        _sync_tiebreaks(tournament)
+    elif tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
+        _sync_playoffs(tournament)
+    changed = _fingerprint(tournament) != before
+    if changed:
+        audit.bump_version(tournament)
+    return changed
+
+
+@transaction.atomic
+def start_playoffs(tournament: Tournament, actor) -> Tournament:
+    """The organiser announces the bracket once positions 1–4 are settled: Q1 and E1 start."""
+    tournament = lock(tournament)
+    if not can(actor, Action.START_PHASES, tournament):
+        raise ServiceError("Only the organisers start the playoffs.", code="forbidden")
+    if tournament.phase != Phase.TIE_BREAKS:
+        raise ServiceError("The playoffs start after the group phase and its tie-breaks.")
+    plan = tiebreak_plan(tournament)
+    if not plan.settled:
+        left = len(plan.to_play)
+        raise ServiceError(f"Positions 1–4 are not settled yet: {left} tie-break duel"
+                           f"{'s' if left != 1 else ''} to play first.")
+    tournament.playoff_seeding = list(fmt.seeding_from_positions(plan.positions))
+    tournament.phase = Phase.PLAYOFFS
+    tournament.save(update_fields=["playoff_seeding", "phase"])
+    audit.record(tournament, actor, "playoffs_started", seeding=tournament.playoff_seeding)
+    _sync_playoffs(tournament)
+    audit.bump_version(tournament)
+    return tournament
