@@ -61,11 +61,11 @@ def playoff_bracket(tournament: Tournament) -> fmt.Bracket:
     # A qualifier who does not show (a forfeit recorded with the reason "no_show") forfeits
     # that duel and every later one; a forfeit for any other reason loses that duel only.
     no_show = set()
-    for duel_id, seat_a, seat_b, payload in DuelEvent.objects.filter(
+    for seat_a, seat_b, payload in DuelEvent.objects.filter(
             duel__tournament=tournament, duel__kind=DuelKind.PLAYOFF, undone_at=None,
             payload__type="forfeit", payload__reason="no_show",
-    ).exclude(duel__status=DuelStatus.VOID).values_list("duel_id", "duel__seat_a_id",
-                                                        "duel__seat_b_id", "payload"):
+    ).exclude(duel__status=DuelStatus.VOID).values_list("duel__seat_a_id", "duel__seat_b_id",
+                                                        "payload"):
         no_show.add(seat_a if payload.get("seat") == "A" else seat_b)
     return fmt.page_bracket(seeding, duels, forfeited=withdrawn | no_show)
 
