@@ -39,7 +39,7 @@ def state(tournament):
 
 
 def make(n_players=21, sizes=(15, 6)):
-    organiser = UserFactory(username="olga")
+    organiser = UserFactory()
     tournament = services.create_tournament(name="Harbour Cup", created_by=organiser)
     services.register_list(tournament, "\n".join(f"P{i:02d}" for i in range(1, n_players + 1)),
                            organiser)
