@@ -230,3 +230,25 @@ def forfeit_for_withdrawal(duel: Duel, actor, seat: str) -> None:
     duel.state = engine.state()
     _finish(tournament, duel, actor)
     duel.save()
+
+
+@transaction.atomic
+def assign_referee(duel: Duel, actor, referee) -> Duel:
+    """Organisers assign any referee; a referee takes an unassigned duel for themselves."""
+    tournament, duel = _lock_duel(duel)
+    players = [e.user_id for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
+    organiser = can(actor, Action.MANAGE_REFEREES, tournament)
+    if not organiser and (referee != actor or duel.referee_id not in (None, actor.pk)):
+        raise ServiceError("Referees take unassigned duels for themselves; organisers assign "
+                           "the others.", code="forbidden")
+    if referee is not None and not can(referee, Action.REFEREE_DUELS, tournament,
+                                       players=players):
+        raise ServiceError(f"{referee} cannot referee this duel (not a referee here, or one "
+                           "of its players).")
+    if duel.status not in (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING):
+        raise ServiceError("This duel is over.")
+    duel.referee = referee
+    duel.save(update_fields=["referee"])
+    audit.record(tournament, actor, "referee_assigned", duel=duel.pk,
+                 referee=referee.pk if referee else None)
+    return duel

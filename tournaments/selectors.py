@@ -43,3 +43,23 @@ def published_tournaments(limit: int = 50) -> list[Tournament]:
         .annotate(entrant_count=Count("entrants"))
         .order_by("-created_at")[:limit]
     )
+
+
+def members_at_round(tournament: Tournament, round_number: int) -> dict[int, list[int]]:
+    """Each group's members as they were for round `round_number` (group id → entrant ids).
+
+    Membership rows say "in this group from round n on"; the latest row at or before the round
+    wins. One query.
+    """
+    from .models import Membership
+
+    latest: dict[int, int | None] = {}
+    for entrant, group in (Membership.objects
+                           .filter(entrant__tournament=tournament, since_round__lte=round_number)
+                           .order_by("since_round", "pk").values_list("entrant_id", "group_id")):
+        latest[entrant] = group
+    groups: dict[int, list[int]] = {}
+    for entrant, group in latest.items():
+        if group is not None:
+            groups.setdefault(group, []).append(entrant)
+    return {g: sorted(members) for g, members in groups.items()}

@@ -268,3 +268,37 @@ class TestTransfers:
         with CaptureQueriesContext(connection) as large:
             services.recompute_standings(tournament)
         assert len(large) == len(small)
+
+
+def test_membership_of_any_past_round_is_shown_as_it_was():
+    from tournaments.selectors import members_at_round
+
+    tournament, organiser, referee, entrants = make()
+    services.start_group_phase(tournament, organiser)
+    play_round(tournament, referee, 1, entrants[0], entrants[15])
+    services.change_groups(tournament, organiser, {entrants[1].pk: 2})
+    first, second = tournament.groups.order_by("order")
+    round1, round2 = members_at_round(tournament, 1), members_at_round(tournament, 2)
+    assert entrants[1].pk in round1[first.pk] and entrants[1].pk not in round1[second.pk]
+    assert entrants[1].pk in round2[second.pk] and entrants[1].pk not in round2[first.pk]
+    assert (len(round1[first.pk]), len(round2[first.pk])) == (15, 14)
+
+
+def test_referee_assignment_rules():
+    from duels.services import assign_referee
+    from tests.factories import group_phase_duel
+
+    duel, referee = group_phase_duel()
+    other = RoleFactory(tournament=duel.tournament, role=Role.REFEREE).user
+    assign_referee(duel, referee, referee)  # takes an unassigned duel
+    with pytest.raises(ServiceError, match="organisers assign"):
+        assign_referee(duel, other, other)  # cannot take one assigned to someone else
+    assign_referee(duel, duel.tournament.created_by, other)
+    duel.refresh_from_db()
+    assert duel.referee == other
+    player = UserFactory()
+    duel.seat_a.user = player
+    duel.seat_a.save()
+    RoleFactory(tournament=duel.tournament, user=player, role=Role.REFEREE)
+    with pytest.raises(ServiceError, match="cannot referee this duel"):
+        assign_referee(duel, duel.tournament.created_by, player)
