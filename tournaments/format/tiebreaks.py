@@ -237,6 +237,13 @@ class _Planner:
         self.mode = mode
         self.master_seed = master_seed
         self.stored = draws
+        self.stored_knockouts: list[tuple[frozenset[int], str]] = []
+        for key, order in draws.items():
+            expected = {"K": knockout_key, "S": seat_draw_key}.get(key[:1])
+            if expected is None or len(set(order)) != len(order) or expected(order) != key:
+                raise ValueError(f"stored draw {key} does not match the players it lists")
+            if key.startswith("K"):
+                self.stored_knockouts.append((frozenset(order), key))
         self.withdrawn = withdrawn
         self.rows: dict[str, list[int]] = {}
         self.duels = duels
@@ -252,15 +259,21 @@ class _Planner:
     def _active(self, players: Iterable[int]) -> tuple[int, ...]:
         return tuple(p for p in players if p not in self.withdrawn)
 
-    def _stored_draw(self, kind: str, members: tuple[int, ...]) -> Draw | None:
-        key = knockout_key(members) if kind == KNOCKOUT else seat_draw_key(members)
-        if key not in self.stored:
-            return None
+    def _stored(self, kind: str, key: str) -> Draw:
         order = tuple(self.stored[key])
-        if sorted(order) != sorted(members):
-            raise ValueError(f"stored draw {key} does not list the players {sorted(members)}")
-        seed = derive_seed(self.master_seed, kind, members)
-        return Draw(key, kind, tuple(sorted(members)), seed, order)
+        seed = derive_seed(self.master_seed, kind, order)
+        return Draw(key, kind, tuple(sorted(order)), seed, order)
+
+    def _stored_knockout(self, members: tuple[int, ...], active: tuple[int, ...]) -> Draw | None:
+        """The stored knockout of these level players, drawn before some of them withdrew.
+
+        Withdrawals only grow, so such a draw lists every player still active and no one from
+        outside the group; of several (left by corrections), the one with most players.
+        """
+        outer, inner = frozenset(members), frozenset(active)
+        found = [(len(drawn), key) for drawn, key in self.stored_knockouts
+                 if inner <= drawn <= outer and len(drawn) >= 2]
+        return self._stored(KNOCKOUT, max(found)[1]) if found else None
 
     def _new_draw(self, kind: str, members: tuple[int, ...]) -> Draw:
         key = knockout_key(members) if kind == KNOCKOUT else seat_draw_key(members)
@@ -275,9 +288,7 @@ class _Planner:
             # A knockout drawn before keeps its draw even if members have withdrawn since
             # (point 5: finished knockouts stand), down to a single member left or none; a new
             # knockout leaves withdrawn players out.
-            draw = self._stored_draw(KNOCKOUT, members)
-            if draw is None and len(active) >= 2:
-                draw = self._stored_draw(KNOCKOUT, active)
+            draw = self._stored_knockout(members, active)
             required = len(active) >= 2 and (self.mode == FULL or _straddles(first, last))
             if draw is None and required:
                 draw = self._new_draw(KNOCKOUT, active)
@@ -301,7 +312,8 @@ class _Planner:
             return
         if len(active) != 2 or _straddles(first, first + 1):
             raise AssertionError(f"level players {active} at {first} should have played")
-        draw = self._stored_draw(SEAT, active) or self._new_draw(SEAT, active)
+        key = seat_draw_key(active)
+        draw = self._stored(SEAT, key) if key in self.stored else self._new_draw(SEAT, active)
         self.draws[draw.key] = draw
         self.tiers.append(Tier(first, first + 1, draw.order, points, SHARED))
 

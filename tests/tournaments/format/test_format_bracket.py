@@ -76,6 +76,16 @@ def test_a_recorded_walkover_stands_when_the_winner_withdraws_later():
     assert b.match(Q1).winner == 22 and b.walkovers == ()
 
 
+def test_when_both_players_of_a_stage_forfeit_the_better_seed_goes_through_nominally():
+    # docs/format.md reading 22.
+    b = page_bracket(SEEDS, forfeited={11, 22})
+    q1 = b.match(Q1)
+    assert (q1.winner, q1.loser, q1.walkover) == (11, 22, True)
+    b = page_bracket(SEEDS, [PlayoffDuel(Q1, 11, 22, 11), result(b, E1, 33)], forfeited={11, 22})
+    assert b.match(Q2).winner == 33 and b.match(GF).winner == 33
+    assert b.placings == {1: 33, 2: 11, 3: 22, 4: 44}
+
+
 def test_a_result_played_before_the_withdrawal_stands():
     duels = [PlayoffDuel(Q1, 11, 22, 11)]
     b = page_bracket(SEEDS, duels, forfeited={11})

@@ -20,8 +20,8 @@ def test_seeded_order_is_the_documented_sha256_sort():
 
 def test_derived_seed_uses_master_seed_purpose_and_sorted_ids():
     # Point 1: each knockout's seed is derived from the master seed and the sorted member ids.
-    text = "m|knockout|3,7,12"
-    assert derive_seed("m", "knockout", [12, 3, 7]) == hashlib.sha256(text.encode()).hexdigest()[:16]
+    expected = hashlib.sha256(b"m|knockout|3,7,12").hexdigest()[:16]
+    assert derive_seed("m", "knockout", [12, 3, 7]) == expected
     assert derive_seed("m", "knockout", [7, 3, 12]) == derive_seed("m", "knockout", [3, 7, 12])
     assert derive_seed("m", "seat", [3, 7]) != derive_seed("m", "knockout", [3, 7])
     assert derive_seed("other", "knockout", [3, 7]) != derive_seed("m", "knockout", [3, 7])

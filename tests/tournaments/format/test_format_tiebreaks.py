@@ -357,3 +357,27 @@ def test_a_finished_knockout_stands_when_all_but_one_of_its_players_withdraw():
     plan = plan_tiebreaks(points, master_seed=SEED, draws=draws, duels=duels, withdrawn={1})
     assert plan.void == () and plan.knockouts[0].state == "finished"
     assert plan.positions == {1: (2,), 2: (3,), 3: (4,)}
+
+
+def test_minimal_mode_a_result_already_played_stands_when_it_is_no_longer_needed():
+    # 4 and 5 played for position 4; then 1 withdraws and they sit at 3–4, where minimal mode
+    # would not separate them: the finished knockout stands (point 5), no seat draw is needed.
+    points = {1: 9, 2: 6, 3: 3, 4: 1, 5: 1, 6: 0}
+    plan = plan_tiebreaks(points, master_seed=SEED, mode=MINIMAL)
+    m = plan.to_play[0]
+    draws = {d.key: d.order for d in plan.new_draws}
+    duels = [TieBreakDuel(m.key, m.seat_a, m.seat_b, 5)]
+    plan = plan_tiebreaks(points, master_seed=SEED, mode=MINIMAL, draws=draws, duels=duels,
+                          withdrawn={1})
+    assert plan.void == () and plan.new_draws == ()
+    assert plan.positions == {1: (2,), 2: (3,), 3: (5,), 4: (4,)}
+
+
+def test_two_withdrawn_players_meeting_send_the_earlier_in_the_line_through_nominally():
+    points = {p: 0 for p in range(1, 5)}
+    draws = line(1, 2, 3, 4)
+    plan = plan_tiebreaks(points, master_seed=SEED, draws=draws, withdrawn={1, 2})
+    first = plan.knockouts[0].rounds[0].matches[0]
+    assert (first.winner, first.walkover) == (1, True)
+    assert pairs(plan) == [(3, 4)]
+    assert [m.key for m in plan.walkovers] == [first.key]

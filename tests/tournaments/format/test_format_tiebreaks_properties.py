@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -135,7 +135,7 @@ def test_minimal_mode_plays_only_what_changes_who_qualifies_or_who_meets_whom(va
         duels = [TieBreakDuel(k, a, b, w) for k, a, b, w in results]
         return plan_tiebreaks(points, master_seed=seed, mode=MINIMAL, duels=duels)
 
-    @lru_cache(maxsize=None)
+    @cache
     def reachable(results: frozenset) -> frozenset:
         plan = plan_for(results)
         if plan.settled:
@@ -193,3 +193,47 @@ def test_withdrawals_during_the_tie_breaks_still_end_with_an_unambiguous_top_fou
     plan, _, gone = play_out(points, mode, "w", lambda m: rnd.choice([m.seat_a, m.seat_b]),
                              withdrawals)
     check_positions(plan, points, mode, frozenset(gone))
+
+
+@settings(max_examples=60, deadline=None)
+@given(points_patterns, st.sampled_from([FULL, MINIMAL]), st.randoms(use_true_random=False),
+       st.integers(0, 29), st.integers(-2, 2))
+def test_after_a_correction_the_plan_keeps_what_still_follows_and_settles(
+    values, mode, rnd, who, delta
+):
+    """ "Corrections": knockouts with unchanged members keep their draws; stored duels the new
+    plan does not reach are void; playing on settles positions 1–4."""
+    points = field_points(values)
+
+    def choose(m):
+        return rnd.choice([m.seat_a, m.seat_b])
+
+    # Play the tie-breaks out, keeping what a service would store.
+    draws: dict[str, tuple[int, ...]] = {}
+    duels: list[TieBreakDuel] = []
+    step_plan = plan_tiebreaks(points, master_seed="c", mode=mode)
+    while True:
+        draws.update({d.key: d.order for d in step_plan.new_draws})
+        if step_plan.settled:
+            break
+        duels += [TieBreakDuel(m.key, m.seat_a, m.seat_b, choose(m)) for m in step_plan.to_play]
+        step_plan = plan_tiebreaks(points, master_seed="c", mode=mode, draws=draws, duels=duels)
+    corrected = dict(points)
+    player = sorted(points)[who % len(points)]
+    corrected[player] += delta
+    for _ in range(MAX_STEPS):
+        plan = plan_tiebreaks(corrected, master_seed="c", mode=mode, draws=draws, duels=duels)
+        for ko in plan.knockouts:
+            assert ko.draw.new == (ko.key not in draws)
+        reached = {m.key for ko in plan.knockouts for r in ko.rounds for m in r.matches}
+        for d in plan.void:
+            assert d.key not in reached or any(
+                m.key == d.key and {m.seat_a, m.seat_b} != {d.seat_a, d.seat_b}
+                for ko in plan.knockouts for r in ko.rounds for m in r.matches)
+        duels = [d for d in duels if d not in plan.void]
+        draws.update({d.key: d.order for d in plan.new_draws})
+        if plan.settled:
+            break
+        duels += [TieBreakDuel(m.key, m.seat_a, m.seat_b, choose(m)) for m in plan.to_play]
+    assert plan.settled
+    check_positions(plan, corrected, mode)
