@@ -4,6 +4,7 @@ from django.urls import include, path
 from accounts import views as account_views
 from tournaments import views as tournament_views
 
+from .api import api
 from .health import healthz
 
 urlpatterns = [
@@ -12,5 +13,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("t/", include("tournaments.urls")),
     path("healthz", healthz, name="healthz"),
+    path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,250 @@
+"""The public read API (JSON, OpenAPI at /api/openapi.json).
+
+Public for published tournaments; an unpublished one answers 404 but to its own people.
+Every answer carries the standings version as its ETag, so an unchanged poll costs a 304.
+"""
+
+import csv
+import io
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import get_object_or_404
+from django.utils.cache import patch_vary_headers
+from ninja import Router, Schema
+
+from accounts.permissions import can_view
+
+from . import read_models
+from .models import Tournament
+
+router = Router(tags=["tournaments"])
+
+
+class Group(Schema):
+    id: int
+    name: str
+    order: int
+    total: int
+    status: str
+
+
+class Summary(Schema):
+    slug: str
+    name: str
+    phase: str
+    published: bool
+    version: int
+    settings: dict[str, Any]
+    groups: list[Group]
+    current_round: int | None
+    top_four_settled: bool
+    placings: dict[int, int]
+
+
+class Standing(Schema):
+    player: int
+    name: str
+    status: str
+    points: int
+    played: int
+    won: int
+    lost: int
+    rank: int | None
+    shared: bool
+    position: int
+
+
+class GroupTable(Schema):
+    id: int
+    name: str
+    total: int
+    by_round: list[int]
+    status: str
+    eliminated_at_round: int | None
+    members: list[str]
+
+
+class DuelRow(Schema):
+    id: int
+    kind: str
+    stage: str
+    table: str
+    round: int | None
+    status: str
+    seat_a: str | None
+    seat_b: str | None
+    seat_a_id: int | None
+    seat_b_id: int | None
+    winner: str | None
+    finish: str | None
+    corrected: bool
+    correction_reason: str
+
+
+class RoundRow(Schema):
+    number: int
+    status: str
+    duels: list[DuelRow]
+    members: dict[str, list[str]]
+
+
+class LogLine(Schema):
+    seq: int
+    event: dict[str, Any]
+    summary: list[str]
+    undone: bool
+
+
+class DuelDetail(DuelRow):
+    state: dict[str, Any] | None
+    log: list[LogLine]
+
+
+def _load(request: HttpRequest, slug: str) -> Tournament:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_view(request.user, tournament):
+        raise Http404("No such tournament.")
+    return tournament
+
+
+def _etag(tournament: Tournament) -> str:
+    return f'W/"{tournament.pk}-{tournament.standings_version}"'
+
+
+def _fresh(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
+    if request.headers.get("If-None-Match") == _etag(tournament):
+        response = HttpResponseNotModified()
+        response["ETag"] = _etag(tournament)
+        patch_vary_headers(response, ["Cookie"])
+        return response
+    return None
+
+
+def _tag(response: HttpResponse, tournament: Tournament) -> None:
+    response["ETag"] = _etag(tournament)
+    response["Cache-Control"] = "no-cache"
+    patch_vary_headers(response, ["Cookie"])
+
+
+def _open(request: HttpRequest, slug: str, response: HttpResponse):
+    """The tournament, and a 304 when the caller already has this version (else None)."""
+    tournament = _load(request, slug)
+    unchanged = _fresh(request, tournament)
+    if unchanged is None:
+        _tag(response, tournament)
+    return tournament, unchanged
+
+
+@router.get("/{slug}", response=Summary, summary="The tournament at a glance")
+def tournament_summary(request, slug: str, response: HttpResponse):
+    tournament, unchanged = _open(request, slug, response)
+    if unchanged:
+        return unchanged
+    return read_models.summary(tournament)
+
+
+@router.get("/{slug}/standings", response=list[Standing], summary="Individual standings")
+def tournament_standings(request, slug: str, response: HttpResponse):
+    tournament, unchanged = _open(request, slug, response)
+    if unchanged:
+        return unchanged
+    return read_models.standings(tournament)
+
+
+@router.get("/{slug}/groups", response=list[GroupTable], summary="Group standings")
+def tournament_groups(request, slug: str, response: HttpResponse):
+    tournament, unchanged = _open(request, slug, response)
+    if unchanged:
+        return unchanged
+    return read_models.group_table(tournament)
+
+
+@router.get("/{slug}/rounds", response=list[RoundRow], summary="Rounds, duels and membership")
+def tournament_rounds(request, slug: str, response: HttpResponse):
+    tournament, unchanged = _open(request, slug, response)
+    if unchanged:
+        return unchanged
+    return read_models.rounds(tournament)
+
+
+@router.get("/{slug}/tiebreaks", response=dict[str, Any],
+            summary="Tie-breaks with their draws and seeds, and the 'if it ended now' view")
+def tournament_tiebreaks(request, slug: str, response: HttpResponse):
+    tournament, unchanged = _open(request, slug, response)
+    if unchanged:
+        return unchanged
+    return read_models.tiebreaks(tournament)
+
+
+@router.get("/{slug}/bracket", response=dict[str, Any], summary="The Page playoff and placings")
+def tournament_bracket(request, slug: str, response: HttpResponse):
+    tournament, unchanged = _open(request, slug, response)
+    if unchanged:
+        return unchanged
+    return read_models.bracket(tournament)
+
+
+def _duel(tournament: Tournament, duel_id: int):
+    from duels.models import Duel
+
+    return get_object_or_404(Duel.objects.select_related("round", "result"),
+                             pk=duel_id, tournament=tournament)
+
+
+@router.get("/{slug}/duels/{duel_id}", response=DuelDetail, summary="One duel and its log")
+def duel_detail(request, slug: str, response: HttpResponse, duel_id: int):
+    tournament, unchanged = _open(request, slug, response)
+    if unchanged:
+        return unchanged
+    return read_models.duel_detail(tournament, _duel(tournament, duel_id))
+
+
+@router.get("/{slug}/duels/{duel_id}/record", response=dict[str, Any],
+            summary="The duel's record in the split-uno-duel format (RULES.md section 8)")
+def duel_record(request, slug: str, response: HttpResponse, duel_id: int):
+    tournament, unchanged = _open(request, slug, response)
+    if unchanged:
+        return unchanged
+    from duels.services import record_of
+
+    duel = _duel(tournament, duel_id)
+    if duel.seat_a_id is None or duel.seat_b_id is None:
+        raise Http404("This duel has no players yet.")
+    return record_of(duel)
+
+
+def _csv(tournament: Tournament, name: str, header: list[str], rows) -> HttpResponse:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-{name}.csv"'
+    _tag(response, tournament)
+    return response
+
+
+@router.get("/{slug}/standings.csv", summary="Individual standings as CSV",
+            response={200: None})
+def standings_csv(request, slug: str):
+    tournament = _load(request, slug)
+    rows = read_models.standings(tournament)
+    return _csv(tournament, "standings",
+                ["rank", "name", "status", "points", "played", "won", "lost"],
+                [[("T" if r["shared"] else "") + str(r["rank"]) if r["rank"] else "",
+                  r["name"], r["status"], r["points"], r["played"], r["won"], r["lost"]]
+                 for r in rows])
+
+
+@router.get("/{slug}/results.csv", summary="Every duel's result as CSV", response={200: None})
+def results_csv(request, slug: str):
+    tournament = _load(request, slug)
+    names = dict(tournament.entrants.values_list("pk", "name"))
+    duels = [read_models._duel_row(d, names) for d in read_models._duels(tournament)]
+    return _csv(tournament, "results",
+                ["duel", "kind", "round", "stage", "seat_a", "seat_b", "status", "winner",
+                 "finish", "corrected", "correction_reason"],
+                [[d["id"], d["kind"], d["round"] or "", d["stage"], d["seat_a"] or "",
+                  d["seat_b"] or "", d["status"], d["winner"] or "", d["finish"] or "",
+                  "yes" if d["corrected"] else "", d["correction_reason"]] for d in duels])
