@@ -12,6 +12,7 @@ urlpatterns = [
     path("dashboard/", account_views.dashboard, name="dashboard"),
     path("accounts/", include("accounts.urls")),
     path("t/", include("tournaments.urls")),
+    path("t/<slug:slug>/duels/", include("duels.urls")),
     path("healthz", healthz, name="healthz"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
