@@ -18,6 +18,10 @@ app.conf.beat_schedule = {
         "task": "accounts.tasks.expire_claim_links",
         "schedule": crontab(minute=7),
     },
+    "sweep-tournaments": {
+        "task": "tournaments.tasks.sweep",
+        "schedule": 60.0,
+    },
     "forget-old-sign-in-failures": {
         "task": "accounts.tasks.forget_old_sign_in_failures",
         "schedule": crontab(minute=17, hour=3),

@@ -57,6 +57,7 @@ class Duel(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    warned_at = models.DateTimeField(null=True, blank=True)  # the time-limit warning went out
 
     class Meta:
         ordering = ["created_at", "pk"]

@@ -6,6 +6,7 @@ the row lock, never by catching an IntegrityError).
 """
 
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -97,6 +98,9 @@ def _start(tournament, duel: Duel, actor) -> None:
     duel.started_at = timezone.now()
     if tournament.duel_time_limit_minutes:
         duel.deadline = duel.started_at + timedelta(minutes=tournament.duel_time_limit_minutes)
+        from .tasks import schedule_time_limit
+
+        transaction.on_commit(partial(schedule_time_limit, duel.pk, duel.deadline), robust=True)
 
 
 def _deal_shared_cards(tournament, duel: Duel) -> None:
@@ -182,7 +186,7 @@ def after_result(tournament, duel: Duel, winner) -> None:
     phase is over), or a replay is due; the standings are rebuilt."""
     from tournaments.services.groups import end_group_phase
     from tournaments.services.standings import recompute_standings
-    from tournaments.tasks import advance_tournament
+    from tournaments.tasks import advance_tournament, enqueue_on_commit
 
     if winner is None:
         create_replay(duel)
@@ -192,7 +196,7 @@ def after_result(tournament, duel: Duel, winner) -> None:
             end_group_phase(tournament)
     recompute_standings(tournament)
     # The next step (tie-breaks, the next playoff duel, completion) is the automation's.
-    advance_tournament.delay_on_commit(tournament.pk)
+    enqueue_on_commit(advance_tournament, tournament.pk)
 
 
 def create_replay(duel: Duel) -> Duel:
@@ -252,3 +256,45 @@ def assign_referee(duel: Duel, actor, referee) -> Duel:
     audit.record(tournament, actor, "referee_assigned", duel=duel.pk,
                  referee=referee.pk if referee else None)
     return duel
+
+
+WARNING_BEFORE = timedelta(minutes=5)
+
+
+@transaction.atomic
+def warn_time_limit(duel: Duel, now=None) -> bool:
+    """Mark the referee's warning as sent, once, in the last minutes before the deadline."""
+    now = now or timezone.now()
+    tournament, duel = _lock_duel(duel)
+    if duel.status != DuelStatus.RUNNING or duel.deadline is None or duel.warned_at:
+        return False
+    if now < duel.deadline - WARNING_BEFORE:
+        return False
+    duel.warned_at = now
+    duel.save(update_fields=["warned_at"])
+    audit.record(tournament, None, "time_limit_warning", duel=duel.pk,
+                 deadline=duel.deadline.isoformat())
+    audit.bump_version(tournament)  # the console and public pages pick the warning up
+    return True
+
+
+@transaction.atomic
+def enforce_time_limit(duel: Duel, now=None) -> bool:
+    """At the deadline the engine records `time_limit` itself, unless the duel has ended.
+
+    Idempotent: a late, repeated or early call changes nothing it should not.
+    """
+    now = now or timezone.now()
+    tournament, duel = _lock_duel(duel)
+    if duel.status != DuelStatus.RUNNING or duel.deadline is None or now < duel.deadline:
+        return False
+    engine = engine_of(duel)
+    effects = engine.apply({"type": "time_limit", "reason": "deadline"})
+    duel.seq += 1
+    DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
+                             summary=["Time is up."] + engine.describe(effects),
+                             created_by=None)
+    duel.state = engine.state()
+    _finish(tournament, duel, None)
+    duel.save()
+    return True

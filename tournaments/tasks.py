@@ -2,10 +2,21 @@
 data, so a duplicated, late or out-of-order delivery changes nothing."""
 
 import logging
+from functools import partial
 
 from celery import shared_task
+from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+
+def enqueue_on_commit(task, *args, **options) -> None:
+    """Send `task` once the transaction commits; a broker failure is logged, never raised.
+
+    Like Celery's `delay_on_commit`, but robust: tasks never fail a request (DESIGN.md), and
+    the beat sweep repairs what a lost task left stale.
+    """
+    transaction.on_commit(partial(task.apply_async, args, **options), robust=True)
 
 
 def _tournament(tournament_id: int):
@@ -28,3 +39,33 @@ def advance_tournament(tournament_id: int) -> bool:
 
     tournament = _tournament(tournament_id)
     return bool(tournament and sync(tournament))
+
+
+@shared_task
+def sweep() -> dict[str, int]:
+    """Beat: repair whatever a lost task left stale. Every step is idempotent.
+
+    Rebuilds standings whose materialised rows are missing, takes every tournament's next step,
+    and sends overdue time-limit warnings and endings.
+    """
+    from django.utils import timezone
+
+    from duels.models import Duel, DuelStatus
+    from duels.services import enforce_time_limit, warn_time_limit
+
+    from .models import FINAL_PHASES, Tournament
+    from .services.progression import sync
+    from .services.standings import recompute_standings as recompute
+
+    done = {"advanced": 0, "recomputed": 0, "warned": 0, "timed_out": 0}
+    now = timezone.now()
+    for duel in Duel.objects.filter(status=DuelStatus.RUNNING, deadline__isnull=False):
+        done["warned"] += warn_time_limit(duel, now)
+        done["timed_out"] += enforce_time_limit(duel, now)
+    for tournament in Tournament.objects.exclude(phase__in=FINAL_PHASES).exclude(
+            phase__in=["draft", "registration"]):
+        if tournament.standing_rows.count() != tournament.entrants.count():
+            recompute(tournament)
+            done["recomputed"] += 1
+        done["advanced"] += sync(tournament)
+    return done

@@ -273,6 +273,7 @@ def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | Non
         audit.record(tournament, actor, "group_eliminated", group=sinking.pk,
                      players=list(verdict.eliminated_players), after_round=after_round)
     recompute_standings(tournament)
+    audit.bump_version(tournament)  # membership is state too, even when no point moved
     return verdict
 
 
@@ -317,6 +318,7 @@ def withdraw(tournament: Tournament, actor, entrant_id: int, reason: str = "", *
     lapse_gifts(tournament, receivers=[entrant_id])
     audit.record(tournament, actor, "player_withdrawn", reason=reason, entrant=entrant_id)
     recompute_standings(tournament)
+    audit.bump_version(tournament)
     if tournament.phase in (Phase.TIE_BREAKS, Phase.PLAYOFFS):
         from .progression import sync
 
