@@ -103,20 +103,33 @@ def _start(tournament, duel: Duel, actor) -> None:
         transaction.on_commit(partial(schedule_time_limit, duel.pk, duel.deadline), robust=True)
 
 
-def _deal_shared_cards(tournament, duel: Duel) -> None:
+def pending_gifts(duel: Duel) -> dict:
+    """Seat → the pending shared card its player would start this duel with."""
     from tournaments.models import SharedCard
 
-    gifts = {}
-    for seat, entrant in seat_entrants(duel).items():
-        gift = SharedCard.objects.filter(receiver=entrant,
-                                         status=SharedCardStatus.PENDING).first()
-        if gift is not None:
-            gifts[seat] = 1
-            gift.status = SharedCardStatus.USED
-            gift.used_in = duel
-            gift.save(update_fields=["status", "used_in"])
+    by_receiver = {g.receiver_id: g for g in SharedCard.objects.filter(
+        receiver_id__in=[duel.seat_a_id, duel.seat_b_id], status=SharedCardStatus.PENDING)}
+    return {seat: by_receiver[e.pk] for seat, e in seat_entrants(duel).items()
+            if e is not None and e.pk in by_receiver}
+
+
+def start_options(duel: Duel) -> dict:
+    """The engine options this duel will start with (shared cards dealt in a group duel)."""
+    gifts = (pending_gifts(duel) if duel.kind == DuelKind.GROUP and duel.seq == 0
+             and duel.tournament.shared_cards else {})
+    if not gifts:
+        return dict(duel.options)
+    return {**duel.options, "starting_action_cards": {seat: 1 for seat in gifts}}
+
+
+def _deal_shared_cards(tournament, duel: Duel) -> None:
+    gifts = pending_gifts(duel)
+    for gift in gifts.values():
+        gift.status = SharedCardStatus.USED
+        gift.used_in = duel
+        gift.save(update_fields=["status", "used_in"])
     if gifts:
-        duel.options = {**duel.options, "starting_action_cards": gifts}
+        duel.options = {**duel.options, "starting_action_cards": {seat: 1 for seat in gifts}}
 
 
 @transaction.atomic

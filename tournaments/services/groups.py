@@ -74,7 +74,8 @@ def _round_one_started(tournament: Tournament) -> bool:
 
 @transaction.atomic
 def split_groups(tournament: Tournament, actor, method: str,
-                 assignment: Mapping[int, int | None] | None = None) -> dict[int, int]:
+                 assignment: Mapping[int, int | None] | None = None,
+                 seed: str | None = None) -> dict[int, int]:
     """Split the active entrants: by hand (`assignment`: entrant id → group order 1 or 2, or
     None for no group), at random (a stored seed) or alternating (registration order).
 
@@ -90,7 +91,7 @@ def split_groups(tournament: Tournament, actor, method: str,
     by_order = {1: first.pk, 2: second.pk}
     active = _active(tournament)
     if method == "random":
-        tournament.split_seed = fmt.new_seed()
+        tournament.split_seed = seed or fmt.new_seed()
         tournament.save(update_fields=["split_seed"])
         split = fmt.random_split(sorted(active), [first.pk, second.pk], tournament.split_seed)
     elif method == "alternating":

@@ -161,6 +161,24 @@ def _sync_playoffs(tournament: Tournament) -> None:
         audit.record(tournament, None, "tournament_reopened")
 
 
+def pending(tournament: Tournament) -> bool:
+    """Read-only: does `sync` have a step to take? (The automation is behind when it does.)"""
+    tournament.refresh_from_db()
+    if tournament.phase == Phase.GROUP_PHASE:
+        return tournament.group_phase_ended_at is not None
+    if tournament.phase == Phase.TIE_BREAKS:
+        plan = tiebreak_plan(tournament)
+        return (bool(plan.new_draws or plan.void or plan.walkovers)
+                or any(m.ref is None for m in plan.to_play)
+                or plan.settled != (tournament.top_four_settled_at is not None))
+    if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
+        bracket = playoff_bracket(tournament)
+        return (bool(bracket.void or bracket.walkovers)
+                or any(m.ref is None for m in bracket.to_play)
+                or bracket.complete != (tournament.phase == Phase.COMPLETE))
+    return False
+
+
 def _fingerprint(tournament: Tournament) -> tuple:
     from duels.models import Duel
 
