@@ -1,0 +1,347 @@
+"""Bots: what a seat does next, given its own concrete cards and the public state.
+
+A bot answers four questions for its seat ``i`` of a ``Simulator`` (``simulate.py``):
+
+- ``free(sim, i)`` when no decision is pending: an action event to play now, the value it
+  reveals if a round is played, or ``None`` (blocked, it reveals nothing);
+- ``respond(sim, i, decision, choices)`` when the engine asks seat ``i`` a decision; ``choices``
+  are the engine's choices that its hand allows (a +2 counter needs a +2 in hand);
+- ``shed(sim, i)`` which number card to shed where the seat chooses (COLOR CHANGE, TRUTH, DARE,
+  BLOCK battle);
+- ``discard_action(sim, i)`` which action card a REVERSE actor gives up under ``"after"``.
+
+Fair play: a bot reads its own seat's cards (``sim.hands.num[i]``, ``sim.hands.act[i]``) and the
+public state only — the engine's counts, streaks, blocks and decks (``sim.table``), the rules,
+and the values each seat has revealed so far (``sim.seen``) — never another seat's cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .constants import CARDS, COLORS
+from .hands import KIND
+
+if TYPE_CHECKING:
+    from .simulate import Simulator
+
+#: What ``Bot.free`` returns: an action event, a value to reveal, or None (nothing to reveal).
+Move = dict[str, Any] | int | None
+
+BLOCK, REVERSE, COLOR_CHANGE = KIND["block"], KIND["reverse"], KIND["color_change"]
+DRAW_TWO, DRAW_FOUR, TRUTH, DARE = KIND["draw_two"], KIND["draw_four"], KIND["truth"], KIND["dare"]
+
+
+class Bot:
+    """The bot interface; ``name`` is how the command line and summaries call it."""
+
+    name = "bot"
+
+    def free(self, sim: Simulator, i: int) -> Move:
+        raise NotImplementedError
+
+    def respond(self, sim: Simulator, i: int, decision: str, choices: Sequence[str]) -> str:
+        raise NotImplementedError
+
+    def shed(self, sim: Simulator, i: int) -> int:
+        raise NotImplementedError
+
+    def discard_action(self, sim: Simulator, i: int) -> int:
+        """The kind (an index into CARDS) of the action card given up."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class RandomBot(Bot):
+    """Uniform over the moves its own hand allows, as docs/rules.md defines it.
+
+    When free, a seat's moves are each distinct value it could reveal for the round (one move,
+    "no card", when blocked) and each distinct action card kind it holds (a COLOR CHANGE counts
+    once, its colour then uniform); it picks one of these uniformly. A decision is uniform over
+    the choices its hand allows; a chosen shed or discard is a uniformly random card of its hand.
+    """
+
+    name = "random"
+
+    def free(self, sim: Simulator, i: int) -> Move:
+        rnd = sim.rng.random
+        counts = sim.hands.num[i]
+        blocked = sim.table.blocked[i]
+        values = 1 if blocked else 10 - counts.count(0)
+        kinds = 0
+        if sim.table.act[i]:
+            held = sim.hands.act[i]
+            kinds = sum(1 for k in sim.kinds if held[k])
+        r = int(rnd() * (values + kinds))
+        if r < kinds:
+            held = sim.hands.act[i]
+            for k in sim.kinds:
+                if held[k]:
+                    if r == 0:
+                        return sim.action_event(i, k, COLORS[int(rnd() * 4)])
+                    r -= 1
+        if blocked:
+            return None
+        # Uniform over the distinct values held: draw a value until the hand holds it.
+        while True:
+            v = int(rnd() * 10)
+            if counts[v]:
+                return v
+
+    def respond(self, sim: Simulator, i: int, decision: str, choices: Sequence[str]) -> str:
+        return choices[int(sim.rng.random() * len(choices))]
+
+    def shed(self, sim: Simulator, i: int) -> int:
+        return sim.hands.random_card(i)
+
+    def discard_action(self, sim: Simulator, i: int) -> int:
+        held = sim.hands.act[i]
+        kinds = [k for k in range(len(CARDS)) if held[k]]
+        return kinds[int(sim.rng.random() * len(kinds))]
+
+
+#: Action kinds from least to most worth keeping, for the heuristic's discards.
+_DISCARD_ORDER = (COLOR_CHANGE, REVERSE, DRAW_TWO, TRUTH, BLOCK, DARE, DRAW_FOUR)
+
+
+class HeuristicBot(Bot):
+    """A bot that plays to win with public information and its own hand only.
+
+    Number rounds: it models the opponent's reveals from the deck's spread and what that seat
+    has revealed so far, and plays the value with the best expected outcome — the card-count
+    swing of winning, tying or losing (streak bonuses and reaching 0 included) less the worth of
+    the card spent when it wins or ties, so high cards are kept for when they matter. It plays a
+    7 when the draw lands (the number deck is not empty), and a 0 only when its steal is worth
+    more than the card it hands over. Action cards: a finishing COLOR CHANGE (or TRUTH/DARE)
+    from its last card, BLOCK for a sure round (or back against a block), +2/+4 while the deck
+    can serve them, REVERSE when the opponent's hand is much smaller, and a reserve of +2/+4 to
+    challenge when the opponent nears 0. The weights are the class attributes below, tuned
+    against the random bot (docs/rules.md).
+    """
+
+    name = "heuristic"
+
+    #: Pseudo-reveals the spread counts for before the opponent has shown anything.
+    prior = 10.0
+    #: The card-count worth of reaching 0 (halved when the other seat can challenge).
+    finish_worth = 12.0
+    #: The worth of a streak bonus, earned by the win after a win.
+    bonus_worth = 2.0
+    #: The worth, in card counts, of a card's chance of winning a later round.
+    keep_worth = 1.4
+    #: Extra worth of keeping a 7 (it can be played again after a lost round).
+    seven_keep = 0.6
+    #: What an action card in hand is worth, in card counts.
+    action_worth = 1.5
+    #: Play REVERSE when the opponent holds this many fewer number cards.
+    reverse_gap = 3
+    #: Keep a +2/+4 to challenge with once the opponent holds this few number cards.
+    reserve_at = 3
+
+    def __init__(self, **weights: float) -> None:
+        for name, value in weights.items():
+            if not hasattr(HeuristicBot, name) or callable(getattr(HeuristicBot, name)):
+                raise ValueError(f"unknown heuristic weight {name!r}")
+            setattr(self, name, value)
+
+    # -- free moments ----------------------------------------------------------------------
+
+    def free(self, sim: Simulator, i: int) -> Move:
+        held = sim.hands.act[i]
+        if any(held):
+            event = self._action(sim, i, [k for k in sim.kinds if held[k]])
+            if event is not None:
+                return event
+        if sim.table.blocked[i]:
+            return None
+        return self._reveal(sim, i)
+
+    def _action(self, sim: Simulator, i: int, kinds: list[int]) -> dict[str, Any] | None:
+        t, rules = sim.table, sim.rules
+        o = 1 - i
+        mine, theirs, deck = t.num[i], t.num[o], t.deck_n
+        has = set(kinds)
+        actor_sheds = rules.truth_dare_shed == "actor"
+        # From the last card, anything that makes this seat shed reaches 0.
+        if mine == 1 and theirs >= 2:
+            for k in (COLOR_CHANGE, TRUTH, DARE):
+                if k in has:
+                    return sim.action_event(i, k, COLORS[0])
+        if actor_sheds and mine >= 2:
+            # The actor alone sheds, and the target may refuse: a free card (or the duel).
+            for k in (DARE, TRUTH):
+                if k in has:
+                    return sim.action_event(i, k)
+        if BLOCK in has and not t.blocked[o]:
+            # A sure round (or, blocked, a block back that makes the next round void).
+            return sim.action_event(i, BLOCK)
+        draws = [k for k in (DRAW_FOUR, DRAW_TWO) if k in has]
+        if draws and deck >= 2 and not self._keep_for_challenge(sim, i, draws):
+            return sim.action_event(i, draws[0])
+        if REVERSE in has and mine - theirs >= self.reverse_gap:
+            return sim.action_event(i, REVERSE)
+        if theirs >= 3 and (mine < theirs or sim.hands.num[i][0]):
+            for k in (COLOR_CHANGE, TRUTH, DARE):
+                if k in has:
+                    return sim.action_event(i, k, COLORS[0])
+        return None
+
+    def _keep_for_challenge(self, sim: Simulator, i: int, draws: list[int]) -> bool:
+        """Whether playing a +2/+4 now would leave no challenge for the opponent's 0."""
+        rule = sim.rules.challenge
+        if rule == "none" or sim.table.num[1 - i] > self.reserve_at:
+            return False
+        held = sim.hands.act[i]
+        spare = held[DRAW_TWO] + held[DRAW_FOUR] - 1
+        need_more = rule == "two_cards" and sum(held) - 1 < 2
+        return spare < 1 or need_more
+
+    def _reveal(self, sim: Simulator, i: int) -> int:
+        t = sim.table
+        o = 1 - i
+        counts = sim.hands.num[i]
+        values = [v for v in range(10) if counts[v]]
+        if len(values) == 1:
+            return values[0]
+        if t.blocked[o]:
+            # A sure win alone: a 7 lands its draw, else the cheapest card but a 0 (whose
+            # steal would give the blocked seat's card back to this hand).
+            if counts[7] and t.deck_n:
+                return 7
+            return next((v for v in values if v), values[0])
+        q = self._model(sim, o)
+        below = 0.0
+        best, best_worth = values[0], float("-inf")
+        finish_mine = self.finish_worth * (0.5 if self._can_challenge(sim, o) else 1.0)
+        finish_theirs = self.finish_worth * (0.5 if self._can_challenge(sim, i) else 1.0)
+        streak_mine = self.bonus_worth if t.streak[i] == 1 else 0.0
+        streak_theirs = self.bonus_worth if t.streak[o] == 1 else 0.0
+        cumulative = [0.0] * 11
+        for v in range(10):
+            cumulative[v + 1] = cumulative[v] + q[v]
+
+        def score(m: int, p: int) -> float:
+            worth = float(p - m)
+            if m <= 0:
+                worth += finish_mine
+            if p <= 0:
+                worth -= finish_theirs
+            return worth
+
+        for v in values:
+            below, tie = cumulative[v], q[v]
+            above = 1.0 - below - tie
+            m, p, d = t.num[i], t.num[o], t.deck_n
+            if v == 7:
+                drawn = min(2, d)
+                p, d = p + drawn, d - drawn
+            elif v == 0 and p > 1:
+                m, p = m + 1, p - 1
+            one, two = (1 if d >= 1 else 0), (1 if d >= 2 else 0)
+            worth = (
+                below * (score(m - 1, p + one) + streak_mine)
+                + tie * score(m - 1 + one, p - 1 + two)
+                + above * (score(m + one, p - 1) - streak_theirs)
+            )
+            keep = below + 0.5 * tie + (self.seven_keep if v == 7 else 0.0)
+            worth -= (below + tie) * self.keep_worth * keep
+            if worth > best_worth:
+                best, best_worth = v, worth
+        return best
+
+    def _model(self, sim: Simulator, o: int) -> list[float]:
+        """The chance of each value 0–9 being the opponent's next reveal."""
+        prior = sim.composition
+        scale = self.prior / sum(prior)
+        seen = sim.seen[o]
+        weights = [prior[v] * scale + seen[v] for v in range(10)]
+        whole = sum(weights)
+        return [w / whole for w in weights]
+
+    @staticmethod
+    def _can_challenge(sim: Simulator, j: int) -> bool:
+        """Whether seat ``j`` could challenge a 0 (for the opponent: judged by its count)."""
+        rule = sim.rules.challenge
+        if rule == "none":
+            return False
+        count = sim.table.act[j]
+        return count >= (2 if rule == "two_cards" else 1)
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def respond(self, sim: Simulator, i: int, decision: str, choices: Sequence[str]) -> str:
+        return _ANSWERS[decision](self, sim, i, choices)
+
+    def _counter(self, sim: Simulator, i: int, choices: Sequence[str]) -> str:
+        pending = sim.table.pending
+        played = pending.card if pending is not None else "draw_two"
+        if "draw_four" in choices:
+            return "draw_four"
+        # Answering a +4 with a +2 saves one card at the cost of a card: not worth it.
+        if "draw_two" in choices and played == "draw_two":
+            return "draw_two"
+        return "pass"
+
+    def _penalty(self, sim: Simulator, i: int, choices: Sequence[str]) -> str:
+        t = sim.table
+        five = min(5, t.deck_n)
+        actions = min(2, t.deck_n) + self.action_worth * min(2, t.deck_a)
+        return "actions" if actions > five else "five"
+
+    def _bonus(self, sim: Simulator, i: int, choices: Sequence[str]) -> str:
+        t = sim.table
+        draw = min(2, t.deck_n)
+        card = self.action_worth if t.deck_a else 0.0
+        return "action_card" if card > draw else "opponents_draw"
+
+    def _challenge(self, sim: Simulator, i: int, choices: Sequence[str]) -> str:
+        t = sim.table
+        lone = sim.rules.challenge == "two_cards" and t.act[i] == 1
+        if lone or t.deck_n == 0:
+            return "pass"
+        for choice in ("draw_four", "draw_two"):
+            if choice in choices:
+                return choice
+        return "pass"
+
+    # -- chosen sheds ----------------------------------------------------------------------
+
+    def shed(self, sim: Simulator, i: int) -> int:
+        counts = sim.hands.num[i]
+        for v in (0, 1, 2, 3, 4, 5, 6, 8, 9, 7):
+            if counts[v]:
+                return v
+        raise ValueError("no number card to shed")
+
+    def discard_action(self, sim: Simulator, i: int) -> int:
+        held = sim.hands.act[i]
+        return next(k for k in _DISCARD_ORDER if held[k])
+
+
+_ANSWERS: dict[str, Callable[[HeuristicBot, Simulator, int, Sequence[str]], str]] = {
+    "counter": HeuristicBot._counter,
+    "block_counter": lambda bot, sim, i, choices: "block" if "block" in choices else "pass",
+    "truth": lambda bot, sim, i, choices: "answer",
+    "dare": lambda bot, sim, i, choices: "complete",
+    "penalty": HeuristicBot._penalty,
+    "bonus": HeuristicBot._bonus,
+    "challenge": HeuristicBot._challenge,
+}
+
+#: Bots by the names the command line and ``play_duel`` take.
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(bot: str | Bot) -> Bot:
+    """A bot from its name in BOTS, or ``bot`` itself if it already is one."""
+    if isinstance(bot, Bot):
+        return bot
+    if isinstance(bot, str) and bot in BOTS:
+        return BOTS[bot]()
+    raise ValueError(f"unknown bot {bot!r}: choose one of {', '.join(BOTS)}")
+
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "Move", "RandomBot", "make_bot"]

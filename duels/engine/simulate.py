@@ -1,0 +1,472 @@
+"""Whole duels played by bots through the real engine, fast and reproducibly.
+
+A ``Simulator`` holds a ``Duel``, concrete ``Hands`` kept in step with it, and a bot (or
+nobody, for a seat a person plays) per seat. At each moment it asks the bots for their moves
+and applies the resulting event through the duel's checked path — the very code ``Duel.apply``
+runs, which refuses anything the rules forbid — then follows the event's effects in the hands.
+
+How a moment is played (docs/rules.md, "Bots and simulation"): when the engine waits for a
+decision, the asked seat's bot answers. Otherwise every seat says at once what it would do — play
+an action card, or reveal a given value if a round is played (a blocked seat reveals nothing).
+If any seat wants to play an action card, one of them, picked uniformly, plays it and the others
+are asked again afterwards; otherwise the round is played with every revealed value.
+
+``play_duel`` plays one whole duel; ``simulate`` plays many and sums them up in a ``Summary``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from .bots import Bot, Move, make_bot
+from .constants import CARDS, DECISIONS, TRUTH_DARE
+from .duel import Duel
+from .effects import Effect, RawEffect, build
+from .hands import DEFAULT_SPREAD, KIND, Hands, HandsOutOfStep, Spread, number_composition
+
+#: A duel that lasts this many events is ended by a referee ``time_limit`` (the last event).
+DEFAULT_MAX_EVENTS = 1000
+#: The ``reason`` of that ending, so that a record says why it ended.
+CAP_REASON = "simulation event cap"
+
+_DRAWS = (("draw_two", KIND["draw_two"]), ("draw_four", KIND["draw_four"]))
+_BLOCK = KIND["block"]
+
+BotSpec = str | Bot | None
+
+
+class IllegalMove(RuntimeError):
+    """A bot chose a move that is not among the engine's legal moves (``check`` mode)."""
+
+
+@dataclass
+class SimulatedDuel:
+    """One simulated duel: its record (RULES.md section 8), final state and events in order."""
+
+    record: dict[str, Any]
+    state: dict[str, Any]
+    events: list[dict[str, Any]]
+    winner: str | None
+    finish: str
+    #: True when the duel was ended by the event cap (a ``time_limit`` with CAP_REASON).
+    capped: bool
+    #: Seat letter -> bot name.
+    bots: dict[str, str]
+
+    @property
+    def rounds(self) -> int:
+        return int(self.state["rounds"])
+
+
+class Simulator:
+    """A duel, its concrete hands and a bot per seat; see the module docstring.
+
+    ``bots`` maps seat letters (or gives, in seat order) a bot name, a ``Bot``, or None for a
+    seat played from outside: ``next_event`` then returns None when that seat has to act, and
+    ``move_for`` gives a bot seat's own move. A duel that already has events gets hands guessed
+    to match its counts (``Hands.matching``); such hands, and hands with a seat played from
+    outside, are not strict. With ``check`` every bot move is first looked up in
+    ``duel.legal()`` and the hands are compared with the engine's counts after every event.
+
+    Attributes bots read: ``rng``, ``hands``, ``table`` (the engine's counts, read-only),
+    ``rules``, ``kinds`` (the action kinds the rules allow, as indices into CARDS),
+    ``composition`` (number cards per value in the pool) and ``seen`` (per seat, how many of
+    each value it has revealed so far).
+    """
+
+    def __init__(
+        self,
+        duel: Duel,
+        bots: Mapping[str, BotSpec] | Sequence[BotSpec],
+        rng: random.Random | None = None,
+        spread: Spread = DEFAULT_SPREAD,
+        hands: Hands | None = None,
+        check: bool = False,
+    ) -> None:
+        seats = tuple(duel.seats)
+        if isinstance(bots, Mapping):
+            specs = [bots.get(seat) for seat in seats]
+            unknown = set(bots) - set(seats)
+            if unknown:
+                raise ValueError(f"bots name seats {sorted(unknown)} not in this duel")
+        else:
+            specs = list(bots)
+            if len(specs) != len(seats):
+                raise ValueError(f"{len(specs)} bots for {len(seats)} seats")
+        self.duel = duel
+        self.seats = seats
+        self.bots: list[Bot | None] = [None if b is None else make_bot(b) for b in specs]
+        self.rng = rng if rng is not None else random.Random()
+        self.rules = duel.rules
+        if hands is None:
+            strict = all(b is not None for b in self.bots)
+            if duel.event_count == 0:
+                hands = Hands.deal(self.rules, seats, self.rng, spread, strict)
+            else:
+                hands = Hands.matching(duel, self.rng, spread, strict)
+        self.hands = hands
+        self.check = check
+        self.table = duel._table
+        self.kinds = tuple(
+            k for k, card in enumerate(CARDS) if self.rules.truth_dare or card not in TRUTH_DARE
+        )
+        self.composition = number_composition(self.rules.number_pool, spread)
+        self.seen: list[list[int]] = [[0] * 10 for _ in seats]
+        if check:
+            hands.check(duel.state())
+
+    # -- choosing --------------------------------------------------------------------------
+
+    def choices_for(self, i: int, decision: str) -> tuple[str, ...]:
+        """The engine's choices for ``decision`` that seat ``i``'s hand allows (section 7)."""
+        if decision == "counter" or decision == "challenge":
+            held = self.hands.act[i]
+            return (*(choice for choice, k in _DRAWS if held[k]), "pass")
+        if decision == "block_counter":
+            return ("block", "pass") if self.hands.act[i][_BLOCK] else ("pass",)
+        return DECISIONS[decision]
+
+    def action_event(self, i: int, kind: int, color: str = "red") -> dict[str, Any]:
+        """The event of seat ``i`` playing an action card of ``kind`` (an index into CARDS)."""
+        card = CARDS[kind]
+        if card == "color_change":
+            return {"type": "action", "seat": self.seats[i], "card": card, "color": color}
+        return {"type": "action", "seat": self.seats[i], "card": card}
+
+    def move_for(self, seat: str) -> Move:
+        """What the bot of ``seat`` does now: a respond or action event to apply, the value it
+        reveals if a round is played now, or None (nothing to do, or blocked with nothing to
+        play). For a bot facing a person: apply an event at once; keep a value until the
+        person's card is known and play the round with both."""
+        i = self.seats.index(seat)
+        bot = self.bots[i]
+        if bot is None:
+            raise ValueError(f"seat {seat} has no bot")
+        t = self.table
+        if t.finish is not None:
+            return None
+        p = t.pending
+        if p is not None:
+            if p.seat != i:
+                return None
+            choice = bot.respond(self, i, p.decision, self.choices_for(i, p.decision))
+            return {"type": "respond", "seat": seat, "choice": choice}
+        return bot.free(self, i)
+
+    def next_event(self) -> dict[str, Any] | None:
+        """The event the bots play next, or None when the duel is over or a seat played from
+        outside must act."""
+        t = self.table
+        if t.finish is not None:
+            return None
+        p = t.pending
+        seats = self.seats
+        if p is not None:
+            bot = self.bots[p.seat]
+            if bot is None:
+                return None
+            choice = bot.respond(self, p.seat, p.decision, self.choices_for(p.seat, p.decision))
+            return {"type": "respond", "seat": seats[p.seat], "choice": choice}
+        cards: dict[str, int] = {}
+        actions: list[dict[str, Any]] = []
+        outside = False
+        for i, bot in enumerate(self.bots):
+            if bot is None:
+                outside = True
+                continue
+            move = bot.free(self, i)
+            if move is None:
+                continue
+            if type(move) is int:
+                cards[seats[i]] = move
+            else:
+                actions.append(move)  # type: ignore[arg-type]
+        if actions:
+            if len(actions) == 1:
+                return actions[0]
+            return actions[int(self.rng.random() * len(actions))]
+        if outside:
+            return None
+        return {"type": "round", "cards": cards}
+
+    # -- applying --------------------------------------------------------------------------
+
+    def apply(self, event: Mapping[str, Any]) -> list[Effect]:
+        """Apply ``event`` (a bot's, or a person's) and keep the hands in step; returns its
+        effects as ``Duel.apply`` does. Raises EngineError, changing nothing, if refused."""
+        return build(self._advance(event))
+
+    def _advance(self, event: Mapping[str, Any]) -> list[RawEffect]:
+        if self.check:
+            self._check_legal(event)
+        duel = self.duel
+        # The checked path that Duel.apply wraps, without building Effect objects.
+        fx = duel._apply(event)
+        self.table = duel._table
+        hands = self.hands
+        # The event as the record keeps it: the engine accepted it, so it is well-formed.
+        applied = duel._events[-1]
+        if applied["type"] == "round":
+            cards = applied["cards"]
+            if not hands.strict or self.check:
+                hands.prepare_round(cards)
+            seen = self.seen
+            index = hands.index
+            for seat, value in cards.items():
+                seen[index[seat]][value] += 1
+        hands.update(applied, fx, self._shed, self._discard)
+        if self.check:
+            hands.check(duel.state())
+        return fx
+
+    def _shed(self, i: int) -> int:
+        bot = self.bots[i]
+        return self.hands.random_card(i) if bot is None else bot.shed(self, i)
+
+    def _discard(self, i: int) -> int:
+        bot = self.bots[i]
+        if bot is None:
+            held = self.hands.act[i]
+            return next(k for k in range(len(CARDS)) if held[k])
+        return bot.discard_action(self, i)
+
+    def _check_legal(self, event: Mapping[str, Any]) -> None:
+        legal = self.duel.legal()
+        kind = event.get("type")
+        if kind == "round":
+            ok = legal.can_play_round and sorted(event["cards"]) == sorted(legal.round_seats)
+        elif kind == "action":
+            ok = event["card"] in legal.actions.get(event["seat"], ())
+        elif kind == "respond":
+            awaiting = legal.awaiting or {}
+            ok = awaiting.get("seat") == event["seat"] and event["choice"] in awaiting["choices"]
+        else:
+            ok = kind in legal.endings
+        if not ok:
+            raise IllegalMove(f"{event} is not among the legal moves {legal}")
+
+    def step(self) -> dict[str, Any] | None:
+        """Play the bots' next event; returns it, or None when there is none to play."""
+        event = self.next_event()
+        if event is not None:
+            self._advance(event)
+        return event
+
+    def run(self, max_events: int = DEFAULT_MAX_EVENTS) -> SimulatedDuel:
+        """Play until the duel ends; a duel reaching ``max_events - 1`` events is ended by a
+        ``time_limit`` (reason CAP_REASON) as its ``max_events``-th event."""
+        if max_events < 1:
+            raise ValueError("max_events must be at least 1")
+        duel = self.duel
+        capped = False
+        while self.table.finish is None:
+            if self.table.events >= max_events - 1:
+                self._advance({"type": "time_limit", "reason": CAP_REASON})
+                capped = True
+                break
+            event = self.next_event()
+            if event is None:
+                raise ValueError("a seat without a bot must act: run needs a bot in every seat")
+            self._advance(event)
+        record = duel.record()
+        state = duel.state()
+        return SimulatedDuel(
+            record=record,
+            state=state,
+            events=record["events"],
+            winner=state["winner"],
+            finish=state["finish"],
+            capped=capped,
+            bots={s: (b.name if b else "") for s, b in zip(self.seats, self.bots, strict=True)},
+        )
+
+
+def play_duel(
+    ruleset: str,
+    seats: Mapping[str, str],
+    bots: Mapping[str, str | Bot] | Sequence[str | Bot] = ("heuristic", "random"),
+    rng: random.Random | None = None,
+    variants: Sequence[str] = (),
+    options: Mapping[str, Any] | None = None,
+    max_events: int = DEFAULT_MAX_EVENTS,
+    spread: Spread = DEFAULT_SPREAD,
+    check: bool = False,
+) -> SimulatedDuel:
+    """Play one whole duel between bots (one per seat, in seat order or by seat letter).
+
+    The same ``rng`` state always gives the same duel. Raises MalformedRecord for a bad
+    ruleset, variants, options or seats, as ``Duel.new`` does.
+    """
+    duel = Duel.new(ruleset, seats, variants, options)
+    return Simulator(duel, bots, rng, spread, check=check).run(max_events)
+
+
+# -- many duels ----------------------------------------------------------------------------
+
+
+def duel_rng(seed: int | str, k: int) -> random.Random:
+    """The random source of duel ``k`` (0-based) of a run seeded ``seed``: any duel of a run
+    can be played again alone."""
+    return random.Random(f"split-uno:{seed}:{k}")
+
+
+@dataclass
+class Summary:
+    """What many simulated duels came to."""
+
+    ruleset: str
+    seed: int | str
+    duels: int = 0
+    events: int = 0
+    rounds: int = 0
+    #: Wins by seat letter; drawn duels under None.
+    seat_wins: Counter[str | None] = field(default_factory=Counter)
+    #: Duels played and won by bot name, and by (bot name, seat letter).
+    bot_duels: Counter[str] = field(default_factory=Counter)
+    bot_wins: Counter[str] = field(default_factory=Counter)
+    bot_seat_duels: Counter[tuple[str, str]] = field(default_factory=Counter)
+    bot_seat_wins: Counter[tuple[str, str]] = field(default_factory=Counter)
+    #: How duels ended: the state's ``finish``, with the event cap's endings as "event cap".
+    endings: Counter[str] = field(default_factory=Counter)
+
+    def add(self, played: SimulatedDuel) -> None:
+        self.duels += 1
+        self.events += len(played.events)
+        self.rounds += played.rounds
+        self.seat_wins[played.winner] += 1
+        for seat, bot in played.bots.items():
+            # A bot in both seats counts one duel, and one win if either seat won.
+            self.bot_seat_duels[(bot, seat)] += 1
+            if played.winner == seat:
+                self.bot_seat_wins[(bot, seat)] += 1
+        for bot in set(played.bots.values()):
+            self.bot_duels[bot] += 1
+            if played.winner is not None and played.bots[played.winner] == bot:
+                self.bot_wins[bot] += 1
+        self.endings["event cap" if played.capped else played.finish] += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        """The summary as plain JSON."""
+        n = max(self.duels, 1)
+        return {
+            "ruleset": self.ruleset,
+            "seed": self.seed,
+            "duels": self.duels,
+            "wins_by_seat": {str(s): w for s, w in sorted(self.seat_wins.items(), key=_seat_key)},
+            "wins_by_bot": {
+                bot: {"duels": self.bot_duels[bot], "wins": self.bot_wins[bot]}
+                for bot in sorted(self.bot_duels)
+            },
+            "wins_by_bot_and_seat": {
+                f"{bot}@{seat}": {"duels": d, "wins": self.bot_seat_wins[(bot, seat)]}
+                for (bot, seat), d in sorted(self.bot_seat_duels.items())
+            },
+            "average_events": self.events / n,
+            "average_rounds": self.rounds / n,
+            "endings": dict(sorted(self.endings.items())),
+        }
+
+    def text(self) -> str:
+        """The summary in a few lines of plain text."""
+        n = max(self.duels, 1)
+
+        def share(k: int, of: int = n) -> str:
+            return f"{k} ({100 * k / max(of, 1):.1f}%)"
+
+        seats = "  ".join(
+            f"{'drawn' if s is None else s} {share(w)}"
+            for s, w in sorted(self.seat_wins.items(), key=_seat_key)
+        )
+        bots = "  ".join(
+            f"{bot} {share(self.bot_wins[bot], self.bot_duels[bot])}"
+            for bot in sorted(self.bot_duels)
+        )
+        by_seat = "  ".join(
+            f"{bot} in {seat} {share(self.bot_seat_wins[(bot, seat)], d)} of {d}"
+            for (bot, seat), d in sorted(self.bot_seat_duels.items())
+        )
+        endings = ", ".join(f"{how} {k}" for how, k in sorted(self.endings.items()))
+        return "\n".join(
+            [
+                f"duels: {self.duels} ({self.ruleset}, seed {self.seed})",
+                f"wins by seat: {seats}",
+                f"wins by bot: {bots}",
+                f"wins by bot and seat: {by_seat}",
+                f"average events: {self.events / n:.1f}  average rounds: {self.rounds / n:.1f}",
+                f"ended by: {endings}",
+            ]
+        )
+
+
+def _seat_key(item: tuple[str | None, int]) -> str:
+    return "~" if item[0] is None else item[0]
+
+
+def seatings(bots: Sequence[str], count: int, swap: bool) -> Iterator[list[str]]:
+    """The bots in seat order for each duel: as given, or with ``swap`` reversed every other
+    duel (odd-numbered ones), so that each bot sits in each seat equally often."""
+    for k in range(count):
+        yield list(reversed(bots)) if swap and k % 2 else list(bots)
+
+
+def simulate(
+    ruleset: str,
+    count: int,
+    seed: int | str = 0,
+    bots: Sequence[str] = ("random", "random"),
+    swap: bool = False,
+    variants: Sequence[str] = (),
+    options: Mapping[str, Any] | None = None,
+    max_events: int = DEFAULT_MAX_EVENTS,
+    spread: Spread = DEFAULT_SPREAD,
+    records: IO[str] | None = None,
+    check: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> Summary:
+    """Play ``count`` duels between ``bots`` (names, in seat order) and sum them up.
+
+    Duel ``k`` uses ``duel_rng(seed, k)``, so a run is the same for the same arguments. Each
+    seat is named after its bot. ``records`` receives one record per line (JSON Lines);
+    ``progress(done, count)`` is called after each duel.
+    """
+    letters = "ABCDEF"[: len(bots)]
+    summary = Summary(ruleset=ruleset, seed=seed)
+    for k, seated in enumerate(seatings(bots, count, swap)):
+        names = dict(zip(letters, seated, strict=True))
+        played = play_duel(
+            ruleset,
+            names,
+            seated,
+            duel_rng(seed, k),
+            variants,
+            options,
+            max_events,
+            spread,
+            check,
+        )
+        summary.add(played)
+        if records is not None:
+            records.write(json.dumps(played.record, separators=(",", ":")) + "\n")
+        if progress is not None:
+            progress(k + 1, count)
+    return summary
+
+
+__all__ = [
+    "CAP_REASON",
+    "DEFAULT_MAX_EVENTS",
+    "HandsOutOfStep",
+    "IllegalMove",
+    "SimulatedDuel",
+    "Simulator",
+    "Summary",
+    "duel_rng",
+    "play_duel",
+    "seatings",
+    "simulate",
+]
