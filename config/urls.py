@@ -13,6 +13,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("t/", include("tournaments.urls")),
     path("t/<slug:slug>/duels/", include("duels.urls")),
+    path("t/<slug:slug>/manage/", include("tournaments.urls_organiser")),
+    path("t/<slug:slug>/", include("tournaments.urls_public")),
     path("healthz", healthz, name="healthz"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
