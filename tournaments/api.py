@@ -127,62 +127,45 @@ def _tag(response: HttpResponse, tournament: Tournament) -> None:
     patch_vary_headers(response, ["Cookie"])
 
 
-def _open(request: HttpRequest, slug: str, response: HttpResponse):
-    """The tournament, and a 304 when the caller already has this version (else None)."""
+def _answer(request: HttpRequest, slug: str, response: HttpResponse, read):
+    """`read(tournament)`, or a 304 when the caller already has this version."""
     tournament = _load(request, slug)
     unchanged = _fresh(request, tournament)
-    if unchanged is None:
-        _tag(response, tournament)
-    return tournament, unchanged
+    if unchanged is not None:
+        return unchanged
+    _tag(response, tournament)
+    return read(tournament)
 
 
 @router.get("/{slug}", response=Summary, summary="The tournament at a glance")
 def tournament_summary(request, slug: str, response: HttpResponse):
-    tournament, unchanged = _open(request, slug, response)
-    if unchanged:
-        return unchanged
-    return read_models.summary(tournament)
+    return _answer(request, slug, response, read_models.summary)
 
 
 @router.get("/{slug}/standings", response=list[Standing], summary="Individual standings")
 def tournament_standings(request, slug: str, response: HttpResponse):
-    tournament, unchanged = _open(request, slug, response)
-    if unchanged:
-        return unchanged
-    return read_models.standings(tournament)
+    return _answer(request, slug, response, read_models.standings)
 
 
 @router.get("/{slug}/groups", response=list[GroupTable], summary="Group standings")
 def tournament_groups(request, slug: str, response: HttpResponse):
-    tournament, unchanged = _open(request, slug, response)
-    if unchanged:
-        return unchanged
-    return read_models.group_table(tournament)
+    return _answer(request, slug, response, read_models.group_table)
 
 
 @router.get("/{slug}/rounds", response=list[RoundRow], summary="Rounds, duels and membership")
 def tournament_rounds(request, slug: str, response: HttpResponse):
-    tournament, unchanged = _open(request, slug, response)
-    if unchanged:
-        return unchanged
-    return read_models.rounds(tournament)
+    return _answer(request, slug, response, read_models.rounds)
 
 
 @router.get("/{slug}/tiebreaks", response=dict[str, Any],
             summary="Tie-breaks with their draws and seeds, and the 'if it ended now' view")
 def tournament_tiebreaks(request, slug: str, response: HttpResponse):
-    tournament, unchanged = _open(request, slug, response)
-    if unchanged:
-        return unchanged
-    return read_models.tiebreaks(tournament)
+    return _answer(request, slug, response, read_models.tiebreaks)
 
 
 @router.get("/{slug}/bracket", response=dict[str, Any], summary="The Page playoff and placings")
 def tournament_bracket(request, slug: str, response: HttpResponse):
-    tournament, unchanged = _open(request, slug, response)
-    if unchanged:
-        return unchanged
-    return read_models.bracket(tournament)
+    return _answer(request, slug, response, read_models.bracket)
 
 
 def _duel(tournament: Tournament, duel_id: int):
@@ -194,24 +177,22 @@ def _duel(tournament: Tournament, duel_id: int):
 
 @router.get("/{slug}/duels/{duel_id}", response=DuelDetail, summary="One duel and its log")
 def duel_detail(request, slug: str, response: HttpResponse, duel_id: int):
-    tournament, unchanged = _open(request, slug, response)
-    if unchanged:
-        return unchanged
-    return read_models.duel_detail(tournament, _duel(tournament, duel_id))
+    return _answer(request, slug, response,
+                   lambda t: read_models.duel_detail(t, _duel(t, duel_id)))
 
 
 @router.get("/{slug}/duels/{duel_id}/record", response=dict[str, Any],
             summary="The duel's record in the split-uno-duel format (RULES.md section 8)")
 def duel_record(request, slug: str, response: HttpResponse, duel_id: int):
-    tournament, unchanged = _open(request, slug, response)
-    if unchanged:
-        return unchanged
     from duels.services import record_of
 
-    duel = _duel(tournament, duel_id)
-    if duel.seat_a_id is None or duel.seat_b_id is None:
-        raise Http404("This duel has no players yet.")
-    return record_of(duel)
+    def read(tournament: Tournament) -> dict:
+        duel = _duel(tournament, duel_id)
+        if duel.seat_a_id is None or duel.seat_b_id is None:
+            raise Http404("This duel has no players yet.")
+        return record_of(duel)
+
+    return _answer(request, slug, response, read)
 
 
 def _csv(tournament: Tournament, name: str, header: list[str], rows) -> HttpResponse:

@@ -25,6 +25,27 @@ def finish(duel, referee, winner_seat="A"):
     duel_services.append_event(duel, referee, {"type": "forfeit", "seat": loser}, duel.seq)
 
 
+def settle_tiebreaks(tournament, referee, capture) -> None:
+    """Play every tie-break duel as it is created (seat A wins), the automation running after
+    each commit, until positions 1–4 are settled."""
+    for _ in range(40):
+        duels = open_duels(tournament, DuelKind.TIE_BREAK)
+        if not duels:
+            break
+        for duel in duels:
+            with capture(execute=True):
+                finish(duel, referee, "A")
+    tournament.refresh_from_db()
+
+
+def play_playoffs(tournament, referee, capture, seat_for=lambda stage: "A") -> None:
+    for _ in range(4):
+        for duel in open_duels(tournament, DuelKind.PLAYOFF):
+            with capture(execute=True):
+                finish(duel, referee, seat_for(duel.stage))
+    tournament.refresh_from_db()
+
+
 @pytest.fixture
 def played_group_phase(django_capture_on_commit_callbacks):
     """Ten players; group 1's first player wins every odd round, group 2's every even round,
@@ -73,23 +94,13 @@ def test_sync_is_idempotent(played_group_phase):
 def test_the_whole_tournament_reaches_complete_with_four_distinct_placings(
         played_group_phase, django_capture_on_commit_callbacks):
     tournament, organiser, referee = played_group_phase
-    for _ in range(40):
-        duels = open_duels(tournament, DuelKind.TIE_BREAK)
-        if not duels:
-            break
-        for duel in duels:
-            with django_capture_on_commit_callbacks(execute=True):
-                finish(duel, referee, "A")
-    tournament.refresh_from_db()
+    settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
     assert tournament.top_four_settled_at is not None
     with django_capture_on_commit_callbacks(execute=True):
         progression.start_playoffs(tournament, organiser)
     assert {d.stage for d in open_duels(tournament, DuelKind.PLAYOFF)} == {"Q1", "E1"}
-    for _ in range(4):
-        for duel in open_duels(tournament, DuelKind.PLAYOFF):
-            with django_capture_on_commit_callbacks(execute=True):
-                finish(duel, referee, "B" if duel.stage == "E1" else "A")
-    tournament.refresh_from_db()
+    play_playoffs(tournament, referee, django_capture_on_commit_callbacks,
+                  lambda stage: "B" if stage == "E1" else "A")
     assert tournament.phase == Phase.COMPLETE
     placings = tournament.placings
     assert sorted(placings.values()) == [1, 2, 3, 4]
@@ -104,19 +115,9 @@ def test_the_whole_tournament_reaches_complete_with_four_distinct_placings(
 def test_a_playoff_correction_after_completion_reopens_the_bracket(
         played_group_phase, django_capture_on_commit_callbacks):
     tournament, organiser, referee = played_group_phase
-    for _ in range(40):
-        duels = open_duels(tournament, DuelKind.TIE_BREAK)
-        if not duels:
-            break
-        for duel in duels:
-            with django_capture_on_commit_callbacks(execute=True):
-                finish(duel, referee)
+    settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
     progression.start_playoffs(tournament, organiser)
-    for _ in range(4):
-        for duel in open_duels(tournament, DuelKind.PLAYOFF):
-            with django_capture_on_commit_callbacks(execute=True):
-                finish(duel, referee)
-    tournament.refresh_from_db()
+    play_playoffs(tournament, referee, django_capture_on_commit_callbacks)
     assert tournament.phase == Phase.COMPLETE
     q2 = Duel.objects.get(tournament=tournament, kind=DuelKind.PLAYOFF, stage="Q2")
     with pytest.raises(ServiceError, match="needs a reason"):
@@ -129,15 +130,10 @@ def test_a_playoff_correction_after_completion_reopens_the_bracket(
     assert gf.last().seat_b == q2.seat_b
 
 
-def test_group_results_freeze_when_the_playoffs_start(played_group_phase):
+def test_group_results_freeze_when_the_playoffs_start(played_group_phase,
+                                                     django_capture_on_commit_callbacks):
     tournament, organiser, referee = played_group_phase
-    for _ in range(40):
-        duels = open_duels(tournament, DuelKind.TIE_BREAK)
-        if not duels:
-            break
-        for duel in duels:
-            finish(duel, referee)
-            progression.sync(tournament)
+    settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
     progression.start_playoffs(tournament, organiser)
     first = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP, round__number=1)
     with pytest.raises(ServiceError, match="froze"):
