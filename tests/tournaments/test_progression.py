@@ -138,3 +138,38 @@ def test_group_results_freeze_when_the_playoffs_start(played_group_phase,
     first = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP, round__number=1)
     with pytest.raises(ServiceError, match="froze"):
         corrections.correct_result(tournament, organiser, first, "B", "late protest")
+
+
+def test_a_withdrawal_during_the_tie_breaks_forfeits_the_pending_duel(
+        played_group_phase, django_capture_on_commit_callbacks):
+    tournament, organiser, referee = played_group_phase
+    duel = open_duels(tournament, DuelKind.TIE_BREAK)[0]
+    leaving = duel.seat_a
+    services.withdraw(tournament, organiser, leaving.pk, reason="train to catch")
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED
+    assert duel.result.loser == leaving and duel.result.finish == "forfeit"
+    settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
+    plan = progression.tiebreak_plan(tournament)
+    assert plan.settled
+    assert leaving.pk not in {p for players in plan.positions.values() for p in players}
+
+
+def test_a_playoff_no_show_loses_every_later_duel_by_walkover(
+        played_group_phase, django_capture_on_commit_callbacks):
+    tournament, organiser, referee = played_group_phase
+    settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
+    progression.start_playoffs(tournament, organiser)
+    q1 = Duel.objects.get(tournament=tournament, stage="Q1")
+    absent = q1.seat_b
+    with django_capture_on_commit_callbacks(execute=True):
+        duel_services.append_event(q1, referee, {"type": "forfeit", "seat": "B",
+                                                 "reason": "no_show"}, 0)
+    e1 = Duel.objects.get(tournament=tournament, stage="E1")
+    with django_capture_on_commit_callbacks(execute=True):
+        finish(e1, referee, "A")
+    q2 = Duel.objects.get(tournament=tournament, stage="Q2")
+    assert q2.status == DuelStatus.FINISHED and q2.result.loser == absent  # a walkover
+    play_playoffs(tournament, referee, django_capture_on_commit_callbacks)
+    assert tournament.phase == Phase.COMPLETE
+    assert tournament.placings[str(absent.pk)] == 3
