@@ -1,11 +1,19 @@
-"""Referee engine benchmark: events replayed per second on one core.
+"""Referee engine benchmark: events replayed and whole bot duels played per second, one core.
 
-    python bench/engine.py [--events 100] [--repeat 7]
+    python bench/engine.py [--events 100] [--repeat 7] [--duels 300] [--sim-repeat 3]
 
 For each preset it plays one duel of exactly ``--events`` legal events (a fixed seed, so every
 run replays the same records), then times ``Duel.from_record`` on it: the best of ``--repeat``
 runs of many replays each. The budget (issue 3) is a 100-event record in under 1 ms. It also
 times ``Duel.apply`` one event at a time with its effects built, as the referee console uses it.
+
+Then (issue 4) it times complete simulated duels: ``--duels`` duels of random bot against
+random bot, and of heuristic bot against heuristic bot, from the same seeds every run (dealing,
+every event through the engine's checked path, hands kept in step, the summary), the best of
+``--sim-repeat`` runs in the process's CPU time (so that other work on a shared machine does
+not count). The budget is 1,000 random-bot duels per second. For scale it also times the
+engine alone replaying the finished random-bot records. ``--no-replay`` or ``--no-sim`` skips
+a part.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 BUDGET_MS = 1.0
+BUDGET_DUELS = 1000.0
 SEATS = {"A": "Alice", "B": "Bob"}
 
 
@@ -70,15 +79,71 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--duels", type=int, default=300)
+    parser.add_argument("--sim-repeat", type=int, default=3)
+    parser.add_argument("--no-replay", action="store_true")
+    parser.add_argument("--no-sim", action="store_true")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
 
     print(f"Python {platform.python_version()} on {platform.machine()}, one core")
+    if not args.no_replay:
+        replays(args, PRESETS, Duel)
+    if not args.no_sim:
+        print()
+        simulations(args, PRESETS)
+    return 0
+
+
+def simulations(args: argparse.Namespace, presets: Any) -> None:
+    """Complete bot duels per second for each preset (issue 4), and, for scale, how fast the
+    engine alone replays the finished random-bot records (no bots, no hands)."""
+    import io
+    import json
+
+    from duels.engine import Duel
+    from duels.engine.simulate import simulate
+
+    print(f"{'preset':<11} {'random duels/s':>15} {'events/duel':>12} {'replay only/s':>14}"
+          f" {'heuristic duels/s':>18} {'events/duel':>12}")  # fmt: skip
+    slowest = float("inf")
+    for preset in presets:
+        row = [f"{preset:<11}"]
+        for bots, width in ((("random", "random"), 15), (("heuristic", "heuristic"), 18)):
+            best = float("inf")
+            for _ in range(args.sim_repeat):
+                start = time.process_time()
+                summary = simulate(preset, args.duels, seed="bench", bots=bots)
+                best = min(best, time.process_time() - start)
+            rate = args.duels / best
+            row.append(f"{rate:>{width},.0f} {summary.events / summary.duels:>12.1f}")
+            if bots[0] == "random":
+                slowest = min(slowest, rate)
+                out = io.StringIO()
+                simulate(preset, args.duels, seed="bench", bots=bots, records=out)
+                records = [json.loads(line) for line in out.getvalue().splitlines()]
+                best = float("inf")
+                for _ in range(args.sim_repeat):
+                    start = time.process_time()
+                    for record in records:
+                        Duel.from_record(record)
+                    best = min(best, time.process_time() - start)
+                row.append(f"{args.duels / best:>14,.0f}")
+        print(" ".join(row))
+    verdict = "within" if slowest >= BUDGET_DUELS else "UNDER"
+    print(
+        f"slowest random-bot rate: {slowest:,.0f} duels/s ({verdict} the {BUDGET_DUELS:,.0f}"
+        " duels/s budget)"
+    )
+
+
+def replays(args: argparse.Namespace, presets: Any, Duel: Any) -> None:  # noqa: N803
+    """Replays of a fixed record per preset (issue 3)."""
     print(f"{'preset':<11} {'replay of ' + str(args.events) + ' events':>22} {'events/s':>10}"
           f" {'apply+effects/event':>20}")  # fmt: skip
     worst = 0.0
-    for preset in PRESETS:
+    for preset in presets:
         record = build_record(preset, args.events, seed=3)
         replay = best_seconds(lambda record=record: Duel.from_record(record), args.repeat)
 
@@ -96,7 +161,6 @@ def main() -> int:
         )
     verdict = "within" if worst < BUDGET_MS else "OVER"
     print(f"worst 100-event replay: {worst:.3f} ms ({verdict} the {BUDGET_MS:g} ms budget)")
-    return 0
 
 
 if __name__ == "__main__":

@@ -3,16 +3,26 @@
 A duel is its record; ``Duel`` applies events one at a time, says what is legal, and gives the
 state of RULES.md section 8 after any prefix. ``python -m duels.engine replay FILE`` is the
 command line of section 8.
+
+Bots and simulation (issue 4): ``play_duel`` plays a whole duel between bots through the
+engine, ``Simulator`` lets bots choose moves for a duel under way, and
+``duels.engine.simulate.simulate`` plays many (``python -m duels.engine simulate``).
 """
 
+from .bots import BOTS, Bot, HeuristicBot, RandomBot
 from .constants import CARDS, COLORS, DECISIONS, ENDINGS, EVENT_TYPES, FINISHES
 from .duel import Duel, replay, state_after
 from .effects import Effect, describe, describe_all
 from .errors import EngineError, IllegalEvent, MalformedRecord
+from .hands import Hands, HandsOutOfStep
 from .legal import Legal
 from .rules import PRESETS, SWITCHES, VARIANTS, Rules, resolve_rules
 
+# The function ``simulate`` stays in its module: bound here it would hide the module itself.
+from .simulate import SimulatedDuel, Simulator, play_duel
+
 __all__ = [
+    "BOTS",
     "CARDS",
     "COLORS",
     "DECISIONS",
@@ -22,15 +32,23 @@ __all__ = [
     "PRESETS",
     "SWITCHES",
     "VARIANTS",
+    "Bot",
     "Duel",
     "Effect",
     "EngineError",
+    "Hands",
+    "HandsOutOfStep",
+    "HeuristicBot",
     "IllegalEvent",
     "Legal",
     "MalformedRecord",
+    "RandomBot",
     "Rules",
+    "SimulatedDuel",
+    "Simulator",
     "describe",
     "describe_all",
+    "play_duel",
     "replay",
     "resolve_rules",
     "state_after",

@@ -12,7 +12,9 @@ A bot answers four questions for its seat ``i`` of a ``Simulator`` (``simulate.p
 
 Fair play: a bot reads its own seat's cards (``sim.hands.num[i]``, ``sim.hands.act[i]``) and the
 public state only — the engine's counts, streaks, blocks and decks (``sim.table``), the rules,
-and the values each seat has revealed so far (``sim.seen``) — never another seat's cards.
+the last event and the values each seat has revealed so far (``sim.seen``, kept when a bot sets
+``watches``) — never another seat's cards. Its randomness comes from ``sim.random`` (the
+simulator's ``rng.random``), so that a seed fixes a whole duel.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ class Bot:
     """The bot interface; ``name`` is how the command line and summaries call it."""
 
     name = "bot"
+    #: Whether the bot reads ``sim.seen`` (the simulator keeps it only for such bots).
+    watches = False
 
     def free(self, sim: Simulator, i: int) -> Move:
         raise NotImplementedError
@@ -67,22 +71,22 @@ class RandomBot(Bot):
     name = "random"
 
     def free(self, sim: Simulator, i: int) -> Move:
-        rnd = sim.rng.random
+        rnd = sim.random
+        t = sim.table
         counts = sim.hands.num[i]
-        blocked = sim.table.blocked[i]
+        blocked = t.blocked[i]
         values = 1 if blocked else 10 - counts.count(0)
-        kinds = 0
-        if sim.table.act[i]:
+        if t.act[i]:
+            # The decks hold no card the rules forbid, so every kind held may be played.
             held = sim.hands.act[i]
-            kinds = sum(1 for k in sim.kinds if held[k])
-        r = int(rnd() * (values + kinds))
-        if r < kinds:
-            held = sim.hands.act[i]
-            for k in sim.kinds:
-                if held[k]:
-                    if r == 0:
-                        return sim.action_event(i, k, COLORS[int(rnd() * 4)])
-                    r -= 1
+            kinds = len(held) - held.count(0)
+            r = int(rnd() * (values + kinds))
+            if r < kinds:
+                for k, count in enumerate(held):
+                    if count:
+                        if r == 0:
+                            return sim.action_event(i, k, COLORS[int(rnd() * 4)])
+                        r -= 1
         if blocked:
             return None
         # Uniform over the distinct values held: draw a value until the hand holds it.
@@ -92,7 +96,7 @@ class RandomBot(Bot):
                 return v
 
     def respond(self, sim: Simulator, i: int, decision: str, choices: Sequence[str]) -> str:
-        return choices[int(sim.rng.random() * len(choices))]
+        return choices[int(sim.random() * len(choices))]
 
     def shed(self, sim: Simulator, i: int) -> int:
         return sim.hands.random_card(i)
@@ -100,7 +104,7 @@ class RandomBot(Bot):
     def discard_action(self, sim: Simulator, i: int) -> int:
         held = sim.hands.act[i]
         kinds = [k for k in range(len(CARDS)) if held[k]]
-        return kinds[int(sim.rng.random() * len(kinds))]
+        return kinds[int(sim.random() * len(kinds))]
 
 
 #: Action kinds from least to most worth keeping, for the heuristic's discards.
@@ -110,19 +114,29 @@ _DISCARD_ORDER = (COLOR_CHANGE, REVERSE, DRAW_TWO, TRUTH, BLOCK, DARE, DRAW_FOUR
 class HeuristicBot(Bot):
     """A bot that plays to win with public information and its own hand only.
 
-    Number rounds: it models the opponent's reveals from the deck's spread and what that seat
-    has revealed so far, and plays the value with the best expected outcome — the card-count
-    swing of winning, tying or losing (streak bonuses and reaching 0 included) less the worth of
-    the card spent when it wins or ties, so high cards are kept for when they matter. It plays a
-    7 when the draw lands (the number deck is not empty), and a 0 only when its steal is worth
-    more than the card it hands over. Action cards: a finishing COLOR CHANGE (or TRUTH/DARE)
-    from its last card, BLOCK for a sure round (or back against a block), +2/+4 while the deck
-    can serve them, REVERSE when the opponent's hand is much smaller, and a reserve of +2/+4 to
-    challenge when the opponent nears 0. The weights are the class attributes below, tuned
-    against the random bot (docs/rules.md).
+    Number rounds: it models the opponent's next reveal from the pool's spread and the values
+    that seat has revealed so far, and plays the value with the best expected outcome: the
+    card-count swing of winning, tying or losing — a 7's draw and a 0's steal, streak bonuses
+    and reaching 0 included — less the worth of the card given up when it wins or ties, so high
+    cards are kept for when they matter (a streak bonus, an opponent near 0). A 7 thus goes out
+    while the deck can serve its draw. A 0 wins nothing and its steal moves a card from the
+    opponent's hand into this one, a loss both ways in a game won at 0 cards: the bot reveals a
+    0 only when it holds nothing else, and gives 0s up first when it chooses a shed. Against a
+    blocked seat it wins alone with a 7, or else its cheapest card but a 0.
+
+    Action cards: from its last number card a COLOR CHANGE (or TRUTH/DARE) that reaches 0;
+    TRUTH and DARE where only the actor sheds; BLOCK for a sure round (or back against a
+    block); +2/+4 while the deck can serve them, keeping one to challenge with once the
+    opponent nears 0; REVERSE when its hand is ``reverse_gap`` cards bigger (never straight
+    back after a REVERSE); COLOR CHANGE to shed a 0 or when behind. Decisions: counter a +2
+    with a +4 or +2 and a +4 with a +4 only; counter a BLOCK; answer every truth and dare;
+    challenge a 0 whenever it can make the winner draw; pick the bonus and the penalty worth
+    more in card counts. Chosen sheds give up a 0 first, then the lowest card but a 7. The
+    weights are the class attributes below, tuned against the random bot (docs/rules.md).
     """
 
     name = "heuristic"
+    watches = True
 
     #: Pseudo-reveals the spread counts for before the opponent has shown anything.
     prior = 10.0
@@ -135,7 +149,7 @@ class HeuristicBot(Bot):
     #: Extra worth of keeping a 7 (it can be played again after a lost round).
     seven_keep = 0.6
     #: What an action card in hand is worth, in card counts.
-    action_worth = 1.5
+    action_worth = 3.0
     #: Play REVERSE when the opponent holds this many fewer number cards.
     reverse_gap = 3
     #: Keep a +2/+4 to challenge with once the opponent holds this few number cards.
@@ -181,7 +195,7 @@ class HeuristicBot(Bot):
         draws = [k for k in (DRAW_FOUR, DRAW_TWO) if k in has]
         if draws and deck >= 2 and not self._keep_for_challenge(sim, i, draws):
             return sim.action_event(i, draws[0])
-        if REVERSE in has and mine - theirs >= self.reverse_gap:
+        if REVERSE in has and mine - theirs >= self.reverse_gap and not _just_reversed(sim):
             return sim.action_event(i, REVERSE)
         if theirs >= 3 and (mine < theirs or sim.hands.num[i][0]):
             for k in (COLOR_CHANGE, TRUTH, DARE):
@@ -319,6 +333,14 @@ class HeuristicBot(Bot):
     def discard_action(self, sim: Simulator, i: int) -> int:
         held = sim.hands.act[i]
         return next(k for k in _DISCARD_ORDER if held[k])
+
+
+def _just_reversed(sim: Simulator) -> bool:
+    """Whether the last event was a REVERSE. Swapping straight back only undoes it, and under
+    ``reverse_discard: "after"`` a lone REVERSE can cost nothing (RULES.md section 4): two
+    bots doing so would swap hands for ever."""
+    last = sim.last_event
+    return last is not None and last.get("card") == "reverse"
 
 
 _ANSWERS: dict[str, Callable[[HeuristicBot, Simulator, int, Sequence[str]], str]] = {

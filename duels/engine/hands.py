@@ -2,9 +2,10 @@
 
 The engine is count-based (RULES.md section 1); bots need to know which cards they hold. A
 ``Hands`` gives every seat concrete number cards (values 0–9) and action cards (by kind), deals
-them from shuffled decks built from the pools, and follows each event's effects: draws pop the
-decks, sheds and spent action cards go to the discards, steals and swaps move cards between
-seats. Card identities never reach the engine; the engine never reaches into a ``Hands``.
+them from shuffled decks built from the pools, and follows each event's effects: draws take
+cards from the decks, sheds and spent action cards go to the discards, steals and swaps move
+cards between seats. Card identities never reach the engine; the engine never reaches into a
+``Hands``.
 
 Where the counts leave a concrete choice open, the readings are (docs/rules.md, "Bots and
 simulation"):
@@ -178,7 +179,8 @@ class Hands:
     """Every seat's concrete cards, the two shuffled decks and the two discard piles.
 
     ``num[i][v]`` is how many number cards of value ``v`` seat ``i`` holds and ``act[i][k]``
-    how many action cards of kind ``CARDS[k]``; the decks are lists whose end is the top. With
+    how many action cards of kind ``CARDS[k]``. The decks are lists of values (kinds) in no
+    particular order: each draw takes a uniformly random card of them (``_draw``). With
     ``strict`` (the default) an event that names a card its seat does not hold raises
     ``HandsOutOfStep``; without it the hand is corrected by relabelling one of its cards, for a
     seat whose real cards the simulator cannot see (a person playing a bot).
@@ -222,8 +224,8 @@ class Hands:
         spread: Spread = DEFAULT_SPREAD,
         strict: bool = True,
     ) -> Hands:
-        """Shuffle both pools and deal as the engine does (section 2): the starting number
-        cards to every seat, then ``starting_action_cards``."""
+        """Deal from both pools as the engine does (section 2): the starting number cards to
+        every seat, then ``starting_action_cards``."""
         hands = cls(seats, rng, rules.reverse_discard == "after", strict)
         weights = spread_weights(spread)
         hands.deck_num = numbers = _base_deck(
@@ -302,10 +304,14 @@ class Hands:
     def in_step(self, state: Mapping[str, Any]) -> bool:
         """Whether every hand, deck and discard pile has the size the engine state says."""
         mine = self.counts()
-        return mine["decks"] == state["decks"] and mine["discards"] == state["discards"] and all(
-            mine["seats"][seat]["number_cards"] == s["number_cards"]
-            and mine["seats"][seat]["action_cards"] == s["action_cards"]
-            for seat, s in state["seats"].items()
+        return (
+            mine["decks"] == state["decks"]
+            and mine["discards"] == state["discards"]
+            and all(
+                mine["seats"][seat]["number_cards"] == s["number_cards"]
+                and mine["seats"][seat]["action_cards"] == s["action_cards"]
+                for seat, s in state["seats"].items()
+            )
         )
 
     def check(self, state: Mapping[str, Any]) -> None:
@@ -364,7 +370,11 @@ class Hands:
                     hand = num[index[e[1]]]
                     deck = self.deck_num
                     for _ in range(e[3]):
-                        hand[_draw(deck, random)] += 1
+                        # _draw, inlined: most events draw a card or two.
+                        j = int(random() * len(deck))
+                        hand[deck[j]] += 1
+                        deck[j] = deck[-1]
+                        deck.pop()
                 if e[4]:
                     actions = self.act[index[e[1]]]
                     for _ in range(e[4]):
@@ -397,10 +407,9 @@ class Hands:
                 i, j = index[e[1]], index[e[2]]
                 num[i], num[j] = num[j], num[i]
                 self.act[i], self.act[j] = self.act[j], self.act[i]
-            elif kind == "reverse_discard":
-                if len(e) > 4 and e[4]:
-                    i = index[e[1]]
-                    self._spend(i, discard_choice(i))
+            elif kind == "reverse_discard" and len(e) > 4 and e[4]:
+                i = index[e[1]]
+                self._spend(i, discard_choice(i))
 
     def _spend(self, i: int, k: int) -> None:
         """Seat ``i`` discards an action card of kind ``k``."""

@@ -16,6 +16,7 @@ are asked again afterwards; otherwise the round is played with every revealed va
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -27,7 +28,15 @@ from .bots import Bot, Move, make_bot
 from .constants import CARDS, DECISIONS, TRUTH_DARE
 from .duel import Duel
 from .effects import Effect, RawEffect, build
-from .hands import DEFAULT_SPREAD, KIND, Hands, HandsOutOfStep, Spread, number_composition
+from .hands import (
+    DEFAULT_SPREAD,
+    KIND,
+    Hands,
+    HandsOutOfStep,
+    Spread,
+    number_composition,
+    spread_weights,
+)
 
 #: A duel that lasts this many events is ended by a referee ``time_limit`` (the last event).
 DEFAULT_MAX_EVENTS = 1000
@@ -40,27 +49,71 @@ _BLOCK = KIND["block"]
 BotSpec = str | Bot | None
 
 
+@functools.lru_cache(maxsize=64)
+def _composition(pool: int, weights: tuple[int, ...]) -> tuple[int, ...]:
+    # Cached since every simulated duel starts by asking for it.
+    return tuple(number_composition(pool, weights))
+
+
 class IllegalMove(RuntimeError):
     """A bot chose a move that is not among the engine's legal moves (``check`` mode)."""
 
 
-@dataclass
 class SimulatedDuel:
-    """One simulated duel: its record (RULES.md section 8), final state and events in order."""
+    """One simulated duel: its record (RULES.md section 8), final state and events in order.
 
-    record: dict[str, Any]
-    state: dict[str, Any]
-    events: list[dict[str, Any]]
-    winner: str | None
-    finish: str
-    #: True when the duel was ended by the event cap (a ``time_limit`` with CAP_REASON).
-    capped: bool
-    #: Seat letter -> bot name.
-    bots: dict[str, str]
+    ``record``, ``state`` and ``events`` are fresh plain JSON, built on first use (a long run
+    that only counts wins never pays for them).
+    """
+
+    __slots__ = ("duel", "capped", "bots", "_record", "_state")
+
+    def __init__(self, duel: Duel, capped: bool, bots: dict[str, str]) -> None:
+        self.duel = duel
+        #: True when the duel was ended by the event cap (a ``time_limit`` with CAP_REASON).
+        self.capped = capped
+        #: Seat letter -> bot name.
+        self.bots = bots
+        self._record: dict[str, Any] | None = None
+        self._state: dict[str, Any] | None = None
+
+    @property
+    def record(self) -> dict[str, Any]:
+        if self._record is None:
+            self._record = self.duel.record()
+        return self._record
+
+    @property
+    def state(self) -> dict[str, Any]:
+        if self._state is None:
+            self._state = self.duel.state()
+        return self._state
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The events in order, as the record holds them."""
+        return self.record["events"]  # type: ignore[no-any-return]
+
+    @property
+    def winner(self) -> str | None:
+        """The winning seat's letter, or None for a drawn duel."""
+        return self.state["winner"]  # type: ignore[no-any-return]
+
+    @property
+    def finish(self) -> str:
+        """How the duel ended (the state's ``finish``)."""
+        return self.state["finish"]  # type: ignore[no-any-return]
+
+    @property
+    def event_count(self) -> int:
+        return self.duel.event_count
 
     @property
     def rounds(self) -> int:
         return int(self.state["rounds"])
+
+    def __repr__(self) -> str:
+        return f"<SimulatedDuel {self.bots} {self.finish}, winner {self.winner}>"
 
 
 class Simulator:
@@ -69,14 +122,16 @@ class Simulator:
     ``bots`` maps seat letters (or gives, in seat order) a bot name, a ``Bot``, or None for a
     seat played from outside: ``next_event`` then returns None when that seat has to act, and
     ``move_for`` gives a bot seat's own move. A duel that already has events gets hands guessed
-    to match its counts (``Hands.matching``); such hands, and hands with a seat played from
-    outside, are not strict. With ``check`` every bot move is first looked up in
-    ``duel.legal()`` and the hands are compared with the engine's counts after every event.
+    to match its counts (``Hands.matching``). With a seat played from outside the hands are not
+    strict: that seat's modelled hand is corrected when an event names a card it lacks. With
+    ``check`` every bot move is first looked up in ``duel.legal()``, and the hands are compared
+    with the engine's counts after every event.
 
-    Attributes bots read: ``rng``, ``hands``, ``table`` (the engine's counts, read-only),
-    ``rules``, ``kinds`` (the action kinds the rules allow, as indices into CARDS),
-    ``composition`` (number cards per value in the pool) and ``seen`` (per seat, how many of
-    each value it has revealed so far).
+    Attributes bots read: ``rng`` and ``random`` (its ``random`` method), ``hands``, ``table``
+    (the engine's counts, read-only), ``rules``, ``kinds`` (the action kinds the rules allow,
+    as indices into CARDS), ``composition`` (number cards per value in the pool), ``seen`` (per
+    seat, how many of each value it has revealed so far; kept when a bot ``watches``) and
+    ``last_event``.
     """
 
     def __init__(
@@ -102,6 +157,7 @@ class Simulator:
         self.seats = seats
         self.bots: list[Bot | None] = [None if b is None else make_bot(b) for b in specs]
         self.rng = rng if rng is not None else random.Random()
+        self.random = self.rng.random
         self.rules = duel.rules
         if hands is None:
             strict = all(b is not None for b in self.bots)
@@ -115,8 +171,15 @@ class Simulator:
         self.kinds = tuple(
             k for k, card in enumerate(CARDS) if self.rules.truth_dare or card not in TRUTH_DARE
         )
-        self.composition = number_composition(self.rules.number_pool, spread)
+        self.composition = _composition(self.rules.number_pool, spread_weights(spread))
         self.seen: list[list[int]] = [[0] * 10 for _ in seats]
+        for past in duel._events:
+            # A duel under way: what each seat has shown so far is public.
+            for seat, value in past.get("cards", {}).items():
+                self.seen[seats.index(seat)][value] += 1
+        self._watch = any(b is not None and b.watches for b in self.bots)
+        #: The last event applied, as the record keeps it (None before the first).
+        self.last_event: dict[str, Any] | None = duel._events[-1] if duel._events else None
         if check:
             hands.check(duel.state())
 
@@ -189,7 +252,7 @@ class Simulator:
         if actions:
             if len(actions) == 1:
                 return actions[0]
-            return actions[int(self.rng.random() * len(actions))]
+            return actions[int(self.random() * len(actions))]
         if outside:
             return None
         return {"type": "round", "cards": cards}
@@ -198,27 +261,27 @@ class Simulator:
 
     def apply(self, event: Mapping[str, Any]) -> list[Effect]:
         """Apply ``event`` (a bot's, or a person's) and keep the hands in step; returns its
-        effects as ``Duel.apply`` does. Raises EngineError, changing nothing, if refused."""
+        effects as ``Duel.apply`` does. Raises EngineError, changing nothing, if refused.
+        (With ``check``, bot moves are looked up in the legal moves by ``step`` and ``run``.)"""
         return build(self._advance(event))
 
     def _advance(self, event: Mapping[str, Any]) -> list[RawEffect]:
-        if self.check:
-            self._check_legal(event)
         duel = self.duel
         # The checked path that Duel.apply wraps, without building Effect objects.
         fx = duel._apply(event)
         self.table = duel._table
         hands = self.hands
         # The event as the record keeps it: the engine accepted it, so it is well-formed.
-        applied = duel._events[-1]
+        self.last_event = applied = duel._events[-1]
         if applied["type"] == "round":
             cards = applied["cards"]
             if not hands.strict or self.check:
                 hands.prepare_round(cards)
-            seen = self.seen
-            index = hands.index
-            for seat, value in cards.items():
-                seen[index[seat]][value] += 1
+            if self._watch:
+                seen = self.seen
+                index = hands.index
+                for seat, value in cards.items():
+                    seen[index[seat]][value] += 1
         hands.update(applied, fx, self._shed, self._discard)
         if self.check:
             hands.check(duel.state())
@@ -254,6 +317,8 @@ class Simulator:
         """Play the bots' next event; returns it, or None when there is none to play."""
         event = self.next_event()
         if event is not None:
+            if self.check:
+                self._check_legal(event)
             self._advance(event)
         return event
 
@@ -272,18 +337,11 @@ class Simulator:
             event = self.next_event()
             if event is None:
                 raise ValueError("a seat without a bot must act: run needs a bot in every seat")
+            if self.check:
+                self._check_legal(event)
             self._advance(event)
-        record = duel.record()
-        state = duel.state()
-        return SimulatedDuel(
-            record=record,
-            state=state,
-            events=record["events"],
-            winner=state["winner"],
-            finish=state["finish"],
-            capped=capped,
-            bots={s: (b.name if b else "") for s, b in zip(self.seats, self.bots, strict=True)},
-        )
+        names = {s: (b.name if b else "") for s, b in zip(self.seats, self.bots, strict=True)}
+        return SimulatedDuel(duel, capped, names)
 
 
 def play_duel(
@@ -336,7 +394,7 @@ class Summary:
 
     def add(self, played: SimulatedDuel) -> None:
         self.duels += 1
-        self.events += len(played.events)
+        self.events += played.event_count
         self.rounds += played.rounds
         self.seat_wins[played.winner] += 1
         for seat, bot in played.bots.items():
