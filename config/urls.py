@@ -10,6 +10,7 @@ from .health import healthz
 urlpatterns = [
     path("", tournament_views.home, name="home"),
     path("dashboard/", account_views.dashboard, name="dashboard"),
+    path("me/", include("accounts.urls_player")),
     path("accounts/", include("accounts.urls")),
     path("t/", include("tournaments.urls")),
     path("t/<slug:slug>/duels/", include("duels.urls")),

@@ -1,5 +1,22 @@
-"""Public, player and live pages (issue 9). Mounted under /t/<slug>/ (after the other routes)."""
+"""Public, player and live pages (issue 9). Mounted under /t/<slug>/ (after the other routes).
+
+Every view receives `slug`; none of these paths is taken by the tournament's other pages
+(detail, entrants, people, publish, claim, duels, manage).
+"""
+
+from django.urls import path
+
+from . import views_public as views
 
 app_name = "public"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("live/", views.home, name="home"),
+    path("standings/", views.standings, name="standings"),
+    path("groups/", views.groups, name="groups"),
+    path("rounds/", views.rounds, name="rounds"),
+    path("tiebreaks/", views.tiebreaks, name="tiebreaks"),
+    path("bracket/", views.bracket, name="bracket"),
+    path("screen/", views.screen, name="screen"),
+    path("sheets/<int:duel_id>/", views.sheet, name="sheet"),
+]

@@ -13,7 +13,7 @@ from .constants import CARDS, DRAW_AMOUNT, TRUTH_DARE
 from .effects import RawEffect
 from .errors import IllegalEvent
 from .events import Event
-from .state import Pending, Table
+from .state import Table, pending
 from .talk import seat_name, waiting_for
 
 _WITHOUT_TRUTH_DARE = tuple(card for card in CARDS if card not in TRUTH_DARE)
@@ -74,7 +74,7 @@ def place_block(t: Table, target: int, fx: list[RawEffect]) -> None:
 def _block(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
     # The target's flag stays false while it decides whether to counter.
     if t.setup.rules.block_counter and t.act[target] > 0:
-        t.pending = Pending("block_counter", target, i, "block")
+        t.pending = pending("block_counter", target, i, "block")
     else:
         place_block(t, target, fx)
 
@@ -101,7 +101,7 @@ def _color_change(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
 
 def _draw_card(t: Table, i: int, target: int, fx: list[RawEffect], card: str) -> None:
     if t.setup.rules.draw_counter and t.act[target] > 0:
-        t.pending = Pending("counter", target, i, card)
+        t.pending = pending("counter", target, i, card)
     else:
         t.draw(target, DRAW_AMOUNT[card], 0, fx, card, i)
 
@@ -113,7 +113,7 @@ def _truth_or_dare(t: Table, i: int, target: int, fx: list[RawEffect], card: str
             t.shed(j, fx, card, i)
     else:
         t.shed(i, fx, card, i)
-    t.pending = Pending(card, target, i, card)
+    t.pending = pending(card, target, i, card)
 
 
 _PLAY: dict[str, Callable[[Table, int, int, list[RawEffect]], None]] = {

@@ -20,6 +20,7 @@ simulator's ``rng.random``), so that a seed fixes a whole duel.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import floor
 from typing import TYPE_CHECKING, Any
 
 from .constants import CARDS, COLORS
@@ -70,33 +71,36 @@ class RandomBot(Bot):
 
     name = "random"
 
+    # ``floor`` rather than ``int`` turns a random float into an index: the same whole number
+    # for a non-negative float, several times cheaper in CPython.
+
     def free(self, sim: Simulator, i: int) -> Move:
         rnd = sim.random
         t = sim.table
         counts = sim.hands.num[i]
         blocked = t.blocked[i]
-        values = 1 if blocked else 10 - counts.count(0)
         if t.act[i]:
             # The decks hold no card the rules forbid, so every kind held may be played.
+            values = 1 if blocked else 10 - counts.count(0)
             held = sim.hands.act[i]
             kinds = len(held) - held.count(0)
-            r = int(rnd() * (values + kinds))
+            r = floor(rnd() * (values + kinds))
             if r < kinds:
                 for k, count in enumerate(held):
                     if count:
                         if r == 0:
-                            return sim.action_event(i, k, COLORS[int(rnd() * 4)])
+                            return sim.action_event(i, k, COLORS[floor(rnd() * 4)])
                         r -= 1
         if blocked:
             return None
         # Uniform over the distinct values held: draw a value until the hand holds it.
         while True:
-            v = int(rnd() * 10)
+            v = floor(rnd() * 10)
             if counts[v]:
                 return v
 
     def respond(self, sim: Simulator, i: int, decision: str, choices: Sequence[str]) -> str:
-        return choices[int(sim.random() * len(choices))]
+        return choices[floor(sim.random() * len(choices))]
 
     def shed(self, sim: Simulator, i: int) -> int:
         return sim.hands.random_card(i)
@@ -104,7 +108,7 @@ class RandomBot(Bot):
     def discard_action(self, sim: Simulator, i: int) -> int:
         held = sim.hands.act[i]
         kinds = [k for k in range(len(CARDS)) if held[k]]
-        return kinds[int(sim.random() * len(kinds))]
+        return kinds[floor(sim.random() * len(kinds))]
 
 
 #: Action kinds from least to most worth keeping, for the heuristic's discards.

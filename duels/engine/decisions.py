@@ -11,7 +11,7 @@ from .constants import DRAW_AMOUNT
 from .effects import RawEffect
 from .errors import IllegalEvent
 from .events import Event
-from .state import Pending, Table
+from .state import Pending, Table, pending
 from .talk import waiting_for
 
 
@@ -44,21 +44,22 @@ def settle(t: Table, fx: list[RawEffect]) -> None:
     """
     if t.finish is not None:
         return
-    if t.pending is None and max(t.streak) >= 2:
-        for i, streak in enumerate(t.streak):
-            if streak >= 2:
-                t.pending = Pending("bonus", i)
+    if t.pending is None:
+        streak = t.streak
+        for i in t.order:
+            if streak[i] >= 2:
+                t.pending = pending("bonus", i)
                 break
-    if t.pending is None and 0 in t.num:
-        zeros = [i for i, n in enumerate(t.num) if n == 0]
+    num = t.num
+    if t.pending is None and 0 in num:
+        zeros = [i for i in t.order if num[i] == 0]
         if len(zeros) > 1:
             t.end(-1, "double_zero", fx)
             return
-        if zeros:
-            _potential_winner(t, zeros[0], fx)
+        _potential_winner(t, zeros[0], fx)
     p = t.pending
     if p is not None:
-        fx.append(("await", t.setup.seats[p.seat], None, 0, 0, p.decision))
+        fx.append(("await", t.seats[p.seat], None, 0, 0, p.decision))
 
 
 def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:
@@ -68,7 +69,7 @@ def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:
     if t.setup.rules.challenge == "none" or t.act[c] == 0:
         t.end(w, "shed_all", fx)
     else:
-        t.pending = Pending("challenge", c, w)
+        t.pending = pending("challenge", c, w)
 
 
 def _counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
@@ -113,7 +114,7 @@ def _truth_or_dare(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> No
     if p.decision == "dare" and t.setup.rules.dare_refused == "forfeit":
         t.end(actor, "dare_refused", fx, other=target)
     else:
-        t.pending = Pending("penalty", actor, target, p.decision)
+        t.pending = pending("penalty", actor, target, p.decision)
 
 
 def _penalty(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:

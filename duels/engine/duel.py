@@ -12,7 +12,7 @@ from .decisions import respond, settle
 from .effects import Effect, RawEffect, build, describe_all
 from .endings import adjudicate, forfeit, time_limit
 from .errors import EngineError, IllegalEvent, show
-from .events import Event, parse_event
+from .events import Event, already_canonical, parse_event
 from .legal import Legal, legal_now
 from .record import FORMAT, VERSION, header_dict, read_header
 from .rounds import play_round
@@ -108,34 +108,46 @@ class Duel:
         """Apply one event and return what it did; on EngineError nothing has changed."""
         return build(self._apply(event))
 
-    def _apply(self, event: object) -> list[RawEffect]:
+    def _apply(self, event: object, owned: bool = False) -> list[RawEffect]:
         """``apply`` without building Effect objects, for replays.
 
-        The event is applied to a copy of the table (a few short lists of ints), which replaces
-        the table only once the whole event has succeeded: a refused event, or a bug, changes
-        nothing.
+        With ``owned`` the caller hands the event over and never changes it again (the bot
+        simulator, which builds its events in canonical form): an event that already is its
+        canonical form, every field checked, is then kept as it is instead of copied.
+
+        The rules change the table in place, after a ``snapshot`` of it (one flat list of its
+        values); if the event fails for any reason — refused by the rules, a bug, even an
+        interrupt — the table is restored from it: a refused event, or a bug, changes nothing.
         """
         t = self._table
         index = t.events + 1
         if t.finish is not None:
             raise IllegalEvent(finished_text(t), index)
-        fx: list[RawEffect] = []
         try:
-            ev = parse_event(event, self._setup)
-            new = t.copy()
-            _APPLY[ev["type"]](new, ev, fx)
+            if owned and already_canonical(event, self._setup):
+                ev = event  # type: ignore[assignment]
+            else:
+                ev = parse_event(event, self._setup)
         except IllegalEvent as error:
             error.index = index
             raise
         except Exception as bug:
-            # The promise is that only EngineError escapes, whatever the input.
-            raise IllegalEvent(
-                f"the engine could not apply this event ({type(bug).__name__}: {show(str(bug))})"
-                "; please report it",
-                index,
-            ) from bug
-        new.events = index
-        self._table = new
+            raise _internal_error(bug, index) from bug
+        fx: list[RawEffect] = []
+        saved = t.snapshot()
+        try:
+            _APPLY[ev["type"]](t, ev, fx)
+        except IllegalEvent as error:
+            t.restore(saved)
+            error.index = index
+            raise
+        except Exception as bug:
+            t.restore(saved)
+            raise _internal_error(bug, index) from bug
+        except BaseException:
+            t.restore(saved)
+            raise
+        t.events = index
         self._events.append(ev)
         return fx
 
@@ -187,6 +199,15 @@ class Duel:
     def __repr__(self) -> str:
         t = self._table
         return f"<Duel {self._setup.ruleset} {t.status} after {t.events} events>"
+
+
+def _internal_error(bug: Exception, index: int) -> IllegalEvent:
+    """The promise is that only EngineError escapes, whatever the input."""
+    return IllegalEvent(
+        f"the engine could not apply this event ({type(bug).__name__}: {show(str(bug))})"
+        "; please report it",
+        index,
+    )
 
 
 def replay(record: object) -> dict[str, Any]:

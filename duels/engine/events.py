@@ -3,6 +3,11 @@
 ``parse_event`` turns any value into the event's canonical form — a plain JSON dict holding only
 the fields the engine reads, in a fixed order — or raises IllegalEvent saying what is wrong and
 what would be accepted. The canonical form is what the duel's record keeps.
+
+``already_canonical`` lets a caller that built an event itself (the bot simulator) and hands it
+over skip that copy: it says whether a dict already is its own canonical form, every field
+checked as ``parse_event`` checks it. Anything it does not recognise goes to ``parse_event``,
+which alone words the refusals.
 """
 
 from __future__ import annotations
@@ -162,6 +167,68 @@ def _adjudicate(raw: dict[Any, Any], setup: Setup) -> Event:
     winner = _seat(raw, "winner", setup, "adjudicate")
     return _reason(raw, {"type": "adjudicate", "winner": winner}, "adjudicate")
 
+
+def already_canonical(raw: object, setup: Setup) -> bool:
+    """Whether ``parse_event(raw, setup)`` would return a dict equal to ``raw`` itself, with
+    its keys in the same order (a round's cards too). False means only "not sure": such an
+    event is read by ``parse_event`` as any other.
+
+    Only the events bots play most are recognised: rounds without ``targets``, action cards
+    without ``target``, and responds.
+    """
+    if type(raw) is not dict:
+        return False
+    kind = raw.get("type")
+    check = _AS_IS.get(kind) if type(kind) is str else None
+    return check is not None and check(raw, setup)
+
+
+def _round_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
+    cards = raw.get("cards")
+    if len(raw) != 2 or type(cards) is not dict or tuple(raw) != ("type", "cards"):
+        return False
+    index = setup.index
+    last = -1
+    # Canonical cards name seats in seat order, each with a whole number 0–9.
+    for seat, value in cards.items():
+        i = index.get(seat, -1) if type(seat) is str else -1
+        if i <= last or type(value) is not int or not 0 <= value <= 9:
+            return False
+        last = i
+    return True
+
+
+def _action_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
+    seat, card = raw.get("seat"), raw.get("card")
+    if type(seat) is not str or seat not in setup.index or type(card) is not str:
+        return False
+    if card == "color_change":
+        color = raw.get("color")
+        return (
+            type(color) is str
+            and color in COLORS
+            and len(raw) == 4
+            and tuple(raw) == ("type", "seat", "card", "color")
+        )
+    return card in CARDS and len(raw) == 3 and tuple(raw) == ("type", "seat", "card")
+
+
+def _respond_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
+    seat = raw.get("seat")
+    return (
+        type(seat) is str
+        and seat in setup.index
+        and type(raw.get("choice")) is str
+        and len(raw) == 3
+        and tuple(raw) == ("type", "seat", "choice")
+    )
+
+
+_AS_IS: dict[str, Callable[[dict[Any, Any], Setup], bool]] = {
+    "round": _round_as_is,
+    "action": _action_as_is,
+    "respond": _respond_as_is,
+}
 
 _PARSERS: dict[str, Callable[[dict[Any, Any], Setup], Event]] = {
     "round": _round,

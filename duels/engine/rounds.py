@@ -6,6 +6,8 @@ and the order of section 7).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .effects import RawEffect
 from .errors import IllegalEvent
 from .events import Event
@@ -17,26 +19,32 @@ def play_round(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     """Check that a round may be played with these cards, then play it (section 3)."""
     if t.pending is not None:
         raise IllegalEvent(f"a round cannot be played now: {waiting_for(t)}")
-    setup = t.setup
-    seats = setup.seats
+    seats = t.seats
+    order = t.order
     blocked = t.blocked
     cards: dict[str, int] = ev["cards"]
     # -1 stands for "revealed nothing"; the event's seats were checked when it was read.
     values = [cards.get(s, -1) for s in seats]
-    for i, v in enumerate(values):
-        if (v < 0) != blocked[i]:
+    if True in blocked:
+        # Exactly the seats that are not blocked reveal a card.
+        free: Sequence[int] = [i for i in order if not blocked[i]]
+        if [i for i in order if values[i] >= 0] != free:
+            raise IllegalEvent(_which_seats(t))
+    else:
+        # The usual round, checked without a loop: every seat reveals.
+        free = order
+        if -1 in values:
             raise IllegalEvent(_which_seats(t))
     t.rounds += 1
-    free = [i for i, v in enumerate(values) if v >= 0]
     if not free:
         _all_blocked(t, fx)
         return
     for i in free:
         fx.append(("reveal", seats[i], None, 0, 0, values[i]))
     if len(free) < len(seats):
-        for i, b in enumerate(blocked):
-            if b:
-                fx.append(("blocked_out", seats[i], None, 0, 0, None, setup.rules.blocked_seat))
+        for i in order:
+            if blocked[i]:
+                fx.append(("blocked_out", seats[i], None, 0, 0, None, t.setup.rules.blocked_seat))
     if 0 in values or 7 in values:
         _zeros_then_sevens(t, free, values, fx)
     if len(free) == 1:
@@ -69,7 +77,9 @@ def _all_blocked(t: Table, fx: list[RawEffect]) -> None:
         fx.append(("unblock", seat))
 
 
-def _zeros_then_sevens(t: Table, free: list[int], values: list[int], fx: list[RawEffect]) -> None:
+def _zeros_then_sevens(
+    t: Table, free: Sequence[int], values: list[int], fx: list[RawEffect]
+) -> None:
     """Section 3.2: every 0, then every 7, each in the seat order of the seat revealing it."""
     seats = t.setup.seats
     for i in free:
@@ -108,16 +118,20 @@ def _blocked_round(t: Table, w: int, fx: list[RawEffect]) -> None:
             fx.append(("unblock", seats[i]))
 
 
-def _compare(t: Table, free: list[int], values: list[int], fx: list[RawEffect]) -> None:
+def _compare(t: Table, free: Sequence[int], values: list[int], fx: list[RawEffect]) -> None:
     """Sections 3.3 and 3.4: the single highest card wins; a tie for highest sheds and draws."""
-    seats = t.setup.seats
-    rules = t.setup.rules
-    high = max(values)
+    seats = t.seats
+    streak = t.streak
+    # The highest card, by hand: the built-in max costs several times more on short lists.
+    high = -1
+    for v in values:
+        if v > high:
+            high = v
     if values.count(high) == 1:
         w = values.index(high)
         t.shed(w, fx, "round_won")
-        t.streak[w] += 1
-        fx.append(("win_round", seats[w], None, t.streak[w], 0, high))
+        streak[w] += 1
+        fx.append(("win_round", seats[w], None, streak[w], 0, high))
     else:
         fx.append(("tie", None, None, 0, 0, high))
         # Shed before draw, and seats served in seat order when the deck runs short.
@@ -125,13 +139,14 @@ def _compare(t: Table, free: list[int], values: list[int], fx: list[RawEffect]) 
             if values[i] == high:
                 t.shed(i, fx, "tie")
                 t.draw(i, 1, 0, fx, "tie")
-                t.streak[i] = 0
+                streak[i] = 0
+    discard = t.setup.rules.loser_discards_revealed
     for i in free:
         if values[i] != high:
-            if rules.loser_discards_revealed:
+            if discard:
                 t.num[i] -= 1
                 t.disc_n += 1
                 fx.append(("shed", seats[i], None, 1, 0, None, "revealed_discarded"))
             t.draw(i, 1, 0, fx, "round_lost")
-            t.streak[i] = 0
+            streak[i] = 0
             fx.append(("lose_round", seats[i]))

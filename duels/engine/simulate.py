@@ -22,6 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from math import floor
 from typing import IO, Any
 
 from .bots import Bot, Move, make_bot
@@ -43,8 +44,17 @@ DEFAULT_MAX_EVENTS = 1000
 #: The ``reason`` of that ending, so that a record says why it ended.
 CAP_REASON = "simulation event cap"
 
-_DRAWS = (("draw_two", KIND["draw_two"]), ("draw_four", KIND["draw_four"]))
-_BLOCK = KIND["block"]
+_DRAW_TWO, _DRAW_FOUR, _BLOCK = KIND["draw_two"], KIND["draw_four"], KIND["block"]
+#: A counter's or challenge's choices by [holds a +2][holds a +4], in DECISIONS' order.
+_DRAW_CHOICES = (
+    (("pass",), ("draw_four", "pass")),
+    (("draw_two", "pass"), ("draw_two", "draw_four", "pass")),
+)
+#: The action kinds the rules allow, by ``truth_dare``.
+_KINDS = {
+    allowed: tuple(k for k, card in enumerate(CARDS) if allowed or card not in TRUTH_DARE)
+    for allowed in (False, True)
+}
 
 BotSpec = str | Bot | None
 
@@ -94,15 +104,19 @@ class SimulatedDuel:
         """The events in order, as the record holds them."""
         return self.record["events"]  # type: ignore[no-any-return]
 
+    # The next three read the engine's table, as ``state`` does, without building the whole
+    # state: a run that only sums duels up reads them once per duel.
+
     @property
     def winner(self) -> str | None:
-        """The winning seat's letter, or None for a drawn duel."""
-        return self.state["winner"]  # type: ignore[no-any-return]
+        """The winning seat's letter, or None for a drawn duel (the state's ``winner``)."""
+        t = self.duel._table
+        return t.seats[t.winner] if t.winner >= 0 else None
 
     @property
     def finish(self) -> str:
         """How the duel ended (the state's ``finish``)."""
-        return self.state["finish"]  # type: ignore[no-any-return]
+        return self.duel._table.finish  # type: ignore[return-value]
 
     @property
     def event_count(self) -> int:
@@ -110,7 +124,7 @@ class SimulatedDuel:
 
     @property
     def rounds(self) -> int:
-        return int(self.state["rounds"])
+        return self.duel._table.rounds
 
     def __repr__(self) -> str:
         return f"<SimulatedDuel {self.bots} {self.finish}, winner {self.winner}>"
@@ -143,7 +157,7 @@ class Simulator:
         hands: Hands | None = None,
         check: bool = False,
     ) -> None:
-        seats = tuple(duel.seats)
+        seats = duel._setup.seats
         if isinstance(bots, Mapping):
             specs = [bots.get(seat) for seat in seats]
             unknown = set(bots) - set(seats)
@@ -155,6 +169,7 @@ class Simulator:
                 raise ValueError(f"{len(specs)} bots for {len(seats)} seats")
         self.duel = duel
         self.seats = seats
+        self.order = tuple(range(len(seats)))
         self.bots: list[Bot | None] = [None if b is None else make_bot(b) for b in specs]
         self.rng = rng if rng is not None else random.Random()
         self.random = self.rng.random
@@ -168,9 +183,7 @@ class Simulator:
         self.hands = hands
         self.check = check
         self.table = duel._table
-        self.kinds = tuple(
-            k for k, card in enumerate(CARDS) if self.rules.truth_dare or card not in TRUTH_DARE
-        )
+        self.kinds = _KINDS[self.rules.truth_dare]
         self.composition = _composition(self.rules.number_pool, spread_weights(spread))
         self.seen: list[list[int]] = [[0] * 10 for _ in seats]
         for past in duel._events:
@@ -189,7 +202,7 @@ class Simulator:
         """The engine's choices for ``decision`` that seat ``i``'s hand allows (section 7)."""
         if decision == "counter" or decision == "challenge":
             held = self.hands.act[i]
-            return (*(choice for choice, k in _DRAWS if held[k]), "pass")
+            return _DRAW_CHOICES[held[_DRAW_TWO] > 0][held[_DRAW_FOUR] > 0]
         if decision == "block_counter":
             return ("block", "pass") if self.hands.act[i][_BLOCK] else ("pass",)
         return DECISIONS[decision]
@@ -229,16 +242,20 @@ class Simulator:
             return None
         p = t.pending
         seats = self.seats
+        bots = self.bots
         if p is not None:
-            bot = self.bots[p.seat]
+            bot = bots[p.seat]
             if bot is None:
                 return None
             choice = bot.respond(self, p.seat, p.decision, self.choices_for(p.seat, p.decision))
             return {"type": "respond", "seat": seats[p.seat], "choice": choice}
         cards: dict[str, int] = {}
-        actions: list[dict[str, Any]] = []
+        actions: list[dict[str, Any]] | None = None  # built only when a bot plays a card
         outside = False
-        for i, bot in enumerate(self.bots):
+        # Every seat is asked, in seat order, even once one plays a card: the same duel then
+        # draws the same random numbers.
+        for i in self.order:
+            bot = bots[i]
             if bot is None:
                 outside = True
                 continue
@@ -247,12 +264,14 @@ class Simulator:
                 continue
             if type(move) is int:
                 cards[seats[i]] = move
+            elif actions is None:
+                actions = [move]  # type: ignore[list-item]
             else:
                 actions.append(move)  # type: ignore[arg-type]
-        if actions:
+        if actions is not None:
             if len(actions) == 1:
                 return actions[0]
-            return actions[int(self.random() * len(actions))]
+            return actions[floor(self.random() * len(actions))]
         if outside:
             return None
         return {"type": "round", "cards": cards}
@@ -265,10 +284,13 @@ class Simulator:
         (With ``check``, bot moves are looked up in the legal moves by ``step`` and ``run``.)"""
         return build(self._advance(event))
 
-    def _advance(self, event: Mapping[str, Any]) -> list[RawEffect]:
+    def _advance(self, event: Mapping[str, Any], owned: bool = False) -> list[RawEffect]:
+        """Apply ``event`` through the duel's checked path and follow it in the hands. With
+        ``owned`` (the bots' own events, which nobody else sees) the record may keep the
+        event itself rather than a copy, once the engine has checked every field of it."""
         duel = self.duel
         # The checked path that Duel.apply wraps, without building Effect objects.
-        fx = duel._apply(event)
+        fx = duel._apply(event, owned)
         self.table = duel._table
         hands = self.hands
         # The event as the record keeps it: the engine accepted it, so it is well-formed.
@@ -282,16 +304,18 @@ class Simulator:
                 index = hands.index
                 for seat, value in cards.items():
                     seen[index[seat]][value] += 1
-        hands.update(applied, fx, self._shed, self._discard)
+        hands.update(applied, fx, self)
         if self.check:
             hands.check(duel.state())
         return fx
 
-    def _shed(self, i: int) -> int:
+    # The simulator is the hands' ``Chooser``: a seat's chosen cards are its bot's choice.
+
+    def shed_choice(self, i: int) -> int:
         bot = self.bots[i]
         return self.hands.random_card(i) if bot is None else bot.shed(self, i)
 
-    def _discard(self, i: int) -> int:
+    def discard_choice(self, i: int) -> int:
         bot = self.bots[i]
         if bot is None:
             held = self.hands.act[i]
@@ -329,17 +353,19 @@ class Simulator:
             raise ValueError("max_events must be at least 1")
         duel = self.duel
         capped = False
+        last = max_events - 1
+        next_event, advance, check = self.next_event, self._advance, self.check
         while self.table.finish is None:
-            if self.table.events >= max_events - 1:
-                self._advance({"type": "time_limit", "reason": CAP_REASON})
+            if self.table.events >= last:
+                advance({"type": "time_limit", "reason": CAP_REASON})
                 capped = True
                 break
-            event = self.next_event()
+            event = next_event()
             if event is None:
                 raise ValueError("a seat without a bot must act: run needs a bot in every seat")
-            if self.check:
+            if check:
                 self._check_legal(event)
-            self._advance(event)
+            advance(event, owned=True)
         names = {s: (b.name if b else "") for s, b in zip(self.seats, self.bots, strict=True)}
         return SimulatedDuel(duel, capped, names)
 

@@ -1,12 +1,14 @@
 """The counts the engine tracks (RULES.md section 1) and the state shape of section 8.
 
 A ``Table`` is small on purpose: a few lists of ints indexed by seat, the decks and discard
-piles, the pending decision and the outcome. ``Duel.apply`` works on a copy and keeps it only
-when the whole event succeeded, which is what makes an illegal event change nothing.
+piles, the pending decision and the outcome. ``Duel.apply`` takes a ``snapshot`` of it before
+the rules change anything and ``restore``s it if the event fails for any reason, which is what
+makes an illegal event (or a bug) change nothing.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,11 +49,19 @@ class Pending:
         return DECISIONS[self.decision]
 
 
+#: ``Pending(...)``, shared: a frozen dataclass takes microseconds to build (every field goes
+#: through ``object.__setattr__``), and a duel raises the same few decisions again and again.
+#: Sharing is safe because a ``Pending`` is immutable and compared by value.
+pending = functools.cache(Pending)
+
+
 class Table:
     """Counts per seat, the two decks and discard piles, the pending decision, the outcome."""
 
     __slots__ = (
         "setup",
+        "seats",
+        "order",
         "num",
         "act",
         "streak",
@@ -72,6 +82,11 @@ class Table:
         rules = setup.rules
         n = len(setup.seats)
         self.setup = setup
+        #: ``setup.seats``, one attribute away: every effect names its seats.
+        self.seats = setup.seats
+        #: The seat indices in seating order, for loops: cheaper than ``enumerate`` or
+        #: ``range`` on every event.
+        self.order = tuple(range(n))
         self.num = [rules.starting_number_cards] * n
         self.act = [0] * n
         for seat, count in rules.starting_action_cards:
@@ -91,6 +106,8 @@ class Table:
     def copy(self) -> Table:
         other = Table.__new__(Table)
         other.setup = self.setup
+        other.seats = self.seats
+        other.order = self.order
         other.num = self.num[:]
         other.act = self.act[:]
         other.streak = self.streak[:]
@@ -105,6 +122,47 @@ class Table:
         other.events = self.events
         other.rounds = self.rounds
         return other
+
+    def snapshot(self) -> list[Any]:
+        """Every changing value in one flat list, for ``restore``.
+
+        One list of ints is far cheaper to build than a copy of the table (four lists and a
+        new object), and ``Duel.apply`` takes one before every event.
+        """
+        return [
+            *self.num,
+            *self.act,
+            *self.streak,
+            *self.blocked,
+            self.deck_n,
+            self.deck_a,
+            self.disc_n,
+            self.disc_a,
+            self.pending,
+            self.winner,
+            self.finish,
+            self.events,
+            self.rounds,
+        ]
+
+    def restore(self, saved: list[Any]) -> None:
+        """Put back the values of ``snapshot``; fresh lists, in case a bug rebound one."""
+        n = len(self.seats)
+        self.num = saved[0:n]
+        self.act = saved[n : 2 * n]
+        self.streak = saved[2 * n : 3 * n]
+        self.blocked = saved[3 * n : 4 * n]
+        (
+            self.deck_n,
+            self.deck_a,
+            self.disc_n,
+            self.disc_a,
+            self.pending,
+            self.winner,
+            self.finish,
+            self.events,
+            self.rounds,
+        ) = saved[4 * n :]
 
     # -- the primitives every rule is made of (section 3, "Draws never exceed ...") --------
 
@@ -125,7 +183,7 @@ class Table:
         self.deck_a -= a
         self.num[i] += n
         self.act[i] += a
-        seats = self.setup.seats
+        seats = self.seats
         fx.append(
             (
                 "draw",
@@ -145,7 +203,7 @@ class Table:
         n = 1 if self.num[i] > 0 else 0
         self.num[i] -= n
         self.disc_n += n
-        seats = self.setup.seats
+        seats = self.seats
         fx.append(
             ("shed", seats[i], None, n, 0, None, cause, seats[source] if source >= 0 else None)
         )
@@ -169,7 +227,7 @@ class Table:
         reason: str | None = None,
     ) -> None:
         """The duel is over (section 6): nothing is awaited any more."""
-        seats = self.setup.seats
+        seats = self.seats
         self.pending = None
         self.winner = winner
         self.finish = finish

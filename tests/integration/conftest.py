@@ -12,6 +12,31 @@ from tests.conftest import services_missing
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKER_NAME = "integration-worker"
+_running: list[subprocess.Popen] = []
+
+
+def wait_until_idle(timeout: float = 30) -> None:
+    """Wait for the worker to finish what tests sent it: a task still reading the tables while
+    pytest-django truncates them between tests deadlocks the flush."""
+    from config.celery import app
+
+    deadline = time.monotonic() + timeout
+    quiet = 0
+    while time.monotonic() < deadline and quiet < 2:
+        with app.connection_for_read() as conn:
+            queued = conn.default_channel.client.llen("celery")
+        inspect = app.control.inspect(timeout=0.5)
+        busy = any((inspect.active() or {}).values()) or any((inspect.reserved() or {}).values())
+        quiet = quiet + 1 if not queued and not busy else 0
+        time.sleep(0.1)
+
+
+@pytest.fixture(autouse=True)
+def _worker_idle_before_flush(transactional_db):
+    # Set up after the database fixture, so this teardown runs before its flush.
+    yield
+    if _running:
+        wait_until_idle()
 
 
 @pytest.fixture(scope="session")
@@ -47,7 +72,9 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     else:
         process.kill()
         pytest.fail("the Celery worker did not answer within 60 s")
+    _running.append(process)
     yield process
+    _running.remove(process)
     process.terminate()
     try:
         process.wait(timeout=20)

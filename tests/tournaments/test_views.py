@@ -1,4 +1,7 @@
-"""Tournament pages over the role matrix, claim links, publishing, CSRF."""
+"""Tournament pages over the role matrix, claim links, publishing, CSRF.
+
+Registration, claim links and roles are managed on the organiser pages (issue 8); their old
+addresses redirect there, and the tests below use the new ones."""
 
 import pytest
 from django.test import Client
@@ -35,13 +38,14 @@ def client_for(user) -> Client:
     return client
 
 
-# Expected status of each page for each role on an unpublished tournament.
+# Expected status of each page for each role on an unpublished tournament. The old
+# management addresses redirect (301) those who may manage, and refuse the others as before.
 PAGES = {
     "detail": {"organiser": 200, "co_organiser": 200, "referee": 200, "player": 200,
                "stranger": 404, "anonymous": 404},
-    "entrants": {"organiser": 200, "co_organiser": 200, "referee": 403, "player": 403,
+    "entrants": {"organiser": 301, "co_organiser": 301, "referee": 403, "player": 403,
                  "stranger": 404, "anonymous": 404},
-    "people": {"organiser": 200, "co_organiser": 200, "referee": 403, "player": 403,
+    "people": {"organiser": 301, "co_organiser": 301, "referee": 403, "player": 403,
                "stranger": 404, "anonymous": 404},
 }
 
@@ -63,7 +67,7 @@ def test_published_detail_is_public_but_management_is_not(cup, who):
     assert client.get(reverse("tournaments:detail", args=["cup"])).status_code == 200
     expected = {"organiser": 200, "co_organiser": 200, "referee": 403, "player": 403,
                 "stranger": 403, "anonymous": 302}[who]
-    assert client.get(reverse("tournaments:entrants", args=["cup"])).status_code == expected
+    assert client.get(reverse("organiser:players", args=["cup"])).status_code == expected
 
 
 @pytest.mark.parametrize("who", WHO)
@@ -91,14 +95,18 @@ def test_anonymous_sees_published_detail_with_its_players(cup):
 def test_create_tournament_makes_the_creator_organiser(client):
     user = UserFactory()
     client.force_login(user)
-    response = client.post(reverse("tournaments:create"), {"name": "  Spring   Open "})
+    response = client.post(reverse("tournaments:create"), {
+        "name": "  Spring   Open ", "duel_preset": "tournament", "tiebreak_mode": "full"})
     tournament = Tournament.objects.get()
-    assert response.url == reverse("tournaments:detail", args=[tournament.slug])
+    # Straight to the organiser's overview, where the next steps are.
+    assert response.url == reverse("organiser:overview", args=[tournament.slug])
     assert tournament.name == "Spring Open"
     assert tournament.slug == "spring-open"
     assert tournament.created_by == user
     assert not tournament.published
-    client.post(reverse("tournaments:create"), {"name": "Spring Open"})
+    client.post(reverse("tournaments:create"), {"name": "Spring Open",
+                                                "duel_preset": "tournament",
+                                                "tiebreak_mode": "full"})
     assert Tournament.objects.filter(slug="spring-open-2").exists()
 
 
@@ -111,7 +119,7 @@ def test_create_needs_sign_in(client):
 def test_register_entrant_and_refuse_duplicate_name(cup):
     tournament, users = cup
     client = client_for(users["co_organiser"])
-    url = reverse("tournaments:entrants", args=["cup"])
+    url = reverse("organiser:players", args=["cup"])
     assert client.post(url, {"name": "Ada"}).status_code == 302
     response = client.post(url, {"name": "  ada "})
     assert response.status_code == 422
@@ -123,7 +131,7 @@ class TestClaimLinks:
     def issue(self, cup, entrant):
         tournament, users = cup
         response = client_for(users["organiser"]).post(
-            reverse("tournaments:issue_claim", args=["cup", entrant.pk]))
+            reverse("organiser:issue_claim", args=["cup", entrant.pk]))
         assert response.status_code == 200
         return response.context["link"].split("testserver", 1)[1]
 
@@ -190,7 +198,7 @@ class TestClaimLinks:
         tournament, users = cup
         entrant = EntrantFactory(tournament=tournament, name="Bea")
         response = client_for(users[who]).post(
-            reverse("tournaments:issue_claim", args=["cup", entrant.pk]))
+            reverse("organiser:issue_claim", args=["cup", entrant.pk]))
         assert response.status_code in (403, 404)
         entrant.refresh_from_db()
         assert entrant.claim_token_hash == ""
@@ -218,19 +226,19 @@ class TestRoles:
         tournament, users = cup
         UserFactory(username="cora")
         client = client_for(users["organiser"])
-        url = reverse("tournaments:people", args=["cup"])
+        url = reverse("organiser:people", args=["cup"])
         assert client.post(url, {"username": "Cora", "role": "co_organiser"}).status_code == 302
         grant = TournamentRole.objects.get(user__username="cora")
         assert grant.role == Role.CO_ORGANISER
         assert grant.granted_by == users["organiser"]
-        client.post(reverse("tournaments:revoke", args=["cup", grant.pk]))
+        client.post(reverse("organiser:revoke", args=["cup", grant.pk]))
         assert not TournamentRole.objects.filter(pk=grant.pk).exists()
 
     def test_co_organiser_grants_referees_but_not_co_organisers(self, cup):
         tournament, users = cup
         UserFactory(username="rex")
         client = client_for(users["co_organiser"])
-        url = reverse("tournaments:people", args=["cup"])
+        url = reverse("organiser:people", args=["cup"])
         response = client.post(url, {"username": "rex", "role": "co_organiser"})
         assert response.status_code == 422
         assert not TournamentRole.objects.filter(user__username="rex").exists()
@@ -241,13 +249,13 @@ class TestRoles:
         tournament, users = cup
         other = RoleFactory(tournament=tournament, role=Role.CO_ORGANISER)
         client_for(users["co_organiser"]).post(
-            reverse("tournaments:revoke", args=["cup", other.pk]))
+            reverse("organiser:revoke", args=["cup", other.pk]))
         assert TournamentRole.objects.filter(pk=other.pk).exists()
 
     def test_unknown_username_is_explained(self, cup):
         tournament, users = cup
         response = client_for(users["organiser"]).post(
-            reverse("tournaments:people", args=["cup"]), {"username": "nobody", "role": "referee"})
+            reverse("organiser:people", args=["cup"]), {"username": "nobody", "role": "referee"})
         assert response.status_code == 422
         assert "There is no account called" in response.content.decode()
 
@@ -256,17 +264,15 @@ class TestRoles:
         tournament, users = cup
         UserFactory(username="rex")
         response = client_for(users[who]).post(
-            reverse("tournaments:people", args=["cup"]), {"username": "rex", "role": "referee"})
+            reverse("organiser:people", args=["cup"]), {"username": "rex", "role": "referee"})
         assert response.status_code == 403
         assert not TournamentRole.objects.filter(user__username="rex").exists()
 
 
 POSTS = [
     ("tournaments:publish", ["cup"], {"published": "1"}),
-    ("tournaments:entrants", ["cup"], {"name": "Ada"}),
-    ("tournaments:people", ["cup"], {"username": "olga", "role": "referee"}),
     ("tournaments:create", [], {"name": "Other"}),
-]
+]  # the organiser pages' posts: tests/tournaments/test_organiser_views.py
 
 
 @pytest.mark.parametrize(("name", "args", "data"), POSTS)
@@ -291,14 +297,25 @@ def test_dashboard_lists_my_tournaments_with_roles(cup):
 def test_htmx_registration_returns_the_panel_and_422_with_the_reason(cup):
     tournament, users = cup
     client = client_for(users["organiser"])
-    url = reverse("tournaments:entrants", args=["cup"])
+    url = reverse("organiser:players", args=["cup"])
     response = client.post(url, {"name": "Ada"}, headers={"HX-Request": "true"})
     html = response.content.decode()
     assert response.status_code == 200
-    assert html.lstrip().startswith('<div id="entrants-panel">')
+    assert html.lstrip().startswith('<div id="players-panel">')
     assert "Ada is registered." in html
     assert "HX-Request" in response["Vary"]
     response = client.post(url, {"name": "ADA"}, headers={"HX-Request": "true"})
     assert response.status_code == 422
     assert "already registered" in response.content.decode()
     assert 'value="ADA"' in response.content.decode()
+
+
+@pytest.mark.parametrize(("who", "link"), [("organiser", "Manage the tournament"),
+                                           ("co_organiser", "Manage the tournament"),
+                                           ("referee", "Rounds"), ("player", None)])
+def test_the_overview_leads_each_role_to_its_organiser_pages(cup, who, link):
+    tournament, users = cup
+    html = client_for(users[who]).get(reverse("tournaments:detail", args=["cup"])
+                                      ).content.decode()
+    for text in ("Manage the tournament", ">Rounds<"):
+        assert (text.strip("><") == link) is (text in html)

@@ -3,6 +3,7 @@ and withdrawals (TOURNAMENT.md "Phases" and "Group phase")."""
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -66,7 +67,7 @@ def name_groups(tournament: Tournament, actor, first: str, second: str) -> None:
     audit.bump_version(tournament)
 
 
-def _round_one_started(tournament: Tournament) -> bool:
+def round_one_started(tournament: Tournament) -> bool:
     from duels.models import Duel
 
     return Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
@@ -84,7 +85,7 @@ def split_groups(tournament: Tournament, actor, method: str,
     tournament = lock(tournament)
     _require(actor, Action.MANAGE_GROUPS, tournament, "split the groups")
     if tournament.phase not in SET_UP_PHASES and not (
-            tournament.phase == Phase.GROUP_PHASE and not _round_one_started(tournament)):
+            tournament.phase == Phase.GROUP_PHASE and not round_one_started(tournament)):
         raise ServiceError("The split can be edited only until round 1's duel starts; after "
                            "that, players move between groups by transfers.")
     first, second = _groups(tournament)
@@ -155,23 +156,44 @@ def start_group_phase(tournament: Tournament, actor) -> Tournament:
     return tournament
 
 
-def _window(tournament: Tournament) -> int:
-    """The round after which the change takes effect (n), or a ServiceError if no window."""
+@dataclass(frozen=True)
+class Window:
+    """Whether a change of membership may be made now, why (not), and after which round it
+    takes effect (TOURNAMENT.md "Fluid membership")."""
+
+    open: bool
+    reason: str
+    after_round: int
+
+
+def change_window(tournament: Tournament) -> Window:
+    """Read-only: the change window as `change_groups` will judge it (pages show it first)."""
     from duels.models import Duel
 
-    decided = (Round.objects.filter(tournament=tournament, status=RoundStatus.DECIDED)
-               .order_by("-number").values_list("number", flat=True).first()) or 0
+    if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
+        return Window(False, "Transfers happen only while the group phase is open.", 0)
+    decided = _last_decided(tournament)
     started = Duel.objects.filter(tournament=tournament, round__number=decided + 1,
                                   seq__gt=0).exists()
-    if not fmt.change_window_open(decided, started):
-        if decided == 0:
-            raise ServiceError("Transfers open once round 1 has a decisive result; until round "
-                               "1's duel starts, edit the split instead.")
-        if decided >= fmt.ROUNDS:
-            raise ServiceError("There are no transfers after round 15.")
-        raise ServiceError(f"Round {decided + 1}'s duel has started: transfers wait until it "
-                           "has a decisive result.")
-    return decided
+    if fmt.change_window_open(decided, started):
+        return Window(True, f"Round {decided} is decided: changes take effect from round "
+                            f"{decided + 1}, and the window closes when round {decided + 1}'s "
+                            "duel starts.", decided)
+    if decided == 0:
+        return Window(False, "Transfers open once round 1 has a decisive result; until round "
+                             "1's duel starts, edit the split instead.", 0)
+    if decided >= fmt.ROUNDS:
+        return Window(False, "There are no transfers after round 15.", decided)
+    return Window(False, f"Round {decided + 1}'s duel has started: transfers wait until it "
+                         "has a decisive result.", decided)
+
+
+def _window(tournament: Tournament) -> int:
+    """The round after which the change takes effect, or a ServiceError if no window."""
+    window = change_window(tournament)
+    if not window.open:
+        raise ServiceError(window.reason)
+    return window.after_round
 
 
 def _clear_nominations(tournament: Tournament, players: set[int]) -> None:
@@ -305,7 +327,7 @@ def withdraw(tournament: Tournament, actor, entrant_id: int, reason: str = "", *
     if entrant is None or entrant.status != EntrantStatus.ACTIVE:
         raise ServiceError("That player is not active in this tournament.")
     if tournament.phase == Phase.GROUP_PHASE and not tournament.group_phase_ended_at \
-            and _round_one_started(tournament):
+            and round_one_started(tournament):
         change_groups(tournament, actor, {entrant_id: None}, confirm=confirm, reason=reason)
         return
     if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):

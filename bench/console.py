@@ -1,0 +1,187 @@
+"""Referee console benchmark: the server time of one move, and its query count.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/test DEBUG=1 \\
+        .venv/bin/python bench/console.py [--duels 12] [--moves 60] [--seed 7]
+
+Every move goes through the whole server stack in-process (middleware, session, the permission
+check, the view, duels.services.append_event under its row locks, the engine, the console
+partial's rendering) as an htmx POST from Django's test client; no network, no browser. The
+moves are legal moves picked by a seeded random referee (the same duels every run), each duel
+ended by a forfeit after --moves moves. Ordinary moves, first moves (they start the duel and
+deal shared cards) and finishing moves (they record the result, rebuild the standings and run
+the next step of the tournament in-process) are reported apart, and so is the 204 poll.
+
+It works in a database of its own, created and dropped here (bench_console_<name>), so it
+never touches data nor a test run's test_<name> database. Budget (issue 7): an ordinary move
+p50 under 30 ms, a fixed count under 15 queries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+os.environ.setdefault("DEBUG", "1")
+if not os.environ.get("DATABASE_URL"):
+    os.environ["SQLITE_PATH"] = str(Path(tempfile.mkdtemp()) / "bench.sqlite3")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+BUDGET_MS = 30.0
+BUDGET_QUERIES = 15
+HTMX = {"HX-Request": "true"}
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
+class Sample:
+    """Wall-clock time (what the referee waits for, PostgreSQL's work included) and the
+    Django process's CPU time (the part that does not grow when the machine is busy)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.ms: list[float] = []
+        self.cpu: list[float] = []
+        self.queries: list[int] = []
+
+    def add(self, ms: float, cpu: float, queries: int) -> None:
+        self.ms.append(ms)
+        self.cpu.append(cpu)
+        self.queries.append(queries)
+
+    def line(self) -> str:
+        low, high = min(self.queries), max(self.queries)
+        count = f"{low}" if low == high else f"{low}–{high} (not fixed)"
+        return (f"{self.name:<24} n={len(self.ms):<4} p50 {statistics.median(self.ms):6.2f} ms"
+                f"  p95 {p95(self.ms):6.2f} ms  (CPU p50 {statistics.median(self.cpu):5.2f} ms)"
+                f"  queries {count}")
+
+
+def move_data(event: dict, seq: int) -> dict:
+    """The form fields the console's pads and buttons post for `event`."""
+    data = {"seq": seq, "rev": seq, "type": event["type"]}  # no undo here: rev == seq
+    if event["type"] == "round":
+        data.update({f"card_{seat}": card for seat, card in event["cards"].items()})
+    elif event["type"] == "action":
+        data.update({"seat": event["seat"], "card": event["card"]})
+        if "color" in event:
+            data["color"] = event["color"]
+    else:
+        data.update({"seat": event["seat"], "choice": event["choice"]})
+    return data
+
+
+def timed(client: Client, path: str,
+          data: dict | None = None) -> tuple[float, float, int, int]:
+    """Wall and CPU milliseconds, queries and status of one request. The queries are counted
+    through Django's debug cursor, as CaptureQueriesContext does, which costs a little too."""
+    connection.queries_log.clear()
+    with CaptureQueriesContext(connection) as queries:
+        start, cpu = time.perf_counter(), time.process_time()
+        response = client.post(path, data, headers=HTMX) if data is not None \
+            else client.get(path, headers=HTMX)
+        ms = (time.perf_counter() - start) * 1000
+        cpu = (time.process_time() - cpu) * 1000
+    return ms, cpu, len(queries), response.status_code
+
+
+def play(duels: int, moves: int, seed: int) -> list[Sample]:
+    from duels.models import Duel
+    from duels.services import engine_of
+    from tests.factories import group_phase_duel
+
+    ordinary, first, last, poll = (Sample("ordinary move"), Sample("first move (starts)"),
+                                   Sample("finishing move"), Sample("poll, nothing changed"))
+    rng = random.Random(seed)
+    for n in range(duels):
+        duel, referee = group_phase_duel(players=(f"Ada {n}", f"Bo {n}"))
+        client = Client(HTTP_HOST="localhost")
+        client.force_login(referee)
+        base = f"/t/{duel.tournament.slug}/duels/{duel.pk}/"
+        client.get(base)  # the page the referee opened
+        for seq in range(moves + 1):
+            engine = engine_of(Duel.objects.select_related("seat_a", "seat_b").get(pk=duel.pk))
+            if engine.finished:
+                break
+            if seq == moves:  # long enough: the referee records a forfeit
+                ms, cpu, count, status = timed(client, base + "end/", {
+                    "seq": seq, "rev": seq, "ending": "forfeit_B", "reason": "bench",
+                    "confirm": "on"})
+            else:
+                event = rng.choice(engine.legal_events())
+                ms, cpu, count, status = timed(client, base + "move/", move_data(event, seq))
+            assert status == 200, (status, seq)
+            duel.refresh_from_db()
+            sample = first if seq == 0 else last if duel.status == "finished" else ordinary
+            sample.add(ms, cpu, count)
+            if duel.status != "finished" and seq % 5 == 0:
+                ms, cpu, count, status = timed(client, base + f"poll/?rev={seq + 1}")
+                assert status == 204, status
+                poll.add(ms, cpu, count)
+    return [ordinary, first, last, poll]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--duels", type=int, default=12)
+    parser.add_argument("--moves", type=int, default=60, help="moves before the forfeit")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    from config.celery import app
+
+    # Eager, as on the embedded default: a finishing move runs its follow-up task in-process
+    # instead of leaving it on a broker with no worker.
+    app.conf.task_always_eager = True
+    # No setup_test_environment(): its template instrumentation would be timed too.
+    settings = connection.settings_dict
+    settings.setdefault("TEST", {})["NAME"] = f"bench_console_{settings['NAME']}" \
+        if connection.vendor == "postgresql" else None
+    name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        version = ""
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SHOW server_version")
+                version = " " + cursor.fetchone()[0].split()[0]
+        print(f"database: {connection.vendor}{version} ({name}); Python "
+              f"{platform.python_version()}, {platform.machine()}")
+        print(f"{args.duels} duels of up to {args.moves} random legal moves (seed {args.seed}),"
+              " each an htmx POST through the whole stack:")
+        samples = play(args.duels, args.moves, args.seed)
+        for sample in samples:
+            print("  " + sample.line())
+        ordinary = samples[0]
+        p50 = statistics.median(ordinary.ms)
+        fixed = min(ordinary.queries) == max(ordinary.queries)
+        ok = p50 < BUDGET_MS and fixed and max(ordinary.queries) < BUDGET_QUERIES
+        print(f"budget: ordinary move p50 < {BUDGET_MS:.0f} ms and a fixed count under "
+              f"{BUDGET_QUERIES} queries: {'met' if ok else 'NOT met'} (load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+        if connection.vendor != "postgresql":
+            print("(not PostgreSQL: set DATABASE_URL for the figures docs/performance.md "
+                  "quotes)")
+    finally:
+        connection.creation.destroy_test_db(name, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()

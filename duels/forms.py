@@ -1,0 +1,126 @@
+"""The console's forms: they read the shape of a move; the engine decides whether it is legal.
+
+Every move form carries the sequence number and the revision the page showed, so a stale page
+is told someone else entered a move instead of having its move applied on a state it never saw.
+"""
+
+from typing import Any
+
+from django import forms
+
+from .engine import CARDS, COLORS
+from .services import SEATS
+
+SEAT_CHOICES = [(s, s) for s in SEATS]
+
+
+class SeqForm(forms.Form):
+    seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    rev = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+
+
+class MoveForm(SeqForm):
+    """A round, an action card or a decision: the three kinds of move the pads and buttons
+    post. Fields a kind does not use are ignored."""
+
+    type = forms.ChoiceField(choices=[("round", "round"), ("action", "action"),
+                                      ("respond", "respond")])
+    card_A = forms.IntegerField(min_value=0, max_value=9, required=False)  # noqa: N815
+    card_B = forms.IntegerField(min_value=0, max_value=9, required=False)  # noqa: N815
+    seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
+    card = forms.ChoiceField(choices=[(c, c) for c in CARDS], required=False)
+    color = forms.ChoiceField(choices=[(c, c) for c in COLORS], required=False)
+    choice = forms.CharField(max_length=20, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = data.get("type")
+        if kind == "round" and "round_all_blocked" not in self.data \
+                and all(data.get(f"card_{s}") is None for s in SEATS):
+            raise forms.ValidationError("Pick the revealed cards first.")
+        if kind in ("action", "respond") and not data.get("seat"):
+            raise forms.ValidationError("Say which seat plays.")
+        if kind == "action" and not data.get("card"):
+            raise forms.ValidationError("Pick an action card.")
+        if kind == "action" and data.get("card") == "color_change" and not data.get("color"):
+            raise forms.ValidationError("Name the colour of the COLOR CHANGE.")
+        if kind == "respond" and not data.get("choice"):
+            raise forms.ValidationError("Pick a choice.")
+        return data
+
+    def event(self) -> dict[str, Any]:
+        """The move as an engine event (RULES.md section 8)."""
+        data = self.cleaned_data
+        if data["type"] == "round":
+            return {"type": "round", "cards": {s: data[f"card_{s}"] for s in SEATS
+                                               if data.get(f"card_{s}") is not None}}
+        if data["type"] == "action":
+            event = {"type": "action", "seat": data["seat"], "card": data["card"]}
+            if data["card"] == "color_change":
+                event["color"] = data["color"]
+            return event
+        return {"type": "respond", "seat": data["seat"], "choice": data["choice"]}
+
+
+ENDINGS = ("forfeit_A", "forfeit_B", "time_limit", "adjudicate_A", "adjudicate_B")
+
+
+class EndingForm(forms.Form):
+    """Forfeit, time limit or adjudication: always with a reason and an explicit confirmation,
+    since it ends the duel and only an organiser's correction changes it afterwards. Its
+    sequence number travels in a SeqForm beside it."""
+
+    ending = forms.ChoiceField(widget=forms.RadioSelect, label="How the duel ends",
+                               error_messages={"required": "Choose how the duel ends."})
+    reason = forms.CharField(
+        max_length=200, label="Reason or note",
+        error_messages={"required": "Give a reason or a note: it goes into the log."},
+        help_text="Shown in the duel's log, e.g. “no show”, “time called”, or "
+                  "“played on paper: Alice won”.",
+    )
+    confirm = forms.BooleanField(
+        label="Yes, end the duel now",
+        error_messages={"required": "Tick “Yes, end the duel now” to confirm."})
+
+    def __init__(self, *args: Any, names: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        a, b = names["A"], names["B"]
+        self.fields["ending"].choices = [
+            ("forfeit_A", f"{a} forfeits: {b} wins"),
+            ("forfeit_B", f"{b} forfeits: {a} wins"),
+            ("time_limit", "Time limit: fewest number cards wins (equal: drawn)"),
+            ("adjudicate_A", f"Adjudicate to {a} (also: a duel played on paper)"),
+            ("adjudicate_B", f"Adjudicate to {b} (also: a duel played on paper)"),
+        ]
+        # Ids unique on the page: the console holds several forms.
+        self.auto_id = "ending_%s"
+
+    def event(self) -> dict[str, Any]:
+        ending, reason = self.cleaned_data["ending"], " ".join(self.cleaned_data["reason"].split())
+        if ending == "time_limit":
+            return {"type": "time_limit", "reason": reason}
+        kind, seat = ending.split("_")
+        if kind == "forfeit":
+            return {"type": "forfeit", "seat": seat, "reason": reason}
+        return {"type": "adjudicate", "winner": seat, "reason": reason}
+
+
+class CorrectionForm(forms.Form):
+    """An organiser's correction of a finished result (tournaments.services.corrections)."""
+
+    winner = forms.ChoiceField(widget=forms.RadioSelect, label="The result is",
+                               error_messages={"required": "Choose the corrected result."})
+    reason = forms.CharField(max_length=300, label="Reason (public, shown with the result)",
+                             error_messages={"required": "A correction needs a reason."})
+
+    def __init__(self, *args: Any, names: dict[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [("A", f"{names['A']} wins"),
+                                         ("B", f"{names['B']} wins"),
+                                         ("none", "No winner (a replay is due)")]
+        self.auto_id = "correction_%s"
+
+    @property
+    def winner_seat(self) -> str | None:
+        seat = self.cleaned_data["winner"]
+        return None if seat == "none" else seat

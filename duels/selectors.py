@@ -1,0 +1,393 @@
+"""Reads for the duel pages: the referee console, the duels list and the public replay.
+
+Each read costs a fixed number of queries whatever the length of the duel or the size of the
+tournament. The console's state and legal moves come from the engine replaying the active
+events (under 1 ms for 100 events, docs/performance.md), never from guesses in a template.
+"""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.shortcuts import get_object_or_404
+
+from tournaments.models import SharedCard, SharedCardStatus, Tournament
+
+from .engine import CARDS, EngineError, Legal, state_after
+from .engine import Duel as EngineDuel
+from .engine.constants import CARD_LABELS
+from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
+from .services import SEATS, record_of
+
+FINISH_TEXT = {
+    "shed_all": "no number cards left",
+    "forfeit": "forfeit",
+    "dare_refused": "a refused dare",
+    "time_limit": "time limit",
+    "adjudicated": "adjudication",
+    "double_zero": "both at 0 number cards (double zero)",
+}
+# The duels list shows open duels first: what a referee looks for is at the top.
+STATUS_ORDER = [DuelStatus.RUNNING, DuelStatus.READY, DuelStatus.PENDING, DuelStatus.FINISHED,
+                DuelStatus.VOID, DuelStatus.ABANDONED]
+
+# Every move adds an event row and every undo marks one: rows + undone rows only ever grows,
+# unlike `seq`, which an undo followed by a new move brings back to the same number.
+_REVISION = Coalesce(
+    Subquery(
+        DuelEvent.objects.filter(duel=OuterRef("pk")).order_by().values("duel")
+        .annotate(n=Count("pk") + Count("pk", filter=Q(undone_at__isnull=False)))
+        .values("n")[:1],
+        output_field=IntegerField(),
+    ),
+    Value(0),
+)
+
+
+def title_of(duel: Duel) -> str:
+    """How pages name a duel: "Round 3", "Round 3 (replay)", "Playoff Q1"."""
+    if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY) and duel.round_id:
+        return f"Round {duel.round.number}" + (" (replay)" if duel.kind == DuelKind.REPLAY
+                                                else "")
+    return f"{duel.get_kind_display()} {duel.stage}".strip()
+
+
+# What the console partial shows of a duel's relations, and what only the whole page shows
+# (its heading): a move's answer is the partial, and on PostgreSQL each join costs about a
+# millisecond of planning and compiling on every move (docs/performance.md).
+PARTIAL_RELATIONS = ("seat_a", "seat_b", "referee")
+PAGE_RELATIONS = (*PARTIAL_RELATIONS, "round", "group_a", "group_b")
+
+
+def duel_in(tournament: Tournament, duel_id: int, *, page: bool = False) -> Duel:
+    """The duel with what the console shows of it, and its revision (one query, or 404).
+    `page`: also what the whole page's heading shows. Only a finished duel has a result, so
+    it is not joined (`result_of`)."""
+    duel = get_object_or_404(
+        Duel.objects.select_related(*(PAGE_RELATIONS if page else PARTIAL_RELATIONS))
+        .annotate(revision=_REVISION).order_by(),
+        pk=duel_id, tournament=tournament,
+    )
+    duel.tournament = tournament  # the services read it; no second fetch
+    return duel
+
+
+def revision_of(tournament: Tournament, duel_id: int) -> int | None:
+    """Only the revision, for the poll: a single small query."""
+    return (Duel.objects.filter(pk=duel_id, tournament=tournament).annotate(revision=_REVISION)
+            .values_list("revision", flat=True).first())
+
+
+def result_of(duel: Duel) -> Result | None:
+    """A finished duel's result (one query)."""
+    if duel.status != DuelStatus.FINISHED:
+        return None
+    return Result.objects.filter(duel=duel).first()
+
+
+def player_ids(duel: Duel) -> list[int]:
+    """The accounts playing in the duel: they may never referee or correct it."""
+    return [e.user_id for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    label: str
+
+
+@dataclass
+class SeatView:
+    letter: str
+    name: str
+    number_cards: int
+    action_cards: int
+    streak: int
+    blocked: bool
+    reveals: bool  # this seat's digit pad is on for the next round
+    actions: list[Choice]
+    color_change: bool
+    shared_card: bool = False  # starts with a group-mate's card (dealt at the first move)
+
+
+@dataclass
+class LogEntry:
+    seq: int
+    lines: list[str]
+    undone: bool
+
+    @property
+    def text(self) -> str:
+        """The move in plain words: its effects as sentences."""
+        return ". ".join(self.lines) + "." if self.lines else "(no effect recorded)"
+
+
+@dataclass
+class Decision:
+    seat: str
+    name: str
+    text: str
+    choices: list[Choice]
+
+
+@dataclass
+class ConsoleView:
+    """What the console shows: the engine's state and the moves it allows, in words."""
+
+    duel: Duel
+    revision: int
+    seq: int
+    state: dict[str, Any] | None
+    seats: list[SeatView] = field(default_factory=list)
+    headline: str = ""
+    subline: str = ""
+    decision: Decision | None = None
+    can_play_round: bool = False
+    pads: list[SeatView] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
+    last_move: LogEntry | None = None
+    playing: bool = False  # the duel takes moves (ready or running, with both seats)
+    finished: bool = False  # the row says so: the result is recorded
+    engine_finished: bool = False  # the log says so
+    result: Result | None = None
+    winner_seat: str | None = None  # as the result says, corrections included
+    replay_duel: Duel | None = None
+
+    @property
+    def round_number(self) -> int:
+        return (self.state or {}).get("rounds", 0) + 1
+
+    @property
+    def can_undo(self) -> bool:
+        return self.duel.status == DuelStatus.RUNNING and self.seq > 0
+
+
+Row = tuple[int, dict, list[str], datetime | None]  # seq, payload, summary, undone_at
+
+
+def _events(duel: Duel) -> list[Row]:
+    return list(duel.events.order_by("pk").values_list("seq", "payload", "summary", "undone_at"))
+
+
+def _shared_cards(duel: Duel) -> dict[str, int]:
+    """Gifts the first move will deal (mirrors duels.services._deal_shared_cards), so that
+    the console offers the action card a player starts with before the first event."""
+    if duel.seq or duel.kind != DuelKind.GROUP or not duel.tournament.shared_cards:
+        return {}
+    receivers = {duel.seat_a_id: "A", duel.seat_b_id: "B"}
+    found = SharedCard.objects.filter(receiver__in=list(receivers),
+                                      status=SharedCardStatus.PENDING)
+    return {receivers[r]: 1 for r in found.values_list("receiver_id", flat=True)}
+
+
+def _engine(duel: Duel, payloads: list[dict], gifts: dict[str, int]) -> EngineDuel | None:
+    record = record_of(duel, events=payloads)
+    if gifts:
+        record["options"] = {**record["options"], "starting_action_cards": gifts}
+    try:
+        return EngineDuel.from_record(record)
+    except EngineError:
+        return None  # a record the engine refuses is shown read-only, never crashes the page
+
+
+def console(duel: Duel, rows: list[Row] | None = None) -> ConsoleView:
+    """The console of `duel` (from `duel_in`): one query for the log, one more for a ready
+    group duel's shared cards, for a finished duel's result, for a drawn duel's replay.
+
+    `seq` and the state come from the log, never from the row, so a row read before an
+    ordinary move still serves after it (`console_after_write`)."""
+    rows = _events(duel) if rows is None else rows
+    revision = len(rows) + sum(1 for row in rows if row[3] is not None)
+    active = [payload for _, payload, _, undone in rows if undone is None]
+    duel.seq = len(active)
+    view = ConsoleView(duel=duel, revision=revision, seq=duel.seq, state=None)
+    view.log = [LogEntry(seq, list(summary), undone is not None)
+                for seq, _, summary, undone in reversed(rows)]
+    view.last_move = next((entry for entry in view.log if not entry.undone), None)
+    if duel.seat_a is None or duel.seat_b is None:
+        view.headline = "Waiting for its players"
+        view.subline = "The console opens when both seats are named."
+        return view
+    gifts = _shared_cards(duel) if duel.status in (DuelStatus.READY, DuelStatus.RUNNING) else {}
+    engine = _engine(duel, active, gifts)
+    if engine is None:
+        view.headline = "This duel's record cannot be replayed"
+        return view
+    view.state = engine.state()
+    legal = engine.legal()
+    view.engine_finished = engine.finished
+    view.playing = duel.status in (DuelStatus.READY, DuelStatus.RUNNING) and not engine.finished
+    view.finished = duel.status == DuelStatus.FINISHED
+    view.seats = _seats(duel, view.state, legal, gifts, view.playing)
+    view.pads = [seat for seat in view.seats if seat.reveals]
+    view.can_play_round = view.playing and legal.can_play_round
+    if view.playing and legal.awaiting:
+        view.decision = _decision(legal.awaiting, view.seats, rows)
+    view.result = result_of(duel)
+    _headline(view)
+    if view.result is not None and view.result.winner_id is None:
+        view.replay_duel = duel.replays.exclude(status=DuelStatus.VOID).order_by("pk").first()
+    return view
+
+
+def console_after_write(tournament: Tournament, duel: Duel, started: bool) -> ConsoleView:
+    """The console after a move or an undo went through duels.services, for the row `duel`
+    read before it.
+
+    An ordinary move changes only the row's `seq` and cached state, which the console takes
+    from the log: the log is the one read needed. A first move (it starts the duel, may deal
+    shared cards and assign the referee) and a finishing one (it records the result) change
+    more, and then the row is read again.
+    """
+    rows = _events(duel)
+    if started:
+        return console(duel_in(tournament, duel.pk), rows)
+    view = console(duel, rows)
+    if view.engine_finished != view.finished:
+        view = console(duel_in(tournament, duel.pk), rows)
+    return view
+
+
+def _seats(duel: Duel, state: dict, legal: Legal, gifts: dict[str, int],
+           playing: bool) -> list[SeatView]:
+    out = []
+    for letter in SEATS:
+        seat = state["seats"][letter]
+        cards = legal.actions.get(letter, ()) if playing else ()
+        out.append(SeatView(
+            letter=letter, name=seat["name"],
+            number_cards=seat["number_cards"], action_cards=seat["action_cards"],
+            streak=seat["streak"], blocked=seat["blocked"],
+            reveals=playing and legal.can_play_round and letter in legal.round_seats,
+            actions=[Choice(c, CARD_LABELS[c]) for c in CARDS
+                     if c in cards and c != "color_change"],
+            color_change="color_change" in cards,
+            shared_card=letter in gifts,
+        ))
+    return out
+
+
+def _decision(awaiting: dict, seats: list[SeatView], rows: list) -> Decision:
+    by_letter = {s.letter: s for s in seats}
+    me = by_letter[awaiting["seat"]]
+    other = next(s for s in seats if s.letter != me.letter)
+    # A counter answers the last card played: name it ("Alice's +4").
+    last = next((payload for _, payload, _, undone in reversed(rows) if undone is None), {})
+    card = CARD_LABELS.get(last.get("card", ""), "card")
+    kind = awaiting["decision"]
+    texts = {
+        "counter": f"{me.name} may counter {other.name}'s {card}",
+        "block_counter": f"{me.name} may counter {other.name}'s BLOCK",
+        "truth": f"{me.name} answers {other.name}'s TRUTH or refuses",
+        "dare": f"{me.name} completes {other.name}'s DARE or refuses",
+        "penalty": f"{me.name} chooses the penalty for the refusal",
+        "bonus": f"{me.name} won two rounds in a row: choose the streak bonus",
+        "challenge": f"{other.name} is at 0 number cards: does {me.name} challenge?",
+    }
+    return Decision(seat=me.letter, name=me.name, text=texts.get(kind, kind),
+                    choices=[Choice(c, _choice_label(kind, c, me.name, other.name))
+                             for c in awaiting["choices"]])
+
+
+def _choice_label(kind: str, choice: str, me: str, other: str) -> str:
+    if choice == "pass":
+        return "No challenge" if kind == "challenge" else "No counter"
+    if kind in ("counter", "challenge", "block_counter"):
+        verb = "Challenge" if kind == "challenge" else "Counter"
+        return f"{verb} with {CARD_LABELS.get(choice, choice)}"
+    return {
+        "action_card": f"{me} draws 1 action card",
+        "opponents_draw": f"{other} draws 2 number cards",
+        "actions": f"{me} draws 2 action cards, {other} 2 number cards",
+        "five": f"{other} draws 5 number cards",
+        "answer": "Answered",
+        "complete": "Completed",
+        "refuse": "Refused",
+    }.get(choice, choice)
+
+
+def _headline(view: ConsoleView) -> None:
+    duel, state = view.duel, view.state or {}
+    if view.decision:
+        view.headline = view.decision.text
+        view.subline = "Only these choices, or ending the duel, are possible now."
+    elif view.playing:
+        n = view.round_number
+        blocked = [s for s in view.seats if s.blocked]
+        if not view.pads:
+            view.headline = f"Round {n}: both are blocked — play the round with no cards"
+        elif blocked:
+            view.headline = (f"Round {n}: {view.pads[0].name} reveals a card — "
+                             f"{blocked[0].name} is blocked")
+        else:
+            view.headline = f"Round {n}: both reveal a number card"
+        view.subline = "Or play an action card."
+    elif view.finished:
+        result = view.result
+        winner = None
+        if result is not None and result.winner_id is not None:
+            view.winner_seat = "A" if result.winner_id == duel.seat_a_id else "B"
+            winner = (duel.seat_a if view.winner_seat == "A" else duel.seat_b).name
+        finish = result.finish if result else state.get("finish")
+        how = FINISH_TEXT.get(finish or "", finish or "")
+        view.headline = f"{winner} wins — {how}" if winner else f"Drawn — {how}"
+        if result and result.corrected:
+            view.subline = f"Result corrected by an organiser: {result.correction_reason}"
+        elif not winner:
+            view.subline = "A drawn duel is replayed at once by the same players."
+    else:
+        view.headline = f"This duel is {duel.get_status_display().lower()}"
+
+
+def staff_duels(tournament: Tournament) -> list[Duel]:
+    """Every duel of the tournament for the staff list, open ones first (one query)."""
+    rank = {status: i for i, status in enumerate(STATUS_ORDER)}
+    duels = list(Duel.objects.filter(tournament=tournament)
+                 .select_related("seat_a", "seat_b", "round", "referee", "result__winner"))
+    for duel in duels:
+        duel.title = title_of(duel)
+    return sorted(duels, key=lambda d: (rank.get(d.status, 99), d.created_at, d.pk))
+
+
+@dataclass
+class ReplayView:
+    duel: Duel
+    step: int
+    total: int
+    state: dict[str, Any]
+    moves: list[LogEntry]
+
+    @property
+    def previous(self) -> int | None:
+        return self.step - 1 if self.step > 0 else None
+
+    @property
+    def next(self) -> int | None:
+        return self.step + 1 if self.step < self.total else None
+
+    @property
+    def status_text(self) -> str:
+        state = self.state
+        name = {letter: seat["name"] for letter, seat in state["seats"].items()}
+        if state["status"] == "finished":
+            how = FINISH_TEXT.get(state["finish"], state["finish"])
+            winner = state["winner"]
+            return f"{name[winner]} wins — {how}" if winner else f"Drawn — {how}"
+        if state["awaiting"]:
+            awaiting = state["awaiting"]
+            return (f"Waiting for {name[awaiting['seat']]}: "
+                    f"{awaiting['decision'].replace('_', ' ')}")
+        return f"Round {state['rounds'] + 1} is next"
+
+
+def replay(duel: Duel, step: int | None) -> ReplayView:
+    """The state after the first `step` active events, beside the moves (one query)."""
+    rows = list(duel.events.filter(undone_at=None).order_by("seq")
+                .values_list("seq", "payload", "summary"))
+    record = record_of(duel, events=[payload for _, payload, _ in rows])
+    total = len(rows)
+    step = total if step is None else max(0, min(step, total))
+    return ReplayView(duel=duel, step=step, total=total, state=state_after(record, step),
+                      moves=[LogEntry(seq, list(summary), False) for seq, _, summary in rows])

@@ -1,0 +1,126 @@
+// The referee console, made faster: digits typed on a keyboard fill the pads (seat A, then B),
+// Enter plays the round, focus stays on the pad across htmx swaps, and the time-limit clock
+// counts down. The page works without this file: every form posts and redirects.
+(function () {
+  "use strict";
+
+  function roundForm() { return document.getElementById("round-form"); }
+
+  function pads() {
+    var form = roundForm();
+    return form ? Array.prototype.slice.call(form.querySelectorAll("fieldset.pad:not([disabled])")) : [];
+  }
+
+  function checked(pad) { return pad.querySelector("input:checked"); }
+
+  function clear(pad) {
+    var input = checked(pad);
+    if (input) input.checked = false;
+  }
+
+  // A digit goes to the first pad without a card; with every pad filled it starts over.
+  function pick(digit) {
+    var list = pads();
+    if (!list.length) return false;
+    var pad = list.filter(function (p) { return !checked(p); })[0];
+    if (!pad) {
+      list.forEach(clear);
+      pad = list[0];
+    }
+    var input = pad.querySelector('input[value="' + digit + '"]');
+    input.checked = true;
+    input.focus({ preventScroll: true });
+    return true;
+  }
+
+  function unpick() {
+    var filled = pads().filter(checked);
+    if (!filled.length) return false;
+    var input = checked(filled[filled.length - 1]);
+    input.checked = false;
+    input.focus({ preventScroll: true });
+    return true;
+  }
+
+  function playRound() {
+    var form = roundForm();
+    if (!form || form.classList.contains("htmx-request")) return false;
+    if (!form.checkValidity()) {
+      form.reportValidity(); // says which pad still needs a card
+      return true;
+    }
+    form.requestSubmit();
+    return true;
+  }
+
+  // Keys typed into a text field, or meant for another form, are left alone.
+  function elsewhere(target) {
+    if (!target || !target.closest) return false;
+    if (target.isContentEditable || /^(TEXTAREA|SELECT)$/.test(target.tagName)) return true;
+    if (target.tagName === "INPUT" && !/^(radio|checkbox)$/i.test(target.type)) return true;
+    var form = target.closest("form");
+    return !!form && form !== roundForm();
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || !roundForm() || elsewhere(event.target)) return;
+    var tag = event.target.tagName;
+    var handled = false;
+    if (/^[0-9]$/.test(event.key)) handled = pick(event.key);
+    else if (event.key === "Backspace") handled = unpick();
+    else if (event.key === "Escape") pads().forEach(clear);
+    else if (event.key === "Enter" && !/^(BUTTON|A|SUMMARY)$/.test(tag)) handled = playRound();
+    if (handled) event.preventDefault();
+  });
+
+  // Focus across swaps: after a move, to the next thing to enter (the pad, else the decision,
+  // else the headline); after a poll, back where it was, and only if it was in the console.
+  var after = null;
+
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (!event.detail.shouldSwap || !target || target.id !== "console") { after = null; return; }
+    var active = document.activeElement;
+    var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var polled = !!(elt && elt.classList && elt.classList.contains("poller"));
+    var inside = !!(active && target.contains(active) && active !== document.body);
+    after = polled ? (inside ? { id: active.id } : null) : { id: null };
+  });
+
+  function focusNext(id) {
+    var byId = id && document.getElementById(id);
+    var pad = pads()[0];
+    var target = byId ||
+      (pad && (checked(pad) || pad.querySelector("input"))) ||
+      document.querySelector("#console .decision-form button") ||
+      document.getElementById("console-headline");
+    if (target) target.focus({ preventScroll: true });
+  }
+
+  document.body.addEventListener("htmx:afterSettle", function () {
+    if (!after || !document.getElementById("console")) return;
+    var id = after.id;
+    after = null;
+    focusNext(id);
+  });
+
+  // The clock of a duel with a time limit: minutes and seconds left, flagged when close.
+  function tick() {
+    var clocks = document.querySelectorAll("[data-deadline]");
+    Array.prototype.forEach.call(clocks, function (el) {
+      var left = Math.round((Date.parse(el.getAttribute("data-deadline")) - Date.now()) / 1000);
+      if (isNaN(left)) return;
+      var box = el.closest(".clock");
+      if (left <= 0) {
+        el.textContent = "time is up";
+        if (box) box.classList.add("is-over");
+        return;
+      }
+      var minutes = Math.floor(left / 60), seconds = left % 60;
+      el.textContent = minutes + ":" + (seconds < 10 ? "0" : "") + seconds + " left";
+      if (box) box.classList.toggle("is-soon", left <= 300);
+    });
+  }
+  tick();
+  setInterval(tick, 1000);
+})();

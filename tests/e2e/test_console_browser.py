@@ -1,0 +1,318 @@
+"""The referee console in Chromium at phone size: a whole group-phase duel played to its end
+(a 7, a 0, a draw battle, a streak bonus, a block, a challenge and an undo), with and without
+JavaScript; two devices on one duel; the standings API afterwards."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from duels import services
+from duels.engine import Duel as EngineDuel
+from duels.models import Duel, DuelEvent
+from tests.e2e.conftest import DESKTOP, PHONE
+from tests.factories import PASSWORD, group_phase_duel
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# The opening, move by move; then Alice wins 9 v 1 until she reaches 0 and Bob challenges.
+OPENING = [
+    {"type": "round", "cards": {"A": 7, "B": 3}},  # a 7: Bob draws 2 + 1 action card
+    {"type": "round", "cards": {"A": 9, "B": 0}},  # a 0: Bob takes a card; Alice's 2nd win
+    {"type": "respond", "seat": "A", "choice": "action_card"},  # the streak bonus
+    {"type": "action", "seat": "A", "card": "draw_two"},
+    {"type": "respond", "seat": "B", "choice": "draw_four"},  # the draw battle
+    {"type": "round", "cards": {"A": 3, "B": 7}},  # Alice gets an action card (Bob's 7)
+    {"type": "action", "seat": "A", "card": "block"},  # Bob is blocked
+    {"type": "round", "cards": {"A": 5}},  # Bob's pad is off: Alice plays alone
+]
+MISTAKE = {"type": "round", "cards": {"A": 4, "B": 4}}  # entered after move 6, then undone
+
+
+def next_move(state: dict, gave_bob_a_card: bool) -> dict:
+    """After the opening: Alice sheds down to 0, handing Bob one action card near the end so
+    that he can challenge (with a single card the challenge fails and her win stands)."""
+    awaiting = state["awaiting"]
+    if awaiting and awaiting["decision"] == "bonus":
+        return {"type": "respond", "seat": "A", "choice": "opponents_draw"}
+    if awaiting and awaiting["decision"] == "challenge":
+        return {"type": "respond", "seat": "B", "choice": "draw_two"}
+    if state["seats"]["A"]["number_cards"] <= 3 and not gave_bob_a_card:
+        return {"type": "round", "cards": {"A": 7, "B": 1}}
+    return {"type": "round", "cards": {"A": 9, "B": 1}}
+
+
+def watch(page) -> list[str]:
+    """Script errors and CSP violations, as the `page` fixture collects them."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text)
+            if msg.type == "error" and "status of 4" not in msg.text else None)
+    return errors
+
+
+def sign_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="My dashboard")).to_be_visible()
+
+
+def shot(page, path, *, full_page: bool = True) -> None:
+    # caret="initial": Playwright's caret hiding puts style attributes on the inputs, which
+    # htmx then copies while settling a swap, and the strict CSP (rightly) reports that.
+    page.screenshot(path=str(path), full_page=full_page, caret="initial")
+
+
+def no_accessibility_violations(page) -> None:
+    """axe-core's checks (labels, contrast, roles, names) on the page as it is now."""
+    result = Axe().run(page)
+    assert result.violations_count == 0, result.generate_report()
+
+
+def console_url(duel: Duel) -> str:
+    return f"/t/{duel.tournament.slug}/duels/{duel.pk}/"
+
+
+class Referee:
+    """Enters moves the way a referee does: taps (or digits and Enter) on the pads, and the
+    buttons the console builds from the legal moves."""
+
+    def __init__(self, page, names: dict[str, str], *, javascript: bool = True) -> None:
+        self.page = page
+        self.names = names
+        self.javascript = javascript
+        self.taps = 0
+
+    def seq(self) -> int:
+        return int(self.page.locator("#console").get_attribute("data-seq"))
+
+    def wait_for(self, seq: int) -> None:
+        # Until htmx has settled the swap, the new forms are not yet wired to htmx: a tap in
+        # those 20 ms would post the plain way (which works too, but is not what is tested).
+        expect(self.page.locator(f"#console[data-seq='{seq}']:not(.htmx-settling)")) \
+            .to_have_count(1)
+
+    def play(self, event: dict) -> None:
+        seq = self.seq()
+        kind = event["type"]
+        if kind == "round":
+            self.round(event["cards"])
+        elif kind == "action":
+            group = self.page.get_by_role("group", name=f"{self.names[event['seat']]} plays an "
+                                                         "action card")
+            label = {"draw_two": "+2", "draw_four": "+4", "block": "BLOCK"}[event["card"]]
+            group.get_by_role("button", name=label, exact=True).click()
+        else:
+            self.page.locator(f"#choice-{event['choice']}").click()
+        self.wait_for(seq + 1)
+
+    def round(self, cards: dict[str, int]) -> None:
+        page = self.page
+        # With JavaScript every other round is typed: digits, then Enter.
+        if self.javascript and self.taps % 2:
+            page.keyboard.type("".join(str(cards[s]) for s in ("A", "B") if s in cards))
+            page.keyboard.press("Enter")
+        else:
+            for seat, card in cards.items():
+                page.locator(f"label[for='pad-{seat}-{card}']").click()
+            page.locator("#round-form button[type=submit]").click()
+        self.taps += 1
+
+    def undo(self) -> None:
+        seq = self.seq()
+        self.page.get_by_role("button", name="Undo last move").click()
+        self.wait_for(seq - 1)
+
+
+def play_the_whole_duel(referee: Referee, duel: Duel, artifacts_dir, label: str) -> list[dict]:
+    page = referee.page
+    played: list[dict] = []
+    for n, event in enumerate(OPENING, start=1):
+        referee.play(event)
+        played.append(event)
+        log = page.locator(".log-list")
+        if n == 1:
+            expect(log).to_contain_text("Bob draws 2 number cards and 1 action card (Alice's 7)")
+        if n == 2:
+            expect(log).to_contain_text("Bob takes 1 number card from Alice (Bob's 0)")
+            expect(page.locator("#console-headline")).to_have_text(
+                "Alice won two rounds in a row: choose the streak bonus")
+            if label == "js":
+                shot(page, artifacts_dir / "console-decision-phone.png")
+                no_accessibility_violations(page)
+        if n == 4:
+            expect(page.locator("#console-headline")).to_have_text("Bob may counter Alice's +2")
+            expect(page.locator("#round-form")).to_have_count(0)  # only the decision is legal
+        if n == 5:
+            expect(log).to_contain_text("Alice draws 3 number cards (draw battle)")
+        if n == 6:
+            # A wrong round, struck through by the undo and kept in the log.
+            referee.play(MISTAKE)
+            referee.undo()
+            expect(page.locator(".log-list li.undone del")).to_contain_text(
+                "Alice reveals 4. Bob reveals 4.")
+        if n == 7:
+            expect(page.locator(".seat.is-blocked")).to_contain_text("Bob")
+            expect(page.locator("#pad-B-5")).to_be_disabled()
+            expect(page.locator("#console-headline")).to_have_text(
+                "Round 4: Alice reveals a card — Bob is blocked")
+    gave = False
+    while True:
+        duel.refresh_from_db()
+        if duel.state["status"] == "finished":
+            break
+        event = next_move(duel.state, gave)
+        if event["type"] == "round" and event["cards"].get("A") == 7:
+            gave = True
+        if event["type"] == "respond" and event["seat"] == "B":
+            expect(page.locator("#console-headline")).to_have_text(
+                "Alice is at 0 number cards: does Bob challenge?")
+        referee.play(event)
+        played.append(event)
+    expect(page.locator("#console-headline")).to_have_text("Alice wins — no number cards left")
+    expect(page.locator(".log-list")).to_contain_text(
+        "Bob holds a single action card and cannot legally challenge")
+    return played
+
+
+def check_result(page, duel: Duel, played: list[dict]) -> None:
+    # What the server recorded is exactly what was entered, undone move aside.
+    duel.refresh_from_db()
+    expected = EngineDuel.new("tournament", {"A": "Alice", "B": "Bob"},
+                              options={"truth_dare": False})
+    for event in played:
+        expected.apply(event)
+    assert duel.state == expected.state()
+    assert DuelEvent.objects.filter(duel=duel, undone_at__isnull=False).count() == 1
+    # The tournament moved on by itself and the standings API shows the result.
+    standings = page.request.get(f"/api/tournaments/{duel.tournament.slug}/standings").json()
+    points = {row["name"]: (row["points"], row["won"], row["lost"]) for row in standings}
+    assert points == {"Alice": (3, 1, 0), "Bob": (-2, 0, 1)}
+    assert duel.tournament.rounds.get(number=2).status == "open"
+
+
+def test_a_referee_plays_a_duel_to_the_end_on_a_phone(page, artifacts_dir):
+    duel, referee = group_phase_duel(published=True)
+    page.set_viewport_size(PHONE)
+    sign_in(page, referee.username)
+    page.goto(console_url(duel))
+    expect(page.locator("#console-headline")).to_have_text("Round 1: both reveal a number card")
+    shot(page, artifacts_dir / "console-phone.png")
+    # Tap targets: the keys and the buttons are at least 44 px high at 390 px wide.
+    for locator in (page.locator("label[for='pad-A-7']"), page.locator("#round-form button")):
+        box = locator.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.get_by_text("End the duel: forfeit, time limit or adjudication…").click()
+    expect(page.get_by_label("Reason or note")).to_be_visible()
+    no_accessibility_violations(page)
+    page.get_by_text("End the duel: forfeit, time limit or adjudication…").click()
+
+    page.evaluate("window.__marker = 'same page'")  # survives only if nothing reloads
+    ref = Referee(page, {"A": "Alice", "B": "Bob"})
+    played = play_the_whole_duel(ref, duel, artifacts_dir, "js")
+    assert page.evaluate("window.__marker") == "same page"  # every move went through htmx
+    page.set_viewport_size(DESKTOP)
+    shot(page, artifacts_dir / "console-finished-desktop.png", full_page=False)
+    check_result(page, duel, played)
+    expect(page.get_by_role("link", name="Download the record")).to_be_visible()
+
+
+def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
+    duel, referee = group_phase_duel()
+    sign_in(page, referee.username)
+    page.goto(console_url(duel))
+    page.keyboard.type("73")
+    expect(page.locator("#pad-A-7")).to_be_checked()
+    expect(page.locator("#pad-B-3")).to_be_checked()
+    page.keyboard.press("Backspace")
+    expect(page.locator("#pad-B-3")).not_to_be_checked()
+    page.keyboard.type("3")
+    page.keyboard.press("Enter")
+    expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+    expect(page.locator("#pad-A-1")).to_be_focused()  # ready for the next round
+    expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 7")
+    shot(page, artifacts_dir / "console-desktop.png")
+    # Enter with a pad still empty plays nothing.
+    page.keyboard.type("5")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+
+
+def test_two_devices_on_one_duel(browser, live_server, page):
+    duel, referee = group_phase_duel()
+    organiser = duel.tournament.created_by
+    sign_in(page, referee.username)
+    page.goto(console_url(duel))
+
+    other = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    other.set_default_timeout(10_000)
+    second = other.new_page()
+    errors = watch(second)
+    sign_in(second, organiser.username)
+    second.goto(console_url(duel))
+    # The second page has not polled yet when both submit (its poll answers "no change").
+    second.route("**/poll/**", lambda route: route.fulfill(status=204))
+
+    for device in (page, second):
+        device.locator("label[for='pad-A-7']").click()
+        device.locator("label[for='pad-B-3']").click()
+    page.locator("#round-form button[type=submit]").click()
+    expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+    second.locator("#round-form button[type=submit]").click()
+    expect(second.get_by_role("alert")).to_have_text(
+        "Someone else entered a move — here is the current state.")
+    expect(second.locator("#console")).to_have_attribute("data-seq", "1")
+    assert DuelEvent.objects.filter(duel=duel).count() == 1  # nothing applied twice
+
+    # With polling back on, an unchanged duel swaps nothing; a change shows up by itself.
+    second.unroute("**/poll/**")
+    second.evaluate("document.getElementById('console').dataset.marker = 'kept'")
+    second.wait_for_timeout(2500)
+    expect(second.locator("#console")).to_have_attribute("data-marker", "kept")
+    page.keyboard.type("91")
+    page.keyboard.press("Enter")
+    expect(page.locator("#console")).to_have_attribute("data-seq", "2")
+    expect(second.locator("#console")).to_have_attribute("data-seq", "2", timeout=6000)
+    expect(second.locator(".log-list")).to_contain_text("Alice reveals 9")
+    other.close()
+    assert errors == []
+
+
+def test_the_same_duel_without_javascript(browser, live_server, artifacts_dir):
+    duel, referee = group_phase_duel()
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url,
+                                  java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors = watch(page)
+    sign_in(page, referee.username)
+    page.goto(console_url(duel))
+    ref = Referee(page, {"A": "Alice", "B": "Bob"}, javascript=False)
+    played = play_the_whole_duel(ref, duel, artifacts_dir, "nojs")
+    shot(page, artifacts_dir / "console-nojs-finished-phone.png", full_page=False)
+    check_result(page, duel, played)
+    context.close()
+    assert errors == []
+
+
+def test_the_public_replay_steps_through_the_duel(page, artifacts_dir):
+    duel, referee = group_phase_duel(published=True)
+    for seq, event in enumerate(OPENING[:3]):
+        services.append_event(duel, referee, event, seq)
+    page.set_viewport_size(PHONE)
+    page.goto(f"/t/{duel.tournament.slug}/duels/{duel.pk}/replay/?step=0")
+    expect(page.locator(".stepper")).to_contain_text("After move 0 of 3")
+    expect(page.locator(".replay-state")).to_contain_text("Number cards20")
+    page.get_by_role("link", name="Next ›").click()
+    expect(page.locator(".stepper")).to_contain_text("After move 1 of 3")
+    expect(page).to_have_url(f"{page.url.split('?')[0]}?step=1")
+    expect(page.locator(".replay-status")).to_have_text("Round 2 is next")
+    page.get_by_role("link", name="Next ›").click()
+    expect(page.locator(".replay-status")).to_have_text("Waiting for Alice: bonus")
+    shot(page, artifacts_dir / "replay-phone.png")
+    no_accessibility_violations(page)
+    page.get_by_role("link", name="‹ Previous").click()
+    expect(page.locator(".stepper")).to_contain_text("After move 1 of 3")

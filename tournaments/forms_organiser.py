@@ -1,0 +1,217 @@
+"""Forms of the organiser pages (issue 8).
+
+They check the shape of the input only — a number is a number, a reason is given — and turn
+it into the arguments of one service call; the services decide what is allowed. Forms over
+players are built from the rows the page shows, so a select never offers someone who could
+not be chosen when the page was drawn.
+"""
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django import forms
+
+from .forms import TournamentForm
+from .models import Entrant, Group, Phase, Tournament
+
+NO_GROUP = ""
+WITHDRAW = "out"
+
+
+class SettingsForm(TournamentForm):
+    """The tournament's settings. Settings that have locked are shown disabled, with why."""
+
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        initial = {"name": tournament.name, "duel_preset": tournament.duel_preset,
+                   "variants": list(tournament.variants),
+                   "tiebreak_mode": tournament.tiebreak_mode,
+                   "shared_cards": tournament.shared_cards,
+                   "duel_time_limit_minutes": tournament.duel_time_limit_minutes}
+        super().__init__(*args, initial=initial, **kwargs)
+        # TOURNAMENT.md "Phases": the duel rules lock when the group phase starts, the
+        # tie-break mode when the tie-breaks are planned. A disabled field keeps its value.
+        if tournament.phase not in (Phase.DRAFT, Phase.REGISTRATION):
+            for key in ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes"):
+                self.fields[key].disabled = True
+                self.fields[key].help_text = "Locked: the group phase has started."
+        if tournament.tiebreak_seed:
+            self.fields["tiebreak_mode"].disabled = True
+            self.fields["tiebreak_mode"].help_text = "Locked: the tie-breaks are planned."
+
+    def changes(self) -> dict[str, Any]:
+        return {"name": self.cleaned_data["name"], **self.settings()}
+
+
+class GroupNamesForm(forms.Form):
+    first = forms.CharField(max_length=40, label="First-named group")
+    second = forms.CharField(max_length=40, label="Second-named group")
+
+
+class PasteForm(forms.Form):
+    # The label avoids the words "player name": that is the one-by-one field's label.
+    names = forms.CharField(
+        label="Names, one per line", widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="Blank lines are skipped. Lines that cannot be registered are reported by "
+                  "their number and left here to fix.")
+
+
+class CsvForm(forms.Form):
+    file = forms.FileField(
+        label="CSV file",
+        help_text="One player per row, the name in the first column; a first row reading "
+                  "“name” is a header. UTF-8.")
+
+
+class WithdrawForm(forms.Form):
+    entrant = forms.TypedChoiceField(label="Player to withdraw", coerce=int)
+    reason = forms.CharField(max_length=200, required=False, label="Reason (private)",
+                             help_text="Seen only by the organisers.")
+
+    def __init__(self, *args: Any, entrants: Iterable[Entrant], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entrant"].choices = [("", "Choose a player")] + [
+            (e.pk, e.name) for e in entrants]
+
+
+def _group_choices(groups: Sequence[Group]) -> list[tuple[str, str]]:
+    return [(str(g.order), g.name) for g in groups]
+
+
+class SplitForm(forms.Form):
+    """A split by hand: one select per active player (no group, or one of the two)."""
+
+    def __init__(self, *args: Any, entrants: Iterable[Entrant], groups: Sequence[Group],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        order = {g.pk: str(g.order) for g in groups}
+        choices = [(NO_GROUP, "No group")] + _group_choices(groups)
+        self.entrants = list(entrants)
+        for entrant in self.entrants:
+            self.fields[f"g{entrant.pk}"] = forms.ChoiceField(
+                label=entrant.name, choices=choices, required=False,
+                initial=order.get(entrant.group_id, NO_GROUP))
+
+    def rows(self) -> list[tuple[Entrant, forms.BoundField]]:
+        return [(e, self[f"g{e.pk}"]) for e in self.entrants]
+
+    def assignment(self) -> dict[int, int | None]:
+        return {e.pk: int(v) if (v := self.cleaned_data[f"g{e.pk}"]) else None
+                for e in self.entrants}
+
+
+class TransferForm(forms.Form):
+    """One change between rounds: a target for each active player (a group, or withdrawal).
+
+    Only players whose target differs from their group move; the whole set is one change,
+    checked on its end state (TOURNAMENT.md "Fluid membership"). The organiser's
+    confirmation of an elimination is the button they press (`confirm=1`), not a field: it
+    must never be carried over from an earlier post.
+    """
+
+    reason = forms.CharField(max_length=200, required=False, label="Reason (private)",
+                             help_text="Recorded in the audit log; for a withdrawal, kept as "
+                                       "its reason.")
+
+    def __init__(self, *args: Any, entrants: Iterable[Entrant], groups: Sequence[Group],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.current = {e.pk: next((str(g.order) for g in groups if g.pk == e.group_id),
+                                   NO_GROUP) for e in entrants}
+        self.entrants = list(entrants)
+        choices = _group_choices(groups) + [(WITHDRAW, "Withdraw")]
+        for entrant in self.entrants:
+            # Not required: a player left out of the post stays where they are.
+            self.fields[f"to{entrant.pk}"] = forms.ChoiceField(
+                label=f"{entrant.name} goes to", choices=choices, required=False,
+                initial=self.current[entrant.pk])
+
+    def target(self, entrant: Entrant) -> str:
+        """The target this form shows for `entrant` (the posted one, else the current)."""
+        field = self[f"to{entrant.pk}"]
+        value = field.value()
+        return str(value) if value else self.current[entrant.pk]
+
+    def changes(self) -> dict[int, int | None]:
+        out: dict[int, int | None] = {}
+        for entrant in self.entrants:
+            value = self.cleaned_data[f"to{entrant.pk}"] or self.current[entrant.pk]
+            if value != self.current[entrant.pk]:
+                out[entrant.pk] = None if value == WITHDRAW else int(value)
+        return out
+
+
+class RepresentativesForm(forms.Form):
+    """Name a round's two representatives, give the duel a table, and (organisers) a referee."""
+
+    first = forms.TypedChoiceField(coerce=int)
+    second = forms.TypedChoiceField(coerce=int)
+    table = forms.CharField(max_length=40, required=False, label="Table",
+                            help_text="Where the duel is played, e.g. “Table 3”.")
+    referee = forms.TypedChoiceField(coerce=int, required=False, empty_value=None,
+                                     label="Referee",
+                                     help_text="Leave it open and any referee can take the "
+                                               "duel from its console.")
+
+    def __init__(self, *args: Any, groups: Sequence[Group],
+                 members: dict[int, list[Entrant]], referees: Sequence[Any] | None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key, group in (("first", groups[0]), ("second", groups[1])):
+            field = self.fields[key]
+            field.label = f"Representative of {group.name}"
+            field.choices = [("", "Choose a player")] + [
+                (e.pk, e.name) for e in members.get(group.pk, [])]
+        if referees is None:  # only organisers assign referees; a referee takes a duel
+            del self.fields["referee"]
+        else:
+            self.fields["referee"].choices = [("", "Any referee")] + [
+                (u.pk, u.username) for u in referees]
+
+
+class SharedCardForm(forms.Form):
+    giver = forms.TypedChoiceField(coerce=int, label="Giver")
+    receiver = forms.TypedChoiceField(coerce=int, label="Receiver (same group)")
+
+    def __init__(self, *args: Any, entrants: Iterable[Entrant], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("", "Choose a player")] + [(e.pk, e.name) for e in entrants]
+        self.fields["giver"].choices = choices
+        self.fields["receiver"].choices = choices
+
+
+class RulingForm(forms.Form):
+    """A correction (winner A, B or nobody) or a void (group rounds), always with a reason."""
+
+    ruling = forms.ChoiceField(label="What counts from now on", widget=forms.RadioSelect)
+    reason = forms.CharField(max_length=300, label="Reason",
+                             help_text="Required. A correction's reason is public; it is "
+                                       "shown with the result.")
+
+    def __init__(self, *args: Any, seat_a: str, seat_b: str, voidable: bool,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choices = [("A", f"{seat_a} wins"), ("B", f"{seat_b} wins"),
+                   ("none", "No winner: the duel is replayed")]
+        if voidable:
+            choices += [("void_replay", "Void: replayed by the same two players"),
+                        ("void_none", "Void: no result for this round")]
+        self.fields["ruling"].choices = choices
+
+
+class CancelForm(forms.Form):
+    reason = forms.CharField(max_length=300, label="Why is the tournament cancelled?")
+    confirm = forms.BooleanField(
+        label="I understand: cancelling is final; running duels close without a result.")
+
+
+class AuditFilterForm(forms.Form):
+    action = forms.ChoiceField(required=False, label="What")
+    who = forms.ChoiceField(required=False, label="Who")
+
+    def __init__(self, *args: Any, actions: Iterable[str], actors: Iterable[tuple[int, str]],
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["action"].choices = [("", "Everything")] + [
+            (a, a.replace("_", " ").capitalize()) for a in actions]
+        self.fields["who"].choices = [("", "Anyone"), ("automation", "The automation")] + [
+            (str(pk), name) for pk, name in actors]
