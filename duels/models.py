@@ -53,6 +53,9 @@ class Duel(models.Model):
     options = models.JSONField(default=dict, blank=True)
     state = models.JSONField(null=True, blank=True)  # cache of the engine's state
     seq = models.PositiveIntegerField(default=0)  # number of active events
+    # Every append and every undo adds one: never comes back to an earlier value (unlike seq
+    # after an undo and a new move), so a page's revision tells whether it is stale.
+    revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -9,17 +9,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, IntegerField, OuterRef, Q, Subquery, Value
-from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import SharedCard, SharedCardStatus, Tournament
+from tournaments.models import Tournament
 
 from .engine import CARDS, EngineError, Legal, state_after
 from .engine import Duel as EngineDuel
 from .engine.constants import CARD_LABELS
-from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
-from .services import SEATS, record_of
+from .models import Duel, DuelKind, DuelStatus, Result
+from .services import SEATS, record_of, starting_gifts
 
 FINISH_TEXT = {
     "shed_all": "no number cards left",
@@ -35,15 +33,6 @@ STATUS_ORDER = [DuelStatus.RUNNING, DuelStatus.READY, DuelStatus.PENDING, DuelSt
 
 # Every move adds an event row and every undo marks one: rows + undone rows only ever grows,
 # unlike `seq`, which an undo followed by a new move brings back to the same number.
-_REVISION = Coalesce(
-    Subquery(
-        DuelEvent.objects.filter(duel=OuterRef("pk")).order_by().values("duel")
-        .annotate(n=Count("pk") + Count("pk", filter=Q(undone_at__isnull=False)))
-        .values("n")[:1],
-        output_field=IntegerField(),
-    ),
-    Value(0),
-)
 
 
 def title_of(duel: Duel) -> str:
@@ -67,7 +56,7 @@ def duel_in(tournament: Tournament, duel_id: int, *, page: bool = False) -> Duel
     it is not joined (`result_of`)."""
     duel = get_object_or_404(
         Duel.objects.select_related(*(PAGE_RELATIONS if page else PARTIAL_RELATIONS))
-        .annotate(revision=_REVISION).order_by(),
+        .order_by(),
         pk=duel_id, tournament=tournament,
     )
     duel.tournament = tournament  # the services read it; no second fetch
@@ -76,7 +65,7 @@ def duel_in(tournament: Tournament, duel_id: int, *, page: bool = False) -> Duel
 
 def revision_of(tournament: Tournament, duel_id: int) -> int | None:
     """Only the revision, for the poll: a single small query."""
-    return (Duel.objects.filter(pk=duel_id, tournament=tournament).annotate(revision=_REVISION)
+    return (Duel.objects.filter(pk=duel_id, tournament=tournament)
             .values_list("revision", flat=True).first())
 
 
@@ -172,14 +161,9 @@ def _events(duel: Duel) -> list[Row]:
 
 
 def _shared_cards(duel: Duel) -> dict[str, int]:
-    """Gifts the first move will deal (mirrors duels.services._deal_shared_cards), so that
-    the console offers the action card a player starts with before the first event."""
-    if duel.seq or duel.kind != DuelKind.GROUP or not duel.tournament.shared_cards:
-        return {}
-    receivers = {duel.seat_a_id: "A", duel.seat_b_id: "B"}
-    found = SharedCard.objects.filter(receiver__in=list(receivers),
-                                      status=SharedCardStatus.PENDING)
-    return {receivers[r]: 1 for r in found.values_list("receiver_id", flat=True)}
+    """Gifts the first move will deal, so that the console offers the action card a player
+    starts with before the first event."""
+    return starting_gifts(duel)
 
 
 def _engine(duel: Duel, payloads: list[dict], gifts: dict[str, int]) -> EngineDuel | None:

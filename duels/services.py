@@ -67,6 +67,13 @@ def _lock_duel(duel: Duel):
     return tournament, duel
 
 
+def _check_fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> None:
+    """First, under the lock: a stale page is shown the current state, whatever else."""
+    if expected_seq != duel.seq or (expected_revision is not None
+                                    and expected_revision != duel.revision):
+        raise Conflict(duel.seq)
+
+
 def _check_referee(tournament, duel: Duel, actor) -> None:
     players = [e.user_id for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
     if not can(actor, Action.REFEREE_DUELS, tournament, players=players):
@@ -113,13 +120,17 @@ def pending_gifts(duel: Duel) -> dict:
             if e is not None and e.pk in by_receiver}
 
 
+def starting_gifts(duel: Duel) -> dict[str, int]:
+    """Seat → 1 for each player this duel's first move will deal a shared card to."""
+    if duel.seq or duel.kind != DuelKind.GROUP or not duel.tournament.shared_cards:
+        return {}
+    return {seat: 1 for seat in pending_gifts(duel)}
+
+
 def start_options(duel: Duel) -> dict:
     """The engine options this duel will start with (shared cards dealt in a group duel)."""
-    gifts = (pending_gifts(duel) if duel.kind == DuelKind.GROUP and duel.seq == 0
-             and duel.tournament.shared_cards else {})
-    if not gifts:
-        return dict(duel.options)
-    return {**duel.options, "starting_action_cards": {seat: 1 for seat in gifts}}
+    gifts = starting_gifts(duel)
+    return {**duel.options, "starting_action_cards": gifts} if gifts else dict(duel.options)
 
 
 def _deal_shared_cards(tournament, duel: Duel) -> None:
@@ -133,12 +144,12 @@ def _deal_shared_cards(tournament, duel: Duel) -> None:
 
 
 @transaction.atomic
-def append_event(duel: Duel, actor, event: Any, expected_seq: int) -> list[str]:
+def append_event(duel: Duel, actor, event: Any, expected_seq: int,
+                 expected_revision: int | None = None) -> list[str]:
     """Apply one move. Returns what happened, in words. Refused moves change nothing."""
     tournament, duel = _lock_duel(duel)
+    _check_fresh(duel, expected_seq, expected_revision)
     _check_referee(tournament, duel, actor)
-    if expected_seq != duel.seq:  # first: a stale page is shown the current state
-        raise Conflict(duel.seq)
     if duel.status not in OPEN_STATUSES:
         raise ServiceError(f"This duel is {duel.get_status_display().lower()}: it takes no "
                            "more moves.", code="closed")
@@ -151,6 +162,7 @@ def append_event(duel: Duel, actor, event: Any, expected_seq: int) -> list[str]:
         raise ServiceError(str(err), code="illegal") from None
     lines = engine.describe(effects) if effects else []
     duel.seq += 1
+    duel.revision += 1
     DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
                              summary=lines, created_by=actor)
     duel.state = engine.state()
@@ -161,22 +173,25 @@ def append_event(duel: Duel, actor, event: Any, expected_seq: int) -> list[str]:
 
 
 @transaction.atomic
-def undo_last_event(duel: Duel, actor, expected_seq: int) -> None:
+def undo_last_event(duel: Duel, actor, expected_seq: int,
+                    expected_revision: int | None = None) -> None:
     """Undo the last move of a running duel; the row is kept, marked undone."""
     tournament, duel = _lock_duel(duel)
+    _check_fresh(duel, expected_seq, expected_revision)
     _check_referee(tournament, duel, actor)
     if duel.status != DuelStatus.RUNNING:
         raise ServiceError("Only a running duel's moves can be undone; a finished result "
                            "changes only by an organiser's correction.", code="closed")
-    if expected_seq != duel.seq:
-        raise Conflict(duel.seq)
+    if duel.seq == 0:
+        raise ServiceError("There is no move to undo.", code="closed")
     last = duel.events.filter(undone_at=None, seq=duel.seq).get()
     last.undone_at = timezone.now()
     last.undone_by = actor
     last.save(update_fields=["undone_at", "undone_by"])
     duel.seq -= 1
+    duel.revision += 1
     duel.state = engine_of(duel).state()
-    duel.save(update_fields=["seq", "state"])
+    duel.save(update_fields=["seq", "revision", "state"])
 
 
 def _finish(tournament, duel: Duel, actor) -> None:
@@ -241,6 +256,7 @@ def forfeit_for_withdrawal(duel: Duel, actor, seat: str) -> None:
     engine = engine_of(duel)
     engine.apply({"type": "forfeit", "seat": seat, "reason": "withdrawn"})
     duel.seq += 1
+    duel.revision += 1
     DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
                              summary=[f"{engine.seats[seat]} is absent and forfeits."],
                              created_by=actor)
@@ -304,6 +320,7 @@ def enforce_time_limit(duel: Duel, now=None) -> bool:
     engine = engine_of(duel)
     effects = engine.apply({"type": "time_limit", "reason": "deadline"})
     duel.seq += 1
+    duel.revision += 1
     DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
                              summary=["Time is up."] + engine.describe(effects),
                              created_by=None)

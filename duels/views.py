@@ -106,14 +106,13 @@ def _write(request: HttpRequest, tournament: Tournament, duel: Duel, seq_form: S
            apply: Callable[[], Any], done: str, **forms: Any) -> HttpResponse:
     """Run one service call for a posted form and answer with the console.
 
-    The revision check comes first: after an undo and a new move `seq` is back where it was,
-    and only the revision tells that page it is stale (the service checks `seq` under the lock).
+    The service compares the page's sequence number and revision under the duel's lock
+    before anything else (after an undo and a new move `seq` is back where it was, and only
+    the revision tells that page it is stale).
     """
     rev, seq = seq_form.cleaned_data.get("rev"), seq_form.cleaned_data["seq"]
     started = duel.seq == 0
     try:
-        if rev is not None and rev != duel.revision:
-            raise services.Conflict(duel.seq)
         apply()
     except ServiceError as err:
         fresh = selectors.duel_in(tournament, duel.pk)
@@ -188,7 +187,8 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         return _refuse(request, tournament, duel, form)
     return _write(request, tournament, duel, form,
                   lambda: services.append_event(duel, request.user, form.event(),
-                                                form.cleaned_data["seq"]),
+                                                form.cleaned_data["seq"],
+                                                form.cleaned_data.get("rev")),
                   "Move entered.")
 
 
@@ -203,7 +203,8 @@ def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         # The page showed no move: nothing to undo (and the service expects one to exist).
         return _refuse(request, tournament, duel, form, error="There is no move to undo.")
     return _write(request, tournament, duel, form,
-                  lambda: services.undo_last_event(duel, request.user, form.cleaned_data["seq"]),
+                  lambda: services.undo_last_event(duel, request.user, form.cleaned_data["seq"],
+                                                   form.cleaned_data.get("rev")),
                   "The last move is undone (it stays in the log, struck through).")
 
 
@@ -219,7 +220,8 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
                        ending_form=form)
     return _write(request, tournament, duel, seq_form,
                   lambda: services.append_event(duel, request.user, form.event(),
-                                                seq_form.cleaned_data["seq"]),
+                                                seq_form.cleaned_data["seq"],
+                                                seq_form.cleaned_data.get("rev")),
                   "The duel is ended.", ending_form=form)
 
 

@@ -23,7 +23,7 @@ def playable_cards(t: Table, i: int) -> tuple[str, ...]:
     """The card names seat ``i`` may play now (honour system: any name, section 4)."""
     if t.pending is not None or t.finish is not None or t.act[i] < 1:
         return ()
-    return CARDS if t.setup.rules.truth_dare else _WITHOUT_TRUTH_DARE
+    return CARDS if t.rules.truth_dare else _WITHOUT_TRUTH_DARE
 
 
 def play_action(t: Table, ev: Event, fx: list[RawEffect]) -> None:
@@ -68,12 +68,12 @@ def place_block(t: Table, target: int, fx: list[RawEffect]) -> None:
     """The target is blocked for the next number round; a second block adds nothing."""
     already = t.blocked[target]
     t.blocked[target] = True
-    fx.append(("blocked", t.setup.seats[target], None, 0, 0, None, "already" if already else None))
+    fx.append(("blocked", t.seats[target], None, 0, 0, None, "already" if already else None))
 
 
 def _block(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
     # The target's flag stays false while it decides whether to counter.
-    if t.setup.rules.block_counter and t.act[target] > 0:
+    if t.rules.block_counter and t.act[target] > 0:
         t.pending = pending("block_counter", target, i, "block")
     else:
         place_block(t, target, fx)
@@ -83,9 +83,9 @@ def _reverse(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
     """Whole hands change seats; streaks and blocks stay where they are."""
     t.num[i], t.num[target] = t.num[target], t.num[i]
     t.act[i], t.act[target] = t.act[target], t.act[i]
-    seats = t.setup.seats
+    seats = t.seats
     fx.append(("swap", seats[i], seats[target]))
-    if t.setup.rules.reverse_discard == "after":
+    if t.rules.reverse_discard == "after":
         if t.act[i] > 0:
             t.spend_action(i)
             fx.append(("reverse_discard", seats[i], None, 0, 1))
@@ -100,7 +100,7 @@ def _color_change(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
 
 
 def _draw_card(t: Table, i: int, target: int, fx: list[RawEffect], card: str) -> None:
-    if t.setup.rules.draw_counter and t.act[target] > 0:
+    if t.rules.draw_counter and t.act[target] > 0:
         t.pending = pending("counter", target, i, card)
     else:
         t.draw(target, DRAW_AMOUNT[card], 0, fx, card, i)
@@ -108,7 +108,7 @@ def _draw_card(t: Table, i: int, target: int, fx: list[RawEffect], card: str) ->
 
 def _truth_or_dare(t: Table, i: int, target: int, fx: list[RawEffect], card: str) -> None:
     """Section 5 and 10: the preset's sheds happen at once, then the target answers."""
-    if t.setup.rules.truth_dare_shed == "both":
+    if t.rules.truth_dare_shed == "both":
         for j in range(len(t.num)):
             t.shed(j, fx, card, i)
     else:

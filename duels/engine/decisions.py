@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .actions import place_block
-from .constants import DRAW_AMOUNT
+from .constants import DECISIONS, DRAW_AMOUNT
 from .effects import RawEffect
 from .errors import IllegalEvent
 from .events import Event
@@ -23,15 +23,15 @@ def respond(t: Table, ev: Event, fx: list[RawEffect]) -> None:
             "there is nothing to respond to: the engine is not waiting for a decision; "
             "play a round or an action card, or end the duel"
         )
-    seats = t.setup.seats
     i = t.setup.index[ev["seat"]]
     choice = ev["choice"]
+    decision = p.decision
     if i != p.seat:
-        raise IllegalEvent(f"{seats[i]} cannot respond now: {waiting_for(t)}")
-    if choice not in p.choices:
-        raise IllegalEvent(f"{choice!r} is not a choice for {p.decision}: {waiting_for(t)}")
+        raise IllegalEvent(f"{t.seats[i]} cannot respond now: {waiting_for(t)}")
+    if choice not in DECISIONS[decision]:
+        raise IllegalEvent(f"{choice!r} is not a choice for {decision}: {waiting_for(t)}")
     t.pending = None
-    _RESOLVE[p.decision](t, p, choice, fx)
+    _RESOLVE[decision](t, p, choice, fx)
     settle(t, fx)
 
 
@@ -64,9 +64,9 @@ def settle(t: Table, fx: list[RawEffect]) -> None:
 
 def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:
     """Section 6: a challenge window, or the win at once when no challenge can come."""
-    fx.append(("zero", t.setup.seats[w]))
+    fx.append(("zero", t.seats[w]))
     c = t.opponent(w)
-    if t.setup.rules.challenge == "none" or t.act[c] == 0:
+    if t.rules.challenge == "none" or t.act[c] == 0:
         t.end(w, "shed_all", fx)
     else:
         t.pending = pending("challenge", c, w)
@@ -74,7 +74,7 @@ def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:
 
 def _counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     """The draw battle of section 4: the smaller card's player draws 1 + the difference."""
-    seats = t.setup.seats
+    seats = t.seats
     target, actor, played = p.seat, p.other, p.card
     fx.append(("respond", seats[target], seats[actor], 0, 0, choice, "counter"))
     if choice == "pass":
@@ -92,7 +92,7 @@ def _counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
 
 def _block_counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     """BLOCK answered by BLOCK: both cards go, both seats shed 1, this block is void."""
-    seats = t.setup.seats
+    seats = t.seats
     target, actor = p.seat, p.other
     fx.append(("respond", seats[target], seats[actor], 0, 0, choice, "counter"))
     if choice == "pass":
@@ -106,12 +106,12 @@ def _block_counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> No
 
 def _truth_or_dare(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     """Section 5: a refusal asks the actor for a penalty, or forfeits a dare where so set."""
-    seats = t.setup.seats
+    seats = t.seats
     target, actor = p.seat, p.other
     fx.append(("respond", seats[target], seats[actor], 0, 0, choice, p.decision))
     if choice != "refuse":
         return
-    if p.decision == "dare" and t.setup.rules.dare_refused == "forfeit":
+    if p.decision == "dare" and t.rules.dare_refused == "forfeit":
         t.end(actor, "dare_refused", fx, other=target)
     else:
         t.pending = pending("penalty", actor, target, p.decision)
@@ -120,7 +120,7 @@ def _truth_or_dare(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> No
 def _penalty(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     """``actions``: the actor draws 2 action cards, the refuser 2 number cards; ``five``: the
     refuser draws 5 number cards."""
-    seats = t.setup.seats
+    seats = t.seats
     actor, target = p.seat, p.other
     fx.append(("penalty", seats[actor], seats[target], 0, 0, choice))
     if choice == "actions":
@@ -134,23 +134,23 @@ def _bonus(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     """Section 3.6: 1 action card, or every opponent draws 2 number cards; streak back to 0."""
     i = p.seat
     t.streak[i] = 0
-    fx.append(("bonus", t.setup.seats[i], None, 0, 0, choice))
+    fx.append(("bonus", t.seats[i], None, 0, 0, choice))
     if choice == "action_card":
         t.draw(i, 0, 1, fx, "bonus", i)
     else:
-        for j in range(len(t.num)):
+        for j in t.order:
             if j != i:
                 t.draw(j, 2, 0, fx, "bonus", i)
 
 
 def _challenge(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     """Section 6: the challenger's +2/+4 makes the potential winner draw, or the win stands."""
-    seats = t.setup.seats
+    seats = t.seats
     c, w = p.seat, p.other
     if choice == "pass":
         fx.append(("respond", seats[c], seats[w], 0, 0, choice, "challenge"))
         t.end(w, "shed_all", fx)
-    elif t.setup.rules.challenge == "two_cards" and t.act[c] == 1:
+    elif t.rules.challenge == "two_cards" and t.act[c] == 1:
         # Seed 000: a lone action card cannot challenge; the challenger draws 1 and keeps it.
         fx.append(("one_card_challenge", seats[c], seats[w], 0, 0, choice))
         t.draw(c, 1, 0, fx, "one_card_challenge")

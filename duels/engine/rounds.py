@@ -23,6 +23,9 @@ def play_round(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     order = t.order
     blocked = t.blocked
     cards: dict[str, int] = ev["cards"]
+    if len(seats) == 2 and not blocked[0] and not blocked[1]:
+        _both_reveal(t, cards, fx)
+        return
     # -1 stands for "revealed nothing"; the event's seats were checked when it was read.
     values = [cards.get(s, -1) for s in seats]
     if True in blocked:
@@ -44,7 +47,7 @@ def play_round(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     if len(free) < len(seats):
         for i in order:
             if blocked[i]:
-                fx.append(("blocked_out", seats[i], None, 0, 0, None, t.setup.rules.blocked_seat))
+                fx.append(("blocked_out", seats[i], None, 0, 0, None, t.rules.blocked_seat))
     if 0 in values or 7 in values:
         _zeros_then_sevens(t, free, values, fx)
     if len(free) == 1:
@@ -53,8 +56,24 @@ def play_round(t: Table, ev: Event, fx: list[RawEffect]) -> None:
         _compare(t, free, values, fx)
 
 
+def _both_reveal(t: Table, cards: dict[str, int], fx: list[RawEffect]) -> None:
+    """The usual round of a two-seat duel, neither seat blocked: both reveal a card. The same
+    steps as ``play_round``, on two named values rather than loops over the seats."""
+    a_seat, b_seat = t.seats
+    a, b = cards.get(a_seat, -1), cards.get(b_seat, -1)
+    if a < 0 or b < 0:
+        raise IllegalEvent(_which_seats(t))
+    t.rounds += 1
+    fx.append(("reveal", a_seat, None, 0, 0, a))
+    fx.append(("reveal", b_seat, None, 0, 0, b))
+    values = [a, b]
+    if a == 0 or b == 0 or a == 7 or b == 7:
+        _zeros_then_sevens(t, t.order, values, fx)
+    _compare(t, t.order, values, fx)
+
+
 def _which_seats(t: Table) -> str:
-    seats = t.setup.seats
+    seats = t.seats
     blocked = [s for i, s in enumerate(seats) if t.blocked[i]]
     free = [s for i, s in enumerate(seats) if not t.blocked[i]]
     if not free:
@@ -72,7 +91,7 @@ def _which_seats(t: Table) -> str:
 def _all_blocked(t: Table, fx: list[RawEffect]) -> None:
     """Section 3.5: nothing happens but that every block is lifted."""
     fx.append(("all_blocked",))
-    for i, seat in enumerate(t.setup.seats):
+    for i, seat in enumerate(t.seats):
         t.blocked[i] = False
         fx.append(("unblock", seat))
 
@@ -81,7 +100,7 @@ def _zeros_then_sevens(
     t: Table, free: Sequence[int], values: list[int], fx: list[RawEffect]
 ) -> None:
     """Section 3.2: every 0, then every 7, each in the seat order of the seat revealing it."""
-    seats = t.setup.seats
+    seats = t.seats
     for i in free:
         if values[i] == 0:
             victim = t.opponent(i)
@@ -101,11 +120,11 @@ def _zeros_then_sevens(
 
 def _blocked_round(t: Table, w: int, fx: list[RawEffect]) -> None:
     """Section 3.5: the one free seat wins alone; blocked seats draw or sit out."""
-    seats = t.setup.seats
+    seats = t.seats
     t.shed(w, fx, "round_won")
     t.streak[w] += 1
     fx.append(("win_round", seats[w], None, t.streak[w], 0, None, "alone"))
-    draws = t.setup.rules.blocked_seat == "draws"
+    draws = t.rules.blocked_seat == "draws"
     for i in range(len(seats)):
         if t.blocked[i]:
             if draws:
@@ -140,7 +159,7 @@ def _compare(t: Table, free: Sequence[int], values: list[int], fx: list[RawEffec
                 t.shed(i, fx, "tie")
                 t.draw(i, 1, 0, fx, "tie")
                 streak[i] = 0
-    discard = t.setup.rules.loser_discards_revealed
+    discard = t.rules.loser_discards_revealed
     for i in free:
         if values[i] != high:
             if discard:

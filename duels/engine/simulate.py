@@ -191,6 +191,9 @@ class Simulator:
             for seat, value in past.get("cards", {}).items():
                 self.seen[seats.index(seat)][value] += 1
         self._watch = any(b is not None and b.watches for b in self.bots)
+        #: Whether a round needs more than the hands' update (besides ``check``): its revealed
+        #: values fitted to a hand that is not strict, or noted for a watching bot.
+        self._round_work = not hands.strict or self._watch
         #: The last event applied, as the record keeps it (None before the first).
         self.last_event: dict[str, Any] | None = duel._events[-1] if duel._events else None
         if check:
@@ -295,7 +298,7 @@ class Simulator:
         hands = self.hands
         # The event as the record keeps it: the engine accepted it, so it is well-formed.
         self.last_event = applied = duel._events[-1]
-        if applied["type"] == "round":
+        if (self._round_work or self.check) and applied["type"] == "round":
             cards = applied["cards"]
             if not hands.strict or self.check:
                 hands.prepare_round(cards)

@@ -60,6 +60,7 @@ class Table:
 
     __slots__ = (
         "setup",
+        "rules",
         "seats",
         "order",
         "num",
@@ -82,7 +83,9 @@ class Table:
         rules = setup.rules
         n = len(setup.seats)
         self.setup = setup
-        #: ``setup.seats``, one attribute away: every effect names its seats.
+        #: ``setup.rules`` and ``setup.seats``, one attribute away: the rules read them on
+        #: nearly every event.
+        self.rules = rules
         self.seats = setup.seats
         #: The seat indices in seating order, for loops: cheaper than ``enumerate`` or
         #: ``range`` on every event.
@@ -106,6 +109,7 @@ class Table:
     def copy(self) -> Table:
         other = Table.__new__(Table)
         other.setup = self.setup
+        other.rules = self.rules
         other.seats = self.seats
         other.order = self.order
         other.num = self.num[:]
@@ -124,10 +128,11 @@ class Table:
         return other
 
     def snapshot(self) -> list[Any]:
-        """Every changing value in one flat list, for ``restore``.
+        """Every value an event may change, in one flat list, for ``restore``.
 
         One list of ints is far cheaper to build than a copy of the table (four lists and a
-        new object), and ``Duel.apply`` takes one before every event.
+        new object), and ``Duel.apply`` takes one before every event. (``events`` is in it
+        too, though only ``Duel.apply`` itself changes it, once the event has succeeded.)
         """
         return [
             *self.num,
@@ -177,12 +182,15 @@ class Table:
     ) -> None:
         """Seat ``i`` draws up to ``number`` number and ``action`` action cards: an empty deck
         means "draw 0"."""
-        n = number if number <= self.deck_n else self.deck_n
-        a = action if action <= self.deck_a else self.deck_a
-        self.deck_n -= n
-        self.deck_a -= a
-        self.num[i] += n
-        self.act[i] += a
+        deck_n, deck_a = self.deck_n, self.deck_a
+        n = number if number <= deck_n else deck_n
+        a = action if action <= deck_a else deck_a
+        if n:
+            self.deck_n = deck_n - n
+            self.num[i] += n
+        if a:
+            self.deck_a = deck_a - a
+            self.act[i] += a
         seats = self.seats
         fx.append(
             (

@@ -156,3 +156,37 @@ def test_a_pending_shared_card_is_dealt_at_the_start():
     assert duel.options["starting_action_cards"] == {"A": 1}
     assert gift.status == SharedCardStatus.USED and gift.used_in == duel
     assert duel.state["decks"]["action"] == 32 - 1 - 1  # the gift, then A's 7 penalty
+
+
+def test_a_page_that_saw_an_undone_and_replaced_move_is_stale():
+    duel, referee = group_phase_duel()
+    services.append_event(duel, referee, R73, 0)
+    duel.refresh_from_db()
+    seen = (duel.seq, duel.revision)  # another device shows this state
+    services.undo_last_event(duel, referee, 1, expected_revision=seen[1])
+    services.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 0)
+    duel.refresh_from_db()
+    assert duel.seq == seen[0]  # the sequence number came back…
+    before = snapshot(duel)
+    with pytest.raises(services.Conflict):  # …but the revision did not
+        services.append_event(duel, referee, R73, seen[0], expected_revision=seen[1])
+    assert snapshot(duel) == before
+
+
+def test_undo_with_no_move_is_refused_in_words():
+    duel, referee = group_phase_duel()
+    services.append_event(duel, referee, R73, 0)
+    services.undo_last_event(duel, referee, 1)
+    with pytest.raises(ServiceError, match="no move to undo"):
+        services.undo_last_event(duel, referee, 0)
+
+
+def test_a_stale_page_hears_conflict_before_who_referees():
+    duel, referee = group_phase_duel()
+    from accounts.models import Role
+    from tests.factories import RoleFactory
+
+    other = RoleFactory(tournament=duel.tournament, role=Role.REFEREE).user
+    services.append_event(duel, referee, R73, 0)  # the duel is now assigned to `referee`
+    with pytest.raises(services.Conflict):
+        services.append_event(duel, other, R73, 0)
