@@ -17,6 +17,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -29,7 +30,7 @@ from tournaments.services.corrections import correct_result
 from . import selectors, services
 from .engine import COLORS
 from .forms import CorrectionForm, EndingForm, MoveForm, SeqForm
-from .models import Duel
+from .models import Duel, DuelStatus
 
 POLL_SECONDS = 2
 KEYPAD = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # a phone's keypad order: the referee's thumb knows it
@@ -153,10 +154,30 @@ def duel_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     })
 
 
+def _keep_time(tournament: Tournament, duel_id: int) -> bool:
+    """Warn, or record `time_limit`, when the deadline says so. The Celery tasks scheduled
+    for the deadline do this in a real deployment; on the embedded default (no worker, no
+    beat) the console's own load and poll are what notice. Both services are idempotent.
+    Returns whether the duel was ended."""
+    row = (Duel.objects.filter(pk=duel_id, tournament=tournament, status=DuelStatus.RUNNING,
+                               deadline__isnull=False)
+           .values_list("deadline", "warned_at").first())
+    if row is None:
+        return False
+    deadline, warned = row
+    now = timezone.now()
+    if now < deadline - services.WARNING_BEFORE or (warned and now < deadline):
+        return False
+    duel = Duel.objects.get(pk=duel_id)
+    services.warn_time_limit(duel, now)
+    return services.enforce_time_limit(duel, now)
+
+
 @tournament_view(Action.REFEREE_DUELS)
 @require_GET
 @never_cache
 def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    _keep_time(tournament, duel_id)
     duel = _referee_duel(request, tournament, duel_id)
     return _console_response(request, _context(request, tournament, selectors.console(duel)))
 
@@ -170,7 +191,7 @@ def poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     revision = selectors.revision_of(tournament, duel_id)
     if revision is None:
         raise Http404("No such duel.")
-    if request.GET.get("rev") == str(revision):
+    if request.GET.get("rev") == str(revision) and not _keep_time(tournament, duel_id):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
         return response

@@ -496,3 +496,28 @@ def test_the_second_referee_of_a_lost_race_hears_of_the_conflict_not_of_the_assi
     assert "Someone else entered a move — here is the current state." in page
     assert "only they or an organiser enter its moves" in page
     assert len(events(duel)) == 1
+
+
+def test_an_overdue_deadline_is_recorded_when_the_console_is_opened():
+    """On the embedded default there is no worker or beat: the console itself keeps time."""
+    from datetime import timedelta
+
+    from django.test import Client
+    from django.utils import timezone
+
+    from duels import services as duel_services
+    from duels.models import Duel
+    from tests.factories import group_phase_duel
+
+    duel, referee = group_phase_duel()
+    duel.tournament.duel_time_limit_minutes = 10
+    duel.tournament.save()
+    duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}}, 0)
+    Duel.objects.filter(pk=duel.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    client = Client()
+    client.force_login(referee)
+    response = client.get(f"/t/{duel.tournament.slug}/duels/{duel.pk}/")
+    assert response.status_code == 200
+    duel.refresh_from_db()
+    assert duel.status == "finished" and duel.result.finish == "time_limit"
+    assert "Time is up." in response.content.decode()
