@@ -10,23 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.engine.worked_example import WORKED
+
 ROOT = Path(__file__).resolve().parents[2]
 
-RECORD = {
-    "format": "split-uno-duel", "version": 1, "ruleset": "tournament",
-    "variants": [], "options": {}, "seats": {"A": "Alice", "B": "Bob"},
-    "events": [
-        {"type": "round", "cards": {"A": 7, "B": 3}},
-        {"type": "round", "cards": {"A": 2, "B": 7}},
-        {"type": "action", "seat": "B", "card": "draw_two"},
-        {"type": "respond", "seat": "A", "choice": "draw_four"},
-        {"type": "round", "cards": {"A": 9, "B": 0}},
-        {"type": "round", "cards": {"A": 8, "B": 5}},
-        {"type": "respond", "seat": "A", "choice": "action_card"},
-        {"type": "action", "seat": "A", "card": "color_change", "color": "red"},
-        {"type": "forfeit", "seat": "B", "reason": "no_show"},
-    ],
-}  # fmt: skip
+RECORD = WORKED
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
