@@ -6,6 +6,7 @@ For each preset it plays one duel of exactly ``--events`` legal events (a fixed 
 run replays the same records), then times ``Duel.from_record`` on it: the best of ``--repeat``
 runs of many replays each. The budget (issue 3) is a 100-event record in under 1 ms. It also
 times ``Duel.apply`` one event at a time with its effects built, as the referee console uses it.
+All timings are the process's CPU time, so that other work on a shared machine does not count.
 
 Then (issue 4) it times complete simulated duels: ``--duels`` duels of random bot against
 random bot, and of heuristic bot against heuristic bot, from the same seeds every run (dealing,
@@ -54,21 +55,21 @@ def build_record(preset: str, events: int, seed: int) -> dict[str, Any]:
 
 
 def best_seconds(func: Any, repeat: int) -> float:
-    """Seconds per call: the best of ``repeat`` runs, each about 0.2 s long."""
+    """CPU seconds per call: the best of ``repeat`` runs, each about 0.2 s long."""
     loops = 1
     while True:
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(loops):
             func()
-        if time.perf_counter() - start > 0.2:
+        if time.process_time() - start > 0.2:
             break
         loops *= 2
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(loops):
             func()
-        best = min(best, (time.perf_counter() - start) / loops)
+        best = min(best, (time.process_time() - start) / loops)
     return best
 
 

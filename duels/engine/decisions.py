@@ -50,13 +50,14 @@ def settle(t: Table, fx: list[RawEffect]) -> None:
             if streak[i] >= 2:
                 t.pending = pending("bonus", i)
                 break
-    num = t.num
-    if t.pending is None and 0 in num:
-        zeros = [i for i in t.order if num[i] == 0]
-        if len(zeros) > 1:
-            t.end(-1, "double_zero", fx)
-            return
-        _potential_winner(t, zeros[0], fx)
+        else:
+            num = t.num
+            if 0 in num:
+                zeros = [i for i in t.order if num[i] == 0]
+                if len(zeros) > 1:
+                    t.end(-1, "double_zero", fx)
+                    return
+                _potential_winner(t, zeros[0], fx)
     p = t.pending
     if p is not None:
         fx.append(("await", t.seats[p.seat], None, 0, 0, p.decision))

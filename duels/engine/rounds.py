@@ -20,56 +20,46 @@ def play_round(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     if t.pending is not None:
         raise IllegalEvent(f"a round cannot be played now: {waiting_for(t)}")
     seats = t.seats
-    order = t.order
     blocked = t.blocked
     cards: dict[str, int] = ev["cards"]
+    values: Sequence[int]
+    free: Sequence[int]
     if len(seats) == 2 and not blocked[0] and not blocked[1]:
-        _both_reveal(t, cards, fx)
-        return
-    # -1 stands for "revealed nothing"; the event's seats were checked when it was read.
-    values = [cards.get(s, -1) for s in seats]
-    if True in blocked:
+        # The usual round of a two-seat duel, both seats reveal: the same steps as below on
+        # two named values, without the loops (this is most events of a duel).
+        a_seat, b_seat = seats
+        a, b = cards.get(a_seat, -1), cards.get(b_seat, -1)
+        if a < 0 or b < 0:
+            raise IllegalEvent(_which_seats(t))
+        t.rounds += 1
+        fx.append(("reveal", a_seat, None, 0, 0, a))
+        fx.append(("reveal", b_seat, None, 0, 0, b))
+        values = (a, b)
+        free = t.order
+    else:
+        order = t.order
+        # -1 stands for "revealed nothing"; the event's seats were checked when it was read.
+        values = [cards.get(s, -1) for s in seats]
         # Exactly the seats that are not blocked reveal a card.
-        free: Sequence[int] = [i for i in order if not blocked[i]]
+        free = [i for i in order if not blocked[i]]
         if [i for i in order if values[i] >= 0] != free:
             raise IllegalEvent(_which_seats(t))
-    else:
-        # The usual round, checked without a loop: every seat reveals.
-        free = order
-        if -1 in values:
-            raise IllegalEvent(_which_seats(t))
-    t.rounds += 1
-    if not free:
-        _all_blocked(t, fx)
-        return
-    for i in free:
-        fx.append(("reveal", seats[i], None, 0, 0, values[i]))
-    if len(free) < len(seats):
-        for i in order:
-            if blocked[i]:
-                fx.append(("blocked_out", seats[i], None, 0, 0, None, t.rules.blocked_seat))
+        t.rounds += 1
+        if not free:
+            _all_blocked(t, fx)
+            return
+        for i in free:
+            fx.append(("reveal", seats[i], None, 0, 0, values[i]))
+        if len(free) < len(seats):
+            for i in order:
+                if blocked[i]:
+                    fx.append(("blocked_out", seats[i], None, 0, 0, None, t.rules.blocked_seat))
     if 0 in values or 7 in values:
         _zeros_then_sevens(t, free, values, fx)
     if len(free) == 1:
         _blocked_round(t, free[0], fx)
     else:
         _compare(t, free, values, fx)
-
-
-def _both_reveal(t: Table, cards: dict[str, int], fx: list[RawEffect]) -> None:
-    """The usual round of a two-seat duel, neither seat blocked: both reveal a card. The same
-    steps as ``play_round``, on two named values rather than loops over the seats."""
-    a_seat, b_seat = t.seats
-    a, b = cards.get(a_seat, -1), cards.get(b_seat, -1)
-    if a < 0 or b < 0:
-        raise IllegalEvent(_which_seats(t))
-    t.rounds += 1
-    fx.append(("reveal", a_seat, None, 0, 0, a))
-    fx.append(("reveal", b_seat, None, 0, 0, b))
-    values = [a, b]
-    if a == 0 or b == 0 or a == 7 or b == 7:
-        _zeros_then_sevens(t, t.order, values, fx)
-    _compare(t, t.order, values, fx)
 
 
 def _which_seats(t: Table) -> str:
@@ -97,7 +87,7 @@ def _all_blocked(t: Table, fx: list[RawEffect]) -> None:
 
 
 def _zeros_then_sevens(
-    t: Table, free: Sequence[int], values: list[int], fx: list[RawEffect]
+    t: Table, free: Sequence[int], values: Sequence[int], fx: list[RawEffect]
 ) -> None:
     """Section 3.2: every 0, then every 7, each in the seat order of the seat revealing it."""
     seats = t.seats
@@ -137,10 +127,20 @@ def _blocked_round(t: Table, w: int, fx: list[RawEffect]) -> None:
             fx.append(("unblock", seats[i]))
 
 
-def _compare(t: Table, free: Sequence[int], values: list[int], fx: list[RawEffect]) -> None:
+def _compare(t: Table, free: Sequence[int], values: Sequence[int], fx: list[RawEffect]) -> None:
     """Sections 3.3 and 3.4: the single highest card wins; a tie for highest sheds and draws."""
     seats = t.seats
     streak = t.streak
+    if len(free) == 2:
+        i, j = free
+        if values[i] != values[j]:
+            # Two cards, one higher: the usual round, without the loops below.
+            w, loser = (i, j) if values[i] > values[j] else (j, i)
+            t.shed(w, fx, "round_won")
+            streak[w] += 1
+            fx.append(("win_round", seats[w], None, streak[w], 0, values[w]))
+            _lose(t, loser, fx)
+            return
     # The highest card, by hand: the built-in max costs several times more on short lists.
     high = -1
     for v in values:
@@ -159,13 +159,18 @@ def _compare(t: Table, free: Sequence[int], values: list[int], fx: list[RawEffec
                 t.shed(i, fx, "tie")
                 t.draw(i, 1, 0, fx, "tie")
                 streak[i] = 0
-    discard = t.rules.loser_discards_revealed
     for i in free:
         if values[i] != high:
-            if discard:
-                t.num[i] -= 1
-                t.disc_n += 1
-                fx.append(("shed", seats[i], None, 1, 0, None, "revealed_discarded"))
-            t.draw(i, 1, 0, fx, "round_lost")
-            streak[i] = 0
-            fx.append(("lose_round", seats[i]))
+            _lose(t, i, fx)
+
+
+def _lose(t: Table, i: int, fx: list[RawEffect]) -> None:
+    """Seat ``i`` lost the round: under ``loser_discards_revealed`` its card goes to the
+    discard pile; it draws 1 and its streak goes back to 0."""
+    if t.rules.loser_discards_revealed:
+        t.num[i] -= 1
+        t.disc_n += 1
+        fx.append(("shed", t.seats[i], None, 1, 0, None, "revealed_discarded"))
+    t.draw(i, 1, 0, fx, "round_lost")
+    t.streak[i] = 0
+    fx.append(("lose_round", t.seats[i]))

@@ -289,8 +289,9 @@ class Simulator:
 
     def _advance(self, event: Mapping[str, Any], owned: bool = False) -> list[RawEffect]:
         """Apply ``event`` through the duel's checked path and follow it in the hands. With
-        ``owned`` (the bots' own events, which nobody else sees) the record may keep the
-        event itself rather than a copy, once the engine has checked every field of it."""
+        ``owned`` (an event the simulator built for its bots and never changes again) the
+        record may keep the event itself rather than a copy, once the engine has checked every
+        field of it."""
         duel = self.duel
         # The checked path that Duel.apply wraps, without building Effect objects.
         fx = duel._apply(event, owned)

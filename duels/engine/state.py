@@ -128,11 +128,10 @@ class Table:
         return other
 
     def snapshot(self) -> list[Any]:
-        """Every value an event may change, in one flat list, for ``restore``.
+        """Every value of the table in one flat list, for ``restore``.
 
-        One list of ints is far cheaper to build than a copy of the table (four lists and a
-        new object), and ``Duel.apply`` takes one before every event. (``events`` is in it
-        too, though only ``Duel.apply`` itself changes it, once the event has succeeded.)
+        One list is far cheaper to build than a copy of the table (four lists and a new
+        object), and ``Duel.apply`` takes one before every event.
         """
         return [
             *self.num,
@@ -148,11 +147,14 @@ class Table:
             self.finish,
             self.events,
             self.rounds,
+            self.setup,
         ]
 
     def restore(self, saved: list[Any]) -> None:
-        """Put back the values of ``snapshot``; fresh lists, in case a bug rebound one."""
-        n = len(self.seats)
+        """Put the table back as it was at ``snapshot``: every slot, even one a bug rebound
+        (``setup``, ``rules``, ``seats``, ``order`` come from the saved set-up; the lists are
+        fresh), so that a failed event leaves nothing behind."""
+        n = (len(saved) - 10) // 4  # four values per seat, then ten more
         self.num = saved[0:n]
         self.act = saved[n : 2 * n]
         self.streak = saved[2 * n : 3 * n]
@@ -167,7 +169,11 @@ class Table:
             self.finish,
             self.events,
             self.rounds,
+            self.setup,
         ) = saved[4 * n :]
+        self.rules = self.setup.rules
+        self.seats = self.setup.seats
+        self.order = tuple(range(n))
 
     # -- the primitives every rule is made of (section 3, "Draws never exceed ...") --------
 
@@ -182,15 +188,19 @@ class Table:
     ) -> None:
         """Seat ``i`` draws up to ``number`` number and ``action`` action cards: an empty deck
         means "draw 0"."""
-        deck_n, deck_a = self.deck_n, self.deck_a
+        deck_n = self.deck_n
         n = number if number <= deck_n else deck_n
-        a = action if action <= deck_a else deck_a
         if n:
             self.deck_n = deck_n - n
             self.num[i] += n
-        if a:
-            self.deck_a = deck_a - a
-            self.act[i] += a
+        a = 0
+        if action:
+            # Most draws are number cards only: the action deck is not looked at for them.
+            deck_a = self.deck_a
+            a = action if action <= deck_a else deck_a
+            if a:
+                self.deck_a = deck_a - a
+                self.act[i] += a
         seats = self.seats
         fx.append(
             (
