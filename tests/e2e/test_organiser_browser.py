@@ -32,6 +32,13 @@ def sign_out(page) -> None:
     expect(page.get_by_role("link", name="Sign in", exact=True)).to_be_visible()
 
 
+def settled(page) -> None:
+    """Wait until htmx has finished swapping and settling: a change made to content htmx has
+    not processed yet sends no request (a race seen on a loaded machine)."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+
+
 def member(page, name: str):
     """A player's row on a board (the select inside it moves them)."""
     return page.locator("li[data-member]", has_text=name)
@@ -130,6 +137,7 @@ def test_an_organiser_runs_set_up_and_the_first_transfers(page, artifacts_dir):
     # Applying anyway: the service refuses, the reason is shown where the organiser looks.
     page.get_by_role("button", name="Apply the change").click()
     expect(page.get_by_role("alert")).to_contain_text("at most 15 members")
+    settled(page)  # the refusal swapped the board in: let htmx wire up the new selects
 
     # The other way, by dragging: Ada leaves Group 1 for Group 2.
     member(page, "Uma").locator("select").select_option(label="Group 2")
