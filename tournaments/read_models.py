@@ -6,7 +6,8 @@ Only what TOURNAMENT.md makes public: no withdrawal reasons, no audit log, no pe
 from typing import Any
 
 from . import format as fmt
-from .models import Entrant, GroupTotal, Membership, Round, StandingRow, Tournament
+from .models import Entrant, GroupTotal, Round, StandingRow, Tournament
+from .selectors import membership_at, membership_rows
 
 
 def _names(tournament: Tournament) -> dict[int, str]:
@@ -95,22 +96,14 @@ def rounds(tournament: Tournament) -> list[dict[str, Any]]:
     by_round: dict[int, list] = {}
     for duel in _duels(tournament, round__isnull=False):
         by_round.setdefault(duel.round.number, []).append(_duel_row(duel, names))
-    changes = list(Membership.objects.filter(entrant__tournament=tournament)
-                   .order_by("since_round", "pk").values_list("entrant_id", "group_id",
-                                                              "since_round"))
+    changes = membership_rows(tournament)
     out = []
     for number, status in Round.objects.filter(tournament=tournament).values_list("number",
                                                                                   "status"):
-        latest: dict[int, int | None] = {}
-        for entrant, group, since in changes:
-            if since <= number:
-                latest[entrant] = group
-        members: dict[str, list[str]] = {}
-        for entrant, group in latest.items():
-            if group is not None:
-                members.setdefault(str(group), []).append(names[entrant])
+        members = {str(group): sorted(names[e] for e in entrants)
+                   for group, entrants in membership_at(changes, number).items()}
         out.append({"number": number, "status": status, "duels": by_round.get(number, []),
-                    "members": {g: sorted(m) for g, m in members.items()}})
+                    "members": members})
     return out
 
 

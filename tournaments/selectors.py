@@ -45,21 +45,29 @@ def published_tournaments(limit: int = 50) -> list[Tournament]:
     )
 
 
-def members_at_round(tournament: Tournament, round_number: int) -> dict[int, list[int]]:
-    """Each group's members as they were for round `round_number` (group id → entrant ids).
-
-    Membership rows say "in this group from round n on"; the latest row at or before the round
-    wins. One query.
-    """
-    from .models import Membership
-
+def membership_at(changes, round_number: int) -> dict[int, list[int]]:
+    """Each group's members for round `round_number` (group id → entrant ids), from the
+    membership rows `(entrant, group, since_round)` in the order they were made: the latest row
+    at or before the round wins (TOURNAMENT.md "Fluid membership")."""
     latest: dict[int, int | None] = {}
-    for entrant, group in (Membership.objects
-                           .filter(entrant__tournament=tournament, since_round__lte=round_number)
-                           .order_by("since_round", "pk").values_list("entrant_id", "group_id")):
-        latest[entrant] = group
+    for entrant, group, since in changes:
+        if since <= round_number:
+            latest[entrant] = group
     groups: dict[int, list[int]] = {}
     for entrant, group in latest.items():
         if group is not None:
             groups.setdefault(group, []).append(entrant)
     return {g: sorted(members) for g, members in groups.items()}
+
+
+def membership_rows(tournament: Tournament) -> list[tuple[int, int | None, int]]:
+    from .models import Membership
+
+    return list(Membership.objects.filter(entrant__tournament=tournament)
+                .order_by("since_round", "pk").values_list("entrant_id", "group_id",
+                                                           "since_round"))
+
+
+def members_at_round(tournament: Tournament, round_number: int) -> dict[int, list[int]]:
+    """Each group's members as they were for round `round_number`. One query."""
+    return membership_at(membership_rows(tournament), round_number)

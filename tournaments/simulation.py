@@ -21,6 +21,7 @@ from . import format as fmt
 from . import services
 from .errors import ServiceError
 from .models import EntrantStatus, Phase, Tournament
+from .services.progression import start_playoffs
 
 UNTIL = ("complete", "playoffs", "tie_breaks")
 FORFEIT_RATE = 0.05  # a no-show now and then, as at a real event
@@ -158,7 +159,7 @@ class TournamentSimulation:
         t.refresh_from_db()
         if goal in ("round", "tie_breaks") or t.phase != Phase.TIE_BREAKS:
             return self.progress
-        services_start_playoffs(t, self.organiser)
+        start_playoffs(t, self.organiser)
         self.advance()
         self.report("playoffs started")
         if goal == "playoffs":
@@ -202,12 +203,6 @@ class TournamentSimulation:
                 self.play(duel)
             self.advance()
         self.report("tie-breaks settled")
-
-
-def services_start_playoffs(tournament: Tournament, actor) -> None:
-    from .services.progression import start_playoffs
-
-    start_playoffs(tournament, actor)
 
 
 def simulate_tournament(*, players: int, seed: int | str, until: str = "complete",

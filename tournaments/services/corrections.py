@@ -84,9 +84,8 @@ def correct_result(tournament: Tournament, actor, duel, winner_seat: str | None,
     if was_decisive and winner is None:
         create_replay(duel)  # a win corrected to none makes a replay due
     elif not was_decisive and winner is not None:
-        # A draw corrected to a win voids its replay (and any replay of that replay).
-        duel.replays.exclude(status=DuelStatus.FINISHED).update(status=DuelStatus.VOID)
-        duel.replays.filter(status=DuelStatus.FINISHED).update(status=DuelStatus.VOID)
+        # A draw corrected to a win voids its replay, played or not.
+        duel.replays.update(status=DuelStatus.VOID)
         if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY) and \
                 duel.round.status != RoundStatus.DECIDED:
             decide_round(tournament, duel.round)
