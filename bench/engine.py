@@ -12,7 +12,9 @@ Then (issue 4) it times complete simulated duels: ``--duels`` duels of random bo
 random bot, and of heuristic bot against heuristic bot, from the same seeds every run (dealing,
 every event through the engine's checked path, hands kept in step, the summary), the best of
 ``--sim-repeat`` runs in the process's CPU time (so that other work on a shared machine does
-not count). The budget is 1,000 random-bot duels per second. For scale it also times the
+not count). The budget is 1,000 random-bot duels per second. It measures the build that
+loads (duels/engine/native.py) and says which: ``SPLIT_UNO_ENGINE=python`` times the sources
+even when a compiled build is there. For scale it also times the
 engine alone replaying the finished random-bot records. ``--no-replay`` or ``--no-sim`` skips
 a part.
 """
@@ -88,7 +90,14 @@ def main() -> int:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
 
-    print(f"Python {platform.python_version()} on {platform.machine()}, one core")
+    import duels.engine
+
+    build = (
+        "the engine compiled by mypyc (tools/build_engine.py)"
+        if duels.engine.COMPILED
+        else "the engine's sources (not compiled: run tools/build_engine.py)"
+    )
+    print(f"Python {platform.python_version()} on {platform.machine()}, one core, {build}")
     if not args.no_replay:
         replays(args, PRESETS, Duel)
     if not args.no_sim:

@@ -7,7 +7,16 @@ command line of section 8.
 Bots and simulation (issue 4): ``play_duel`` plays a whole duel between bots through the
 engine, ``Simulator`` lets bots choose moves for a duel under way, and
 ``duels.engine.simulate.simulate`` plays many (``python -m duels.engine simulate``).
+
+The modules run compiled by mypyc when ``tools/build_engine.py`` has built them from these
+very sources, as ``./dev`` does; otherwise the sources run (``native.py``, ``COMPILED``).
 """
+
+# First of all: load the compiled modules if they are built from these sources (native.py).
+from . import native as _native
+
+#: True when the engine's modules are the mypyc-compiled build, False when the sources run.
+COMPILED = _native.select(__path__)
 
 from .bots import BOTS, Bot, HeuristicBot, RandomBot
 from .constants import CARDS, COLORS, DECISIONS, ENDINGS, EVENT_TYPES, FINISHES
@@ -23,6 +32,7 @@ from .simulate import SimulatedDuel, Simulator, play_duel
 
 __all__ = [
     "BOTS",
+    "COMPILED",
     "CARDS",
     "COLORS",
     "DECISIONS",

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from .constants import CARDS, COLORS
 from .hands import KIND
+from .native import mypyc_attr
 
 if TYPE_CHECKING:
     from .simulate import Simulator
@@ -36,6 +37,8 @@ BLOCK, REVERSE, COLOR_CHANGE = KIND["block"], KIND["reverse"], KIND["color_chang
 DRAW_TWO, DRAW_FOUR, TRUTH, DARE = KIND["draw_two"], KIND["draw_four"], KIND["truth"], KIND["dare"]
 
 
+# Anyone may write a bot: a class of their own deriving from Bot, even with the engine compiled.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot:
     """The bot interface; ``name`` is how the command line and summaries call it."""
 

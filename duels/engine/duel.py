@@ -96,8 +96,7 @@ class Duel:
         return duel, None
 
     def copy(self) -> Duel:
-        other = Duel.__new__(Duel)
-        other._setup = self._setup
+        other = Duel(self._setup)
         other._table = self._table.copy()
         other._events = self._events[:]
         return other
@@ -123,6 +122,7 @@ class Duel:
         index = t.events + 1
         if t.finish is not None:
             raise IllegalEvent(finished_text(t), index)
+        ev: Event
         try:
             if owned and already_canonical(event, self._setup):
                 ev = event  # type: ignore[assignment]
@@ -215,7 +215,7 @@ def replay(record: object) -> dict[str, Any]:
     return Duel.from_record(record).state()
 
 
-def state_after(record: object, n: int) -> dict[str, Any]:
+def state_after(record: object, n: object) -> dict[str, Any]:
     """The state after the first ``n`` events of ``record``."""
     setup, events = read_header(record)
     if type(n) is not int or not 0 <= n <= len(events):

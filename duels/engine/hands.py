@@ -94,7 +94,7 @@ class Chooser(Protocol):
         ...
 
 
-class HandsOutOfStep(RuntimeError):
+class HandsOutOfStep(Exception):
     """The concrete hands cannot follow an event: a bug in the simulator, or (strict mode) an
     event that names a card its seat does not hold."""
 
@@ -124,10 +124,11 @@ def spread_weights(spread: Spread) -> tuple[int, ...]:
         if spread not in SPREADS:
             raise ValueError(f"unknown spread {spread!r}: use one of {', '.join(SPREADS)}")
         return SPREADS[spread]
-    weights = tuple(spread)
+    # Read as plain objects: a spread comes from the command line or a caller, unchecked.
+    weights: tuple[object, ...] = tuple(spread)
     if len(weights) != 10 or any(type(w) is not int or w < 0 for w in weights) or not any(weights):
         raise ValueError("a spread is ten non-negative integers (values 0–9), not all zero")
-    return weights
+    return weights  # type: ignore[return-value]
 
 
 def number_composition(pool: int, spread: Spread = DEFAULT_SPREAD) -> list[int]:

@@ -112,7 +112,7 @@ def _seats(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
 def _plain_options(options: object) -> dict[str, Any]:
     """The options as plain JSON, detached from the caller's objects."""
     out: dict[str, Any] = {}
-    for name, value in (options or {}).items():  # type: ignore[union-attr]
+    for name, value in (options or {}).items():  # type: ignore[union-attr,attr-defined]
         out[name] = dict(value) if isinstance(value, Mapping) else value
     return out
 

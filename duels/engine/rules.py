@@ -120,12 +120,12 @@ def check_switch(name: str, value: object) -> None:
         if type(value) is not int or value < low or (high is not None and value > high):
             raise MalformedRecord(f"option {name} must be an integer {bounds}, not {show(value)}")
     elif type(value) is not str or value not in domain:  # type: ignore[operator]
-        allowed = ", ".join(f'"{w}"' for w in domain)  # type: ignore[union-attr]
+        allowed = ", ".join(f'"{w}"' for w in domain)  # type: ignore[union-attr,attr-defined]
         raise MalformedRecord(f"option {name} must be one of {allowed}, not {show(value)}")
 
 
 def resolve_rules(
-    ruleset: str,
+    ruleset: object,
     variants: object = (),
     options: object = None,
 ) -> Rules:

@@ -65,7 +65,7 @@ def _composition(pool: int, weights: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(number_composition(pool, weights))
 
 
-class IllegalMove(RuntimeError):
+class IllegalMove(Exception):
     """A bot chose a move that is not among the engine's legal moves (``check`` mode)."""
 
 

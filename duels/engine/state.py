@@ -107,24 +107,9 @@ class Table:
         self.rounds = 0
 
     def copy(self) -> Table:
-        other = Table.__new__(Table)
-        other.setup = self.setup
-        other.rules = self.rules
-        other.seats = self.seats
-        other.order = self.order
-        other.num = self.num[:]
-        other.act = self.act[:]
-        other.streak = self.streak[:]
-        other.blocked = self.blocked[:]
-        other.deck_n = self.deck_n
-        other.deck_a = self.deck_a
-        other.disc_n = self.disc_n
-        other.disc_a = self.disc_a
-        other.pending = self.pending
-        other.winner = self.winner
-        other.finish = self.finish
-        other.events = self.events
-        other.rounds = self.rounds
+        """An independent table with the same values (its lists are fresh)."""
+        other = Table(self.setup)
+        other.restore(self.snapshot())
         return other
 
     def snapshot(self) -> list[Any]:

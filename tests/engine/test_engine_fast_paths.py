@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duels.engine import CARDS, COLORS, PRESETS, Duel, IllegalEvent
+from duels.engine import CARDS, COLORS, PRESETS, Duel, IllegalEvent, resolve_rules
 from duels.engine import duel as duel_module
 from duels.engine.bots import Bot, RandomBot
 from duels.engine.events import already_canonical, parse_event
@@ -174,7 +174,8 @@ def _vandal(error: BaseException) -> Any:
         t.deck_n = t.deck_a = t.disc_n = t.disc_a = -1
         t.pending = Pending("bonus", 1)
         t.winner, t.finish, t.rounds, t.events = 0, "forfeit", 999, 999
-        t.seats, t.order, t.rules = ("X",), (), None
+        # Values of the right types: the compiled engine refuses others at the assignment.
+        t.seats, t.order, t.rules = ("X",), (), resolve_rules("official")
         fx.append(("draw", "A"))
         raise error
 

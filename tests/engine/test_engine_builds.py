@@ -1,0 +1,127 @@
+"""The engine's two builds (duels/engine/native.py): mypyc-compiled and its sources.
+
+The compiled build loads only when made from the very sources beside it; both play the same
+duels event for event; the whole engine suite passes on the sources too (CI runs the suite on
+the compiled build: ``SPLIT_UNO_ENGINE=compiled`` in ``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import duels.engine
+from duels.engine import PRESETS, native
+
+ROOT = Path(__file__).resolve().parents[2]
+COMPILED = duels.engine.COMPILED
+needs_build = pytest.mark.skipif(
+    not COMPILED, reason="the engine runs from its sources here (tools/build_engine.py builds it)"
+)
+
+WHICH = (
+    "import duels.engine, duels.engine.state as s\n"
+    "print(duels.engine.COMPILED, s.__spec__.origin.endswith('.py'))\n"
+)
+
+
+def _python(
+    code: list[str], cwd: Path = ROOT, engine: str | None = None, timeout: int = 300
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(cwd)}
+    env.pop("SPLIT_UNO_ENGINE", None)
+    env.pop("REQUIRE_SERVICES", None)  # a nested test run has no integration tests to require
+    if engine is not None:
+        env["SPLIT_UNO_ENGINE"] = engine
+    return subprocess.run(
+        [sys.executable, *code], cwd=cwd, env=env, capture_output=True, text=True,
+        check=False, timeout=timeout,
+    )  # fmt: skip
+
+
+def test_the_compiled_build_runs_exactly_when_it_is_built_from_these_sources() -> None:
+    wanted = os.environ.get("SPLIT_UNO_ENGINE", "auto")
+    built = native.is_built(native.build_dir())
+    assert duels.engine.COMPILED is (built and wanted != "python")
+    if wanted == "compiled":
+        assert COMPILED
+    origin = duels.engine.state.__spec__.origin  # type: ignore[attr-defined]
+    assert origin.endswith(".py") != COMPILED
+
+
+def test_every_module_but_the_loader_and_the_command_line_is_compiled() -> None:
+    names = native.compiled_modules()
+    assert "state" in names and "simulate" in names and "bots" in names
+    assert not {"__init__", "__main__", "native"} & set(names)
+    assert len(names) == len(list((ROOT / "duels" / "engine").glob("*.py"))) - 3
+
+
+@needs_build
+def test_a_build_of_other_sources_is_never_loaded(tmp_path: Path) -> None:
+    """A copy of the project with the current build: compiled; one source edited: the
+    sources run, since no build was made from them."""
+    (tmp_path / "duels").mkdir()
+    shutil.copy(ROOT / "duels" / "__init__.py", tmp_path / "duels" / "__init__.py")
+    shutil.copytree(
+        ROOT / "duels" / "engine", tmp_path / "duels" / "engine",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )  # fmt: skip
+    build = native.build_dir()
+    shutil.copytree(build, tmp_path / "build" / "engine" / build.name)
+
+    assert _python(["-c", WHICH], tmp_path).stdout.split() == ["True", "False"]
+    assert _python(["-c", WHICH], tmp_path, "python").stdout.split() == ["False", "True"]
+
+    rules = tmp_path / "duels" / "engine" / "rules.py"
+    rules.write_text(rules.read_text() + "\n# an edit after the build\n")
+    assert _python(["-c", WHICH], tmp_path).stdout.split() == ["False", "True"]
+    refused = _python(["-c", WHICH], tmp_path, "compiled")
+    assert refused.returncode != 0
+    assert "SPLIT_UNO_ENGINE=compiled but the engine is not built" in refused.stderr
+    assert "tools/build_engine.py" in refused.stderr
+
+
+def test_an_unknown_choice_of_build_is_refused_in_words() -> None:
+    done = _python(["-c", WHICH], engine="fastest")
+    assert done.returncode != 0
+    assert "SPLIT_UNO_ENGINE='fastest': use one of auto, python, compiled" in done.stderr
+
+
+@needs_build
+@pytest.mark.parametrize("preset", PRESETS)
+def test_both_builds_play_the_same_duels_event_for_event(preset: str, tmp_path: Path) -> None:
+    """The same seeds give the same records and summary from the compiled build (this
+    process's command line) and from the sources."""
+    outputs = []
+    for engine in ("compiled", "python"):
+        records = tmp_path / f"{engine}.jsonl"
+        done = _python(
+            [
+                "-m", "duels.engine", "simulate", "--ruleset", preset, "--count", "150",
+                "--seed", "41", "--bot", "A:heuristic", "--bot", "B:random", "--swap",
+                "--records", str(records),
+            ],
+            engine=engine,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outputs.append((done.stdout, records.read_bytes()))
+    (compiled_out, compiled_records), (source_out, source_records) = outputs
+    assert compiled_records.count(b"\n") == 150
+    assert compiled_records == source_records
+    assert compiled_out == source_out
+
+
+@needs_build
+def test_the_whole_engine_suite_passes_on_the_sources() -> None:
+    done = _python(
+        ["-m", "pytest", "tests/engine", "-q", "-p", "no:cacheprovider", "-x"],
+        engine="python",
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout.splitlines()[-1]
