@@ -266,14 +266,17 @@ def forfeit_for_withdrawal(duel: Duel, actor, seat: str) -> None:
 
 
 @transaction.atomic
-def assign_referee(duel: Duel, actor, referee) -> Duel:
-    """Organisers assign any referee; a referee takes an unassigned duel for themselves."""
+def assign_referee(duel: Duel, actor, referee, table: str | None = None) -> Duel:
+    """Organisers assign any referee, and a table when ``table`` is given (any duel: group,
+    tie-break or playoff); a referee takes an unassigned duel for themselves."""
     tournament, duel = _lock_duel(duel)
     players = [e.user_id for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
     organiser = can(actor, Action.MANAGE_REFEREES, tournament)
     if not organiser and (referee != actor or duel.referee_id not in (None, actor.pk)):
         raise ServiceError("Referees take unassigned duels for themselves; organisers assign "
                            "the others.", code="forbidden")
+    if table is not None and not organiser:
+        raise ServiceError("Only organisers choose tables.", code="forbidden")
     if referee is not None and not can(referee, Action.REFEREE_DUELS, tournament,
                                        players=players):
         raise ServiceError(f"{referee} cannot referee this duel (not a referee here, or one "
@@ -281,9 +284,20 @@ def assign_referee(duel: Duel, actor, referee) -> Duel:
     if duel.status not in (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING):
         raise ServiceError("This duel is over.")
     duel.referee = referee
-    duel.save(update_fields=["referee"])
-    audit.record(tournament, actor, "referee_assigned", duel=duel.pk,
-                 referee=referee.pk if referee else None)
+    fields = ["referee"]
+    details = {"referee": referee.pk if referee else None}
+    if table is not None:
+        table = " ".join(table.split())
+        if len(table) > 40:
+            raise ServiceError("A table's name is at most 40 characters.")
+        if table != duel.table:
+            duel.table = table
+            fields.append("table")
+            details["table"] = table
+    duel.save(update_fields=fields)
+    audit.record(tournament, actor, "referee_assigned", duel=duel.pk, **details)
+    if "table" in fields:
+        audit.bump_version(tournament)  # public pages show where a duel is played
     return duel
 
 

@@ -762,13 +762,15 @@ def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -
     referee_id = request.POST.get("referee") or ""
     referee = (get_user_model().objects.filter(pk=int(referee_id)).first()
                if referee_id.isdigit() else None)
+    table = request.POST.get("table")  # None when the form has no table field
     try:
-        assign(duel, request.user, referee)
+        assign(duel, request.user, referee, table)
     except ServiceError as err:
         return _render(request, "organiser/rounds.html",
                        _rounds_context(request, tournament, error=err.message), status=REFUSED)
     who = referee.username if referee else "any referee"
-    return _done(request, f"{_duel_title(duel)} is open for {who}.", "rounds", tournament)
+    where = f" at {duel.table}" if duel.table else ""
+    return _done(request, f"{_duel_title(duel)} is open for {who}{where}.", "rounds", tournament)
 
 
 @tournament_view(Action.RECORD_SHARED_CARD)

@@ -842,3 +842,52 @@ def test_every_page_renders_after_the_tie_breaks_and_the_playoffs(finished):
     final = Duel.objects.get(tournament=tournament, stage="GF")
     html = client.get(url("result", final.pk)).content.decode()
     assert "Void:" not in html  # only group rounds are voided
+
+
+def test_an_organiser_gives_any_open_duel_a_table_and_a_referee(cup):
+    tournament, users = cup
+    reds, blues = in_group_phase(tournament, users["organiser"], decided=1)
+    red = tournament.entrants.filter(group=reds).last()
+    blue = tournament.entrants.filter(group=blues).last()
+    duel = services.name_representatives(tournament, users["organiser"], 2, red.pk, blue.pk)
+    referee = users["referee"]
+    version = Tournament.objects.get(pk=tournament.pk).standings_version
+    client = client_for(users["co_organiser"])
+    response = client.post(url("assign_referee", duel.pk),
+                           {"referee": referee.pk, "table": "  Table   5 "})
+    assert response.status_code == 302
+    duel.refresh_from_db()
+    assert (duel.table, duel.referee) == ("Table 5", referee)
+    assert Tournament.objects.get(pk=tournament.pk).standings_version > version  # pages follow
+    html = client.get(url("rounds")).content.decode()
+    next_up = html.split('id="next-up-heading"', 1)[1]
+    assert 'value="Table 5"' in next_up and "Table 5 · referee" in next_up
+
+    # Too long a name is refused in words, and nothing changes.
+    response = client.post(url("assign_referee", duel.pk), {"referee": "", "table": "T" * 41})
+    assert response.status_code == 422
+    assert "at most 40 characters" in response.content.decode()
+    duel.refresh_from_db()
+    assert (duel.table, duel.referee) == ("Table 5", referee)
+
+
+def test_a_referee_takes_a_duel_but_does_not_choose_its_table(cup):
+    tournament, users = cup
+    reds, blues = in_group_phase(tournament, users["organiser"], decided=1)
+    red = tournament.entrants.filter(group=reds).last()
+    blue = tournament.entrants.filter(group=blues).last()
+    duel = services.name_representatives(tournament, users["organiser"], 2, red.pk, blue.pk,
+                                         "Table 1")
+    referee = users["referee"]
+    client = client_for(referee)
+    response = client.post(url("assign_referee", duel.pk),
+                           {"referee": referee.pk, "table": "Table 2"})
+    assert response.status_code == 422
+    assert "Only organisers choose tables." in response.content.decode()
+    duel.refresh_from_db()
+    assert (duel.table, duel.referee) == ("Table 1", None)
+    # Without a table the same referee takes the duel.
+    assert client.post(url("assign_referee", duel.pk),
+                       {"referee": referee.pk}).status_code == 302
+    duel.refresh_from_db()
+    assert (duel.table, duel.referee) == ("Table 1", referee)

@@ -80,6 +80,20 @@ def test_the_group_phase_ends_after_round_15_and_tie_breaks_are_planned(played_g
         progression.start_playoffs(tournament, organiser)
 
 
+def test_the_organiser_gives_a_tie_break_duel_its_table_and_referee(played_group_phase, client):
+    tournament, organiser, referee = played_group_phase
+    duel = open_duels(tournament, DuelKind.TIE_BREAK)[0]
+    client.force_login(organiser)
+    page = f"/t/{tournament.slug}/manage/rounds/"
+    assert f'id="table-{duel.pk}"' in client.get(page).content.decode()
+    response = client.post(f"/t/{tournament.slug}/manage/duels/{duel.pk}/referee/",
+                           {"referee": referee.pk, "table": "Table 2"})
+    assert response.status_code == 302
+    duel.refresh_from_db()
+    assert (duel.table, duel.referee, duel.kind) == ("Table 2", referee, DuelKind.TIE_BREAK)
+    assert "Table 2 · referee" in client.get(page).content.decode()
+
+
 def test_sync_is_idempotent(played_group_phase):
     tournament, _, _ = played_group_phase
     before = (list(Duel.objects.filter(tournament=tournament).values_list("pk", "status")),
