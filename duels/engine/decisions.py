@@ -60,7 +60,8 @@ def settle(t: Table, fx: list[RawEffect]) -> None:
                 _potential_winner(t, zeros[0], fx)
     p = t.pending
     if p is not None:
-        fx.append(("await", t.seats[p.seat], None, 0, 0, p.decision))
+        # ``other``: the seat the decision is about, named in its words (two seats: the other).
+        fx.append(("await", t.seats[p.seat], t.seats[t.opponent(p.seat)], 0, 0, p.decision))
 
 
 def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:

@@ -146,8 +146,29 @@ def _play(e: Effect, name: _Namer) -> str:
 
 
 def _await(e: Effect, name: _Namer) -> str:
-    choices = ", ".join(_label(c) for c in DECISIONS[e.card])
-    return f"Waiting for {name(e.seat)}: {str(e.card).replace('_', ' ')} ({choices})"
+    """The decision asked, with what each choice does, in words (section 6)."""
+    me = name(e.seat)
+    other = name(e.other) if e.other is not None else "the opponent"
+    decision = e.card
+    if decision == "counter":
+        text = "counter with +2 or +4, or pass"
+    elif decision == "block_counter":
+        text = "counter with BLOCK, or pass"
+    elif decision == "truth":
+        text = f"answer {other}'s TRUTH, or refuse"
+    elif decision == "dare":
+        text = f"complete {other}'s DARE, or refuse"
+    elif decision == "penalty":
+        text = (f"penalty for {other}'s refusal: {me} draws 2 action cards and {other} 2 "
+                f"number cards, or {other} draws 5 number cards")
+    elif decision == "bonus":
+        text = f"bonus: {me} draws 1 action card, or {other} draws 2 number cards"
+    elif decision == "challenge":
+        text = f"challenge {other}, at 0 number cards, with +2 or +4, or pass"
+    else:
+        choices = ", ".join(_label(c) for c in DECISIONS.get(str(decision), ()))
+        text = f"{str(decision).replace('_', ' ')} ({choices})"
+    return f"Waiting for {me}: {text}"
 
 
 def _respond(e: Effect, name: _Namer) -> str:

@@ -360,7 +360,9 @@ def test_effects_describe_what_happened_in_plain_english() -> None:
 def test_effects_every_event_of_the_worked_example_reads_as_lines() -> None:
     duel = Duel.new("tournament", WORKED["seats"])
     texts = [duel.describe(duel.apply(event)) for event in WORKED["events"]]
-    assert texts[2] == ["Bob plays +2 on Alice", "Waiting for Alice: counter (+2, +4, pass)"]
+    assert texts[2] == [
+        "Bob plays +2 on Alice", "Waiting for Alice: counter with +2 or +4, or pass"
+    ]
     assert texts[3] == ["Alice counters with +4", "Bob draws 3 number cards (draw battle)"]
     assert "Bob takes 1 number card from Alice (Bob's 0)" in texts[4]
     assert texts[6][0] == "Alice claims the streak bonus: 1 action card (streak back to 0)"
@@ -407,3 +409,30 @@ def test_effects_every_kind_is_reachable_and_reads_as_one_line() -> None:
     for effect in effects:
         line = effect.text({"A": "Alice", "B": "Bob"})
         assert line and "\n" not in line and "None" not in line
+
+
+@pytest.mark.parametrize(
+    ("decision", "words"),
+    [
+        ("counter", "counter with +2 or +4, or pass"),
+        ("block_counter", "counter with BLOCK, or pass"),
+        ("truth", "answer Bob's TRUTH, or refuse"),
+        ("dare", "complete Bob's DARE, or refuse"),
+        ("penalty", "penalty for Bob's refusal: Alice draws 2 action cards and Bob 2 number "
+                    "cards, or Bob draws 5 number cards"),
+        ("bonus", "bonus: Alice draws 1 action card, or Bob draws 2 number cards"),
+        ("challenge", "challenge Bob, at 0 number cards, with +2 or +4, or pass"),
+    ],
+)
+def test_effects_a_decision_says_what_each_choice_does(decision: str, words: str) -> None:
+    asked = Effect("await", "A", "B", card=decision)
+    assert asked.text({"A": "Alice", "B": "Bob"}) == f"Waiting for Alice: {words}"
+
+
+def test_effects_the_bonus_asked_in_a_duel_names_both_seats() -> None:
+    duel = Duel.new("tournament", {"A": "Alice", "B": "Bob"})
+    duel.apply({"type": "round", "cards": {"A": 9, "B": 3}})
+    lines = duel.describe(duel.apply({"type": "round", "cards": {"A": 9, "B": 3}}))
+    assert lines[-1] == (
+        "Waiting for Alice: bonus: Alice draws 1 action card, or Bob draws 2 number cards"
+    )
