@@ -209,6 +209,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL or None)
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+if CELERY_TASK_ALWAYS_EAGER:
+    # Eager tasks still borrow a producer to serialise their arguments: the in-process
+    # transport, with a host named, keeps kombu from reaching for amqp:// and printing
+    # "No hostname was supplied" on the console. Nothing is ever sent through it.
+    CELERY_BROKER_URL = "memory://localhost/"
 # A failing eager task must never fail the request that committed the change; it is logged
 # and the periodic sweep repairs what it left stale.
 CELERY_TASK_EAGER_PROPAGATES = False

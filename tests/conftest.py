@@ -124,7 +124,7 @@ def _celery_mode(request):
 
     eager = request.node.get_closest_marker("integration") is None
     previous = app.conf.task_always_eager
-    app.conf.task_always_eager = eager or not settings.CELERY_BROKER_URL
+    app.conf.task_always_eager = eager or settings.CELERY_TASK_ALWAYS_EAGER
     yield
     app.conf.task_always_eager = previous
 
