@@ -92,6 +92,9 @@ def _start(tournament, duel: Duel, actor) -> None:
     if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY):
         if tournament.phase != Phase.GROUP_PHASE:
             raise ServiceError("The group phase is not running.")
+        if duel.kind == DuelKind.GROUP and duel.round.status != RoundStatus.OPEN:
+            raise ServiceError(f"Round {duel.round.number} is not open: round "
+                               f"{duel.round.number - 1}'s replay must be decided first.")
         for entrant, group_id in ((duel.seat_a, duel.group_a_id), (duel.seat_b, duel.group_b_id)):
             entrant.refresh_from_db(fields=["status", "group"])
             if entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group_id:
@@ -244,6 +247,26 @@ def decide_round(tournament, round_: Round) -> None:
     Round.objects.filter(pk=round_.pk).update(status=RoundStatus.DECIDED)
     Round.objects.filter(tournament=tournament, number=round_.number + 1,
                          status=RoundStatus.PENDING).update(status=RoundStatus.OPEN)
+
+
+def undecide_round(tournament, round_: Round) -> bool:
+    """Round n's decisive result is gone and its replay is due (a void or a correction).
+
+    Round n + 1 opens only when round n has a decisive result (TOURNAMENT.md, "Rounds"): so
+    until round n + 1's duel has started, round n is open again — its replay decides it, and the
+    change window after it stays shut meanwhile — and round n + 1 waits, with any duel already
+    named for it. Once round n + 1 has started the rounds go on, and the replay counts when it
+    is played. Returns whether round n reopened."""
+    if round_.status != RoundStatus.DECIDED or round_.number >= ROUNDS \
+            or tournament.phase != Phase.GROUP_PHASE:
+        return False
+    if Duel.objects.filter(tournament=tournament, round__number=round_.number + 1,
+                           seq__gt=0).exists():
+        return False
+    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.OPEN)
+    Round.objects.filter(tournament=tournament, number=round_.number + 1,
+                         status=RoundStatus.OPEN).update(status=RoundStatus.PENDING)
+    return True
 
 
 def forfeit_for_withdrawal(duel: Duel, actor, seat: str) -> None:

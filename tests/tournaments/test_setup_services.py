@@ -11,7 +11,7 @@ from tests.factories import RoleFactory, UserFactory
 from tournaments import services
 from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Phase, Tournament
-from tournaments.services import corrections
+from tournaments.services import corrections, groups
 
 pytestmark = pytest.mark.django_db
 
@@ -140,6 +140,66 @@ class TestCorrections:
 
         assert set(StandingRow.objects.filter(tournament=duel.tournament)
                    .values_list("points", flat=True)) == {0}
+
+
+class TestAReplayDueReopensItsRound:
+    """Round n + 1 opens only when round n has a decisive result: a void (with replay) or a
+    win corrected to none reopens round n until round n + 1's duel has started."""
+
+    @pytest.fixture
+    def decided(self):
+        from tests.factories import group_phase_duel
+
+        duel, referee = group_phase_duel()
+        duel_services.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
+        duel.refresh_from_db()
+        return duel, referee
+
+    @staticmethod
+    def statuses(tournament):
+        return dict(tournament.rounds.filter(number__lte=3).values_list("number", "status"))
+
+    def test_a_void_reopens_the_round_and_its_replay_decides_it(self, decided):
+        duel, referee = decided
+        tournament, organiser = duel.tournament, duel.tournament.created_by
+        assert self.statuses(tournament) == {1: "decided", 2: "open", 3: "pending"}
+        corrections.void_result(tournament, organiser, duel, "wrong players")
+        assert self.statuses(tournament) == {1: "open", 2: "pending", 3: "pending"}
+        assert not groups.change_window(tournament).open
+        with pytest.raises(ServiceError, match="Round 2 is not open"):
+            services.name_representatives(tournament, organiser, 2, duel.seat_a_id,
+                                          duel.seat_b_id)
+        replay = Duel.objects.get(replay_of=duel)
+        duel_services.append_event(replay, referee, {"type": "forfeit", "seat": "A"}, 0)
+        assert self.statuses(tournament) == {1: "decided", 2: "open", 3: "pending"}
+        assert groups.change_window(tournament).open
+
+    def test_a_duel_named_for_the_next_round_waits_for_the_replay(self, decided):
+        duel, referee = decided
+        tournament, organiser = duel.tournament, duel.tournament.created_by
+        second = services.name_representatives(tournament, organiser, 2, duel.seat_a_id,
+                                                duel.seat_b_id, "Table 2")
+        corrections.correct_result(tournament, organiser, duel, None, "both at zero")
+        assert self.statuses(tournament) == {1: "open", 2: "pending", 3: "pending"}
+        before = snapshot(tournament)
+        with pytest.raises(ServiceError, match="round 1's replay must be decided first"):
+            duel_services.append_event(second, referee, {"type": "forfeit", "seat": "B"}, 0)
+        assert snapshot(tournament) == before
+        replay = Duel.objects.get(replay_of=duel)
+        duel_services.append_event(replay, referee, {"type": "forfeit", "seat": "B"}, 0)
+        duel_services.append_event(second, referee, {"type": "forfeit", "seat": "B"}, 0)
+        assert self.statuses(tournament) == {1: "decided", 2: "decided", 3: "open"}
+
+    def test_once_the_next_round_has_started_the_rounds_go_on(self, decided):
+        duel, referee = decided
+        tournament, organiser = duel.tournament, duel.tournament.created_by
+        second = services.name_representatives(tournament, organiser, 2, duel.seat_a_id,
+                                               duel.seat_b_id)
+        duel_services.append_event(second, referee, {"type": "round", "cards": {"A": 4,
+                                                                               "B": 2}}, 0)
+        corrections.void_result(tournament, organiser, duel, "wrong players")
+        assert self.statuses(tournament) == {1: "decided", 2: "open", 3: "pending"}
+        assert Duel.objects.filter(replay_of=duel, status=DuelStatus.READY).exists()
 
 
 def test_a_move_costs_the_same_queries_in_a_small_and_a_large_tournament():

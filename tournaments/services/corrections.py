@@ -61,7 +61,7 @@ def correct_result(tournament: Tournament, actor, duel, winner_seat: str | None,
                    reason: str):
     """Override a finished duel's result: `winner_seat` "A", "B" or None (no winner)."""
     from duels.models import DuelKind, DuelStatus
-    from duels.services import create_replay, decide_round
+    from duels.services import create_replay, decide_round, undecide_round
 
     tournament = lock(tournament)
     duel = _locked_duel(tournament, duel)
@@ -83,6 +83,8 @@ def correct_result(tournament: Tournament, actor, duel, winner_seat: str | None,
     result.save()
     if was_decisive and winner is None:
         create_replay(duel)  # a win corrected to none makes a replay due
+        if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY):
+            undecide_round(tournament, duel.round)
     elif not was_decisive and winner is not None:
         # A draw corrected to a win voids its replay, played or not.
         duel.replays.update(status=DuelStatus.VOID)
@@ -100,7 +102,7 @@ def void_result(tournament: Tournament, actor, duel, reason: str, *, replay: boo
     """Void a group round's result: replayed by the same two players for the same groups (the
     default; a withdrawn player forfeits it), or no result for that round."""
     from duels.models import DuelKind, DuelStatus
-    from duels.services import create_replay, forfeit_for_withdrawal
+    from duels.services import create_replay, forfeit_for_withdrawal, undecide_round
 
     tournament = lock(tournament)
     duel = _locked_duel(tournament, duel)
@@ -115,6 +117,8 @@ def void_result(tournament: Tournament, actor, duel, reason: str, *, replay: boo
                 if e.status != EntrantStatus.ACTIVE]
         if gone:
             forfeit_for_withdrawal(again, actor, gone[0])
+        else:
+            undecide_round(tournament, duel.round)
     else:
         duel.round.status = RoundStatus.NOT_PLAYED
         duel.round.save(update_fields=["status"])
