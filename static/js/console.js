@@ -76,16 +76,37 @@
   // Focus across swaps: after a move, to the next thing to enter (the pad, else the decision,
   // else the headline); after a poll, back where it was, and only if it was in the console.
   var after = null;
+  // Cards picked on this device when a poll brings another device's move: they were meant
+  // for a state that is gone, so they are not carried over; the referee is told instead.
+  var dropped = [];
 
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
+    dropped = [];
     if (!event.detail.shouldSwap || !target || target.id !== "console") { after = null; return; }
     var active = document.activeElement;
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
     var polled = !!(elt && elt.classList && elt.classList.contains("poller"));
     var inside = !!(active && target.contains(active) && active !== document.body);
     after = polled ? (inside ? { id: active.id } : null) : { id: null };
+    if (polled) {
+      dropped = pads().filter(checked).map(function (pad) {
+        return pad.getAttribute("data-seat") + " " + checked(pad).value;
+      });
+    }
   });
+
+  function tellDropped() {
+    var headline = document.getElementById("console-headline");
+    if (!dropped.length || !headline) return;
+    var note = document.createElement("p");
+    note.className = "console-error";
+    note.setAttribute("role", "alert");
+    note.textContent = "Someone else entered a move — the cards picked here (" +
+      dropped.join(", ") + ") were cleared: check the state, then pick again.";
+    headline.parentNode.insertBefore(note, headline);
+    dropped = [];
+  }
 
   function focusNext(id) {
     var byId = id && document.getElementById(id);
@@ -98,6 +119,7 @@
   }
 
   document.body.addEventListener("htmx:afterSettle", function () {
+    tellDropped();
     if (!after || !document.getElementById("console")) return;
     var id = after.id;
     after = null;

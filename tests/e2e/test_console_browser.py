@@ -281,6 +281,36 @@ def test_two_devices_on_one_duel(browser, live_server, page):
     assert errors == []
 
 
+def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_told(
+        browser, live_server, page):
+    duel, referee = group_phase_duel()
+    sign_in(page, referee.username)
+    page.goto(console_url(duel))
+    other = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    other.set_default_timeout(10_000)
+    second = other.new_page()
+    errors = watch(second)
+    sign_in(second, duel.tournament.created_by.username)
+    second.goto(console_url(duel))
+
+    second.locator("label[for='pad-A-4']").click()  # half-entered on the second device
+    page.keyboard.type("73")
+    page.keyboard.press("Enter")
+    expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+    expect(second.locator("#console")).to_have_attribute("data-seq", "1", timeout=6000)
+    expect(second.get_by_role("alert")).to_have_text(
+        "Someone else entered a move — the cards picked here (A 4) were cleared: check the "
+        "state, then pick again.")
+    expect(second.locator("#pad-A-4")).not_to_be_checked()
+    # Another move arriving while nothing is picked here brings no alert.
+    page.keyboard.type("91")
+    page.keyboard.press("Enter")
+    expect(second.locator("#console")).to_have_attribute("data-seq", "2", timeout=6000)
+    expect(second.get_by_role("alert")).to_have_count(0)
+    other.close()
+    assert errors == []
+
+
 def test_the_same_duel_without_javascript(browser, live_server, artifacts_dir):
     duel, referee = group_phase_duel()
     context = browser.new_context(viewport=PHONE, base_url=live_server.url,
