@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "accounts",
     "tournaments",
     "duels",
+    "practice",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,7 @@ urlpatterns = [
     path("t/<slug:slug>/duels/", include("duels.urls")),
     path("t/<slug:slug>/manage/", include("tournaments.urls_organiser")),
     path("t/<slug:slug>/", include("tournaments.urls_public")),
+    path("practice/", include("practice.urls")),
     path("healthz", healthz, name="healthz"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),

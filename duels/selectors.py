@@ -271,11 +271,11 @@ def _decision(awaiting: dict, seats: list[SeatView], rows: list) -> Decision:
         "challenge": f"{other.name} is at 0 number cards: does {me.name} challenge?",
     }
     return Decision(seat=me.letter, name=me.name, text=texts.get(kind, kind),
-                    choices=[Choice(c, _choice_label(kind, c, me.name, other.name))
+                    choices=[Choice(c, choice_label(kind, c, me.name, other.name))
                              for c in awaiting["choices"]])
 
 
-def _choice_label(kind: str, choice: str, me: str, other: str) -> str:
+def choice_label(kind: str, choice: str, me: str, other: str) -> str:
     if choice == "pass":
         return "No challenge" if kind == "challenge" else "No counter"
     if kind in ("counter", "challenge", "block_counter"):
