@@ -9,6 +9,8 @@ from .models import Outcome, PracticeDuel
 
 #: How many moves one practice duel keeps at most (a duel ends long before: a guard).
 MAX_MOVES = 2000
+#: How many practice duels a person keeps: starting one more forgets the oldest beyond this.
+KEPT_PER_PERSON = 50
 
 
 def start_practice(user, ruleset: str) -> PracticeDuel:
@@ -16,7 +18,12 @@ def start_practice(user, ruleset: str) -> PracticeDuel:
     seed = secrets.randbits(48)
     name = user.get_username()
     start(ruleset, seed, name)  # refuses a bad ruleset before anything is stored
-    return PracticeDuel.objects.create(user=user, ruleset=ruleset, seed=seed, name=name)
+    practice = PracticeDuel.objects.create(user=user, ruleset=ruleset, seed=seed, name=name)
+    # Bounded storage whatever a person (or a script) starts: the oldest are forgotten.
+    oldest = PracticeDuel.objects.filter(user=user).order_by("-created_at", "-pk") \
+        .values_list("pk", flat=True)[KEPT_PER_PERSON:]
+    PracticeDuel.objects.filter(pk__in=list(oldest)).delete()
+    return practice
 
 
 def load(practice: PracticeDuel) -> Game:

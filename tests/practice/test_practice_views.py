@@ -104,3 +104,15 @@ def test_moves_need_the_csrf_token(ada):
     assert client.post(move_url(practice), {"kind": "resign", "seen": 0}).status_code == 403
     assert client.post(reverse("practice:index"), {"ruleset": "paper"}).status_code == 403
     assert PracticeDuel.objects.get(pk=practice.pk).moves == []
+
+
+def test_a_person_keeps_only_their_latest_practice_duels(ada, monkeypatch):
+    from practice import services
+
+    monkeypatch.setattr(services, "KEPT_PER_PERSON", 3)
+    other = UserFactory()
+    theirs = services.start_practice(other, "paper")
+    started = [services.start_practice(ada, "tournament").pk for _ in range(5)]
+    kept = list(PracticeDuel.objects.filter(user=ada).values_list("pk", flat=True))
+    assert sorted(kept) == started[-3:]
+    assert PracticeDuel.objects.filter(pk=theirs.pk).exists()  # nobody else's is touched
