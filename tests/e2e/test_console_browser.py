@@ -241,18 +241,23 @@ def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
 
 
-def test_two_devices_on_one_duel(browser, live_server, page):
+def two_devices(browser, live_server, page):
+    """A duel open on the referee's `page` and on the organiser's phone: (duel, the second
+    context, its page, the second page's script errors)."""
     duel, referee = group_phase_duel()
-    organiser = duel.tournament.created_by
     sign_in(page, referee.username)
     page.goto(console_url(duel))
-
     other = browser.new_context(viewport=PHONE, base_url=live_server.url)
     other.set_default_timeout(10_000)
     second = other.new_page()
     errors = watch(second)
-    sign_in(second, organiser.username)
+    sign_in(second, duel.tournament.created_by.username)
     second.goto(console_url(duel))
+    return duel, other, second, errors
+
+
+def test_two_devices_on_one_duel(browser, live_server, page):
+    duel, other, second, errors = two_devices(browser, live_server, page)
     # The second page has not polled yet when both submit (its poll answers "no change").
     second.route("**/poll/**", lambda route: route.fulfill(status=204))
 
@@ -283,15 +288,7 @@ def test_two_devices_on_one_duel(browser, live_server, page):
 
 def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_told(
         browser, live_server, page):
-    duel, referee = group_phase_duel()
-    sign_in(page, referee.username)
-    page.goto(console_url(duel))
-    other = browser.new_context(viewport=PHONE, base_url=live_server.url)
-    other.set_default_timeout(10_000)
-    second = other.new_page()
-    errors = watch(second)
-    sign_in(second, duel.tournament.created_by.username)
-    second.goto(console_url(duel))
+    _, other, second, errors = two_devices(browser, live_server, page)
 
     second.locator("label[for='pad-A-4']").click()  # half-entered on the second device
     page.keyboard.type("73")

@@ -92,16 +92,18 @@ def test_cancel_needs_a_reason_and_abandons_open_duels():
         services.configure(tournament, tournament.created_by, name="Renamed")
 
 
+@pytest.fixture
+def decided():
+    """Round 1 of a group phase decided by a forfeit (seat A wins)."""
+    from tests.factories import group_phase_duel
+
+    duel, referee = group_phase_duel()
+    duel_services.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
+    duel.refresh_from_db()
+    return duel, referee
+
+
 class TestCorrections:
-    @pytest.fixture
-    def decided(self):
-        from tests.factories import group_phase_duel
-
-        duel, referee = group_phase_duel()
-        duel_services.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
-        duel.refresh_from_db()
-        return duel, referee
-
     def test_correcting_a_win_to_none_makes_a_replay_due(self, decided):
         duel, _ = decided
         organiser = duel.tournament.created_by
@@ -145,15 +147,6 @@ class TestCorrections:
 class TestAReplayDueReopensItsRound:
     """Round n + 1 opens only when round n has a decisive result: a void (with replay) or a
     win corrected to none reopens round n until round n + 1's duel has started."""
-
-    @pytest.fixture
-    def decided(self):
-        from tests.factories import group_phase_duel
-
-        duel, referee = group_phase_duel()
-        duel_services.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
-        duel.refresh_from_db()
-        return duel, referee
 
     @staticmethod
     def statuses(tournament):
