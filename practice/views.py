@@ -62,7 +62,6 @@ def _table(request: HttpRequest, practice: PracticeDuel, game: Game, error: str 
     state = game.state()
     asked = game.awaiting_me()
     playable = set(game.playable_actions())
-    me, bot = state["seats"]["A"], state["seats"]["B"]
     winner = state["winner"]
     result = None
     if game.finished:
@@ -70,7 +69,8 @@ def _table(request: HttpRequest, practice: PracticeDuel, game: Game, error: str 
         result = (f"Drawn — {how}." if winner is None else
                   f"You win — {how}." if winner == "A" else f"The bot wins — {how}.")
     context = {
-        "practice": practice, "state": state, "me": me, "bot": bot, "bot_name": BOT_NAME,
+        "practice": practice, "state": state,
+        "seats": [("You", "A", state["seats"]["A"]), (BOT_NAME, "B", state["seats"]["B"])],
         "error": error, "result": result, "free": game.free(), "blocked": game.blocked(),
         "numbers": game.my_numbers(),
         "actions": [{"card": c, "label": CARD_LABELS[c], "count": n, "playable": c in playable}
