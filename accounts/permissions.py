@@ -1,20 +1,14 @@
 """The one permission helper every view uses (TOURNAMENT.md, "Who does what").
 
 `roles_of` says who a person is in a tournament; `can` says whether they may do something.
-Views use `tournament_view`, which answers 404 where the tournament is not visible to the
-person (unpublished pages are 404 to the public) and 403 where it is visible but the action
-is not theirs.
+Views use `tournaments.access.tournament_view`, which loads the tournament and enforces an
+action. This module takes a tournament as any object with `pk`, `created_by_id`, `published`
+and `entrants`: `accounts` imports neither `tournaments` nor `duels`.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from enum import StrEnum
-from functools import wraps
 from typing import Any
-
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 
 from .models import TournamentRole
 
@@ -102,32 +96,3 @@ def can(user: Any, action: Action, tournament: Any, *, players: Iterable[int] = 
     if not any(action in GRANTS[role] for role in who):
         return False
     return not (action in _CONFLICTED and user.pk in set(players))
-
-
-def tournament_view(action: Action) -> Callable:
-    """Decorate a view taking `slug`: loads the tournament and enforces `action`.
-
-    The view receives `tournament` instead of `slug`.
-    """
-
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @wraps(view)
-        def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            from tournaments.models import Tournament
-
-            tournament = get_object_or_404(Tournament.objects.select_related("created_by"),
-                                           slug=slug)
-            if not can_view(request.user, tournament):
-                # 404, not a sign-in prompt: an unpublished tournament's existence is private.
-                raise Http404("No such tournament.")
-            if not can(request.user, action, tournament):
-                if not request.user.is_authenticated:
-                    return redirect_to_login(request.get_full_path())
-                raise PermissionDenied(
-                    "Your role in this tournament does not allow this."
-                )
-            return view(request, *args, tournament=tournament, **kwargs)
-
-        return wrapped
-
-    return decorator

@@ -3,7 +3,7 @@
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from tournaments.errors import ServiceError
+from core.errors import ServiceError
 
 from .models import Role, TournamentRole
 from .permissions import Action, can

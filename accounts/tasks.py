@@ -8,13 +8,6 @@ from django.utils import timezone
 
 
 @shared_task
-def expire_claim_links() -> int:
-    from tournaments.services import expire_claim_links as expire
-
-    return expire()
-
-
-@shared_task
 def forget_old_sign_in_failures() -> int:
     """Drop sign-in failure records long past their cool-off: they only slow the table."""
     from axes.models import AccessAttempt

@@ -1,11 +1,8 @@
 from django.contrib import messages
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
-
-from tournaments.selectors import tournaments_for_user
 
 from .forms import SignUpForm
 
@@ -22,9 +19,3 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("dashboard")
     return render(request, "registration/signup.html", {"form": form},
                   status=422 if form.errors else 200)
-
-
-@login_required
-def dashboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "accounts/dashboard.html",
-                  {"rows": tournaments_for_user(request.user)})

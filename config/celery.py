@@ -15,7 +15,7 @@ app.autodiscover_tasks()
 # below 6.1). The sweep tasks are idempotent, so a missed or doubled run does no harm.
 app.conf.beat_schedule = {
     "expire-claim-links": {
-        "task": "accounts.tasks.expire_claim_links",
+        "task": "tournaments.tasks.expire_claim_links",
         "schedule": crontab(minute=7),
     },
     "sweep-tournaments": {

@@ -1,19 +1,19 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from accounts import views as account_views
-from tournaments import views as tournament_views
+from tournaments.views import home as tournament_views
+from tournaments.views import player as player_views
 
 from .api import api
 from .health import healthz
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
-    path("dashboard/", account_views.dashboard, name="dashboard"),
-    path("me/", include("accounts.urls_player")),
+    path("dashboard/", player_views.dashboard, name="dashboard"),
+    path("me/", include("tournaments.urls_player")),
     path("accounts/", include("accounts.urls")),
     path("t/", include("tournaments.urls")),
-    path("t/<slug:slug>/duels/", include("duels.urls")),
+    path("t/<slug:slug>/duels/", include("tournaments.urls_console")),
     path("t/<slug:slug>/manage/", include("tournaments.urls_organiser")),
     path("t/<slug:slug>/", include("tournaments.urls_public")),
     path("practice/", include("practice.urls")),

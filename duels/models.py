@@ -61,6 +61,8 @@ class Duel(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     warned_at = models.DateTimeField(null=True, blank=True)  # the time-limit warning went out
+    # Why a duel was closed without result (abandoned): its referee's console says so.
+    closed_reason = models.CharField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

@@ -11,36 +11,19 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import Tournament
-
+from . import words
 from .engine import CARDS, EngineError, Legal, state_after
 from .engine import Duel as EngineDuel
 from .engine.constants import CARD_LABELS
-from .models import Duel, DuelKind, DuelStatus, Result
-from .services import SEATS, record_of, starting_gifts
+from .models import Duel, DuelStatus, Result
+from .services import SEATS, record_of
 
-FINISH_TEXT = {
-    "shed_all": "no number cards left",
-    "forfeit": "forfeit",
-    "dare_refused": "a refused dare",
-    "time_limit": "time limit",
-    "adjudicated": "adjudication",
-    "double_zero": "both at 0 number cards (double zero)",
-}
 # The duels list shows open duels first: what a referee looks for is at the top.
 STATUS_ORDER = [DuelStatus.RUNNING, DuelStatus.READY, DuelStatus.PENDING, DuelStatus.FINISHED,
                 DuelStatus.VOID, DuelStatus.ABANDONED]
 
 # Every move adds an event row and every undo marks one: rows + undone rows only ever grows,
 # unlike `seq`, which an undo followed by a new move brings back to the same number.
-
-
-def title_of(duel: Duel) -> str:
-    """How pages name a duel: "Round 3", "Round 3 (replay)", "Playoff Q1"."""
-    if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY) and duel.round_id:
-        return f"Round {duel.round.number}" + (" (replay)" if duel.kind == DuelKind.REPLAY
-                                                else "")
-    return f"{duel.get_kind_display()} {duel.stage}".strip()
 
 
 # What the console partial shows of a duel's relations, and what only the whole page shows
@@ -50,7 +33,7 @@ PARTIAL_RELATIONS = ("seat_a", "seat_b", "referee")
 PAGE_RELATIONS = (*PARTIAL_RELATIONS, "round", "group_a", "group_b")
 
 
-def duel_in(tournament: Tournament, duel_id: int, *, page: bool = False) -> Duel:
+def duel_in(tournament: Any, duel_id: int, *, page: bool = False) -> Duel:
     """The duel with what the console shows of it, and its revision (one query, or 404).
     `page`: also what the whole page's heading shows. Only a finished duel has a result, so
     it is not joined (`result_of`)."""
@@ -63,7 +46,7 @@ def duel_in(tournament: Tournament, duel_id: int, *, page: bool = False) -> Duel
     return duel
 
 
-def revision_of(tournament: Tournament, duel_id: int) -> int | None:
+def revision_of(tournament: Any, duel_id: int) -> int | None:
     """Only the revision, for the poll: a single small query."""
     return (Duel.objects.filter(pk=duel_id, tournament=tournament)
             .values_list("revision", flat=True).first())
@@ -156,14 +139,8 @@ class ConsoleView:
 Row = tuple[int, dict, list[str], datetime | None]  # seq, payload, summary, undone_at
 
 
-def _events(duel: Duel) -> list[Row]:
+def events_of(duel: Duel) -> list[Row]:
     return list(duel.events.order_by("pk").values_list("seq", "payload", "summary", "undone_at"))
-
-
-def _shared_cards(duel: Duel) -> dict[str, int]:
-    """Gifts the first move will deal, so that the console offers the action card a player
-    starts with before the first event."""
-    return starting_gifts(duel)
 
 
 def _engine(duel: Duel, payloads: list[dict], gifts: dict[str, int]) -> EngineDuel | None:
@@ -176,13 +153,14 @@ def _engine(duel: Duel, payloads: list[dict], gifts: dict[str, int]) -> EngineDu
         return None  # a record the engine refuses is shown read-only, never crashes the page
 
 
-def console(duel: Duel, rows: list[Row] | None = None) -> ConsoleView:
+def console(duel: Duel, rows: list[Row] | None = None, *,
+            gifts: dict[str, int] | None = None) -> ConsoleView:
     """The console of `duel` (from `duel_in`): one query for the log, one more for a ready
     group duel's shared cards, for a finished duel's result, for a drawn duel's replay.
 
     `seq` and the state come from the log, never from the row, so a row read before an
     ordinary move still serves after it (`console_after_write`)."""
-    rows = _events(duel) if rows is None else rows
+    rows = events_of(duel) if rows is None else rows
     revision = len(rows) + sum(1 for row in rows if row[3] is not None)
     active = [payload for _, payload, _, undone in rows if undone is None]
     duel.seq = len(active)
@@ -194,7 +172,9 @@ def console(duel: Duel, rows: list[Row] | None = None) -> ConsoleView:
         view.headline = "Waiting for its players"
         view.subline = "The console opens when both seats are named."
         return view
-    gifts = _shared_cards(duel) if duel.status in (DuelStatus.READY, DuelStatus.RUNNING) else {}
+    # Shared cards the first move will deal (the tournament says which): the console offers
+    # the action card a player starts with before the first event.
+    gifts = dict(gifts or {}) if duel.status in (DuelStatus.READY, DuelStatus.RUNNING) else {}
     engine = _engine(duel, active, gifts)
     if engine is None:
         view.headline = "This duel's record cannot be replayed"
@@ -213,24 +193,6 @@ def console(duel: Duel, rows: list[Row] | None = None) -> ConsoleView:
     _headline(view)
     if view.result is not None and view.result.winner_id is None:
         view.replay_duel = duel.replays.exclude(status=DuelStatus.VOID).order_by("pk").first()
-    return view
-
-
-def console_after_write(tournament: Tournament, duel: Duel, started: bool) -> ConsoleView:
-    """The console after a move or an undo went through duels.services, for the row `duel`
-    read before it.
-
-    An ordinary move changes only the row's `seq` and cached state, which the console takes
-    from the log: the log is the one read needed. A first move (it starts the duel, may deal
-    shared cards and assign the referee) and a finishing one (it records the result) change
-    more, and then the row is read again.
-    """
-    rows = _events(duel)
-    if started:
-        return console(duel_in(tournament, duel.pk), rows)
-    view = console(duel, rows)
-    if view.engine_finished != view.finished:
-        view = console(duel_in(tournament, duel.pk), rows)
     return view
 
 
@@ -261,35 +223,10 @@ def _decision(awaiting: dict, seats: list[SeatView], rows: list) -> Decision:
     last = next((payload for _, payload, _, undone in reversed(rows) if undone is None), {})
     card = CARD_LABELS.get(last.get("card", ""), "card")
     kind = awaiting["decision"]
-    texts = {
-        "counter": f"{me.name} may counter {other.name}'s {card}",
-        "block_counter": f"{me.name} may counter {other.name}'s BLOCK",
-        "truth": f"{me.name} answers {other.name}'s TRUTH or refuses",
-        "dare": f"{me.name} completes {other.name}'s DARE or refuses",
-        "penalty": f"{me.name} chooses the penalty for the refusal",
-        "bonus": f"{me.name} won two rounds in a row: choose the streak bonus",
-        "challenge": f"{other.name} is at 0 number cards: does {me.name} challenge?",
-    }
-    return Decision(seat=me.letter, name=me.name, text=texts.get(kind, kind),
-                    choices=[Choice(c, choice_label(kind, c, me.name, other.name))
+    return Decision(seat=me.letter, name=me.name,
+                    text=words.decision_text(kind, me.name, other.name, card),
+                    choices=[Choice(c, words.choice_label(kind, c, me.name, other.name))
                              for c in awaiting["choices"]])
-
-
-def choice_label(kind: str, choice: str, me: str, other: str) -> str:
-    if choice == "pass":
-        return "No challenge" if kind == "challenge" else "No counter"
-    if kind in ("counter", "challenge", "block_counter"):
-        verb = "Challenge" if kind == "challenge" else "Counter"
-        return f"{verb} with {CARD_LABELS.get(choice, choice)}"
-    return {
-        "action_card": f"{me} draws 1 action card",
-        "opponents_draw": f"{other} draws 2 number cards",
-        "actions": f"{me} draws 2 action cards, {other} 2 number cards",
-        "five": f"{other} draws 5 number cards",
-        "answer": "Answered",
-        "complete": "Completed",
-        "refuse": "Refused",
-    }.get(choice, choice)
 
 
 def _headline(view: ConsoleView) -> None:
@@ -315,7 +252,7 @@ def _headline(view: ConsoleView) -> None:
             view.winner_seat = "A" if result.winner_id == duel.seat_a_id else "B"
             winner = (duel.seat_a if view.winner_seat == "A" else duel.seat_b).name
         finish = result.finish if result else state.get("finish")
-        how = FINISH_TEXT.get(finish or "", finish or "")
+        how = words.finish_label(finish)
         view.headline = f"{winner} wins — {how}" if winner else f"Drawn — {how}"
         if result and result.corrected:
             view.subline = f"Result corrected by an organiser: {result.correction_reason}"
@@ -323,16 +260,7 @@ def _headline(view: ConsoleView) -> None:
             view.subline = "A drawn duel is replayed at once by the same players."
     else:
         view.headline = f"This duel is {duel.get_status_display().lower()}"
-
-
-def staff_duels(tournament: Tournament) -> list[Duel]:
-    """Every duel of the tournament for the staff list, open ones first (one query)."""
-    rank = {status: i for i, status in enumerate(STATUS_ORDER)}
-    duels = list(Duel.objects.filter(tournament=tournament)
-                 .select_related("seat_a", "seat_b", "round", "referee", "result__winner"))
-    for duel in duels:
-        duel.title = title_of(duel)
-    return sorted(duels, key=lambda d: (rank.get(d.status, 99), d.created_at, d.pk))
+        view.subline = duel.closed_reason
 
 
 @dataclass
@@ -356,7 +284,7 @@ class ReplayView:
         state = self.state
         name = {letter: seat["name"] for letter, seat in state["seats"].items()}
         if state["status"] == "finished":
-            how = FINISH_TEXT.get(state["finish"], state["finish"])
+            how = words.finish_label(state["finish"])
             winner = state["winner"]
             return f"{name[winner]} wins — {how}" if winner else f"Drawn — {how}"
         if state["awaiting"]:

@@ -1,23 +1,23 @@
-"""Refereeing a duel: append a move under the expected sequence number, undo the last one,
-and record the result when the engine finishes the duel.
+"""A refereed duel's life, and the only writer of `Duel`, `DuelEvent` and `Result` rows.
 
-Lock order, as everywhere: the tournament row, then the duel row (DESIGN.md: conflicts through
-the row lock, never by catching an IntegrityError).
+pending → ready → running → finished | abandoned; void from any of them. This module knows
+nothing of rounds, phases or the tournament's rules: the tournament's services
+(tournaments/services/refereeing.py, lifecycle.py) lock the tournament, check what the format
+says, call these functions, and then apply the result in the same transaction.
+
+Every function here expects to run inside the caller's transaction, with the tournament row
+locked first and the duel row locked by `lock` (DESIGN.md: conflicts through the row lock,
+never by catching an IntegrityError).
 """
 
-from datetime import timedelta
-from functools import partial
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.db import transaction
 from django.utils import timezone
 
-from accounts.permissions import Action, can
-from tournaments.errors import ServiceError
-from tournaments.format import ROUNDS
-from tournaments.models import EntrantStatus, Phase, Round, RoundStatus, SharedCardStatus
-from tournaments.services import audit
-from tournaments.services.setup import lock
+from core.errors import ServiceError
 
 from .engine import Duel as EngineDuel
 from .engine import EngineError
@@ -25,7 +25,9 @@ from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
 
 RECORD_FORMAT = "split-uno-duel"
 OPEN_STATUSES = (DuelStatus.READY, DuelStatus.RUNNING)
+UNSTARTED_STATUSES = (DuelStatus.PENDING, DuelStatus.READY)
 SEATS = ("A", "B")
+TABLE_MAX = 40
 
 
 class Conflict(ServiceError):
@@ -35,6 +37,14 @@ class Conflict(ServiceError):
         super().__init__("Someone else entered a move — here is the current state.",
                          code="conflict")
         self.current = current
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one applied event did: its effects in words, and whether it ended the duel."""
+
+    lines: list[str]
+    finished: bool
 
 
 def seat_entrants(duel: Duel) -> dict[str, Any]:
@@ -59,129 +69,130 @@ def engine_of(duel: Duel) -> EngineDuel:
     return EngineDuel.from_record(record_of(duel))
 
 
-def _lock_duel(duel: Duel):
-    tournament = lock(duel.tournament)
-    duel = (Duel.objects.select_for_update(of=("self",))
-            .select_related("seat_a", "seat_b", "round").get(pk=duel.pk))
-    duel.tournament = tournament
-    return tournament, duel
+# Creating and naming -------------------------------------------------------------------------
+
+def create_duel(*, tournament: Any, kind: str, ruleset: str, variants: Iterable[str],
+                options: Mapping[str, Any], round: Any = None, stage: str = "",
+                seat_a_id: int | None = None, seat_b_id: int | None = None,
+                group_a_id: int | None = None, group_b_id: int | None = None,
+                table: str = "", referee: Any = None, replay_of: Duel | None = None,
+                status: str = DuelStatus.READY) -> Duel:
+    return Duel.objects.create(
+        tournament=tournament, kind=kind, round=round, stage=stage, table=table,
+        seat_a_id=seat_a_id, seat_b_id=seat_b_id, group_a_id=group_a_id, group_b_id=group_b_id,
+        referee=referee, status=status, replay_of=replay_of, ruleset=ruleset,
+        variants=list(variants), options=dict(options))
 
 
-def _check_fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> None:
+def create_replay(duel: Duel) -> Duel:
+    """A duel without a winner is replayed by the same players on the same seats."""
+    return create_duel(
+        tournament=duel.tournament, kind=DuelKind.REPLAY if duel.kind in
+        (DuelKind.GROUP, DuelKind.REPLAY) else duel.kind,
+        round=duel.round, stage=duel.stage, table=duel.table, seat_a_id=duel.seat_a_id,
+        seat_b_id=duel.seat_b_id, group_a_id=duel.group_a_id, group_b_id=duel.group_b_id,
+        referee=duel.referee, replay_of=duel, ruleset=duel.ruleset, variants=duel.variants,
+        options=duel.options)
+
+
+def name_seats(duel: Duel, *, seat_a: Any, seat_b: Any, group_a: Any, group_b: Any,
+               table: str) -> Duel:
+    """Replace the players of a duel that has not started; it is then ready."""
+    if duel.seq > 0:
+        raise ServiceError("The duel has started: its players can no longer be replaced.")
+    fields = {"seat_a": seat_a, "seat_b": seat_b, "group_a": group_a, "group_b": group_b,
+              "table": table, "status": DuelStatus.READY}
+    for key, value in fields.items():
+        setattr(duel, key, value)
+    duel.save(update_fields=list(fields))
+    return duel
+
+
+def clean_table(table: str | None) -> str:
+    """A table's name on one line; longer than the pages can show is refused, not cut."""
+    table = " ".join((table or "").split())
+    if len(table) > TABLE_MAX:
+        raise ServiceError(f"A table's name is at most {TABLE_MAX} characters.")
+    return table
+
+
+def set_referee(duel: Duel, *, referee: Any, table: str | None = None) -> dict[str, Any]:
+    """Give an open duel its referee (None: nobody) and, when `table` is given, its table.
+    Returns what changed, for the audit log."""
+    if duel.status not in (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING):
+        raise ServiceError("This duel is over.")
+    changed: dict[str, Any] = {"referee": referee.pk if referee else None}
+    duel.referee = referee
+    fields = ["referee"]
+    if table is not None:
+        table = clean_table(table)
+        if table != duel.table:
+            duel.table = table
+            fields.append("table")
+            changed["table"] = table
+    duel.save(update_fields=fields)
+    return changed
+
+
+# Moves ----------------------------------------------------------------------------------------
+
+def lock(duel: Duel | int) -> Duel:
+    """The duel row, locked, with its seats and round (the caller locked the tournament)."""
+    pk = duel if isinstance(duel, int) else duel.pk
+    return (Duel.objects.select_for_update(of=("self",))
+            .select_related("seat_a", "seat_b", "round").get(pk=pk))
+
+
+def check_fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> None:
     """First, under the lock: a stale page is shown the current state, whatever else."""
     if expected_seq != duel.seq or (expected_revision is not None
                                     and expected_revision != duel.revision):
         raise Conflict(duel.seq)
 
 
-def _check_referee(tournament, duel: Duel, actor) -> None:
-    players = [e.user_id for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
-    if not can(actor, Action.REFEREE_DUELS, tournament, players=players):
-        if actor is not None and actor.pk in players:
-            raise ServiceError("You play in this duel: another referee must run it.",
-                               code="forbidden")
-        raise ServiceError("Only the tournament's referees and organisers run duels.",
-                           code="forbidden")
-    if duel.referee_id and duel.referee_id != actor.pk \
-            and not can(actor, Action.CORRECT_RESULTS, tournament, players=players):
-        raise ServiceError(f"This duel is assigned to {duel.referee}.", code="forbidden")
-
-
-def _start(tournament, duel: Duel, actor) -> None:
-    """First move: check the seats, deal a shared card, start the clock."""
-    if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY):
-        if tournament.phase != Phase.GROUP_PHASE:
-            raise ServiceError("The group phase is not running.")
-        if duel.kind == DuelKind.GROUP and duel.round.status != RoundStatus.OPEN:
-            raise ServiceError(f"Round {duel.round.number} is not open: round "
-                               f"{duel.round.number - 1}'s replay must be decided first.")
-        for entrant, group_id in ((duel.seat_a, duel.group_a_id), (duel.seat_b, duel.group_b_id)):
-            entrant.refresh_from_db(fields=["status", "group"])
-            if entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group_id:
-                raise ServiceError(f"{entrant.name} is no longer an active member of the group "
-                                   "they represent: name another representative.")
-        if tournament.shared_cards and duel.kind == DuelKind.GROUP:
-            _deal_shared_cards(tournament, duel)
-    if duel.referee_id is None:
-        duel.referee = actor
-    duel.status = DuelStatus.RUNNING
-    duel.started_at = timezone.now()
-    if tournament.duel_time_limit_minutes:
-        duel.deadline = duel.started_at + timedelta(minutes=tournament.duel_time_limit_minutes)
-        from .tasks import schedule_time_limit
-
-        transaction.on_commit(partial(schedule_time_limit, duel.pk, duel.deadline), robust=True)
-
-
-def pending_gifts(duel: Duel) -> dict:
-    """Seat → the pending shared card its player would start this duel with."""
-    from tournaments.models import SharedCard
-
-    by_receiver = {g.receiver_id: g for g in SharedCard.objects.filter(
-        receiver_id__in=[duel.seat_a_id, duel.seat_b_id], status=SharedCardStatus.PENDING)}
-    return {seat: by_receiver[e.pk] for seat, e in seat_entrants(duel).items()
-            if e is not None and e.pk in by_receiver}
-
-
-def starting_gifts(duel: Duel) -> dict[str, int]:
-    """Seat → 1 for each player this duel's first move will deal a shared card to."""
-    if duel.seq or duel.kind != DuelKind.GROUP or not duel.tournament.shared_cards:
-        return {}
-    return {seat: 1 for seat in pending_gifts(duel)}
-
-
-def start_options(duel: Duel) -> dict:
-    """The engine options this duel will start with (shared cards dealt in a group duel)."""
-    gifts = starting_gifts(duel)
-    return {**duel.options, "starting_action_cards": gifts} if gifts else dict(duel.options)
-
-
-def _deal_shared_cards(tournament, duel: Duel) -> None:
-    gifts = pending_gifts(duel)
-    for gift in gifts.values():
-        gift.status = SharedCardStatus.USED
-        gift.used_in = duel
-        gift.save(update_fields=["status", "used_in"])
-    if gifts:
-        duel.options = {**duel.options, "starting_action_cards": {seat: 1 for seat in gifts}}
-
-
-@transaction.atomic
-def append_event(duel: Duel, actor, event: Any, expected_seq: int,
-                 expected_revision: int | None = None) -> list[str]:
-    """Apply one move. Returns what happened, in words. Refused moves change nothing."""
-    tournament, duel = _lock_duel(duel)
-    _check_fresh(duel, expected_seq, expected_revision)
-    _check_referee(tournament, duel, actor)
+def check_open(duel: Duel) -> None:
     if duel.status not in OPEN_STATUSES:
         raise ServiceError(f"This duel is {duel.get_status_display().lower()}: it takes no "
                            "more moves.", code="closed")
-    if duel.seq == 0:
-        _start(tournament, duel, actor)
-    engine = engine_of(duel)
-    try:
-        effects = engine.apply(event)
-    except EngineError as err:
-        raise ServiceError(str(err), code="illegal") from None
-    lines = engine.describe(effects) if effects else []
+
+
+def start(duel: Duel, *, referee: Any, starting_action_cards: Mapping[str, int] | None = None,
+          deadline: datetime | None = None, now: datetime | None = None) -> None:
+    """The first move is about to be applied: the duel runs, with its starting options."""
+    if duel.referee_id is None:
+        duel.referee = referee
+    if starting_action_cards:
+        duel.options = {**duel.options, "starting_action_cards": dict(starting_action_cards)}
+    duel.status = DuelStatus.RUNNING
+    duel.started_at = now or timezone.now()
+    duel.deadline = deadline
+
+
+def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Outcome:
     duel.seq += 1
     duel.revision += 1
     DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
                              summary=lines, created_by=actor)
     duel.state = engine.state()
     if engine.finished:
-        _finish(tournament, duel, actor)
+        _finish(duel)
     duel.save()
-    return lines
+    return Outcome(lines, engine.finished)
 
 
-@transaction.atomic
-def undo_last_event(duel: Duel, actor, expected_seq: int,
-                    expected_revision: int | None = None) -> None:
+def apply_event(duel: Duel, actor: Any, event: Any) -> Outcome:
+    """Apply one move to a locked, open duel. Refused moves change nothing."""
+    check_open(duel)
+    engine = engine_of(duel)
+    try:
+        effects = engine.apply(event)
+    except EngineError as err:
+        raise ServiceError(str(err), code="illegal") from None
+    return _append(duel, actor, engine, engine.describe(effects) if effects else [])
+
+
+def undo(duel: Duel, actor: Any) -> None:
     """Undo the last move of a running duel; the row is kept, marked undone."""
-    tournament, duel = _lock_duel(duel)
-    _check_fresh(duel, expected_seq, expected_revision)
-    _check_referee(tournament, duel, actor)
     if duel.status != DuelStatus.RUNNING:
         raise ServiceError("Only a running duel's moves can be undone; a finished result "
                            "changes only by an organiser's correction.", code="closed")
@@ -197,171 +208,82 @@ def undo_last_event(duel: Duel, actor, expected_seq: int,
     duel.save(update_fields=["seq", "revision", "state"])
 
 
-def _finish(tournament, duel: Duel, actor) -> None:
+def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Outcome:
+    """The absent player's duel ends as a forfeit, scored as a loss (a withdrawal, a walkover,
+    a no-show ruled by the tournament)."""
+    if duel.seq == 0:
+        duel.status = DuelStatus.RUNNING
+        duel.started_at = timezone.now()
+    engine = engine_of(duel)
+    engine.apply({"type": "forfeit", "seat": seat, "reason": reason})
+    return _append(duel, actor, engine, [f"{engine.seats[seat]} is absent and forfeits."])
+
+
+def mark_warned(duel: Duel, now: datetime) -> bool:
+    """The referee's time-limit warning goes out once, in the last minutes."""
+    if duel.status != DuelStatus.RUNNING or duel.deadline is None or duel.warned_at:
+        return False
+    duel.warned_at = now
+    duel.save(update_fields=["warned_at"])
+    return True
+
+
+def time_limit(duel: Duel, now: datetime) -> Outcome | None:
+    """At the deadline the engine records `time_limit` itself, unless the duel has ended."""
+    if duel.status != DuelStatus.RUNNING or duel.deadline is None or now < duel.deadline:
+        return None
+    engine = engine_of(duel)
+    effects = engine.apply({"type": "time_limit", "reason": "deadline"})
+    return _append(duel, None, engine, ["Time is up.", *engine.describe(effects)])
+
+
+def _finish(duel: Duel) -> None:
     state = duel.state
     seats = seat_entrants(duel)
     winner = seats[state["winner"]] if state["winner"] else None
     loser = seats["B" if state["winner"] == "A" else "A"] if winner else None
     duel.status = DuelStatus.FINISHED
     duel.finished_at = timezone.now()
-    duel.save()  # the standings rebuilt below read the finished duel from the database
+    duel.save()  # the standings rebuilt next read the finished duel from the database
     Result.objects.create(duel=duel, winner=winner, loser=loser, finish=state["finish"],
                           table_winner=winner, table_finish=state["finish"])
-    audit.record(tournament, actor, "duel_finished", duel=duel.pk, kind=duel.kind,
-                 winner=winner.pk if winner else None, finish=state["finish"])
-    after_result(tournament, duel, winner)
 
 
-def after_result(tournament, duel: Duel, winner) -> None:
-    """What a result sets in motion right away: the round is decided (after round 15 the group
-    phase is over), or a replay is due; the standings are rebuilt."""
-    from tournaments.services.groups import end_group_phase
-    from tournaments.services.standings import recompute_standings
-    from tournaments.tasks import advance_tournament, enqueue_on_commit
+# Closing without result, and rulings ----------------------------------------------------------
 
-    if winner is None:
-        create_replay(duel)
-    elif duel.kind in (DuelKind.GROUP, DuelKind.REPLAY):
-        decide_round(tournament, duel.round)
-        if duel.round.number == ROUNDS:
-            end_group_phase(tournament)
-    recompute_standings(tournament)
-    # The next step (tie-breaks, the next playoff duel, completion) is the automation's.
-    enqueue_on_commit(advance_tournament, tournament.pk)
+def void(duel_ids: Iterable[int | None]) -> int:
+    """Mark duels void (kept, shown struck through): no longer called for, or a voided result.
+    Returns how many changed."""
+    ids = [pk for pk in duel_ids if pk]
+    return Duel.objects.filter(pk__in=ids).exclude(status=DuelStatus.VOID).update(
+        status=DuelStatus.VOID)
 
 
-def create_replay(duel: Duel) -> Duel:
-    """A duel without a winner is replayed at once by the same players on the same seats."""
-    return Duel.objects.create(
-        tournament=duel.tournament, kind=DuelKind.REPLAY if duel.kind in
-        (DuelKind.GROUP, DuelKind.REPLAY) else duel.kind,
-        round=duel.round, stage=duel.stage, table=duel.table, seat_a=duel.seat_a,
-        seat_b=duel.seat_b, group_a=duel.group_a, group_b=duel.group_b, referee=duel.referee,
-        status=DuelStatus.READY, replay_of=duel, ruleset=duel.ruleset, variants=duel.variants,
-        options=duel.options,
-    )
+def abandon(duel_ids: Iterable[int], reason: str) -> int:
+    """Close open duels as abandoned, without result; `reason` tells their referee why."""
+    return Duel.objects.filter(pk__in=list(duel_ids), status__in=[
+        DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING,
+    ]).update(status=DuelStatus.ABANDONED, closed_reason=reason[:200],
+              finished_at=timezone.now())
 
 
-def decide_round(tournament, round_: Round) -> None:
-    """Round n has a decisive result: its change window opens and round n + 1 opens."""
-    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.DECIDED)
-    Round.objects.filter(tournament=tournament, number=round_.number + 1,
-                         status=RoundStatus.PENDING).update(status=RoundStatus.OPEN)
-
-
-def undecide_round(tournament, round_: Round) -> bool:
-    """Round n's decisive result is gone and its replay is due (a void or a correction).
-
-    Round n + 1 opens only when round n has a decisive result (TOURNAMENT.md, "Rounds"): so
-    until round n + 1's duel has started, round n is open again — its replay decides it, and the
-    change window after it stays shut meanwhile — and round n + 1 waits, with any duel already
-    named for it. Once round n + 1 has started the rounds go on, and the replay counts when it
-    is played. Returns whether round n reopened."""
-    if round_.status != RoundStatus.DECIDED or round_.number >= ROUNDS \
-            or tournament.phase != Phase.GROUP_PHASE:
-        return False
-    if Duel.objects.filter(tournament=tournament, round__number=round_.number + 1,
-                           seq__gt=0).exists():
-        return False
-    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.OPEN)
-    Round.objects.filter(tournament=tournament, number=round_.number + 1,
-                         status=RoundStatus.OPEN).update(status=RoundStatus.PENDING)
-    return True
-
-
-def forfeit_for_withdrawal(duel: Duel, actor, seat: str) -> None:
-    """Inside a withdrawal's (or a walkover's) transaction, the tournament row already locked:
-    the absent player's duel ends as a forfeit, scored as a loss."""
-    tournament, duel = _lock_duel(duel)
-    if duel.seq == 0:
-        duel.status = DuelStatus.RUNNING
-        duel.started_at = timezone.now()
-    engine = engine_of(duel)
-    engine.apply({"type": "forfeit", "seat": seat, "reason": "withdrawn"})
-    duel.seq += 1
-    duel.revision += 1
-    DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
-                             summary=[f"{engine.seats[seat]} is absent and forfeits."],
-                             created_by=actor)
-    duel.state = engine.state()
-    _finish(tournament, duel, actor)
-    duel.save()
-
-
-@transaction.atomic
-def assign_referee(duel: Duel, actor, referee, table: str | None = None) -> Duel:
-    """Organisers assign any referee, and a table when ``table`` is given (any duel: group,
-    tie-break or playoff); a referee takes an unassigned duel for themselves."""
-    tournament, duel = _lock_duel(duel)
-    players = [e.user_id for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
-    organiser = can(actor, Action.MANAGE_REFEREES, tournament)
-    if not organiser and (referee != actor or duel.referee_id not in (None, actor.pk)):
-        raise ServiceError("Referees take unassigned duels for themselves; organisers assign "
-                           "the others.", code="forbidden")
-    if table is not None and not organiser:
-        raise ServiceError("Only organisers choose tables.", code="forbidden")
-    if referee is not None and not can(referee, Action.REFEREE_DUELS, tournament,
-                                       players=players):
-        raise ServiceError(f"{referee} cannot referee this duel (not a referee here, or one "
-                           "of its players).")
-    if duel.status not in (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING):
-        raise ServiceError("This duel is over.")
-    duel.referee = referee
-    fields = ["referee"]
-    details = {"referee": referee.pk if referee else None}
-    if table is not None:
-        table = " ".join(table.split())
-        if len(table) > 40:
-            raise ServiceError("A table's name is at most 40 characters.")
-        if table != duel.table:
-            duel.table = table
-            fields.append("table")
-            details["table"] = table
-    duel.save(update_fields=fields)
-    audit.record(tournament, actor, "referee_assigned", duel=duel.pk, **details)
-    if "table" in fields:
-        audit.bump_version(tournament)  # public pages show where a duel is played
-    return duel
-
-
-WARNING_BEFORE = timedelta(minutes=5)
-
-
-@transaction.atomic
-def warn_time_limit(duel: Duel, now=None) -> bool:
-    """Mark the referee's warning as sent, once, in the last minutes before the deadline."""
-    now = now or timezone.now()
-    tournament, duel = _lock_duel(duel)
-    if duel.status != DuelStatus.RUNNING or duel.deadline is None or duel.warned_at:
-        return False
-    if now < duel.deadline - WARNING_BEFORE:
-        return False
-    duel.warned_at = now
-    duel.save(update_fields=["warned_at"])
-    audit.record(tournament, None, "time_limit_warning", duel=duel.pk,
-                 deadline=duel.deadline.isoformat())
-    audit.bump_version(tournament)  # the console and public pages pick the warning up
-    return True
-
-
-@transaction.atomic
-def enforce_time_limit(duel: Duel, now=None) -> bool:
-    """At the deadline the engine records `time_limit` itself, unless the duel has ended.
-
-    Idempotent: a late, repeated or early call changes nothing it should not.
-    """
-    now = now or timezone.now()
-    tournament, duel = _lock_duel(duel)
-    if duel.status != DuelStatus.RUNNING or duel.deadline is None or now < duel.deadline:
-        return False
-    engine = engine_of(duel)
-    effects = engine.apply({"type": "time_limit", "reason": "deadline"})
-    duel.seq += 1
-    duel.revision += 1
-    DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
-                             summary=["Time is up."] + engine.describe(effects),
-                             created_by=None)
-    duel.state = engine.state()
-    _finish(tournament, duel, None)
-    duel.save()
-    return True
+def override_result(duel: Duel, *, winner_seat: str | None, finish: str, reason: str,
+                    actor: Any) -> Result:
+    """A ruling on a finished duel: the result that counts, the record left as played."""
+    if duel.status != DuelStatus.FINISHED:
+        raise ServiceError("Only a finished duel's result can be corrected.")
+    if winner_seat not in ("A", "B", None):
+        raise ServiceError("The winner is seat A, seat B or nobody.")
+    result = duel.result
+    seats = seat_entrants(duel)
+    winner = seats[winner_seat] if winner_seat else None
+    if winner == result.winner:
+        raise ServiceError("That is already the result.")
+    result.winner = winner
+    result.loser = seats["B" if winner_seat == "A" else "A"] if winner else None
+    result.finish = finish
+    result.corrected = True
+    result.correction_reason = reason
+    result.corrected_by = actor
+    result.save()
+    return result

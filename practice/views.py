@@ -7,7 +7,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from duels.engine import COLORS, PRESETS
 from duels.engine.constants import CARD_LABELS
-from duels.selectors import FINISH_TEXT, choice_label
+from duels.words import choice_label, finish_label
 
 from . import services
 from .game import BOT_NAME, Game, Refused, parse_move
@@ -65,7 +65,7 @@ def _table(request: HttpRequest, practice: PracticeDuel, game: Game, error: str 
     winner = state["winner"]
     result = None
     if game.finished:
-        how = FINISH_TEXT.get(state["finish"], state["finish"])
+        how = finish_label(state["finish"])
         result = (f"Drawn — {how}." if winner is None else
                   f"You win — {how}." if winner == "A" else f"The bot wins — {how}.")
     context = {

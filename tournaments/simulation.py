@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 
 from accounts.models import Role, TournamentRole
-from duels import services as duel_services
+from core.errors import ServiceError
 from duels.engine.simulate import play_duel
 from duels.models import Duel, DuelKind, DuelStatus
+from tournaments.services import refereeing as duel_services
+from tournaments.services.shared_cards import start_options
 
 from . import format as fmt
 from . import services
-from .errors import ServiceError
 from .models import EntrantStatus, Phase, Tournament
 from .services.progression import start_playoffs
 
@@ -81,7 +82,7 @@ class TournamentSimulation:
                 simulated = play_duel(
                     duel.ruleset, {"A": duel.seat_a.name, "B": duel.seat_b.name}, BOTS,
                     random.Random(self.rng.random()), duel.variants,
-                    duel_services.start_options(duel))
+                    start_options(duel))
                 for seq, event in enumerate(simulated.events):
                     duel_services.append_event(duel, self.referee, event, seq)
                 self.progress.moves += len(simulated.events)

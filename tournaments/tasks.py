@@ -51,10 +51,10 @@ def sweep() -> dict[str, int]:
     from django.utils import timezone
 
     from duels.models import Duel, DuelStatus
-    from duels.services import enforce_time_limit, warn_time_limit
 
     from .models import FINAL_PHASES, Tournament
     from .services.progression import sync
+    from .services.refereeing import enforce_time_limit, warn_time_limit
     from .services.standings import recompute_standings as recompute
 
     done = {"advanced": 0, "recomputed": 0, "warned": 0, "timed_out": 0}
@@ -69,3 +69,40 @@ def sweep() -> dict[str, int]:
             done["recomputed"] += 1
         done["advanced"] += sync(tournament)
     return done
+
+
+@shared_task
+def expire_claim_links() -> int:
+    from .services import expire_claim_links as expire
+
+    return expire()
+
+
+# Duel time limits (TOURNAMENT.md "No winner"): a warning before the deadline, `time_limit` at
+# it. Scheduled for the deadline when the duel starts; the beat sweep catches any lost task.
+
+def schedule_time_limit(duel_id: int, deadline) -> None:
+    from .services.refereeing import WARNING_BEFORE
+
+    warn_time_limit.apply_async((duel_id,), eta=deadline - WARNING_BEFORE)
+    enforce_time_limit.apply_async((duel_id,), eta=deadline)
+
+
+@shared_task(acks_late=True)
+def warn_time_limit(duel_id: int) -> bool:
+    from duels.models import Duel
+
+    from .services.refereeing import warn_time_limit as warn
+
+    duel = Duel.objects.filter(pk=duel_id).first()
+    return bool(duel and warn(duel))
+
+
+@shared_task(acks_late=True)
+def enforce_time_limit(duel_id: int) -> bool:
+    from duels.models import Duel
+
+    from .services.refereeing import enforce_time_limit as enforce
+
+    duel = Duel.objects.filter(pk=duel_id).first()
+    return bool(duel and enforce(duel))

@@ -6,7 +6,7 @@ Every view receives `slug`; none of these paths is taken by the tournament's oth
 
 from django.urls import path
 
-from . import views_public as views
+from .views import public as views
 
 app_name = "public"
 

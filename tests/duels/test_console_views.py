@@ -8,9 +8,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role, TournamentRole
-from duels import services
+from duels import services as duel_rows
 from duels.models import DuelEvent, DuelStatus, Result
 from tests.factories import EntrantFactory, RoleFactory, UserFactory, group_phase_duel
+from tournaments.services import refereeing
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +95,7 @@ def test_only_referees_and_organisers_post_moves(who, published):
 @pytest.mark.parametrize("name", ["move", "undo", "end"])
 def test_a_player_never_referees_their_own_duel(name):
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     player = UserFactory()
     TournamentRole.objects.create(tournament=duel.tournament, user=player, role=Role.REFEREE)
     duel.seat_b.user = player
@@ -111,7 +112,7 @@ def test_a_player_never_referees_their_own_duel(name):
 
 def test_an_organiser_who_plays_cannot_correct_their_own_result():
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
+    refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
     organiser = duel.tournament.created_by
     duel.seat_a.user = organiser
     duel.seat_a.save()
@@ -125,7 +126,7 @@ def test_an_organiser_who_plays_cannot_correct_their_own_result():
 def test_a_duel_assigned_to_another_referee_is_shown_but_not_theirs_to_play():
     duel, referee = group_phase_duel()
     other = RoleFactory(tournament=duel.tournament, role=Role.REFEREE).user
-    services.assign_referee(duel, duel.tournament.created_by, referee)
+    refereeing.assign_referee(duel, duel.tournament.created_by, referee)
     client = client_for(other)
     page = client.get(url(duel)).content.decode()
     assert "only they or an organiser enter its moves" in page
@@ -146,9 +147,9 @@ def test_every_post_checks_csrf(name, data):
     duel, referee = group_phase_duel()
     organiser = duel.tournament.created_by
     if name == "undo":
-        services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+        refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     if name == "correct":
-        services.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
+        refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
     before = (events(duel), list(Result.objects.filter(duel=duel).values_list("corrected")))
     client = client_for(organiser, enforce_csrf_checks=True)
     assert client.post(url(duel, name), data).status_code == 403
@@ -184,9 +185,9 @@ def test_the_console_shows_the_state_and_offers_only_legal_moves():
 
 def test_a_decision_offers_its_choices_and_nothing_else():
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 3, "B": 7}}, 0)
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 1)
-    services.append_event(duel, referee, {"type": "action", "seat": "B", "card": "draw_four"}, 2)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 3, "B": 7}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 1)
+    refereeing.append_event(duel, referee, {"type": "action", "seat": "B", "card": "draw_four"}, 2)
     page = client_for(referee).get(url(duel)).content.decode()
     assert "Alice may counter Bob&#x27;s +4" in page
     assert 'id="round-form"' not in page and 'id="act-' not in page
@@ -198,8 +199,8 @@ def test_a_decision_offers_its_choices_and_nothing_else():
 
 def test_a_target_without_an_action_card_is_not_asked_to_counter():
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
-    services.append_event(duel, referee, {"type": "action", "seat": "B", "card": "draw_four"}, 1)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "action", "seat": "B", "card": "draw_four"}, 1)
     page = client_for(referee).get(url(duel)).content.decode()
     assert 'id="choice-' not in page
     assert "Alice draws 4 number cards (Bob&#x27;s +4)" in page
@@ -207,8 +208,8 @@ def test_a_target_without_an_action_card_is_not_asked_to_counter():
 
 def test_a_blocked_seats_pad_is_off():
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
-    services.append_event(duel, referee, {"type": "action", "seat": "B", "card": "block"}, 1)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "action", "seat": "B", "card": "block"}, 1)
     page = client_for(referee).get(url(duel)).content.decode()
     assert "Alice is blocked" in page
     assert '<fieldset class="pad" data-seat="A" disabled>' in page
@@ -222,7 +223,7 @@ def test_a_blocked_seats_pad_is_off():
 
 def test_a_colour_change_needs_its_colour():
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     client = client_for(referee)
     move = {"seq": 1, "rev": 1, "type": "action", "seat": "B", "card": "color_change"}
     response = client.post(url(duel, "move"), move, headers=HTMX)
@@ -298,7 +299,7 @@ def test_the_poll_answers_204_until_the_duel_changes():
     unchanged = client.get(url(duel, "poll") + "?rev=0", headers=HTMX)
     assert unchanged.status_code == 204 and unchanged.content == b""
     assert "no-store" in unchanged["Cache-Control"]
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     changed = client.get(url(duel, "poll") + "?rev=0", headers=HTMX)
     assert changed.status_code == 200
     assert 'data-rev="1"' in changed.content.decode()
@@ -357,7 +358,7 @@ def test_a_duel_played_on_paper_is_an_adjudication_with_a_note_and_the_page_show
     assert events(duel)[0][1] == {"type": "adjudicate", "winner": "B",
                                   "reason": "played on paper: Bob won"}
     page = client.get(url(duel)).content.decode()
-    assert "Bob wins — adjudication" in page
+    assert "Bob wins — adjudicated" in page
     assert "The referee adjudicates the duel to Bob (played on paper: Bob won)" in page
     assert 'id="round-form"' not in page and 'id="undo"' not in page
     assert "Correct the result" not in page  # a referee does not correct results
@@ -371,7 +372,7 @@ def test_a_duel_played_on_paper_is_an_adjudication_with_a_note_and_the_page_show
 
 def test_an_organiser_corrects_a_finished_result_with_a_reason():
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "forfeit", "seat": "B", "reason": "late"}, 0)
+    refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B", "reason": "late"}, 0)
     organiser = duel.tournament.created_by
     client = client_for(organiser)
     page = client.get(url(duel)).content.decode()
@@ -381,7 +382,7 @@ def test_an_organiser_corrects_a_finished_result_with_a_reason():
     response = client.post(url(duel, "correct"), {"winner": "B", "reason": "Bob was on time"},
                            headers=HTMX)
     assert response.status_code == 200
-    assert "Bob wins — adjudication" in response.content.decode()
+    assert "Bob wins — adjudicated" in response.content.decode()
     assert "Result corrected by an organiser: Bob was on time" in response.content.decode()
     result = Result.objects.get(duel=duel)
     assert result.corrected and result.winner == duel.seat_b
@@ -394,23 +395,23 @@ def test_an_organiser_corrects_a_finished_result_with_a_reason():
 
 def test_the_record_downloads_in_the_rules_format_without_undone_moves():
     duel, referee = group_phase_duel(published=True)
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 1)
-    services.undo_last_event(duel, referee, 2)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 1)
+    refereeing.undo_last_event(duel, referee, 2)
     response = Client().get(url(duel, "record"))
     assert response.status_code == 200
     assert response["Content-Disposition"] == \
         f'attachment; filename="{duel.tournament.slug}-duel-{duel.pk}.json"'
     record = json.loads(response.content)
-    assert record == services.record_of(duel)
+    assert record == duel_rows.record_of(duel)
     assert record["format"] == "split-uno-duel" and len(record["events"]) == 1
 
 
 @pytest.mark.parametrize("published,expected", [(True, 200), (False, 404)])
 def test_the_replay_is_public_once_published(published, expected):
     duel, referee = group_phase_duel(published=published)
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 0}}, 1)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 0}}, 1)
     response = Client().get(url(duel, "replay") + "?step=1")
     assert response.status_code == expected
     assert Client().get(url(duel, "record")).status_code == expected
@@ -426,12 +427,12 @@ def test_the_replay_is_public_once_published(published, expected):
 
 def test_the_duels_list_links_each_console_open_ones_first():
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
-    replay = services.create_replay(duel)
+    refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
+    replay = duel_rows.create_replay(duel)
     page = client_for(referee).get(reverse("duels:list", args=[duel.tournament.slug]))
     html = page.content.decode()
     assert html.index(url(replay)) < html.index(url(duel))
-    assert "Round 1 (replay)" in html and "Alice won" in html
+    assert "Group round 1 (replay)" in html and "Alice won" in html
 
 
 def test_a_move_costs_a_fixed_number_of_queries():
@@ -458,7 +459,7 @@ def test_a_move_costs_a_fixed_number_of_queries():
 
 def test_the_clock_shows_when_the_duel_has_a_time_limit():
     duel, referee = group_phase_duel(duel_time_limit_minutes=25)
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     duel.refresh_from_db()
     page = client_for(referee).get(url(duel)).content.decode()
     assert f'data-deadline="{duel.deadline.isoformat()}"' in page
@@ -505,9 +506,9 @@ def test_an_overdue_deadline_is_recorded_when_the_console_is_opened():
     from django.test import Client
     from django.utils import timezone
 
-    from duels import services as duel_services
     from duels.models import Duel
     from tests.factories import group_phase_duel
+    from tournaments.services import refereeing as duel_services
 
     duel, referee = group_phase_duel()
     duel.tournament.duel_time_limit_minutes = 10

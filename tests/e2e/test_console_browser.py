@@ -6,11 +6,11 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from duels import services
 from duels.engine import Duel as EngineDuel
 from duels.models import Duel, DuelEvent
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.factories import PASSWORD, group_phase_duel
+from tournaments.services import refereeing
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -328,7 +328,7 @@ def test_the_same_duel_without_javascript(browser, live_server, artifacts_dir):
 def test_the_public_replay_steps_through_the_duel(page, artifacts_dir):
     duel, referee = group_phase_duel(published=True)
     for seq, event in enumerate(OPENING[:3]):
-        services.append_event(duel, referee, event, seq)
+        refereeing.append_event(duel, referee, event, seq)
     page.set_viewport_size(PHONE)
     page.goto(f"/t/{duel.tournament.slug}/duels/{duel.pk}/replay/?step=0")
     expect(page.locator(".stepper")).to_contain_text("After move 0 of 3")

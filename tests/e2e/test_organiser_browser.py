@@ -12,13 +12,13 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from accounts.models import Role
-from duels import services as duel_services
 from duels.models import Duel
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.e2e.test_htmx_browser import sign_in
 from tests.factories import RoleFactory, TournamentFactory, UserFactory
 from tournaments import services
 from tournaments.models import Tournament
+from tournaments.services import refereeing as duel_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -16,13 +16,13 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from duels import services as duel_services
 from duels.models import Duel
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.factories import PASSWORD, UserFactory
 from tests.tournaments.test_group_services import make, play_round
 from tournaments import services, simulation
 from tournaments.models import Entrant
+from tournaments.services import refereeing as duel_services
 from tournaments.services.progression import sync
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -8,10 +8,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from accounts.tasks import expire_claim_links
 from config.celery import app
 from tests.factories import EntrantFactory, TournamentFactory
 from tournaments.models import Entrant
+from tournaments.tasks import expire_claim_links
 
 from .conftest import WORKER_NAME
 

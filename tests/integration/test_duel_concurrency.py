@@ -14,10 +14,11 @@ import threading
 import pytest
 from django.db import connection
 
-from duels import services
+from duels import services as duel_rows
 from duels.models import DuelEvent, Result
 from tests.conftest import services_missing
 from tests.factories import group_phase_duel
+from tournaments.services import refereeing
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -37,9 +38,9 @@ def race(duel, referee, event, expected_seq):
     def play():
         try:
             barrier.wait()
-            services.append_event(duel, referee, event, expected_seq)
+            refereeing.append_event(duel, referee, event, expected_seq)
             outcomes.append("applied")
-        except services.Conflict:
+        except duel_rows.Conflict:
             outcomes.append("conflict")
         except Exception as exc:  # noqa: BLE001 - the test reports whatever else happened
             outcomes.append(type(exc).__name__)
@@ -65,7 +66,7 @@ def test_two_referees_race_for_the_same_move():
 
 def test_two_referees_race_to_finish_the_duel():
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     outcomes = race(duel, referee, {"type": "forfeit", "seat": "B"}, 1)
     assert outcomes == ["applied", "conflict"]
     assert Result.objects.filter(duel=duel).count() == 1

@@ -8,12 +8,12 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duels import services as duel_services
 from duels.models import Duel, DuelKind, DuelStatus
 from tests.factories import group_phase_duel
 from tests.tournaments.test_progression import finish
 from tournaments import tasks
 from tournaments.models import Phase, Tournament
+from tournaments.services import refereeing as duel_services
 
 pytestmark = pytest.mark.django_db
 

@@ -6,11 +6,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Role
-from duels import services as duel_services
+from core.errors import ServiceError
 from duels.models import Duel, DuelStatus
 from tests.factories import RoleFactory, UserFactory
 from tournaments import services
-from tournaments.errors import ServiceError
 from tournaments.models import (
     AuditEntry,
     Entrant,
@@ -21,6 +20,7 @@ from tournaments.models import (
     RoundStatus,
     StandingRow,
 )
+from tournaments.services import refereeing as duel_services
 
 pytestmark = pytest.mark.django_db
 
@@ -285,8 +285,8 @@ def test_membership_of_any_past_round_is_shown_as_it_was():
 
 
 def test_referee_assignment_rules():
-    from duels.services import assign_referee
     from tests.factories import group_phase_duel
+    from tournaments.services.refereeing import assign_referee
 
     duel, referee = group_phase_duel()
     other = RoleFactory(tournament=duel.tournament, role=Role.REFEREE).user

@@ -10,7 +10,6 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Role
-from duels import services as duel_services
 from duels.models import Duel, DuelStatus
 from tests.factories import EntrantFactory, RoleFactory, TournamentFactory, UserFactory
 from tournaments import services
@@ -23,6 +22,7 @@ from tournaments.models import (
     StandingRow,
     Tournament,
 )
+from tournaments.services import refereeing as duel_services
 
 pytestmark = pytest.mark.django_db
 
@@ -594,7 +594,7 @@ def test_now_playing_and_next_up(cup):
     client = client_for(users["referee"])
     html = client.get(url("rounds")).content.decode()
     next_up = html.split('id="next-up-heading"', 1)[1]
-    assert "Table 9" in next_up and "Round 2" in next_up
+    assert "Table 9" in next_up and "Group round 2" in next_up
     duel_services.append_event(duel, users["referee"], {"type": "round", "cards": {"A": 5,
                                                                                   "B": 3}}, 0)
     html = client.get(url("rounds")).content.decode()
@@ -664,8 +664,8 @@ def test_a_void_with_replay_is_previewed_and_a_missing_reason_refused(cup):
     assert "This field is required." in response.content.decode()
     html = client.post(url("result", duel.pk), {"ruling": "void_replay", "reason": "noise",
                                                 "preview": "1"}).content.decode()
-    assert "New duel to play — Round 1 (replay)" in html
-    assert "Round 1: P01 v P16: finished → void." in html
+    assert "New duel to play — Group round 1 (replay)" in html
+    assert "Group round 1: P01 v P16: finished → void." in html
     assert "Total of Reds: 3 → 0." in html
     assert "Ranks move for 19 other players whose points do not change." in html
 

@@ -3,13 +3,13 @@
 import pytest
 
 from accounts.models import Role
-from duels import services as duel_services
+from core.errors import ServiceError
 from duels.models import Duel, DuelKind, DuelStatus
 from tests.factories import RoleFactory, UserFactory
 from tournaments import services
-from tournaments.errors import ServiceError
 from tournaments.models import Phase, TieBreakDraw
 from tournaments.services import corrections, progression
+from tournaments.services import refereeing as duel_services
 
 pytestmark = pytest.mark.django_db
 

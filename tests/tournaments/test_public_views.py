@@ -13,11 +13,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from duels import services as duel_services
 from tests.factories import EntrantFactory, TournamentFactory, UserFactory
 from tests.tournaments.test_group_services import make, play_round
 from tournaments import charts, services, simulation
 from tournaments.models import Entrant
+from tournaments.services import refereeing as duel_services
 
 pytestmark = pytest.mark.django_db
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from duels import services as duel_services
+from core.errors import ServiceError
 from duels.models import Duel, DuelStatus
 from tests.factories import EntrantFactory, UserFactory, group_phase_duel
-from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, SharedCard, SharedCardStatus
+from tournaments.services import refereeing as duel_services
 from tournaments.services.rounds import name_representatives
 from tournaments.services.shared_cards import record_shared_card
 

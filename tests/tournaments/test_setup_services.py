@@ -5,13 +5,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from accounts.models import Role
-from duels import services as duel_services
+from core.errors import ServiceError
 from duels.models import Duel, DuelStatus
 from tests.factories import RoleFactory, UserFactory
 from tournaments import services
-from tournaments.errors import ServiceError
 from tournaments.models import AuditEntry, Phase, Tournament
 from tournaments.services import corrections, groups
+from tournaments.services import refereeing as duel_services
 
 pytestmark = pytest.mark.django_db
 

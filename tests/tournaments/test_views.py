@@ -208,7 +208,7 @@ class TestClaimLinks:
 
         from django.utils import timezone
 
-        from accounts.tasks import expire_claim_links
+        from tournaments.tasks import expire_claim_links
 
         tournament, users = cup
         entrant = EntrantFactory(tournament=tournament, name="Bea")

@@ -11,7 +11,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from ..errors import ServiceError
+from core.errors import ServiceError
+
 from ..models import Entrant, EntrantStatus, Phase, Tournament
 from . import audit
 from .setup import lock

@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
 
 from accounts.permissions import Action, can
+from core.errors import ServiceError
+from duels.models import Duel
 
 from .. import format as fmt
-from ..errors import ServiceError
 from ..models import (
     Entrant,
     EntrantStatus,
@@ -22,7 +22,7 @@ from ..models import (
     RoundStatus,
     Tournament,
 )
-from . import audit
+from . import audit, lifecycle
 from .setup import lock
 from .shared_cards import lapse_gifts
 from .standings import recompute_standings
@@ -68,8 +68,6 @@ def name_groups(tournament: Tournament, actor, first: str, second: str) -> None:
 
 
 def round_one_started(tournament: Tournament) -> bool:
-    from duels.models import Duel
-
     return Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
 
 
@@ -168,11 +166,9 @@ class Window:
 
 def change_window(tournament: Tournament) -> Window:
     """Read-only: the change window as `change_groups` will judge it (pages show it first)."""
-    from duels.models import Duel
-
     if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
         return Window(False, "Transfers happen only while the group phase is open.", 0)
-    decided = _last_decided(tournament)
+    decided = lifecycle.last_decided_round(tournament)
     started = Duel.objects.filter(tournament=tournament, round__number=decided + 1,
                                   seq__gt=0).exists()
     if fmt.change_window_open(decided, started):
@@ -196,41 +192,6 @@ def _window(tournament: Tournament) -> int:
     return window.after_round
 
 
-def _clear_nominations(tournament: Tournament, players: set[int]) -> None:
-    """Moving or withdrawing clears a nomination for a duel that has not started."""
-    from duels.models import Duel, DuelKind, DuelStatus
-
-    for duel in Duel.objects.filter(tournament=tournament, kind=DuelKind.GROUP, seq=0,
-                                    status__in=[DuelStatus.PENDING, DuelStatus.READY]):
-        if {duel.seat_a_id, duel.seat_b_id} & players:
-            duel.status = DuelStatus.VOID
-            duel.save(update_fields=["status"])
-
-
-def _eliminate(tournament: Tournament, group: Group, players, after_round: int) -> None:
-    from duels.models import Duel, DuelStatus
-
-    group.eliminated_at_round = after_round
-    group.save(update_fields=["eliminated_at_round"])
-    Entrant.objects.filter(pk__in=players).update(status=EntrantStatus.ELIMINATED)
-    # An unstarted duel of the eliminated round is cancelled; the rounds left are not played.
-    Duel.objects.filter(tournament=tournament, round__number__gt=after_round, seq=0,
-                        status__in=[DuelStatus.PENDING, DuelStatus.READY]
-                        ).update(status=DuelStatus.VOID)
-    Round.objects.filter(tournament=tournament, number__gt=after_round).exclude(
-        status=RoundStatus.DECIDED).update(status=RoundStatus.NOT_PLAYED)
-    end_group_phase(tournament)
-
-
-def end_group_phase(tournament: Tournament) -> None:
-    """The group phase is over (round 15 decided or an elimination): gifts lapse. The
-    tie-breaks are planned by the automation (the next step)."""
-    if tournament.group_phase_ended_at is None:
-        tournament.group_phase_ended_at = timezone.now()
-        tournament.save(update_fields=["group_phase_ended_at"])
-        lapse_gifts(tournament)
-
-
 @transaction.atomic
 def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | None], *,
                   confirm: bool = False, reason: str = "",
@@ -251,7 +212,7 @@ def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | Non
     if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
         raise ServiceError("Group limits and transfers apply only while the group phase is "
                            "open.")
-    after_round = _window(tournament) if moving else _last_decided(tournament)
+    after_round = _window(tournament) if moving else lifecycle.last_decided_round(tournament)
     first, second = _groups(tournament)
     by_order = {1: first.pk, 2: second.pk}
     active = _active(tournament)
@@ -271,10 +232,16 @@ def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | Non
             f"This change leaves {sinking.name} with {verdict.sizes[sinking.pk]} members: "
             f"{sinking.name} would be eliminated at once and its members would be out of the "
             "tournament. Confirm to go ahead.", code="confirm")
-    _forfeit_running(tournament, actor, withdrawing)
+    # Order matters (TOURNAMENT.md "Fluid membership"): a playing representative who
+    # withdraws first forfeits the running duel, which decides that round; the change, and an
+    # elimination it causes, take effect after that round.
+    lifecycle.players_leave(tournament, actor, withdrawing)
+    if withdrawing and not moving:
+        after_round = lifecycle.last_decided_round(tournament)
     since = after_round + 1
     for move in verdict.moves:
         entrant = active[move.player]
+        entrant.refresh_from_db(fields=["status"])
         if move.target is None:
             entrant.status = EntrantStatus.WITHDRAWN
             why = (withdrawal_reasons or {}).get(move.player) or reason
@@ -284,36 +251,19 @@ def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | Non
     Membership.objects.bulk_create([Membership(entrant_id=m.player, group_id=m.target,
                                                since_round=since) for m in verdict.moves])
     changed = {m.player for m in verdict.moves}
-    _clear_nominations(tournament, changed)
+    lifecycle.clear_nominations(tournament, changed)
     lapse_gifts(tournament, receivers=changed)
     audit.record(tournament, actor, "membership_changed", reason=reason,
                  moves=[[m.player, m.source, m.target] for m in verdict.moves],
                  after_round=after_round, sizes={str(k): v for k, v in verdict.sizes.items()})
-    if verdict.needs_confirmation:
+    if verdict.needs_confirmation and lifecycle.group_phase_open(tournament):
+        # (A forfeit that decided round 15 ended the phase: the limits no longer apply.)
         sinking = first if verdict.eliminated_group == first.pk else second
-        _eliminate(tournament, sinking, verdict.eliminated_players, after_round)
-        lapse_gifts(tournament, receivers=verdict.eliminated_players)
-        audit.record(tournament, actor, "group_eliminated", group=sinking.pk,
-                     players=list(verdict.eliminated_players), after_round=after_round)
+        lifecycle.eliminate(tournament, actor, sinking, list(verdict.eliminated_players),
+                            after_round)
     recompute_standings(tournament)
     audit.bump_version(tournament)  # membership is state too, even when no point moved
     return verdict
-
-
-def _last_decided(tournament: Tournament) -> int:
-    return (Round.objects.filter(tournament=tournament, status=RoundStatus.DECIDED)
-            .order_by("-number").values_list("number", flat=True).first()) or 0
-
-
-def _forfeit_running(tournament: Tournament, actor, players: set[int]) -> None:
-    """A player who withdraws during a running duel first forfeits it (a loss)."""
-    from duels.models import Duel, DuelStatus
-    from duels.services import forfeit_for_withdrawal
-
-    for duel in Duel.objects.filter(tournament=tournament, status=DuelStatus.RUNNING):
-        for seat, player in (("A", duel.seat_a_id), ("B", duel.seat_b_id)):
-            if player in players:
-                forfeit_for_withdrawal(duel, actor, seat)
 
 
 @transaction.atomic
@@ -332,12 +282,12 @@ def withdraw(tournament: Tournament, actor, entrant_id: int, reason: str = "", *
         return
     if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
         raise ServiceError("This tournament is over.")
-    _forfeit_running(tournament, actor, {entrant_id})
+    lifecycle.players_leave(tournament, actor, {entrant_id})
+    entrant.refresh_from_db()
     entrant.status = EntrantStatus.WITHDRAWN
     entrant.withdrawal_reason = (reason or "")[:200]
     entrant.group = None
     entrant.save(update_fields=["status", "withdrawal_reason", "group"])
-    _clear_nominations(tournament, {entrant_id})
     lapse_gifts(tournament, receivers=[entrant_id])
     audit.record(tournament, actor, "player_withdrawn", reason=reason, entrant=entrant_id)
     recompute_standings(tournament)

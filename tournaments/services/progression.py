@@ -9,19 +9,19 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.permissions import Action, can
+from core.errors import ServiceError
+from duels import services as duels
+from duels.models import Duel, DuelEvent, DuelKind, DuelStatus
 
 from .. import format as fmt
-from ..errors import ServiceError
 from ..models import EntrantStatus, Phase, StandingRow, TieBreakDraw, Tournament
-from . import audit
+from . import audit, lifecycle
 from .setup import lock
 
 MAX_STEPS = 32  # each step records at least one walkover; the bracket and plans are finite
 
 
 def _duels(tournament: Tournament, kind: str):
-    from duels.models import Duel, DuelStatus
-
     return (Duel.objects.filter(tournament=tournament, kind=kind)
             .exclude(status__in=[DuelStatus.VOID, DuelStatus.ABANDONED])
             .values_list("pk", "stage", "seat_a_id", "seat_b_id", "status", "result__winner_id"))
@@ -29,8 +29,6 @@ def _duels(tournament: Tournament, kind: str):
 
 def tiebreak_plan(tournament: Tournament) -> fmt.TieBreakPlan:
     """The tie-break plan from stored standings, draws and duels (a fixed number of queries)."""
-    from duels.models import DuelKind, DuelStatus
-
     draws = {d.key: d.order for d in TieBreakDraw.objects.filter(tournament=tournament)}
     drawn = {p for order in draws.values() for p in order}
     points, withdrawn = {}, set()
@@ -50,8 +48,6 @@ def tiebreak_plan(tournament: Tournament) -> fmt.TieBreakPlan:
 
 
 def playoff_bracket(tournament: Tournament) -> fmt.Bracket:
-    from duels.models import DuelEvent, DuelKind, DuelStatus
-
     seeding = tuple(tournament.playoff_seeding) or (None,) * 4
     duels = [fmt.PlayoffDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None, pk)
              for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.PLAYOFF)]
@@ -71,37 +67,26 @@ def playoff_bracket(tournament: Tournament) -> fmt.Bracket:
 
 
 def _new_duel(tournament: Tournament, kind: str, stage: str, seat_a: int | None,
-              seat_b: int | None):
-    from duels.models import Duel, DuelStatus
-
-    return Duel.objects.create(
+              seat_b: int | None) -> Duel:
+    return duels.create_duel(
         tournament=tournament, kind=kind, stage=stage, seat_a_id=seat_a, seat_b_id=seat_b,
-        status=DuelStatus.READY, ruleset=tournament.duel_preset,
-        variants=list(tournament.variants), options={"truth_dare": False})
+        ruleset=tournament.duel_preset, variants=tournament.variants,
+        options={"truth_dare": False})
 
 
 def _walkover(tournament: Tournament, kind: str, match) -> None:
     """Record a walkover as a forfeit of the absent player, on the stored row or a new one."""
-    from duels.models import Duel
-    from duels.services import forfeit_for_withdrawal
-
     duel = (Duel.objects.get(pk=match.ref) if match.ref
             else _new_duel(tournament, kind, match.key if kind == "tie_break" else match.stage,
                            match.seat_a, match.seat_b))
     loser = match.seat_b if match.winner == match.seat_a else match.seat_a
-    forfeit_for_withdrawal(duel, None, "A" if duel.seat_a_id == loser else "B")
-
-
-def _void(refs) -> int:
-    from duels.models import Duel, DuelStatus
-
-    return Duel.objects.filter(pk__in=[r for r in refs if r]).exclude(
-        status=DuelStatus.VOID).update(status=DuelStatus.VOID)
+    lifecycle.forfeit(tournament, None, duel, "A" if duel.seat_a_id == loser else "B")
 
 
 def _sync_tiebreaks(tournament: Tournament) -> None:
-    from duels.models import DuelKind
-
+    if lifecycle.due_group_replays(tournament).exists():
+        _hold_tiebreaks(tournament)
+        return
     for _step in range(MAX_STEPS):
         plan = tiebreak_plan(tournament)
         for draw in plan.new_draws:
@@ -109,7 +94,7 @@ def _sync_tiebreaks(tournament: Tournament) -> None:
                                                defaults={"seed": draw.seed,
                                                          "order": list(draw.order)})
         if plan.void:
-            _void(d.ref for d in plan.void)
+            duels.void(d.ref for d in plan.void)
             audit.record(tournament, None, "tiebreak_duels_voided",
                          duels=[d.ref for d in plan.void])
         if not plan.walkovers:
@@ -130,13 +115,25 @@ def _sync_tiebreaks(tournament: Tournament) -> None:
         tournament.save(update_fields=["top_four_settled_at"])
 
 
-def _sync_playoffs(tournament: Tournament) -> None:
-    from duels.models import DuelKind
+def _hold_tiebreaks(tournament: Tournament) -> None:
+    """A group replay is still due (TOURNAMENT.md "Corrections"): the plan is provisional, so
+    no draw is made and no tie-break duel created, positions 1–4 are not settled, and the
+    playoffs wait. Duels the plan no longer calls for are still voided."""
+    plan = tiebreak_plan(tournament)
+    if plan.void:
+        duels.void(d.ref for d in plan.void)
+        audit.record(tournament, None, "tiebreak_duels_voided",
+                     duels=[d.ref for d in plan.void])
+    if tournament.top_four_settled_at is not None:
+        tournament.top_four_settled_at = None
+        tournament.save(update_fields=["top_four_settled_at"])
 
+
+def _sync_playoffs(tournament: Tournament) -> None:
     for _step in range(MAX_STEPS):
         bracket = playoff_bracket(tournament)
         if bracket.void:
-            _void(d.ref for d in bracket.void)
+            duels.void(d.ref for d in bracket.void)
             audit.record(tournament, None, "playoff_duels_voided",
                          duels=[d.ref for d in bracket.void])
         if not bracket.walkovers:
@@ -168,6 +165,8 @@ def pending(tournament: Tournament) -> bool:
         return tournament.group_phase_ended_at is not None
     if tournament.phase == Phase.TIE_BREAKS:
         plan = tiebreak_plan(tournament)
+        if lifecycle.due_group_replays(tournament).exists():
+            return bool(plan.void) or tournament.top_four_settled_at is not None
         return (bool(plan.new_draws or plan.void or plan.walkovers)
                 or any(m.ref is None for m in plan.to_play)
                 or plan.settled != (tournament.top_four_settled_at is not None))
@@ -180,8 +179,6 @@ def pending(tournament: Tournament) -> bool:
 
 
 def _fingerprint(tournament: Tournament) -> tuple:
-    from duels.models import Duel
-
     tournament.refresh_from_db(fields=["phase", "top_four_settled_at", "placings"])
     return (tournament.phase, tournament.top_four_settled_at, tournament.placings,
             tuple(Duel.objects.filter(tournament=tournament).exclude(kind="group")
@@ -220,6 +217,9 @@ def start_playoffs(tournament: Tournament, actor) -> Tournament:
         raise ServiceError("Only the organisers start the playoffs.", code="forbidden")
     if tournament.phase != Phase.TIE_BREAKS:
         raise ServiceError("The playoffs start after the group phase and its tie-breaks.")
+    if lifecycle.due_group_replays(tournament).exists():
+        raise ServiceError("A group-phase replay is still to be played: the tie-breaks wait "
+                           "for its result, and so do the playoffs.")
     plan = tiebreak_plan(tournament)
     if not plan.settled:
         left = len(plan.to_play)

@@ -3,9 +3,11 @@
 from django.db import transaction
 
 from accounts.permissions import Action, can
+from core.errors import ServiceError
+from duels import services as duels
+from duels.models import DuelKind, DuelStatus
 
 from .. import format as fmt
-from ..errors import ServiceError
 from ..models import Entrant, EntrantStatus, Phase, Round, RoundStatus, Tournament
 from . import audit
 from .setup import lock
@@ -18,8 +20,6 @@ def name_representatives(tournament: Tournament, actor, round_number: int, first
 
     `first_id` represents the first-named group, `second_id` the other.
     """
-    from duels.models import Duel, DuelKind, DuelStatus
-
     tournament = lock(tournament)
     if not can(actor, Action.NAME_REPRESENTATIVES, tournament):
         raise ServiceError("Only referees and organisers name representatives.",
@@ -38,27 +38,23 @@ def name_representatives(tournament: Tournament, actor, round_number: int, first
             raise ServiceError("That player is not in this tournament.")
         if entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group.pk:
             raise ServiceError(f"{entrant.name} is not an active member of {group.name}.")
-    table = " ".join((table or "").split())[:40]
+    table = duels.clean_table(table)
     duel = rnd.duels.filter(status__in=[DuelStatus.PENDING, DuelStatus.READY,
                                         DuelStatus.RUNNING]).first()
-    if duel is not None and duel.seq > 0:
-        raise ServiceError("The duel has started: its players can no longer be replaced.")
     if duel is not None and duel.kind == DuelKind.REPLAY:
         raise ServiceError("A replay is played by the same players on the same seats.")
     pairs = [(named[first_id], groups[0]), (named[second_id], groups[1])]
     if fmt.seat_a_group(round_number, [g.pk for g in groups]) != groups[0].pk:
         pairs.reverse()
     (seat_a, group_a), (seat_b, group_b) = pairs
-    fields = {"seat_a": seat_a, "seat_b": seat_b, "group_a": group_a, "group_b": group_b,
-              "table": table, "status": DuelStatus.READY}
     if duel is None:
-        duel = Duel.objects.create(
+        duel = duels.create_duel(
             tournament=tournament, kind=DuelKind.GROUP, round=rnd, ruleset=tournament.duel_preset,
-            variants=list(tournament.variants), options={"truth_dare": False}, **fields)
+            variants=tournament.variants, options={"truth_dare": False}, seat_a_id=seat_a.pk,
+            seat_b_id=seat_b.pk, group_a_id=group_a.pk, group_b_id=group_b.pk, table=table)
     else:
-        for key, value in fields.items():
-            setattr(duel, key, value)
-        duel.save(update_fields=list(fields))
+        duels.name_seats(duel, seat_a=seat_a, seat_b=seat_b, group_a=group_a, group_b=group_b,
+                         table=table)
     audit.record(tournament, actor, "representatives_named", round=round_number,
                  seat_a=seat_a.pk, seat_b=seat_b.pk, table=table)
     audit.bump_version(tournament)

@@ -3,9 +3,9 @@
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from core.errors import ServiceError
 from duels.engine import PRESETS
 
-from ..errors import ServiceError
 from ..models import FINAL_PHASES, Phase, TieBreakMode, Tournament
 from . import audit
 
@@ -147,16 +147,14 @@ def set_published(tournament: Tournament, published: bool, actor=None) -> Tourna
 @transaction.atomic
 def cancel(tournament: Tournament, actor, reason: str) -> Tournament:
     """Cancel from any phase before `complete`: running duels close as abandoned, no result."""
-    from duels.models import DuelStatus
+    from .lifecycle import cancel_duels
 
     tournament = lock(tournament)
     if tournament.phase in FINAL_PHASES:
         raise ServiceError(f"This tournament is already {tournament.get_phase_display().lower()}.")
     if not (reason or "").strip():
         raise ServiceError("Say why the tournament is cancelled.")
-    closed = tournament.duels.filter(
-        status__in=[DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING]
-    ).update(status=DuelStatus.ABANDONED)
+    closed = cancel_duels(tournament, "The tournament was cancelled: this duel has no result.")
     tournament.phase = Phase.CANCELLED
     tournament.save(update_fields=["phase"])
     audit.record(tournament, actor, "cancelled", reason=reason.strip(), duels_abandoned=closed)

@@ -4,16 +4,15 @@ from django.db import transaction
 from django.db.models import Q
 
 from accounts.permissions import Action, can
+from core.errors import ServiceError
+from duels.models import Duel, DuelKind, DuelStatus
 
-from ..errors import ServiceError
 from ..models import Entrant, EntrantStatus, Phase, SharedCard, SharedCardStatus, Tournament
 from . import audit
 from .setup import lock
 
 
 def _last_duel(entrant: Entrant):
-    from duels.models import Duel
-
     return (Duel.objects.filter(Q(seat_a=entrant) | Q(seat_b=entrant))
             .exclude(status__in=["void", "abandoned"]).order_by("-created_at", "-pk").first())
 
@@ -22,8 +21,6 @@ def _last_duel(entrant: Entrant):
 def record_shared_card(tournament: Tournament, actor, giver_id: int,
                        receiver_id: int) -> SharedCard:
     """Record, on both players' word, that `giver` gives one action card to `receiver`."""
-    from duels.models import DuelKind, DuelStatus
-
     tournament = lock(tournament)
     if not can(actor, Action.RECORD_SHARED_CARD, tournament):
         raise ServiceError("Only referees and organisers record shared cards.", code="forbidden")
@@ -73,3 +70,36 @@ def lapse_gifts(tournament: Tournament, receivers=None, reason: str = "") -> int
     if receivers is not None:
         pending = pending.filter(receiver__in=receivers)
     return pending.update(status=SharedCardStatus.LAPSED)
+
+
+def pending_gifts(duel: Duel) -> dict[str, SharedCard]:
+    """Seat → the pending shared card its player would start this duel with."""
+    by_receiver = {g.receiver_id: g for g in SharedCard.objects.filter(
+        receiver_id__in=[duel.seat_a_id, duel.seat_b_id], status=SharedCardStatus.PENDING)}
+    seats = {"A": duel.seat_a_id, "B": duel.seat_b_id}
+    return {seat: by_receiver[pk] for seat, pk in seats.items() if pk in by_receiver}
+
+
+def starting_gifts(duel: Duel) -> dict[str, int]:
+    """Seat → 1 for each player this duel's first move will deal a shared card to: only a
+    group duel (not a replay) of a tournament with shared cards, before its first move."""
+    if duel.seq or duel.kind != DuelKind.GROUP or not duel.tournament.shared_cards:
+        return {}
+    return {seat: 1 for seat in pending_gifts(duel)}
+
+
+def start_options(duel: Duel) -> dict:
+    """The engine options this duel will start with (shared cards dealt in a group duel)."""
+    gifts = starting_gifts(duel)
+    return {**duel.options, "starting_action_cards": gifts} if gifts else dict(duel.options)
+
+
+def deal_gifts(duel: Duel) -> dict[str, int]:
+    """At a group duel's first move: its players' pending gifts are used, dealt as one extra
+    action card each. Returns seat → 1 for the engine's options."""
+    gifts = pending_gifts(duel)
+    for gift in gifts.values():
+        gift.status = SharedCardStatus.USED
+        gift.used_in = duel
+        gift.save(update_fields=["status", "used_in"])
+    return {seat: 1 for seat in gifts}

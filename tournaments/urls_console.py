@@ -1,8 +1,10 @@
-"""Duel pages: the referee console and the public replay (mounted under /t/<slug>/duels/)."""
+"""Duel pages: the referee console and the public replay (mounted under /t/<slug>/duels/).
+
+The namespace stays `duels`: every address and link is as before the console moved here."""
 
 from django.urls import path
 
-from . import views
+from .views import console as views
 
 app_name = "duels"
 

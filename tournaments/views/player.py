@@ -1,4 +1,4 @@
-"""A signed-in player's pages (issue 9): "my tournaments" and "my duels".
+"""A signed-in person's own pages: the dashboard, "my tournaments" and "my duels".
 
 A player sees their own entry, group and duels even before the tournament is published
 (TOURNAMENT.md "Who does what"): these pages read only the person's own entries, so they
@@ -12,9 +12,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
+from core.http import cache_headers, live_attrs, not_modified, unchanged
 from tournaments import selectors_public as sel
 from tournaments.selectors import tournaments_for_user
-from tournaments.views_public import cache_headers, live_attrs, not_modified, unchanged
 
 
 @require_safe
@@ -50,3 +50,10 @@ def my_duels(request: HttpRequest) -> HttpResponse:
         response["ETag"] = tag  # only fragments: a page has its own nonce and CSRF token
     cache_headers(response, fragment=fragment)
     return response
+
+
+@login_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """After sign-in: the tournaments a person runs, referees or plays in."""
+    return render(request, "accounts/dashboard.html",
+                  {"rows": tournaments_for_user(request.user)})

@@ -1,11 +1,11 @@
 """A player's own pages (issue 9). Include in config/urls.py as
 
-    path("me/", include("accounts.urls_player")),
+    path("me/", include("tournaments.urls_player")),
 """
 
 from django.urls import path
 
-from . import views_player as views
+from .views import player as views
 
 app_name = "player"
 

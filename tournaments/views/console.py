@@ -1,7 +1,9 @@
 """Duel pages: the referee console (moves, undo, endings, corrections), the staff duels list,
-the record download and the public replay. Mounted under /t/<slug>/duels/.
+the record download and the public replay. Mounted under /t/<slug>/duels/. A console is a
+tournament page: its writes go through the tournament's services (refereeing, corrections),
+which call `duels` for the duel's own rows.
 
-Thin: reads go through duels.selectors, every write through one service call. One console
+Thin: reads go through the selectors, every write through one service call. One console
 template serves both ways of using it: without JavaScript every form posts and redirects; with
 htmx the same forms post in place and get the console partial back (4xx answers included, so
 a refusal or a conflict is shown where the referee is looking).
@@ -22,15 +24,19 @@ from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.permissions import Action, can, tournament_view
-from tournaments.errors import ServiceError
+from accounts.permissions import Action, can
+from core.errors import ServiceError
+from duels import selectors
+from duels import services as duels
+from duels.engine import COLORS
+from duels.forms import CorrectionForm, EndingForm, MoveForm, SeqForm
+from duels.models import Duel, DuelStatus
+from tournaments import presentation
+from tournaments import selectors_console as console_selectors
+from tournaments.access import tournament_view
 from tournaments.models import Tournament
+from tournaments.services import refereeing
 from tournaments.services.corrections import correct_result
-
-from . import selectors, services
-from .engine import COLORS
-from .forms import CorrectionForm, EndingForm, MoveForm, SeqForm
-from .models import Duel, DuelStatus
 
 POLL_SECONDS = 2
 KEYPAD = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # a phone's keypad order: the referee's thumb knows it
@@ -46,8 +52,7 @@ def _console_url(tournament: Tournament, duel: Duel) -> str:
 def _referee_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> Duel:
     """The duel, for someone who may referee it: never one of its own players."""
     duel = selectors.duel_in(tournament, duel_id, page=not request.htmx)
-    if not can(request.user, Action.REFEREE_DUELS, tournament,
-               players=selectors.player_ids(duel)):
+    if not can(request.user, Action.REFEREE_DUELS, tournament, players=selectors.player_ids(duel)):
         raise PermissionDenied("You play in this duel: another referee must run it.")
     return duel
 
@@ -57,54 +62,77 @@ def _names(view: selectors.ConsoleView) -> dict[str, str]:
 
 
 def _seat_names(duel: Duel) -> dict[str, str]:
-    return {"A": duel.seat_a.name if duel.seat_a else "A",
-            "B": duel.seat_b.name if duel.seat_b else "B"}
+    return {
+        "A": duel.seat_a.name if duel.seat_a else "A",
+        "B": duel.seat_b.name if duel.seat_b else "B",
+    }
 
 
-def _context(request: HttpRequest, tournament: Tournament, view: selectors.ConsoleView, *,
-             error: str | None = None, ending_form: EndingForm | None = None,
-             correction_form: CorrectionForm | None = None) -> dict[str, Any]:
+def _context(
+    request: HttpRequest,
+    tournament: Tournament,
+    view: selectors.ConsoleView,
+    *,
+    error: str | None = None,
+    ending_form: EndingForm | None = None,
+    correction_form: CorrectionForm | None = None,
+) -> dict[str, Any]:
     duel, user = view.duel, request.user
-    organiser = can(user, Action.CORRECT_RESULTS, tournament,
-                    players=selectors.player_ids(duel))
+    organiser = can(user, Action.CORRECT_RESULTS, tournament, players=selectors.player_ids(duel))
     # The service has the last word; this only hides buttons that would be refused.
     may_move = view.playing and (duel.referee_id in (None, user.pk) or organiser)
     may_correct = organiser and view.finished
     names = _names(view)
     return {
-        "tournament": tournament, "duel": duel, "view": view, "error": error,
-        "may_move": may_move, "may_correct": may_correct, "keypad": KEYPAD, "colors": COLORS,
+        "tournament": tournament,
+        "duel": duel,
+        "view": view,
+        "error": error,
+        "may_move": may_move,
+        "may_correct": may_correct,
+        "keypad": KEYPAD,
+        "colors": COLORS,
         "poll_seconds": POLL_SECONDS,
         "ending_form": ending_form or (EndingForm(names=names) if may_move else None),
-        "correction_form": correction_form or (CorrectionForm(names=names)
-                                               if may_correct else None),
+        "correction_form": correction_form
+        or (CorrectionForm(names=names) if may_correct else None),
     }
 
 
-def _current(request: HttpRequest, tournament: Tournament, duel_id: int, *,
-             status: int = 200, **extra: Any) -> HttpResponse:
+def _current(
+    request: HttpRequest, tournament: Tournament, duel_id: int, *, status: int = 200, **extra: Any
+) -> HttpResponse:
     """The console as it is now in the database, read afresh."""
-    view = selectors.console(selectors.duel_in(tournament, duel_id))
+    view = console_selectors.console(selectors.duel_in(tournament, duel_id))
     return _console_response(request, _context(request, tournament, view, **extra), status)
 
 
-def _console_response(request: HttpRequest, context: dict[str, Any],
-                      status: int = 200) -> HttpResponse:
+def _console_response(
+    request: HttpRequest, context: dict[str, Any], status: int = 200
+) -> HttpResponse:
     """htmx gets the console partial and, out of band, the line a screen reader announces;
     a plain request gets the whole page."""
     if request.htmx:
-        body = (render_to_string("duels/console.html#console", context, request)
-                + render_to_string("duels/console.html#news_oob", context, request))
+        body = render_to_string("duels/console.html#console", context, request) + render_to_string(
+            "duels/console.html#news_oob", context, request
+        )
         response = HttpResponse(body, status=status)
     else:
-        context["title"] = selectors.title_of(context["duel"])
+        context["title"] = presentation.duel_title(context["duel"])
         response = render(request, "duels/console.html", context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
 
 
-def _write(request: HttpRequest, tournament: Tournament, duel: Duel, seq_form: SeqForm,
-           apply: Callable[[], Any], done: str, **forms: Any) -> HttpResponse:
+def _write(
+    request: HttpRequest,
+    tournament: Tournament,
+    duel: Duel,
+    seq_form: SeqForm,
+    apply: Callable[[], Any],
+    done: str,
+    **forms: Any,
+) -> HttpResponse:
     """Run one service call for a posted form and answer with the console.
 
     The service compares the page's sequence number and revision under the duel's lock
@@ -122,36 +150,51 @@ def _write(request: HttpRequest, tournament: Tournament, duel: Duel, seq_form: S
             # The page was stale, and that is what the referee must hear first, whichever
             # check the service met first (a lost race for an unassigned duel is refused as
             # "assigned to the winner" before the sequence number is compared).
-            err = services.Conflict(fresh.seq)
-        view = selectors.console(fresh)  # the state someone else left, ready for a move
-        return _console_response(request, _context(request, tournament, view,
-                                                   error=err.message, **forms),
-                                 status=STATUS_OF.get(err.code, 422))
+            err = duels.Conflict(fresh.seq)
+        view = console_selectors.console(fresh)  # the state someone else left, ready for a move
+        return _console_response(
+            request,
+            _context(request, tournament, view, error=err.message, **forms),
+            status=STATUS_OF.get(err.code, 422),
+        )
     if not request.htmx:
         messages.success(request, done)
         return HttpResponseRedirect(_console_url(tournament, duel))
-    view = selectors.console_after_write(tournament, duel, started)
+    view = console_selectors.console_after_write(tournament, duel, started)
     return _console_response(request, _context(request, tournament, view))
 
 
-def _refuse(request: HttpRequest, tournament: Tournament, duel: Duel, form: Any, *,
-            error: str | None = None, **forms: Any) -> HttpResponse:
+def _refuse(
+    request: HttpRequest,
+    tournament: Tournament,
+    duel: Duel,
+    form: Any,
+    *,
+    error: str | None = None,
+    **forms: Any,
+) -> HttpResponse:
     """A form without the shape of a move, or with nothing to do: nothing is sent to the
     service, nothing changes."""
     message = error or " ".join(str(e) for errors in form.errors.values() for e in errors)
-    view = selectors.console(duel)
-    return _console_response(request, _context(request, tournament, view, error=message,
-                                               **forms), status=422)
+    view = console_selectors.console(duel)
+    return _console_response(
+        request, _context(request, tournament, view, error=message, **forms), status=422
+    )
 
 
 @tournament_view(Action.REFEREE_DUELS)
 @require_GET
 def duel_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    return render(request, "duels/list.html", {
-        "tournament": tournament, "duels": selectors.staff_duels(tournament),
-        "may_manage": can(request.user, Action.MANAGE_REGISTRATION, tournament),
-        "may_manage_people": can(request.user, Action.MANAGE_REFEREES, tournament),
-    })
+    return render(
+        request,
+        "duels/list.html",
+        {
+            "tournament": tournament,
+            "duels": console_selectors.staff_duels(tournament),
+            "may_manage": can(request.user, Action.MANAGE_REGISTRATION, tournament),
+            "may_manage_people": can(request.user, Action.MANAGE_REFEREES, tournament),
+        },
+    )
 
 
 def _keep_time(tournament: Tournament, duel_id: int) -> bool:
@@ -159,18 +202,22 @@ def _keep_time(tournament: Tournament, duel_id: int) -> bool:
     for the deadline do this in a real deployment; on the embedded default (no worker, no
     beat) the console's own load and poll are what notice. Both services are idempotent.
     Returns whether the duel was ended."""
-    row = (Duel.objects.filter(pk=duel_id, tournament=tournament, status=DuelStatus.RUNNING,
-                               deadline__isnull=False)
-           .values_list("deadline", "warned_at").first())
+    row = (
+        Duel.objects.filter(
+            pk=duel_id, tournament=tournament, status=DuelStatus.RUNNING, deadline__isnull=False
+        )
+        .values_list("deadline", "warned_at")
+        .first()
+    )
     if row is None:
         return False
     deadline, warned = row
     now = timezone.now()
-    if now < deadline - services.WARNING_BEFORE or (warned and now < deadline):
+    if now < deadline - refereeing.WARNING_BEFORE or (warned and now < deadline):
         return False
     duel = Duel.objects.get(pk=duel_id)
-    services.warn_time_limit(duel, now)
-    return services.enforce_time_limit(duel, now)
+    refereeing.warn_time_limit(duel, now)
+    return refereeing.enforce_time_limit(duel, now)
 
 
 @tournament_view(Action.REFEREE_DUELS)
@@ -179,7 +226,9 @@ def _keep_time(tournament: Tournament, duel_id: int) -> bool:
 def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     _keep_time(tournament, duel_id)
     duel = _referee_duel(request, tournament, duel_id)
-    return _console_response(request, _context(request, tournament, selectors.console(duel)))
+    return _console_response(
+        request, _context(request, tournament, console_selectors.console(duel))
+    )
 
 
 @tournament_view(Action.REFEREE_DUELS)
@@ -196,7 +245,9 @@ def poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         patch_vary_headers(response, ["HX-Request"])
         return response
     duel = _referee_duel(request, tournament, duel_id)
-    return _console_response(request, _context(request, tournament, selectors.console(duel)))
+    return _console_response(
+        request, _context(request, tournament, console_selectors.console(duel))
+    )
 
 
 @tournament_view(Action.REFEREE_DUELS)
@@ -206,11 +257,16 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     form = MoveForm(request.POST)
     if not form.is_valid():
         return _refuse(request, tournament, duel, form)
-    return _write(request, tournament, duel, form,
-                  lambda: services.append_event(duel, request.user, form.event(),
-                                                form.cleaned_data["seq"],
-                                                form.cleaned_data.get("rev")),
-                  "Move entered.")
+    return _write(
+        request,
+        tournament,
+        duel,
+        form,
+        lambda: refereeing.append_event(
+            duel, request.user, form.event(), form.cleaned_data["seq"], form.cleaned_data.get("rev")
+        ),
+        "Move entered.",
+    )
 
 
 @tournament_view(Action.REFEREE_DUELS)
@@ -223,10 +279,16 @@ def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     if form.cleaned_data["seq"] == 0:
         # The page showed no move: nothing to undo (and the service expects one to exist).
         return _refuse(request, tournament, duel, form, error="There is no move to undo.")
-    return _write(request, tournament, duel, form,
-                  lambda: services.undo_last_event(duel, request.user, form.cleaned_data["seq"],
-                                                   form.cleaned_data.get("rev")),
-                  "The last move is undone (it stays in the log, struck through).")
+    return _write(
+        request,
+        tournament,
+        duel,
+        form,
+        lambda: refereeing.undo_last_event(
+            duel, request.user, form.cleaned_data["seq"], form.cleaned_data.get("rev")
+        ),
+        "The last move is undone (it stays in the log, struck through).",
+    )
 
 
 @tournament_view(Action.REFEREE_DUELS)
@@ -237,13 +299,24 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
     seq_form = SeqForm(request.POST)
     form = EndingForm(request.POST, names=_seat_names(duel))
     if not (seq_form.is_valid() and form.is_valid()):
-        return _refuse(request, tournament, duel, seq_form if seq_form.errors else form,
-                       ending_form=form)
-    return _write(request, tournament, duel, seq_form,
-                  lambda: services.append_event(duel, request.user, form.event(),
-                                                seq_form.cleaned_data["seq"],
-                                                seq_form.cleaned_data.get("rev")),
-                  "The duel is ended.", ending_form=form)
+        return _refuse(
+            request, tournament, duel, seq_form if seq_form.errors else form, ending_form=form
+        )
+    return _write(
+        request,
+        tournament,
+        duel,
+        seq_form,
+        lambda: refereeing.append_event(
+            duel,
+            request.user,
+            form.event(),
+            seq_form.cleaned_data["seq"],
+            seq_form.cleaned_data.get("rev"),
+        ),
+        "The duel is ended.",
+        ending_form=form,
+    )
 
 
 @tournament_view(Action.CORRECT_RESULTS)
@@ -255,11 +328,18 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
     if not form.is_valid():
         return _refuse(request, tournament, duel, form, correction_form=form)
     try:
-        correct_result(tournament, request.user, duel, form.winner_seat,
-                       form.cleaned_data["reason"])
+        correct_result(
+            tournament, request.user, duel, form.winner_seat, form.cleaned_data["reason"]
+        )
     except ServiceError as err:
-        return _current(request, tournament, duel.pk, status=STATUS_OF.get(err.code, 422),
-                        error=err.message, correction_form=form)
+        return _current(
+            request,
+            tournament,
+            duel.pk,
+            status=STATUS_OF.get(err.code, 422),
+            error=err.message,
+            correction_form=form,
+        )
     if not request.htmx:
         messages.success(request, "The result is corrected; standings follow.")
         return HttpResponseRedirect(_console_url(tournament, duel))
@@ -267,11 +347,12 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
 
 
 def _public_duel(tournament: Tournament, duel_id: int) -> Duel:
-    duel = get_object_or_404(Duel.objects.select_related("seat_a", "seat_b", "round"),
-                             pk=duel_id, tournament=tournament)
+    duel = get_object_or_404(
+        Duel.objects.select_related("seat_a", "seat_b", "round"), pk=duel_id, tournament=tournament
+    )
     if duel.seat_a is None or duel.seat_b is None:
         raise Http404("This duel has no players yet.")
-    duel.title = selectors.title_of(duel)
+    duel.title = presentation.duel_title(duel)
     return duel
 
 
@@ -280,10 +361,11 @@ def _public_duel(tournament: Tournament, duel_id: int) -> Duel:
 def record(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """The duel's record (RULES.md section 8) as a file: active moves only."""
     duel = _public_duel(tournament, duel_id)
-    body = json.dumps(services.record_of(duel), ensure_ascii=False, indent=1)
+    body = json.dumps(duels.record_of(duel), ensure_ascii=False, indent=1)
     response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")
-    response["Content-Disposition"] = (f'attachment; filename="{tournament.slug}-duel-'
-                                       f'{duel.pk}.json"')
+    response["Content-Disposition"] = (
+        f'attachment; filename="{tournament.slug}-duel-{duel.pk}.json"'
+    )
     return response
 
 
@@ -296,10 +378,17 @@ def replay(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRe
     step = request.GET.get("step", "")
     view = selectors.replay(duel, int(step) if step.isdigit() else None)
     template = "duels/replay.html" + ("#replay" if request.htmx else "")
-    response = render(request, template, {
-        "tournament": tournament, "duel": duel, "view": view,
-        "may_referee": can(request.user, Action.REFEREE_DUELS, tournament,
-                           players=selectors.player_ids(duel)),
-    })
+    response = render(
+        request,
+        template,
+        {
+            "tournament": tournament,
+            "duel": duel,
+            "view": view,
+            "may_referee": can(
+                request.user, Action.REFEREE_DUELS, tournament, players=selectors.player_ids(duel)
+            ),
+        },
+    )
     patch_vary_headers(response, ["HX-Request"])
     return response

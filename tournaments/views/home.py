@@ -11,13 +11,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from accounts.permissions import Action, can, roles_of, tournament_view
-
-from . import services
-from .errors import ServiceError
-from .forms import TournamentForm
-from .models import Tournament
-from .selectors import published_tournaments
+from accounts.permissions import Action, can, roles_of
+from core.errors import ServiceError
+from tournaments import services
+from tournaments.access import tournament_view
+from tournaments.forms import TournamentForm
+from tournaments.models import Tournament
+from tournaments.selectors import published_tournaments
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -11,59 +11,21 @@ htmx as a 200 with the old body and be swapped in again (DESIGN.md, pitfalls). T
 partials are the same for everyone who may see the page, so one tag serves every viewer.
 """
 
-import json
 from collections.abc import Callable
 from typing import Any
 
-from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.views.decorators.http import require_safe
 
-from accounts.permissions import Action, can, tournament_view
-
-from . import selectors_public as sel
-from .models import Tournament
+from accounts.permissions import Action, can
+from core.http import cache_headers, live_attrs, not_modified, unchanged
+from tournaments import selectors_public as sel
+from tournaments.access import tournament_view
+from tournaments.models import Tournament
 
 SCREEN_PANELS = ("standings", "stage", "now")
-
-
-def poll_seconds() -> int:
-    """How often live parts ask for news (settings.PUBLIC_POLL_SECONDS, 5 by default)."""
-    return int(getattr(settings, "PUBLIC_POLL_SECONDS", 5))
-
-
-def unchanged(request: HttpRequest, tag: str) -> bool:
-    """Does the caller already hold this version? (`If-None-Match`, weak or strong.)"""
-    header = request.headers.get("If-None-Match", "")
-    return any(part.strip().removeprefix("W/") == tag for part in header.split(","))
-
-
-def not_modified(tag: str) -> HttpResponse:
-    """The answer to an unchanged poll: no body, nothing for htmx to swap."""
-    response = HttpResponseNotModified()
-    response["ETag"] = tag
-    cache_headers(response, fragment=True)
-    return response
-
-
-def cache_headers(response: HttpResponse, *, fragment: bool) -> None:
-    # One URL answers both the page and its live fragment, and pages differ by role (the
-    # header shows who is signed in): caches must keep them apart.
-    patch_vary_headers(response, ["HX-Request", "Cookie"])
-    if fragment:
-        # Never stored: the fragment is revalidated by the tag it carries, not by the cache.
-        patch_cache_control(response, no_store=True, private=True)
-    else:
-        patch_cache_control(response, no_cache=True, private=True)
-
-
-def live_attrs(request: HttpRequest, tag: str, url: str | None = None) -> dict[str, Any]:
-    """What a live partial needs to poll: its URL, its tag as a header, the interval."""
-    return {"url": url or request.path, "every": poll_seconds(),
-            "headers": json.dumps({"If-None-Match": tag})}
 
 
 def live_page(request: HttpRequest, tournament: Tournament, template: str, page: str,
@@ -214,7 +176,7 @@ def sheet(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRes
         # A pending shared card is hidden from the public until the duel starts
         # (TOURNAMENT.md): only the tournament's referees and organisers see it here.
         from duels.models import Duel
-        from duels.services import pending_gifts
+        from tournaments.services.shared_cards import pending_gifts
 
         gifts = pending_gifts(Duel.objects.select_related("seat_a", "seat_b")
                               .get(pk=duel.id))

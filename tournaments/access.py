@@ -1,0 +1,43 @@
+"""The door of every tournament page: `tournament_view` loads the tournament by its slug and
+enforces one action of `accounts.permissions` — 404 where the tournament is not visible to the
+person (unpublished pages are 404 to the public), a sign-in prompt or 403 where it is visible
+but the action is not theirs."""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+
+from accounts.permissions import Action, can, can_view
+
+from .models import Tournament
+
+
+def tournament_view(action: Action) -> Callable:
+    """Decorate a view taking `slug`: loads the tournament and enforces `action`.
+
+    The view receives `tournament` instead of `slug`.
+    """
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            tournament = get_object_or_404(
+                Tournament.objects.select_related("created_by"), slug=slug
+            )
+            if not can_view(request.user, tournament):
+                # 404, not a sign-in prompt: an unpublished tournament's existence is private.
+                raise Http404("No such tournament.")
+            if not can(request.user, action, tournament):
+                if not request.user.is_authenticated:
+                    return redirect_to_login(request.get_full_path())
+                raise PermissionDenied("Your role in this tournament does not allow this.")
+            return view(request, *args, tournament=tournament, **kwargs)
+
+        return wrapped
+
+    return decorator

@@ -1,0 +1,200 @@
+"""How every page names a tournament's duels, stages and results, and how the audit log reads:
+one place, so the console, the organiser's pages, the public pages and the replay agree. A
+duel's own words (how it finished, what a decision asks) come from duels/words.py.
+
+No page shows an internal key (a tie-break key like "K513c…-r1-m1", a stage code like "Q1")
+or a Python repr; the API and the CSV keep their keys and add `…_label` fields with these words.
+"""
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from duels.words import finish_label
+
+from . import format as fmt
+
+__all__ = ["audit_text", "duel_title", "finish_label", "result_text", "stage_label", "title_of"]
+
+_TIEBREAK_KEY = re.compile(r"-r(\d+)-m(\d+)$")
+KIND_LABELS = {
+    "group": "Group round",
+    "replay": "Replay",
+    "tie_break": "Tie-break",
+    "playoff": "Playoff",
+}
+
+
+def stage_label(kind: str, stage: str) -> str:
+    """A tie-break or playoff stage in words: "Tie-break round 1, match 2", "Qualifier 1"."""
+    if kind == "playoff":
+        return fmt.STAGE_NAMES.get(stage, "Playoff")
+    if kind == "tie_break":
+        found = _TIEBREAK_KEY.search(stage or "")
+        return f"Tie-break round {found[1]}, match {found[2]}" if found else "Tie-break"
+    return ""
+
+
+def title_of(kind: str, stage: str, round_number: int | None) -> str:
+    """ "Group round 9", "Group round 9 (replay)", "Tie-break round 1, match 2", "Qualifier 1".
+
+    "Group round" tells a round of the group phase from a duel's own rounds of play."""
+    if kind in ("group", "replay") and round_number:
+        return f"Group round {round_number}" + (" (replay)" if kind == "replay" else "")
+    return stage_label(kind, stage) or KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+
+
+def duel_title(duel: Any) -> str:
+    """The title of a duel row (its round read through the foreign key, when it has one)."""
+    number = duel.round.number if getattr(duel, "round_id", None) else None
+    return title_of(duel.kind, duel.stage, number)
+
+
+def result_text(winner: str | None, finish: str | None) -> str:
+    """ "Ada won (shed all cards)", "No winner (double zero …)"."""
+    how = finish_label(finish)
+    head = f"{winner} won" if winner else "No winner"
+    return f"{head} ({how})" if how else head
+
+
+# The audit log --------------------------------------------------------------------------------
+
+ACTION_TEXT = {
+    "tournament_created": "Tournament created",
+    "settings_changed": "Settings changed",
+    "registration_opened": "Registration opened",
+    "published": "Published",
+    "unpublished": "Unpublished",
+    "cancelled": "Tournament cancelled",
+    "entrant_added": "Player registered",
+    "claim_link_issued": "Claim link issued",
+    "entry_claimed": "Entry claimed",
+    "groups_named": "Groups named",
+    "groups_split": "Groups split",
+    "group_phase_started": "Group phase started",
+    "representatives_named": "Representatives named",
+    "referee_assigned": "Referee or table assigned",
+    "membership_changed": "Group membership changed",
+    "group_eliminated": "Group eliminated",
+    "player_withdrawn": "Player withdrawn",
+    "shared_card_recorded": "Shared card recorded",
+    "duel_finished": "Duel finished",
+    "result_corrected": "Result corrected",
+    "result_voided": "Result voided",
+    "time_limit_warning": "Time-limit warning",
+    "tiebreaks_planned": "Tie-breaks planned",
+    "tiebreak_duels_voided": "Tie-break duels no longer needed",
+    "top_four_settled": "Positions 1–4 settled",
+    "playoffs_started": "Playoffs started",
+    "playoff_duels_voided": "Playoff duels no longer needed",
+    "tournament_complete": "Tournament complete",
+    "tournament_reopened": "Tournament reopened",
+}
+# Which detail keys hold what, so that ids become names and codes become words.
+_ENTRANT_KEYS = {"entrant", "giver", "receiver", "winner", "seat_a", "seat_b"}
+_ENTRANT_LISTS = {"players", "seeding"}
+_DUEL_KEYS = {"duel", "from_duel"}
+_DUEL_LISTS = {"duels", "duels_abandoned"}
+_PLACES = {1: "champion", 2: "2nd", 3: "3rd", 4: "4th"}
+_KEY_WORDS = {
+    "after_round": "after round",
+    "needed": "tie-breaks needed",
+    "mode": "mode",
+    "seed": "seed",
+    "sizes": "group sizes",
+    "method": "split",
+    "names": "names",
+    "round": "round",
+    "table": "table",
+    "referee": "referee",
+    "kind": "kind",
+    "finish": "finish",
+    "replay": "replayed",
+    "deadline": "deadline",
+    "moves": "moves",
+    "positions": "positions",
+    "placings": "placings",
+}
+
+
+def action_text(action: str) -> str:
+    return ACTION_TEXT.get(action, action.replace("_", " ").capitalize())
+
+
+def audit_text(
+    detail: Mapping[str, Any],
+    *,
+    entrants: Mapping[int, str],
+    groups: Mapping[int, str],
+    duels: Mapping[int, str],
+    users: Mapping[int, str],
+) -> str:
+    """An audit entry's detail in words: names for ids, titles for duels, no raw data."""
+
+    def entrant(pk: Any) -> str:
+        return entrants.get(_int(pk), "a player") if pk is not None else "nobody"
+
+    def group(pk: Any) -> str:
+        return groups.get(_int(pk), "a group") if pk is not None else "no group"
+
+    def duel(pk: Any) -> str:
+        return duels.get(_int(pk), "a duel")
+
+    parts = []
+    for key, value in detail.items():
+        if key in _ENTRANT_KEYS:
+            words = entrant(value)
+        elif key in _ENTRANT_LISTS:
+            words = ", ".join(entrant(v) for v in value) or "nobody"
+        elif key in _DUEL_KEYS:
+            words = duel(value)
+        elif key in _DUEL_LISTS:
+            words = ", ".join(duel(v) for v in value) if isinstance(value, list) else str(value)
+        elif key == "group":
+            words = group(value)
+        elif key == "referee":
+            words = users.get(_int(value), "someone") if value is not None else "nobody"
+        elif key == "kind":
+            words = KIND_LABELS.get(value, str(value))
+        elif key == "finish":
+            words = finish_label(value)
+        elif key == "moves":
+            words = "; ".join(
+                f"{entrant(p)}: {group(src)} → {group(dst) if dst is not None else 'withdrawn'}"
+                for p, src, dst in value
+            )
+        elif key == "sizes":
+            words = ", ".join(f"{groups.get(_int(k), k)} {v}" for k, v in value.items())
+        elif key == "positions":
+            words = "; ".join(
+                f"{_ordinal(int(k))}: {', '.join(entrant(p) for p in ps)}"
+                for k, ps in sorted(value.items(), key=lambda kv: int(kv[0]))
+            )
+        elif key == "placings":
+            words = "; ".join(
+                f"{_PLACES.get(place, _ordinal(place))}: {entrant(p)}"
+                for p, place in sorted(value.items(), key=lambda kv: kv[1])
+            )
+        elif key == "names":
+            words = " and ".join(str(v) for v in value)
+        elif key == "replay" or isinstance(value, bool):
+            words = "yes" if value else "no"
+        elif isinstance(value, list | dict):
+            continue  # nothing a person needs that the other parts do not say
+        else:
+            words = str(value)
+        if words != "":
+            parts.append(f"{_KEY_WORDS.get(key, key.replace('_', ' '))}: {words}")
+    return "; ".join(parts)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

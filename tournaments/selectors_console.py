@@ -1,0 +1,47 @@
+"""Reads for the referee console and the staff duels list: a duel's console (duels.selectors)
+with what the tournament adds to it — the shared cards its first move will deal — and every
+duel of the tournament with its title (tournaments/presentation.py)."""
+
+from duels import selectors as duel_selectors
+from duels.models import Duel, DuelStatus
+from duels.selectors import ConsoleView, Row
+
+from . import presentation
+from .models import Tournament
+from .services.shared_cards import starting_gifts
+
+
+def console(duel: Duel, rows: list[Row] | None = None) -> ConsoleView:
+    """The console of `duel` (from `duels.selectors.duel_in`): a fixed number of queries."""
+    gifts = starting_gifts(duel) if duel.status in (DuelStatus.READY, DuelStatus.RUNNING) else {}
+    return duel_selectors.console(duel, rows, gifts=gifts)
+
+
+def console_after_write(tournament: Tournament, duel: Duel, started: bool) -> ConsoleView:
+    """The console after a move or an undo, for the row `duel` read before it.
+
+    An ordinary move changes only the row's `seq` and cached state, which the console takes
+    from the log: the log is the one read needed. A first move (it starts the duel, may deal
+    shared cards and assign the referee) and a finishing one (it records the result) change
+    more, and then the row is read again.
+    """
+    rows = duel_selectors.events_of(duel)
+    if started:
+        return console(duel_selectors.duel_in(tournament, duel.pk), rows)
+    view = console(duel, rows)
+    if view.engine_finished != view.finished:
+        view = console(duel_selectors.duel_in(tournament, duel.pk), rows)
+    return view
+
+
+def staff_duels(tournament: Tournament) -> list[Duel]:
+    """Every duel of the tournament for the staff list, open ones first (one query)."""
+    rank = {status: i for i, status in enumerate(duel_selectors.STATUS_ORDER)}
+    duels = list(
+        Duel.objects.filter(tournament=tournament).select_related(
+            "seat_a", "seat_b", "round", "referee", "result__winner"
+        )
+    )
+    for duel in duels:
+        duel.title = presentation.duel_title(duel)
+    return sorted(duels, key=lambda d: (rank.get(d.status, 99), d.created_at, d.pk))

@@ -1,0 +1,243 @@
+"""The one owner of a tournament's life: what a result, a correction, a void, a withdrawal or
+an elimination does to the open duels, the rounds and the phases (TOURNAMENT.md "Group phase",
+"Corrections"; docs/architecture.md has the table).
+
+Its callers lock the tournament, call `duels.services` for the duel's own rows, then call one
+function here in the same transaction — no signals, no hooks. The tie-break plan and the
+bracket are `progression`'s, derived from the results this module leaves.
+
+The invariant every function keeps: no state leaves an open duel nobody may play, or a phase
+that waits for a duel that will never come.
+"""
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from duels import services as duels
+from duels.models import Duel, DuelKind, DuelStatus
+
+from .. import format as fmt
+from ..models import EntrantStatus, Group, Phase, Round, RoundStatus, Tournament
+from . import audit
+from .shared_cards import lapse_gifts
+from .standings import recompute_standings
+
+GROUP_KINDS = (DuelKind.GROUP, DuelKind.REPLAY)
+OPEN = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
+
+
+def group_phase_open(tournament: Tournament) -> bool:
+    return tournament.phase == Phase.GROUP_PHASE and tournament.group_phase_ended_at is None
+
+
+# Rounds ----------------------------------------------------------------------------------------
+
+
+def decide_round(tournament: Tournament, round_: Round) -> None:
+    """Round n has a decisive result: its change window opens and round n + 1 opens."""
+    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.DECIDED)
+    round_.status = RoundStatus.DECIDED
+    if group_phase_open(tournament):
+        Round.objects.filter(
+            tournament=tournament, number=round_.number + 1, status=RoundStatus.PENDING
+        ).update(status=RoundStatus.OPEN)
+
+
+def undecide_round(tournament: Tournament, round_: Round) -> bool:
+    """Round n's decisive result is gone and its replay is due (a void or a correction).
+
+    Round n + 1 opens only when round n has a decisive result (TOURNAMENT.md, "Rounds"): so
+    until round n + 1's duel has started, round n is open again — its replay decides it, and the
+    change window after it stays shut meanwhile — and round n + 1 waits, with any duel already
+    named for it. Once round n + 1 has started the rounds go on, and the replay counts when it
+    is played. Returns whether round n reopened."""
+    if (
+        round_.status != RoundStatus.DECIDED
+        or round_.number >= fmt.ROUNDS
+        or not group_phase_open(tournament)
+    ):
+        return False
+    if Duel.objects.filter(
+        tournament=tournament, round__number=round_.number + 1, seq__gt=0
+    ).exists():
+        return False
+    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.OPEN)
+    round_.status = RoundStatus.OPEN
+    Round.objects.filter(
+        tournament=tournament, number=round_.number + 1, status=RoundStatus.OPEN
+    ).update(status=RoundStatus.PENDING)
+    return True
+
+
+def last_decided_round(tournament: Tournament) -> int:
+    return (
+        Round.objects.filter(tournament=tournament, status=RoundStatus.DECIDED)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    ) or 0
+
+
+# Results ---------------------------------------------------------------------------------------
+
+
+def after_result(tournament: Tournament, duel: Duel, actor: Any) -> None:
+    """A duel has just finished (`duels.services` recorded its result): the round is decided
+    (after round 15 the group phase is over) or a replay is due; the standings are rebuilt and
+    the automation takes the next step (tie-breaks, the next playoff duel, completion)."""
+    from ..tasks import advance_tournament, enqueue_on_commit
+
+    winner = duel.result.winner
+    audit.record(
+        tournament,
+        actor,
+        "duel_finished",
+        duel=duel.pk,
+        kind=duel.kind,
+        winner=winner.pk if winner else None,
+        finish=duel.result.finish,
+    )
+    if winner is None:
+        replay_due(tournament, duel, actor)
+    elif duel.kind in GROUP_KINDS:
+        decide_round(tournament, duel.round)
+        if duel.round.number == fmt.ROUNDS:
+            end_group_phase(tournament)
+    recompute_standings(tournament)
+    enqueue_on_commit(advance_tournament, tournament.pk)
+
+
+def replay_due(tournament: Tournament, duel: Duel, actor: Any) -> Duel:
+    """A duel without a decisive result (a draw, a void with replay, a win corrected to none)
+    is replayed by the same players on the same seats. A group replay whose player is no
+    longer active (withdrawn, or eliminated with their group) is forfeited by that player at
+    once: nobody could ever play it otherwise."""
+    replay = duels.create_replay(duel)
+    replay.tournament = tournament
+    if duel.kind in GROUP_KINDS:
+        gone = [
+            seat
+            for seat, e in (("A", duel.seat_a), ("B", duel.seat_b))
+            if e.status != EntrantStatus.ACTIVE
+        ]
+        if gone:
+            return forfeit(tournament, actor, replay, gone[0], reason="withdrawn")
+    return replay
+
+
+def forfeit(
+    tournament: Tournament, actor: Any, duel: Duel, seat: str, *, reason: str = "withdrawn"
+) -> Duel:
+    """The player on `seat` is absent for good (a withdrawal, an elimination, a walkover): the
+    duel ends as their forfeit, scored as a loss, and its result is applied."""
+    duel = duels.lock(duel)
+    duel.tournament = tournament
+    duels.forfeit(duel, actor, seat, reason)
+    after_result(tournament, duel, actor)
+    return duel
+
+
+def due_group_replays(tournament: Tournament) -> QuerySet[Duel]:
+    """Group-phase replays still to be played once the group phase is over (TOURNAMENT.md
+    "Corrections": they hold the tie-break plan provisional and the playoffs back)."""
+    return Duel.objects.filter(tournament=tournament, kind__in=GROUP_KINDS, status__in=OPEN)
+
+
+def players_leave(tournament: Tournament, actor: Any, players: set[int]) -> None:
+    """Players are no longer active (withdrawn, eliminated): a running duel of theirs is
+    forfeited first, a replay due for them is forfeited too, and any nomination for a duel
+    that has not started is cleared (the group names someone else)."""
+    if not players:
+        return
+    theirs = Q(seat_a_id__in=players) | Q(seat_b_id__in=players)
+    for duel in (
+        Duel.objects.filter(theirs, tournament=tournament, status__in=OPEN)
+        .exclude(kind=DuelKind.GROUP, seq=0)
+        .select_related("seat_a", "seat_b", "round")
+    ):
+        if duel.kind in (DuelKind.TIE_BREAK, DuelKind.PLAYOFF) and duel.seq == 0:
+            continue  # the plan and the bracket re-plan these from results (walkovers)
+        seat = "A" if duel.seat_a_id in players else "B"
+        forfeit(tournament, actor, duel, seat)
+    clear_nominations(tournament, players)
+
+
+def clear_nominations(tournament: Tournament, players: set[int]) -> None:
+    """Moving or withdrawing clears a nomination for a group duel that has not started."""
+    theirs = Q(seat_a_id__in=players) | Q(seat_b_id__in=players)
+    duels.void(
+        Duel.objects.filter(
+            theirs,
+            tournament=tournament,
+            kind=DuelKind.GROUP,
+            seq=0,
+            status__in=duels.UNSTARTED_STATUSES,
+        ).values_list("pk", flat=True)
+    )
+
+
+# Phases ----------------------------------------------------------------------------------------
+
+
+def end_group_phase(tournament: Tournament) -> None:
+    """The group phase is over (round 15 decided or an elimination): gifts lapse. The
+    tie-breaks are planned by the automation (the next step)."""
+    if tournament.group_phase_ended_at is None:
+        tournament.group_phase_ended_at = timezone.now()
+        tournament.save(update_fields=["group_phase_ended_at"])
+        lapse_gifts(tournament)
+
+
+def eliminate(
+    tournament: Tournament, actor: Any, group: Group, players: list[int], after_round: int
+) -> None:
+    """Direct elimination (TOURNAMENT.md "Fluid membership"), after round `after_round`: the
+    group's members are out, the rounds left are not played, an unstarted duel of those
+    rounds is cancelled, a group duel still running is closed as abandoned without result
+    (its referee is told why), and the group phase ends."""
+    from ..models import Entrant
+
+    group.eliminated_at_round = after_round
+    group.save(update_fields=["eliminated_at_round"])
+    Entrant.objects.filter(pk__in=players).update(status=EntrantStatus.ELIMINATED)
+    lapse_gifts(tournament, receivers=players)
+    later = Duel.objects.filter(
+        tournament=tournament, kind__in=GROUP_KINDS, round__number__gt=after_round
+    )
+    duels.void(later.filter(status__in=duels.UNSTARTED_STATUSES).values_list("pk", flat=True))
+    running = list(
+        Duel.objects.filter(
+            tournament=tournament, kind__in=GROUP_KINDS, status=DuelStatus.RUNNING
+        ).values_list("pk", flat=True)
+    )
+    duels.abandon(
+        running,
+        f"{group.name} was eliminated after round {after_round}: the group "
+        "phase is over and this duel has no result.",
+    )
+    Round.objects.filter(tournament=tournament, number__gt=after_round).exclude(
+        status=RoundStatus.DECIDED
+    ).update(status=RoundStatus.NOT_PLAYED)
+    end_group_phase(tournament)
+    # A replay due from an earlier round stays due (played during the tie-breaks) unless one
+    # of its players went out with the group: then they forfeit it.
+    players_leave(tournament, actor, set(players))
+    audit.record(
+        tournament,
+        actor,
+        "group_eliminated",
+        group=group.pk,
+        players=list(players),
+        after_round=after_round,
+        duels_abandoned=running,
+    )
+
+
+def cancel_duels(tournament: Tournament, reason: str) -> int:
+    """A cancelled tournament's open duels are closed as abandoned, without result."""
+    return duels.abandon(
+        Duel.objects.filter(tournament=tournament, status__in=OPEN).values_list("pk", flat=True),
+        reason,
+    )

@@ -1,0 +1,1 @@
+"""The pages of a tournament: public, organiser, console, player."""

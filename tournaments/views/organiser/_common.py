@@ -1,0 +1,219 @@
+"""What every organiser page shares: the menu, the page-or-partial answer, the small reads."""
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.urls import NoReverseMatch, reverse
+
+from accounts.models import TournamentRole
+from accounts.permissions import Action, can
+from core.htmx import page_or_partial, redirect_after_post
+from duels.models import Duel, DuelStatus
+from tournaments import format as fmt
+from tournaments import presentation
+from tournaments.models import (
+    FINAL_PHASES,
+    AuditEntry,
+    Entrant,
+    EntrantStatus,
+    Group,
+    Phase,
+    Tournament,
+)
+from tournaments.services.entrants import REGISTRATION_PHASES
+from tournaments.services.groups import change_window
+from tournaments.services.groups import round_one_started as _round_one_started
+
+REFUSED = 422  # the request was understood and refused: the page says why
+OPEN_DUEL = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
+# The organiser pages in the order of an event, each with the action it needs.
+NAV = (
+    ("overview", "Overview", Action.START_PHASES),
+    ("setup", "Settings", Action.MANAGE_SETTINGS),
+    ("players", "Players", Action.MANAGE_REGISTRATION),
+    ("groups", "Groups", Action.MANAGE_GROUPS),
+    ("transfers", "Transfers", Action.MANAGE_GROUPS),
+    ("rounds", "Rounds", Action.NAME_REPRESENTATIVES),
+    ("results", "Results", Action.CORRECT_RESULTS),
+    ("people", "Referees & organisers", Action.MANAGE_REFEREES),
+    ("audit", "Audit log", Action.VIEW_AUDIT_LOG),
+)
+
+
+def base_context(request: HttpRequest, tournament: Tournament, current: str) -> dict[str, Any]:
+    user = request.user
+    return {
+        "tournament": tournament,
+        "nav": [
+            {
+                "name": name,
+                "label": label,
+                "current": name == current,
+                "url": reverse(f"organiser:{name}", args=[tournament.slug]),
+            }
+            for name, label, action in NAV
+            if can(user, action, tournament)
+        ],
+        "final": tournament.phase in FINAL_PHASES,
+    }
+
+
+def render_page(
+    request: HttpRequest,
+    template: str,
+    context: dict[str, Any],
+    *,
+    partial: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """htmx gets the named partial; a plain request the whole page."""
+    return page_or_partial(request, template, context, partial=partial, status=status)
+
+
+def succeeded(request: HttpRequest, text: str, to: str, tournament: Tournament) -> HttpResponse:
+    """A change went through: say so on the page it leads to. A form posted by htmx is told
+    to load that page itself, never handed the whole page to draw inside the form."""
+    messages.success(request, text)
+    return redirect_after_post(request, reverse(f"organiser:{to}", args=[tournament.slug]))
+
+
+def confirmed(request: HttpRequest) -> bool:
+    """The organiser pressed the button that confirms an elimination."""
+    return request.POST.get("confirm") == "1"
+
+
+def groups_of(tournament: Tournament) -> list[Group]:
+    return list(tournament.groups.order_by("order"))
+
+
+def active_entrants(tournament: Tournament) -> list[Entrant]:
+    return list(tournament.entrants.filter(status=EntrantStatus.ACTIVE).order_by("name"))
+
+
+def console_url(tournament: Tournament, duel_id: int) -> str | None:
+    # The referee console is built beside these pages; until its routes exist, no link.
+    try:
+        return reverse("duels:console", kwargs={"slug": tournament.slug, "duel_id": duel_id})
+    except NoReverseMatch:
+        return None
+
+
+def duel_row(tournament: Tournament, duel: Duel) -> dict[str, Any]:
+    result = (
+        getattr(duel, "result", None)
+        if duel.status in (DuelStatus.FINISHED, DuelStatus.VOID)
+        else None
+    )
+    return {
+        "duel": duel,
+        "title": presentation.duel_title(duel),
+        "console": console_url(tournament, duel.pk),
+        "seat_a": duel.seat_a.name if duel.seat_a_id else "vacant",
+        "seat_b": duel.seat_b.name if duel.seat_b_id else "vacant",
+        "result": result,
+    }
+
+
+def duels_of(tournament: Tournament, **filters: Any) -> QuerySet[Duel]:
+    return Duel.objects.filter(tournament=tournament, **filters).select_related(
+        "seat_a", "seat_b", "round", "referee", "result"
+    )
+
+
+def membership_words(
+    problems: Iterable[fmt.Problem], groups: list[Group], sizes: dict[int, int], unplaced: list[str]
+) -> list[str]:
+    """What stops round 1, in names: the format rules speak in ids."""
+    out = []
+    for problem in problems:
+        if problem.code == "entrant_count":
+            out.append(problem.message)
+        elif problem.code == "not_in_group":
+            out.append("Not in a group yet: " + ", ".join(unplaced) + ".")
+    for group in groups:
+        size = sizes.get(group.pk, 0)
+        if not fmt.GROUP_MIN <= size <= fmt.GROUP_MAX:
+            out.append(
+                f"{group.name} has {size} member{'s' if size != 1 else ''}; a group "
+                f"needs {fmt.GROUP_MIN} to {fmt.GROUP_MAX}."
+            )
+    return out
+
+
+def split_editable(tournament: Tournament) -> bool:
+    """TOURNAMENT.md "Split": set-up until round 1's duel starts."""
+    return tournament.phase in REGISTRATION_PHASES or (
+        tournament.phase == Phase.GROUP_PHASE and not _round_one_started(tournament)
+    )
+
+
+def transfer_window(tournament: Tournament) -> tuple[bool, str, int]:
+    """The change window as `change_groups` will judge it; the service has the last word."""
+    window = change_window(tournament)
+    return window.open, window.reason, window.after_round
+
+
+def referees_of(tournament: Tournament) -> list[Any]:
+    """Everyone who may referee: the organiser, co-organisers and referees."""
+    ids = set(
+        TournamentRole.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+    )
+    ids.add(tournament.created_by_id)
+    return list(get_user_model().objects.filter(pk__in=ids).order_by("username"))
+
+
+def entry_rows(tournament: Tournament, entries: Iterable[AuditEntry]) -> list[dict[str, Any]]:
+    """Audit entries in words: who did what, with names for ids and titles for duels."""
+    entries = list(entries)
+    names = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "name"))
+    groups = {g.pk: g.name for g in groups_of(tournament)}
+    duels = {
+        d.pk: presentation.duel_title(d)
+        for d in Duel.objects.filter(tournament=tournament)
+        .select_related("round")
+        .only("pk", "kind", "stage", "round")
+    }
+    users = dict(
+        get_user_model()
+        .objects.filter(
+            pk__in={
+                e.detail.get("referee") for e in entries if isinstance(e.detail.get("referee"), int)
+            }
+        )
+        .values_list("pk", "username")
+    )
+    return [
+        {
+            "entry": e,
+            "label": presentation.action_text(e.action),
+            "detail": presentation.audit_text(
+                e.detail, entrants=names, groups=groups, duels=duels, users=users
+            ),
+        }
+        for e in entries
+    ]
+
+
+def board_columns(
+    entrants: list[Entrant],
+    groups: list[Group],
+    form: Any,
+    prefix: str,
+    target: Callable[[Entrant], str],
+    with_none: bool,
+) -> list[dict[str, Any]]:
+    """The board's columns, each player in the column the form puts them in now, with the
+    select that moves them (drag and drop only changes that select)."""
+    columns = [{"value": str(g.order), "name": g.name, "rows": []} for g in groups]
+    if with_none:
+        columns.insert(0, {"value": "", "name": "No group yet", "rows": []})
+    by_value = {c["value"]: c for c in columns}
+    for entrant in entrants:
+        by_value.get(target(entrant), columns[0])["rows"].append(
+            {"entrant": entrant, "field": form[f"{prefix}{entrant.pk}"]}
+        )
+    return columns

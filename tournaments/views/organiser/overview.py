@@ -1,0 +1,200 @@
+"""The overview: where the event stands, and the buttons that move its phases."""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from accounts.permissions import Action, can
+from core.errors import ServiceError
+from tournaments import format as fmt
+from tournaments import read_models, services
+from tournaments.access import tournament_view
+from tournaments.forms_organiser import (
+    CancelForm,
+)
+from tournaments.models import (
+    AuditEntry,
+    Phase,
+    Round,
+    RoundStatus,
+    Tournament,
+)
+from tournaments.services import progression
+from tournaments.services.entrants import REGISTRATION_PHASES
+
+from ._common import (
+    OPEN_DUEL,
+    REFUSED,
+    active_entrants,
+    base_context,
+    duel_row,
+    duels_of,
+    entry_rows,
+    groups_of,
+    membership_words,
+    render_page,
+    succeeded,
+    transfer_window,
+)
+
+
+def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    user = request.user
+    groups = groups_of(tournament)
+    active = active_entrants(tournament)
+    sizes = {g.pk: sum(1 for e in active if e.group_id == g.pk) for g in groups}
+    context = base_context(request, tournament, "overview")
+    context.update(
+        {
+            "groups": [{"group": g, "size": sizes[g.pk]} for g in groups],
+            "active_count": len(active),
+            "may": {
+                "publish": can(user, Action.PUBLISH, tournament),
+                "cancel": can(user, Action.CANCEL, tournament),
+                "register": can(user, Action.MANAGE_REGISTRATION, tournament),
+            },
+            "cancel_form": extra.pop("cancel_form", None) or CancelForm(),
+        }
+    )
+    if tournament.phase in REGISTRATION_PHASES:
+        membership = {e.pk: e.group_id for e in active if e.group_id}
+        problems = fmt.check_start([e.pk for e in active], membership, [g.pk for g in groups])
+        context["start_problems"] = membership_words(
+            problems, groups, sizes, [e.name for e in active if not e.group_id]
+        )
+    elif tournament.phase == Phase.GROUP_PHASE:
+        context["current_round"] = (
+            Round.objects.filter(tournament=tournament, status=RoundStatus.OPEN)
+            .values_list("number", flat=True)
+            .first()
+        )
+        context["decided"] = Round.objects.filter(
+            tournament=tournament, status=RoundStatus.DECIDED
+        ).count()
+        context["window"] = transfer_window(tournament)
+    if tournament.phase in (Phase.GROUP_PHASE, Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE):
+        context["open_duels"] = [
+            duel_row(tournament, d)
+            for d in duels_of(tournament, status__in=OPEN_DUEL).order_by("created_at", "pk")
+        ]
+        context["behind"] = progression.pending(tournament)
+    if tournament.tiebreak_seed:
+        context["tiebreaks"] = read_models.tiebreaks(tournament)["planned"]
+    if tournament.playoff_seeding:
+        context["bracket"] = read_models.bracket(tournament)
+    # What the automation did (entries without a person): the latest first.
+    context["automation"] = entry_rows(
+        tournament, AuditEntry.objects.filter(tournament=tournament, actor__isnull=True)[:8]
+    )
+    context.update(extra)
+    return context
+
+
+@tournament_view(Action.START_PHASES)
+def overview(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render_page(request, "organiser/overview.html", _overview_context(request, tournament))
+
+
+def _phase_action(
+    request: HttpRequest, tournament: Tournament, apply: Callable[[], Any], done: str
+) -> HttpResponse:
+    """A button on the overview: one service call; a refusal is shown there, with 422."""
+    try:
+        apply()
+    except ServiceError as err:
+        return render_page(
+            request,
+            "organiser/overview.html",
+            _overview_context(request, tournament, error=err.message),
+            status=REFUSED,
+        )
+    return succeeded(request, done, "overview", tournament)
+
+
+@tournament_view(Action.MANAGE_REGISTRATION)
+@require_POST
+def open_registration(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _phase_action(
+        request,
+        tournament,
+        lambda: services.open_registration(tournament, request.user),
+        "Registration is open.",
+    )
+
+
+@tournament_view(Action.START_PHASES)
+@require_POST
+def start_group_phase(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _phase_action(
+        request,
+        tournament,
+        lambda: services.start_group_phase(tournament, request.user),
+        "The group phase has started: round 1 is open.",
+    )
+
+
+@tournament_view(Action.START_PHASES)
+@require_POST
+def start_playoffs(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _phase_action(
+        request,
+        tournament,
+        lambda: progression.start_playoffs(tournament, request.user),
+        "The playoffs have started: the bracket is announced.",
+    )
+
+
+@tournament_view(Action.START_PHASES)
+@require_POST
+def catch_up(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    # The automation repairs itself within a minute where a worker runs; on the embedded
+    # default there is no beat, so the organiser may take the step now. `sync` is idempotent.
+    return _phase_action(
+        request, tournament, lambda: progression.sync(tournament), "The automation has caught up."
+    )
+
+
+@tournament_view(Action.PUBLISH)
+@require_POST
+def publish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    published = request.POST.get("published") == "1"
+    services.set_published(tournament, published, request.user)
+    messages.success(
+        request,
+        "Published: anyone can now follow it."
+        if published
+        else "Unpublished: only its organisers, referees and players see it.",
+    )
+    # Back to the page the button was on (the overview, or the public overview).
+    back = request.POST.get("back")
+    if back == "detail":
+        return redirect(tournament)
+    return redirect("organiser:overview", slug=tournament.slug)
+
+
+@tournament_view(Action.CANCEL)
+@require_POST
+def cancel(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = CancelForm(request.POST)
+    if not form.is_valid():
+        return render_page(
+            request,
+            "organiser/overview.html",
+            _overview_context(request, tournament, cancel_form=form, cancel_open=True),
+            status=REFUSED,
+        )
+    try:
+        services.cancel(tournament, request.user, form.cleaned_data["reason"])
+    except ServiceError as err:
+        form.add_error("reason", err.message)
+        return render_page(
+            request,
+            "organiser/overview.html",
+            _overview_context(request, tournament, cancel_form=form, cancel_open=True),
+            status=REFUSED,
+        )
+    return succeeded(request, "The tournament is cancelled.", "overview", tournament)

@@ -1,0 +1,187 @@
+"""Registering players (one, a pasted list, a CSV), claim links, withdrawals."""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.permissions import Action, can
+from core.errors import ServiceError
+from tournaments import format as fmt
+from tournaments import services
+from tournaments.access import tournament_view
+from tournaments.forms import EntrantForm
+from tournaments.forms_organiser import (
+    CsvForm,
+    PasteForm,
+    WithdrawForm,
+)
+from tournaments.models import (
+    FINAL_PHASES,
+    EntrantStatus,
+    Tournament,
+)
+from tournaments.services.entrants import REGISTRATION_PHASES
+
+from ._common import (
+    REFUSED,
+    active_entrants,
+    base_context,
+    confirmed,
+    render_page,
+    succeeded,
+)
+
+
+def _players_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    entrants = list(tournament.entrants.select_related("user", "group"))
+    context = base_context(request, tournament, "players")
+    context.update(
+        {
+            "entrants": entrants,
+            "active_count": sum(1 for e in entrants if e.status == EntrantStatus.ACTIVE),
+            "registration_open": tournament.phase in REGISTRATION_PHASES,
+            "may_withdraw": can(request.user, Action.WITHDRAW_PLAYERS, tournament)
+            and tournament.phase not in FINAL_PHASES,
+            "form": EntrantForm(),
+            "paste_form": PasteForm(),
+            "csv_form": CsvForm(),
+            "max_players": fmt.ENTRANTS_MAX,
+        }
+    )
+    context.update(extra)
+    if "withdraw_form" not in context:
+        context["withdraw_form"] = WithdrawForm(
+            entrants=[e for e in entrants if e.status == EntrantStatus.ACTIVE]
+        )
+    return context
+
+
+def _players_page(
+    request: HttpRequest, tournament: Tournament, status: int = 200, **extra: Any
+) -> HttpResponse:
+    return render_page(
+        request,
+        "organiser/players.html",
+        _players_context(request, tournament, **extra),
+        partial="panel",
+        status=status,
+    )
+
+
+@tournament_view(Action.MANAGE_REGISTRATION)
+@require_http_methods(["GET", "POST"])
+def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The players; a POST registers one (the panel comes back, ready for the next name)."""
+    if request.method == "GET":
+        return _players_page(request, tournament)
+    form = EntrantForm(request.POST)
+    if form.is_valid():
+        try:
+            added = services.add_entrant(tournament, form.cleaned_data["name"], request.user)
+        except ServiceError as err:
+            form.add_error("name", err.message)
+        else:
+            if not request.htmx:
+                return succeeded(request, f"{added.name} is registered.", "players", tournament)
+            return _players_page(request, tournament, added=added.name)
+    return _players_page(request, tournament, status=REFUSED, form=form)
+
+
+def _register_many(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: Any,
+    apply: Callable[[], list[services.LineReport]],
+    field: str,
+) -> HttpResponse:
+    if not form.is_valid():
+        return _players_page(request, tournament, status=REFUSED, **{field: form})
+    try:
+        report = apply()
+    except ServiceError as err:
+        form.add_error(None, err.message)
+        return _players_page(request, tournament, status=REFUSED, **{field: form})
+    refused = [line for line in report if not line.added]
+    extra: dict[str, Any] = {
+        "report": report,
+        "report_added": len(report) - len(refused),
+        "report_refused": len(refused),
+    }
+    if field == "paste_form" and refused:
+        # Nothing typed is lost: the lines that could not be registered stay, to be fixed.
+        extra[field] = PasteForm(initial={"names": "\n".join(r.text for r in refused)})
+    # Good lines are registered even when others are refused: 200, with the report.
+    return _players_page(request, tournament, **extra)
+
+
+@tournament_view(Action.MANAGE_REGISTRATION)
+@require_POST
+def register_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = PasteForm(request.POST)
+    return _register_many(
+        request,
+        tournament,
+        form,
+        lambda: services.register_list(tournament, form.cleaned_data["names"], request.user),
+        "paste_form",
+    )
+
+
+@tournament_view(Action.MANAGE_REGISTRATION)
+@require_POST
+def register_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = CsvForm(request.POST, request.FILES)
+    return _register_many(
+        request,
+        tournament,
+        form,
+        lambda: services.register_csv(tournament, form.cleaned_data["file"].read(), request.user),
+        "csv_form",
+    )
+
+
+@tournament_view(Action.MANAGE_REGISTRATION)
+@require_POST
+def issue_claim(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
+    entrant = get_object_or_404(tournament.entrants, pk=entrant_id)
+    try:
+        token = services.issue_claim_link(entrant, request.user)
+    except ServiceError as err:
+        return _players_page(request, tournament, status=REFUSED, error=err.message)
+    link = request.build_absolute_uri(
+        reverse("tournaments:claim", kwargs={"slug": tournament.slug, "token": token})
+    )
+    context = base_context(request, tournament, "players")
+    context.update({"entrant": entrant, "link": link})
+    return render(request, "tournaments/claim_issued.html", context)
+
+
+@tournament_view(Action.WITHDRAW_PLAYERS)
+@require_POST
+def withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = WithdrawForm(request.POST, entrants=active_entrants(tournament))
+    if not form.is_valid():
+        return _players_page(request, tournament, status=REFUSED, withdraw_form=form)
+    entrant = tournament.entrants.get(pk=form.cleaned_data["entrant"])
+    try:
+        services.withdraw(
+            tournament,
+            request.user,
+            entrant.pk,
+            form.cleaned_data["reason"],
+            confirm=confirmed(request),
+        )
+    except ServiceError as err:
+        form.add_error(None, err.message)
+        return _players_page(
+            request,
+            tournament,
+            status=REFUSED,
+            withdraw_form=form,
+            withdraw_confirm=err.code == "confirm",
+        )
+    return succeeded(request, f"{entrant.name} is withdrawn.", "players", tournament)

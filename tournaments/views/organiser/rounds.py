@@ -1,0 +1,215 @@
+"""The rounds: representatives, referees and tables, shared cards."""
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_POST
+
+from accounts.permissions import Action, can
+from core.errors import ServiceError
+from duels.models import Duel, DuelKind, DuelStatus
+from tournaments import presentation, read_models, services
+from tournaments.access import tournament_view
+from tournaments.forms_organiser import (
+    RepresentativesForm,
+    SharedCardForm,
+)
+from tournaments.models import (
+    Entrant,
+    Phase,
+    Round,
+    RoundStatus,
+    Tournament,
+)
+from tournaments.services import refereeing
+
+from ._common import (
+    OPEN_DUEL,
+    REFUSED,
+    active_entrants,
+    base_context,
+    duel_row,
+    duels_of,
+    groups_of,
+    referees_of,
+    render_page,
+    succeeded,
+)
+
+
+def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
+    user = request.user
+    groups = groups_of(tournament)
+    active = active_entrants(tournament)
+    members: dict[int, list[Entrant]] = {}
+    for entrant in active:
+        if entrant.group_id:
+            members.setdefault(entrant.group_id, []).append(entrant)
+    open_round = Round.objects.filter(tournament=tournament, status=RoundStatus.OPEN).first()
+    duel = None
+    if open_round is not None:
+        duel = duels_of(tournament, round=open_round, status__in=OPEN_DUEL).first()
+    assigns = can(user, Action.MANAGE_REFEREES, tournament)
+    referees = referees_of(tournament) if assigns else None
+    open_duels = [
+        duel_row(tournament, d)
+        for d in duels_of(tournament, status__in=OPEN_DUEL).order_by("created_at", "pk")
+    ]
+    context = base_context(request, tournament, "rounds")
+    context.update(
+        {
+            "groups": groups,
+            "round": open_round,
+            "duel": duel,
+            "duel_row": duel_row(tournament, duel) if duel else None,
+            # The representatives may be replaced until the duel's first event (not a replay).
+            "may_name": open_round is not None
+            and tournament.phase == Phase.GROUP_PHASE
+            and (duel is None or (duel.seq == 0 and duel.kind == DuelKind.GROUP)),
+            "playing": [r for r in open_duels if r["duel"].status == DuelStatus.RUNNING],
+            "next_up": [r for r in open_duels if r["duel"].status != DuelStatus.RUNNING],
+            "rounds": [
+                {**r, "label": dict(RoundStatus.choices)[r["status"]]}
+                for r in read_models.rounds(tournament)
+            ],
+            "assigns": assigns,
+            "referees": referees or [],
+            "may_share": tournament.shared_cards
+            and tournament.phase == Phase.GROUP_PHASE
+            and can(user, Action.RECORD_SHARED_CARD, tournament),
+            "group_phase": tournament.phase == Phase.GROUP_PHASE,
+        }
+    )
+    if "form" not in extra:
+        initial = {}
+        if duel is not None:
+            by_group = {duel.group_a_id: duel.seat_a_id, duel.group_b_id: duel.seat_b_id}
+            initial = {
+                "first": by_group.get(groups[0].pk),
+                "second": by_group.get(groups[1].pk),
+                "table": duel.table,
+                "referee": duel.referee_id,
+            }
+        context["form"] = RepresentativesForm(
+            initial=initial, groups=groups, members=members, referees=referees
+        )
+    if "card_form" not in extra:
+        context["card_form"] = SharedCardForm(entrants=[e for e in active if e.group_id])
+    context.update(extra)
+    return context
+
+
+@tournament_view(Action.NAME_REPRESENTATIVES)
+def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return render_page(request, "organiser/rounds.html", _rounds_context(request, tournament))
+
+
+@tournament_view(Action.NAME_REPRESENTATIVES)
+@require_POST
+def name_representatives(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    context = _rounds_context(request, tournament)
+    rnd = context["round"]
+    form = RepresentativesForm(
+        request.POST,
+        groups=context["groups"],
+        members={
+            g.pk: [e for e in active_entrants(tournament) if e.group_id == g.pk]
+            for g in context["groups"]
+        },
+        referees=context["referees"] if context["assigns"] else None,
+    )
+    if rnd is not None and form.is_valid():
+        data = form.cleaned_data
+        try:
+            # Naming and assigning are one step for the organiser: both or neither.
+            with transaction.atomic():
+                duel = services.name_representatives(
+                    tournament,
+                    request.user,
+                    rnd.number,
+                    data["first"],
+                    data["second"],
+                    data["table"],
+                )
+                referee = data.get("referee")
+                if referee is not None and referee != duel.referee_id:
+                    refereeing.assign_referee(
+                        duel, request.user, get_user_model().objects.get(pk=referee)
+                    )
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            return succeeded(
+                request,
+                f"Round {rnd.number}: {duel.seat_a.name} v "
+                f"{duel.seat_b.name} is ready for a referee.",
+                "rounds",
+                tournament,
+            )
+    elif rnd is None:
+        form.add_error(None, "No round is open: representatives are named for the open round.")
+    return render_page(
+        request,
+        "organiser/rounds.html",
+        _rounds_context(request, tournament, form=form),
+        status=REFUSED,
+    )
+
+
+@tournament_view(Action.NAME_REPRESENTATIVES)
+@require_POST
+def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    duel = get_object_or_404(Duel, tournament=tournament, pk=duel_id)
+    referee_id = request.POST.get("referee") or ""
+    referee = (
+        get_user_model().objects.filter(pk=int(referee_id)).first()
+        if referee_id.isdigit()
+        else None
+    )
+    table = request.POST.get("table")  # None when the form has no table field
+    try:
+        refereeing.assign_referee(duel, request.user, referee, table)
+    except ServiceError as err:
+        return render_page(
+            request,
+            "organiser/rounds.html",
+            _rounds_context(request, tournament, error=err.message),
+            status=REFUSED,
+        )
+    who = referee.username if referee else "any referee"
+    where = f" at {duel.table}" if duel.table else ""
+    return succeeded(
+        request, f"{presentation.duel_title(duel)} is open for {who}{where}.", "rounds", tournament
+    )
+
+
+@tournament_view(Action.RECORD_SHARED_CARD)
+@require_POST
+def shared_card(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    form = SharedCardForm(
+        request.POST, entrants=[e for e in active_entrants(tournament) if e.group_id]
+    )
+    if form.is_valid():
+        try:
+            card = services.record_shared_card(
+                tournament, request.user, form.cleaned_data["giver"], form.cleaned_data["receiver"]
+            )
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            return succeeded(
+                request,
+                f"{card.giver.name} gives {card.receiver.name} one action "
+                "card for their next group duel.",
+                "rounds",
+                tournament,
+            )
+    return render_page(
+        request,
+        "organiser/rounds.html",
+        _rounds_context(request, tournament, card_form=form),
+        status=REFUSED,
+    )

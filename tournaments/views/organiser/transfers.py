@@ -1,0 +1,224 @@
+"""Changes of membership between rounds (TOURNAMENT.md "Fluid membership")."""
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.permissions import Action
+from core.errors import ServiceError
+from tournaments import format as fmt
+from tournaments import services
+from tournaments.access import tournament_view
+from tournaments.forms_organiser import (
+    WITHDRAW,
+    TransferForm,
+)
+from tournaments.models import (
+    Group,
+    StandingRow,
+    Tournament,
+)
+
+from ._common import (
+    REFUSED,
+    active_entrants,
+    base_context,
+    board_columns,
+    confirmed,
+    groups_of,
+    render_page,
+    succeeded,
+    transfer_window,
+)
+
+
+def _verdict_words(verdict: fmt.ChangeVerdict, groups: list[Group]) -> tuple[str, str]:
+    """(kind, words) for a change the board shows before it is applied."""
+    name = {g.pk: g.name for g in groups}
+    if verdict.code == "above_limit":
+        over = next(g for g in groups if verdict.sizes[g.pk] > fmt.GROUP_MAX)
+        return "refused", (
+            f"Refused: {over.name} would have {verdict.sizes[over.pk]} "
+            f"members, and a group may have at most {fmt.GROUP_MAX}."
+        )
+    if verdict.code == "both_below":
+        return "refused", (
+            f"Refused: both groups would be below {fmt.GROUP_MIN} members "
+            f"({verdict.sizes[groups[0].pk]} and "
+            f"{verdict.sizes[groups[1].pk]})."
+        )
+    if verdict.code == "elimination":
+        sinking, standing = name[verdict.eliminated_group], name[verdict.phase_winner]
+        n = verdict.sizes[verdict.eliminated_group]
+        return "confirm", (
+            f"{sinking} would have {n} member{'s' if n != 1 else ''}, below "
+            f"{fmt.GROUP_MIN}: if you confirm, {sinking} is eliminated at once, "
+            f"its members are out of the tournament, and {standing} wins the "
+            "group phase."
+        )
+    if verdict.refused:
+        return "refused", "Refused: " + verdict.message
+    if not verdict.moves:
+        return "none", "No change yet: choose another group for a player, or drag them."
+    n = len(verdict.moves)
+    return (
+        "ok",
+        f"{n} change{'s' if n != 1 else ''}, within the limits of {fmt.GROUP_MIN} "
+        f"to {fmt.GROUP_MAX} members.",
+    )
+
+
+def _transfers_context(
+    request: HttpRequest, tournament: Tournament, form: TransferForm | None = None, **extra: Any
+) -> dict[str, Any]:
+    groups = groups_of(tournament)
+    active = [e for e in active_entrants(tournament) if e.group_id]
+    form = form or TransferForm(entrants=active, groups=groups)
+    by_order = {str(g.order): g.pk for g in groups}
+    before = {e.pk: e.group_id for e in active}
+    targets = {e.pk: form.target(e) for e in active}
+    after = fmt.end_state(
+        before, {pk: by_order.get(t) for pk, t in targets.items() if by_order.get(t) != before[pk]}
+    )
+    verdict = fmt.check_change(before, after, [g.pk for g in groups])
+    kind, words = _verdict_words(verdict, groups)
+    points = dict(
+        StandingRow.objects.filter(tournament=tournament).values_list("entrant_id", "points")
+    )
+    is_open, why, _after_round = transfer_window(tournament)
+    names = {e.pk: e.name for e in active}
+    group_names = {g.pk: g.name for g in groups}
+    columns = board_columns(
+        active,
+        groups,
+        form,
+        "to",
+        lambda e: targets[e.pk] if targets[e.pk] != WITHDRAW else form.current[e.pk],
+        with_none=False,
+    )
+    for column in columns:
+        for row in column["rows"]:
+            pk = row["entrant"].pk
+            row.update(
+                points=points.get(pk, 0),
+                home=form.current[pk],
+                moving=targets[pk] != form.current[pk],
+                withdrawing=targets[pk] == WITHDRAW,
+            )
+    context = base_context(request, tournament, "transfers")
+    context.update(
+        {
+            "groups": groups,
+            "form": form,
+            "open": is_open,
+            "window": why,
+            "columns": columns,
+            "sizes": [
+                {
+                    "group": g,
+                    "before": sum(1 for v in before.values() if v == g.pk),
+                    "after": verdict.sizes.get(g.pk, 0),
+                    "max": fmt.GROUP_MAX,
+                }
+                for g in groups
+            ],
+            "verdict": kind,
+            "verdict_words": words,
+            "moves": [
+                f"{names[m.player]} → {group_names[m.target]}"
+                if m.target
+                else f"{names[m.player]} withdraws"
+                for m in verdict.moves
+            ],
+            "sinking": group_names.get(verdict.eliminated_group, ""),
+        }
+    )
+    context.update(extra)
+    return context
+
+
+@tournament_view(Action.MANAGE_GROUPS)
+@require_http_methods(["GET", "POST"])
+def transfers(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    template = "organiser/transfers.html"
+    if request.method == "GET":
+        return render_page(request, template, _transfers_context(request, tournament))
+    active = [e for e in active_entrants(tournament) if e.group_id]
+    form = TransferForm(request.POST, entrants=active, groups=groups_of(tournament))
+    if not form.is_valid():
+        return render_page(
+            request,
+            template,
+            _transfers_context(request, tournament, form),
+            partial="board",
+            status=REFUSED,
+        )
+    changes = form.changes()
+    if not changes:
+        return render_page(
+            request,
+            template,
+            _transfers_context(
+                request,
+                tournament,
+                form,
+                error="Nothing to apply: choose another group for at least one player.",
+            ),
+            partial="board",
+            status=REFUSED,
+        )
+    try:
+        verdict = services.change_groups(
+            tournament,
+            request.user,
+            changes,
+            confirm=confirmed(request),
+            reason=form.cleaned_data["reason"],
+        )
+    except ServiceError as err:
+        return render_page(
+            request,
+            template,
+            _transfers_context(
+                request, tournament, form, error=err.message, needs_confirm=err.code == "confirm"
+            ),
+            partial="board",
+            status=REFUSED,
+        )
+    names = {e.pk: e.name for e in active}
+    group_names = {g.pk: g.name for g in groups_of(tournament)}
+    done = (
+        "; ".join(
+            f"{names[m.player]} → {group_names[m.target]}"
+            if m.target
+            else f"{names[m.player]} withdrawn"
+            for m in verdict.moves
+        )
+        + "."
+    )
+    if verdict.needs_confirmation:
+        done += f" {group_names[verdict.eliminated_group]} is eliminated."
+    if not request.htmx:
+        return succeeded(request, f"Applied: {done}", "transfers", tournament)
+    return render_page(
+        request,
+        template,
+        _transfers_context(request, tournament, notice=f"Applied: {done}"),
+        partial="board",
+    )
+
+
+@tournament_view(Action.MANAGE_GROUPS)
+@require_POST
+def transfers_check(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """htmx, on every change of the board: both sizes and the verdict, before applying."""
+    active = [e for e in active_entrants(tournament) if e.group_id]
+    form = TransferForm(request.POST, entrants=active, groups=groups_of(tournament))
+    # The answer replaces the live region's content and, out of band, the buttons.
+    return render_page(
+        request,
+        "organiser/transfers.html",
+        _transfers_context(request, tournament, form, oob=True),
+        partial="check",
+    )
