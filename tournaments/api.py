@@ -11,7 +11,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
-from ninja import Router, Schema
+from ninja import Field, Router, Schema
 
 from accounts.permissions import can_view
 
@@ -80,6 +80,9 @@ class DuelRow(Schema):
     finish: str | None
     corrected: bool
     correction_reason: str
+    title: str = Field(description='The duel in words: "Group round 3", "Qualifier 1"')
+    status_label: str = Field(description="`status` in words")
+    finish_label: str = Field(description='`finish` in words ("shed all cards"), or empty')
 
 
 class RoundRow(Schema):
@@ -225,7 +228,8 @@ def results_csv(request, slug: str):
     duels = [read_models._duel_row(d, names) for d in read_models._duels(tournament)]
     return _csv(tournament, "results",
                 ["duel", "kind", "round", "stage", "seat_a", "seat_b", "status", "winner",
-                 "finish", "corrected", "correction_reason"],
+                 "finish", "corrected", "correction_reason", "title", "finish_label"],
                 [[d["id"], d["kind"], d["round"] or "", d["stage"], d["seat_a"] or "",
                   d["seat_b"] or "", d["status"], d["winner"] or "", d["finish"] or "",
-                  "yes" if d["corrected"] else "", d["correction_reason"]] for d in duels])
+                  "yes" if d["corrected"] else "", d["correction_reason"], d["title"],
+                  d["finish_label"]] for d in duels])

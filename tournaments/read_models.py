@@ -5,7 +5,10 @@ Only what TOURNAMENT.md makes public: no withdrawal reasons, no audit log, no pe
 
 from typing import Any
 
+from duels.models import DuelStatus
+
 from . import format as fmt
+from . import presentation
 from .models import Entrant, GroupTotal, Round, StandingRow, Tournament
 from .selectors import membership_at, membership_rows
 
@@ -69,6 +72,9 @@ def group_table(tournament: Tournament) -> list[dict[str, Any]]:
     return out
 
 
+STATUS_LABELS = dict(DuelStatus.choices)
+
+
 def _duel_row(duel, names: dict[int, str]) -> dict[str, Any]:
     result = getattr(duel, "result", None) if duel.status in ("finished", "void") else None
     return {
@@ -80,6 +86,11 @@ def _duel_row(duel, names: dict[int, str]) -> dict[str, Any]:
         "finish": result.finish if result else None,
         "corrected": result.corrected if result else False,
         "correction_reason": result.correction_reason if result else "",
+        # The words pages show for the keys above (tournaments/presentation.py).
+        "title": presentation.title_of(duel.kind, duel.stage,
+                                       duel.round.number if duel.round_id else None),
+        "status_label": STATUS_LABELS.get(duel.status, duel.status),
+        "finish_label": presentation.finish_label(result.finish) if result else "",
     }
 
 

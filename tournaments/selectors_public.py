@@ -7,28 +7,17 @@ lines with their replay links, chart series, the live fingerprint) is read here.
 """
 
 import hashlib
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
 
-from . import charts, read_models
+from . import charts, presentation, read_models
 from . import format as fmt
 from .models import Entrant, EntrantStatus, Group, Phase, Round, RoundStatus, Tournament
 
-# How a duel's finish reads on a public page.
-FINISH_TEXT = {
-    "shed_all": "played out",
-    "forfeit": "forfeit",
-    "dare_refused": "refused dare",
-    "time_limit": "time limit",
-    "adjudicated": "adjudicated",
-    "double_zero": "drawn (double zero): replayed",
-}
 OPEN = ("pending", "ready", "running")
-_TIEBREAK_MATCH = re.compile(r"-r(\d+)-m(\d+)$")
 RECENT_RESULTS = 6
 TOP_PLAYERS = 5  # the players drawn in the points chart: the race for the top four and one
 
@@ -95,27 +84,13 @@ class DuelLine:
 
     @property
     def finish_text(self) -> str:
-        return FINISH_TEXT.get(self.finish, self.finish.replace("_", " "))
+        return presentation.finish_label(self.finish)
 
     @property
     def loser(self) -> str | None:
         if self.winner_id is None:
             return None
         return self.seat_b if self.winner_id == self.seat_a_id else self.seat_a
-
-
-def duel_title(kind: str, stage: str, round_number: int | None) -> str:
-    """"Round 9", "Round 9 (replay)", "Tie-break round 1, match 2", "Qualifier 1"."""
-    if kind in ("group", "replay") and round_number:
-        return f"Round {round_number}" + (" (replay)" if kind == "replay" else "")
-    if kind == "playoff":
-        return fmt.STAGE_NAMES.get(stage, stage)
-    if kind == "tie_break":
-        found = _TIEBREAK_MATCH.search(stage)
-        if found:
-            return f"Tie-break round {found[1]}, match {found[2]}"
-        return "Tie-break"
-    return kind.replace("_", " ").capitalize()
 
 
 def _duel_queryset(**filters: Any):
@@ -137,7 +112,7 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
         seats = duel.state.get("seats", {})
         counts = (seats.get("A", {}).get("number_cards"), seats.get("B", {}).get("number_cards"))
     return DuelLine(
-        id=duel.pk, title=duel_title(duel.kind, duel.stage,
+        id=duel.pk, title=presentation.title_of(duel.kind, duel.stage,
                                      duel.round.number if duel.round_id else None),
         kind=duel.kind, status=duel.status, table=duel.table,
         seat_a=duel.seat_a.name if duel.seat_a_id else None,
@@ -378,8 +353,8 @@ def rounds(tournament: Tournament) -> dict[str, Any]:
 
 
 def _row_line(row: dict[str, Any]) -> dict[str, Any]:
-    return {**row, "title": duel_title(row["kind"], row["stage"], row["round"]),
-            "finish_text": FINISH_TEXT.get(row["finish"] or "", row["finish"] or ""),
+    return {**row, "title": presentation.title_of(row["kind"], row["stage"], row["round"]),
+            "finish_text": presentation.finish_label(row["finish"]),
             "loser": (row["seat_b"] if row["winner"] == row["seat_a"] else row["seat_a"])
             if row["winner"] else None}
 
@@ -403,7 +378,7 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
     duels = {pk: (status, table, seq) for pk, status, table, seq in
              Duel.objects.filter(tournament=tournament, kind="tie_break")
              .values_list("pk", "status", "table", "seq")}
-    void = [{"id": pk, "title": duel_title("tie_break", stage, None),
+    void = [{"id": pk, "title": presentation.title_of("tie_break", stage, None),
              "seat_a": names.get(a), "seat_b": names.get(b), "moves": seq}
             for pk, stage, a, b, seq in Duel.objects.filter(
                 tournament=tournament, kind="tie_break", status="void")

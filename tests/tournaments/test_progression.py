@@ -2,69 +2,15 @@
 
 import pytest
 
-from accounts.models import Role
 from core.errors import ServiceError
 from duels.models import Duel, DuelKind, DuelStatus
-from tests.factories import RoleFactory, UserFactory
+from tests.tournaments.helpers import finish, open_duels, play_playoffs, settle_tiebreaks
 from tournaments import services
 from tournaments.models import Phase, TieBreakDraw
 from tournaments.services import corrections, progression
 from tournaments.services import refereeing as duel_services
 
 pytestmark = pytest.mark.django_db
-
-
-def open_duels(tournament, kind):
-    return list(Duel.objects.filter(tournament=tournament, kind=kind,
-                                    status__in=[DuelStatus.READY, DuelStatus.RUNNING])
-                .order_by("pk"))
-
-
-def finish(duel, referee, winner_seat="A"):
-    loser = "B" if winner_seat == "A" else "A"
-    duel_services.append_event(duel, referee, {"type": "forfeit", "seat": loser}, duel.seq)
-
-
-def settle_tiebreaks(tournament, referee, capture) -> None:
-    """Play every tie-break duel as it is created (seat A wins), the automation running after
-    each commit, until positions 1–4 are settled."""
-    for _ in range(40):
-        duels = open_duels(tournament, DuelKind.TIE_BREAK)
-        if not duels:
-            break
-        for duel in duels:
-            with capture(execute=True):
-                finish(duel, referee, "A")
-    tournament.refresh_from_db()
-
-
-def play_playoffs(tournament, referee, capture, seat_for=lambda stage: "A") -> None:
-    for _ in range(4):
-        for duel in open_duels(tournament, DuelKind.PLAYOFF):
-            with capture(execute=True):
-                finish(duel, referee, seat_for(duel.stage))
-    tournament.refresh_from_db()
-
-
-@pytest.fixture
-def played_group_phase(django_capture_on_commit_callbacks):
-    """Ten players; group 1's first player wins every odd round, group 2's every even round,
-    so two players reach +21 and the rest are level at 0 or below: tie-breaks are needed."""
-    organiser = UserFactory(username="olga")
-    tournament = services.create_tournament(name="Cup", created_by=organiser)
-    services.register_list(tournament, "\n".join(f"P{i}" for i in range(10)), organiser)
-    services.split_groups(tournament, organiser, "alternating")
-    services.start_group_phase(tournament, organiser)
-    referee = RoleFactory(tournament=tournament, role=Role.REFEREE).user
-    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
-    for number in range(1, 16):
-        first = g1[0] if number % 2 else g1[number % 5]
-        second = g2[number % 5] if number % 2 else g2[0]
-        duel = services.name_representatives(tournament, referee, number, first.pk, second.pk)
-        with django_capture_on_commit_callbacks(execute=True):
-            finish(duel, referee, "A")
-    tournament.refresh_from_db()
-    return tournament, organiser, referee
 
 
 def test_the_group_phase_ends_after_round_15_and_tie_breaks_are_planned(played_group_phase):

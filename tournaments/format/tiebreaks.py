@@ -358,9 +358,12 @@ class _Planner:
             resolved = [self._match(draw.key, number, i // 2 + 1, rest[i], rest[i + 1])
                         for i in range(0, len(rest), 2)]
             complete = all(m.decided for m, _ in resolved)
-            if not needed and not complete:
+            played = all(m.decided and not m.walkover for m, _ in resolved)
+            if not needed and not played:
                 # Minimal mode stops here; a round already fully played still counts (point 5:
-                # finished knockouts stand), a partly played one does not.
+                # finished knockouts stand), a partly played one does not — nor one that only
+                # a withdrawal would decide: a walkover is never recorded for a duel the plan
+                # does not call for.
                 state = STOPPED
                 break
             for _, rows in resolved:

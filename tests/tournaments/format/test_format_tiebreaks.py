@@ -227,6 +227,24 @@ def test_minimal_mode_three_level_at_three_to_five_play_one_duel():
     assert sorted(plan.positions[3]) == [3, 4]
 
 
+def test_minimal_mode_records_no_walkover_for_a_final_it_never_scheduled():
+    """Three level at 3–5: one duel settles 4/5 and minimal mode stops before the final. When
+    the bye holder then withdraws, the unscheduled final is no walkover: the plan stays
+    stopped, the withdrawn player leaves the order and the others move up."""
+    points = {1: 9, 2: 6, 3: 3, 4: 3, 5: 3, 6: 0}
+    draws = line(3, 4, 5)  # 3 holds the bye; 4 v 5 is the one duel
+    duels: list[TieBreakDuel] = []
+    plan = plan_tiebreaks(points, master_seed=SEED, mode=MINIMAL, draws=draws)
+    won(plan, 4, among=duels)
+    plan = plan_tiebreaks(points, master_seed=SEED, mode=MINIMAL, draws=draws, duels=duels,
+                          withdrawn={3})
+    assert plan.walkovers == ()
+    assert plan.to_play == ()
+    assert plan.void == ()
+    assert plan.settled
+    assert plan.positions[3] == (4,) and plan.positions[4] == (5,)
+
+
 # Point 5: draws replayed, withdrawals.
 
 def test_a_duel_without_winner_is_still_to_be_played():

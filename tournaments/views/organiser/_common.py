@@ -115,6 +115,7 @@ def duel_row(tournament: Tournament, duel: Duel) -> dict[str, Any]:
         "seat_a": duel.seat_a.name if duel.seat_a_id else "vacant",
         "seat_b": duel.seat_b.name if duel.seat_b_id else "vacant",
         "result": result,
+        "finish_text": presentation.finish_label(result.finish) if result else "",
     }
 
 
