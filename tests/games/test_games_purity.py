@@ -31,8 +31,8 @@ def test_the_game_engines_import_only_the_standard_library_and_themselves() -> N
 
 def test_importing_and_running_the_engines_loads_no_django() -> None:
     code = (
-        "import sys, games.trois, games.trois.__main__\n"
-        "games.trois.play_game(1)\n"
+        "import sys, games.trois, games.trois.__main__, games.cpt113, games.cpt113.__main__\n"
+        "games.trois.play_game(1); games.cpt113.play_game(1)\n"
         "assert not [m for m in sys.modules if m.split('.')[0] == 'django'], 'django loaded'\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT,
