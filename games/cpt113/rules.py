@@ -124,7 +124,8 @@ def _checked_play(state: State, move: Mapping[str, Any]) -> tuple[str, str | Non
                           f"{COLOURS[state.colour]}, a {state.number}, or a wild")
     colour = move.get("colour")
     if is_wild(card):
-        if set(move) != {"kind", "card", "colour"} or colour not in COLOURS:
+        if (set(move) != {"kind", "card", "colour"} or not isinstance(colour, str)
+                or colour not in COLOURS):
             raise IllegalMove(f"{name} must name the colour for {label(card)}: one of "
                               f"{listing(list(COLOURS))}")
         return card, str(colour)

@@ -32,11 +32,6 @@ def label(card: str) -> str:
     return f"{COLOURS[card[0]]} {card[1]}"
 
 
-def matches(card: str, top: str) -> bool:
-    """A card may go on ``top`` when it has its colour or its number."""
-    return colour_of(card) == colour_of(top) or number_of(card) == number_of(top)
-
-
 def sort_key(card: str) -> tuple[int, int]:
     """Hands show colour by colour in the seed's order, then by number."""
     return (list(COLOURS).index(card[0]), int(card[1]))

@@ -19,7 +19,8 @@ JUNK = st.one_of(
     st.fixed_dictionaries({"kind": st.sampled_from(["play", "draw", "x"])}),
     st.fixed_dictionaries({"kind": st.just("play"), "card": st.sampled_from(DECK + ("Z", ""))}),
     st.fixed_dictionaries({"kind": st.just("play"), "card": st.sampled_from(["W", "W4"]),
-                           "colour": st.sampled_from(["R", "Y", "G", "B", "P"])}),
+                           "colour": st.sampled_from(["R", "Y", "G", "B", "P"])
+                           | st.lists(st.just("R"), max_size=1)}),
 )
 
 

@@ -50,6 +50,17 @@ def test_reading_the_partner_plays_from_the_same_hand() -> None:
     assert after.hands[0] == ["R1", "Y5"] and effects[0].text == "A2 plays red 2."
 
 
+# -- the seed's worked example ---------------------------------------------------------------
+
+def test_the_seeds_example_on_a_blue_5_a_blue_card_or_a_5() -> None:
+    # "if the discard pile has a blue card that is a 5, the player must place either a blue
+    # card or a card with a 5 on it" — or a wild; nothing else.
+    state = table([["B1", "BS", "G5", "Y5", "R1", "RS", "W", "Y9"], ["G6"]], ["B5"])
+    assert set(legal(state).playable) == {"B1", "BS", "G5", "Y5", "W"}
+    with pytest.raises(IllegalMove, match="red 1 cannot go on blue 5"):
+        apply(state, play("R1"))
+
+
 # -- reading 2: the 20 number cards --------------------------------------------------------
 
 def test_reading_the_deck_has_40_cards_and_numbers_0_to_9_twice() -> None:
@@ -209,6 +220,7 @@ def test_a_wild_names_the_colour_and_may_be_played_any_time() -> None:
     ({"kind": "play", "card": "Y6"}, "yellow 6 cannot go on red 0: play red, a 0, or a wild"),
     ({"kind": "play", "card": "R1", "colour": "G"}, "only a wild names a colour"),
     ({"kind": "play", "card": "W", "colour": "purple"}, "must name the colour"),
+    ({"kind": "play", "card": "W", "colour": ["R"]}, "must name the colour"),
     ({"kind": "draw"}, "cards are drawn only when none can be played"),
     ({"kind": "draw", "n": 2}, "a draw is just"),
 ])
