@@ -92,6 +92,16 @@ def test_nothing_hidden_reaches_the_page_during_a_game(ada):
         assert f">{card}<" not in page and f'"{card}"' not in page
 
 
+def test_cpt113_offers_only_the_groups_own_cards(ada):
+    client = client_for(ada)
+    game = start(client, "cpt113", "4")
+    page = client.get(url(game)).content.decode()
+    state = game_services.load(game).state
+    offered = set(re.findall(r'name="card" value="(\w+)"', page))
+    assert offered <= set(state.hands[0])
+    assert str(game.seed) not in page
+
+
 def test_a_trois_move_is_played_and_the_bots_answer_in_the_log(ada):
     client = client_for(ada)
     game = start(client)
@@ -219,6 +229,9 @@ def test_the_sweep_ends_games_past_their_deadline_only(ada, monkeypatch):
     due, fresh = start(client), start(client)
     start(client, "cpt113", "2")
     PracticeGame.objects.filter(pk=due.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    from config.celery import app
+
+    assert app.conf.beat_schedule["sweep-trois-deadlines"]["task"] == sweep_trois_deadlines.name
     assert sweep_trois_deadlines() == 1
     assert sweep_trois_deadlines() == 0
     assert PracticeGame.objects.get(pk=due.pk).finished
