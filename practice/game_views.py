@@ -113,8 +113,11 @@ def _trois(game: PracticeGame, table: TroisTable) -> dict:
         "my_turn": table.my_turn(), "hand": table.hand(), "can_take": table.can_take(),
         "groups": [[{"card": c, "label": trois_label(c)} for c in g] for g in table.groups()],
         "top": {"card": state.top, "label": trois_label(state.top)},
+        # Hands are shown only once the game is over: nothing hidden before.
         "others": [{"name": BOT_NAMES[s - 1], "cards": len(state.hands[s]),
-                    "winner": s in state.winners} for s in range(1, 4)],
+                    "winner": s in state.winners,
+                    "shown": [trois_label(c) for c in state.hands[s]] if table.finished else []}
+                   for s in range(1, 4)],
         "deck": len(state.deck), "pile": len(state.pile),
         "wild_pile": [trois_label(c) for c in state.wild_pile], "time_left": left,
     }
@@ -127,7 +130,10 @@ def _cpt113(table: Cpt113Table) -> dict:
     groups = [{"name": group_name(g, capital=True) + (" (you and Partner)" if g == 0 else ""),
                "cards": len(state.hands[g]), "out": g in state.out,
                "winner": g in state.winners,
-               "players": " and ".join(state.names[s] for s in (g, g + state.groups))}
+               "players": " and ".join(state.names[s] for s in (g, g + state.groups)),
+               # Hands are shown only once the game is over: nothing hidden before.
+               "shown": [cpt_label(c) for c in state.hands[g]]
+               if table.finished and g != 0 else []}
               for g in range(state.groups)]
     on_turn = None if table.finished else state.names[state.seat]
     return {
