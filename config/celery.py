@@ -22,6 +22,10 @@ app.conf.beat_schedule = {
         "task": "tournaments.tasks.sweep",
         "schedule": 60.0,
     },
+    "sweep-trois-deadlines": {
+        "task": "practice.tasks.sweep_trois_deadlines",
+        "schedule": 60.0,
+    },
     "forget-old-sign-in-failures": {
         "task": "accounts.tasks.forget_old_sign_in_failures",
         "schedule": crontab(minute=17, hour=3),

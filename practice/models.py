@@ -30,3 +30,34 @@ class PracticeDuel(models.Model):
 
     def __str__(self) -> str:
         return f"Practice {self.pk} ({self.ruleset}) of {self.user}"
+
+
+class PracticeGame(models.Model):
+    """A game of Trois or CPT-113 against the bots (docs/practice.md, "Other games"): its seed
+    and the person's accepted moves; ``deadline`` is Trois's time limit, kept by the server."""
+
+    class Kind(models.TextChoices):
+        TROIS = "trois", "Trois"
+        CPT113 = "cpt113", "CPT-113"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="practice_games")
+    kind = models.CharField(max_length=6, choices=Kind.choices)
+    seed = models.BigIntegerField()
+    #: CPT-113's number of groups (2–4); 0 for Trois.
+    groups = models.PositiveSmallIntegerField(default=0)
+    name = models.CharField(max_length=150)
+    moves = models.JSONField(default=list, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True, default="")
+    finished = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+        indexes = [models.Index(fields=["user", "-updated_at"]),
+                   models.Index(fields=["finished", "deadline"])]
+
+    def __str__(self) -> str:
+        return f"Practice {self.get_kind_display()} {self.pk} of {self.user}"

@@ -1,0 +1,42 @@
+"""Effects: what a move did, as data a page can show and a sentence a person can read."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One consequence of a move: ``kind`` names it for code, ``text`` says it for everyone.
+
+    ``who`` is the seat it happened to (None for the table or the dealer). A card taken from
+    the deck is hidden from the others: ``text`` then does not name it, ``secret`` does."""
+
+    kind: str
+    text: str
+    who: int | None = None
+    #: The same sentence naming a hidden card, for ``who`` alone (None: nothing hidden).
+    secret: str | None = None
+
+    def seen_by(self, seat: int | None) -> str:
+        """The words ``seat`` may read: the secret for its holder, the public text for others."""
+        return self.secret if self.secret is not None and seat == self.who else self.text
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def listing(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: a list as a sentence says it."""
+    if not items:
+        return "nothing"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``1 card``, ``3 cards``."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"

@@ -1,0 +1,253 @@
+"""Trois and CPT-113 in the practice room: signed-in people, their own games, moves checked
+on the server, nothing hidden sent, Trois's time limit kept by the server."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.cpt113.cards import label as cpt_label
+from games.trois.cards import label as trois_label
+from practice import game_clock, game_services
+from practice.models import PracticeGame
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ada():
+    return UserFactory(username="ada")
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def start(client: Client, kind: str = "trois", groups: str = "") -> PracticeGame:
+    response = client.post(reverse("practice:games"), {"kind": kind, "groups": groups})
+    assert response.status_code == 302, response.content.decode()[:500]
+    return PracticeGame.objects.latest("pk")
+
+
+def url(game: PracticeGame, move: bool = False) -> str:
+    return reverse("practice:game_move" if move else "practice:game", args=[game.pk])
+
+
+def first_move(game: PracticeGame) -> dict:
+    """A legal move for the person, as the page offers it."""
+    table = game_services.load(game)
+    if game.kind == "trois":
+        if table.can_take():
+            return {"kind": "take"}
+        return {"kind": "play", "cards": [next(c["card"] for c in table.hand() if c["playable"])]}
+    if table.can_draw():
+        return {"kind": "draw"}
+    card = next(c for c in table.hand() if c["playable"])
+    return {"kind": "play", "card": card["card"]} | ({"colour": "R"} if card["wild"] else {})
+
+
+def test_the_pages_need_a_sign_in(ada):
+    game = start(client_for(ada))
+    anonymous = Client()
+    for path in (reverse("practice:games"), url(game)):
+        response = anonymous.get(path)
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    response = anonymous.post(url(game, move=True), {"kind": "take", "seen": 0})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert PracticeGame.objects.get(pk=game.pk).moves == []
+
+
+@pytest.mark.parametrize("kind", ["trois", "cpt113"])
+def test_someone_elses_game_is_not_found_and_takes_no_move(ada, kind):
+    game = start(client_for(ada), kind, "2")
+    other = client_for(UserFactory())
+    assert other.get(url(game)).status_code == 404
+    assert other.post(url(game, move=True), first_move(game) | {"seen": 0}).status_code == 404
+    assert PracticeGame.objects.get(pk=game.pk).moves == []
+    assert "Trois" not in other.get(reverse("practice:games")).content.decode().split(
+        "My games")[1]
+
+
+def test_nothing_hidden_reaches_the_page_during_a_game(ada):
+    client = client_for(ada)
+    game = start(client)
+    page = client.get(url(game)).content.decode()
+    table = game_services.load(game)
+    state = table.state
+    assert "Your turn: match" in page
+    assert str(game.seed) not in page
+    mine = set(state.hands[0])
+    offered = set(re.findall(r'value="([BGYPORM]\d)"', page))
+    assert offered <= mine  # none when nothing matches: then only "Take a card"
+    shown = set(re.findall(r'class="uno c-\w[^"]*"[^>]*>([BGYPORM]\d)<', page))
+    assert shown == mine
+    hidden = set(state.deck) | {c for h in state.hands[1:] for c in h}
+    for card in hidden - {state.top}:
+        assert f">{card}<" not in page and f'"{card}"' not in page
+
+
+def test_cpt113_offers_only_the_groups_own_cards(ada):
+    client = client_for(ada)
+    game = start(client, "cpt113", "4")
+    page = client.get(url(game)).content.decode()
+    state = game_services.load(game).state
+    offered = set(re.findall(r'name="card" value="(\w+)"', page))
+    assert offered <= set(state.hands[0])
+    assert str(game.seed) not in page
+
+
+def test_a_trois_move_is_played_and_the_bots_answer_in_the_log(ada):
+    client = client_for(ada)
+    game = start(client)
+    move = first_move(game)
+    response = client.post(url(game, move=True), move | {"seen": 0})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.moves == [move]
+    page = client.get(url(game)).content.decode()
+    assert "Bot 1 " in page and "by-bot" in page
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    ({"kind": "play", "cards": "Z9"}, "There is no card"),
+    ({"kind": "play"}, "Choose the cards to play."),
+    ({"kind": "jump"}, "Choose a card to play, or take a card."),
+    ({"kind": "play", "cards": ["B1"], "top": "B2"}, "The card to end on top must be one of"),
+    ({"kind": "play", "cards": ["B1"] * 80}, "Choose the cards to play."),
+    ({"kind": "take", "seen": 3}, "This game moved on in another tab"),
+])
+def test_refused_trois_moves_are_explained_and_nothing_is_stored(ada, data, words):
+    client = client_for(ada)
+    game = start(client)
+    response = client.post(url(game, move=True), {"seen": 0} | data)
+    assert response.status_code == 422
+    assert words in response.content.decode()
+    assert PracticeGame.objects.get(pk=game.pk).moves == []
+
+
+def test_a_card_not_held_or_not_matching_is_refused(ada):
+    client = client_for(ada)
+    game = start(client)
+    table = game_services.load(game)
+    foreign = next(c for c in table.state.hands[1])
+    response = client.post(url(game, move=True), {"kind": "play", "cards": foreign, "seen": 0})
+    assert response.status_code == 422 and "does not hold" in response.content.decode()
+    assert PracticeGame.objects.get(pk=game.pk).moves == []
+
+
+@pytest.mark.parametrize(("kind", "groups", "words"), [
+    ("poker", "", "Choose Trois or CPT-113."),
+    ("cpt113", "9", "Choose 2, 3 or 4 groups."),
+    ("cpt113", "x", "Choose 2, 3 or 4 groups."),
+])
+def test_a_bad_start_is_refused_and_nothing_is_created(ada, kind, groups, words):
+    response = client_for(ada).post(reverse("practice:games"), {"kind": kind, "groups": groups})
+    assert response.status_code == 422 and words in response.content.decode()
+    assert not PracticeGame.objects.exists()
+
+
+def test_moves_need_the_csrf_token(ada):
+    game = start(client_for(ada))
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(ada)
+    assert client.post(url(game, move=True), {"kind": "take", "seen": 0}).status_code == 403
+    assert client.post(reverse("practice:games"), {"kind": "trois"}).status_code == 403
+    assert PracticeGame.objects.count() == 1
+
+
+@pytest.mark.parametrize(("kind", "groups"), [("trois", ""), ("cpt113", "2"), ("cpt113", "4")])
+def test_a_whole_game_through_the_pages(ada, kind, groups):
+    client = client_for(ada)
+    game = start(client, kind, groups)
+    for _ in range(400):
+        game.refresh_from_db()
+        if game.finished:
+            break
+        response = client.post(url(game, move=True), first_move(game) | {"seen": len(game.moves)})
+        assert response.status_code == 302
+    assert game.finished and game.outcome in ("won", "lost", "drawn")
+    page = client.get(url(game)).content.decode()
+    assert "Play again" in page
+    state = game_services.load(game).state
+    label = trois_label if kind == "trois" else cpt_label
+    for hand in state.hands[1:]:  # once over, the other hands are shown
+        assert all(label(c) in page for c in hand)
+
+
+def test_cpt113_a_wild_needs_a_colour_and_refusals_store_nothing(ada):
+    client = client_for(ada)
+    game = start(client, "cpt113", "3")
+    for data, words in (
+        ({"kind": "play", "card": "W"}, "does not hold wild"),
+        ({"kind": "play", "card": "R1", "colour": "P"}, "Name red, yellow, green or blue."),
+        ({"kind": "play", "card": ""}, "Choose a card to play, or draw."),
+        ({"kind": "play", "card": "QQ"}, "Name a card of the deck"),
+    ):
+        table = game_services.load(game)
+        if data.get("card") == "W" and "W" in table.state.hands[0]:
+            continue
+        response = client.post(url(game, move=True), data | {"seen": 0})
+        assert response.status_code == 422, data
+        assert words in response.content.decode()
+    assert PracticeGame.objects.get(pk=game.pk).moves == []
+    page = client.get(url(game)).content.decode()
+    assert "you (ada) and Partner (a bot) are group A" in page
+    assert str(game.seed) not in page
+
+
+def test_the_trois_time_limit_is_enforced_on_the_next_request(ada, monkeypatch):
+    client = client_for(ada)
+    game = start(client)
+    assert game.deadline is not None
+    assert "Time left: <strong>2" in client.get(url(game)).content.decode()
+    later = timezone.now() + timedelta(minutes=26)
+    monkeypatch.setattr(game_clock, "now", lambda: later)
+    page = client.get(url(game)).content.decode()
+    assert "Time is up" in page and "Play again" in page
+    game.refresh_from_db()
+    assert game.finished and game.moves == [{"kind": "time"}]
+    assert game.outcome in ("won", "lost", "drawn")
+
+
+def test_a_move_after_the_deadline_ends_the_game_instead(ada, monkeypatch):
+    client = client_for(ada)
+    game = start(client)
+    move = first_move(game)
+    later = timezone.now() + timedelta(minutes=25)
+    monkeypatch.setattr(game_clock, "now", lambda: later)
+    assert client.post(url(game, move=True), move | {"seen": 0}).status_code == 302
+    game.refresh_from_db()
+    assert game.finished and game.moves == [{"kind": "time"}]
+
+
+def test_the_sweep_ends_games_past_their_deadline_only(ada, monkeypatch):
+    from practice.tasks import sweep_trois_deadlines
+
+    client = client_for(ada)
+    due, fresh = start(client), start(client)
+    start(client, "cpt113", "2")
+    PracticeGame.objects.filter(pk=due.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    from config.celery import app
+
+    assert app.conf.beat_schedule["sweep-trois-deadlines"]["task"] == sweep_trois_deadlines.name
+    assert sweep_trois_deadlines() == 1
+    assert sweep_trois_deadlines() == 0
+    assert PracticeGame.objects.get(pk=due.pk).finished
+    assert not PracticeGame.objects.get(pk=fresh.pk).finished
+
+
+def test_a_person_keeps_only_their_latest_games(ada, monkeypatch):
+    monkeypatch.setattr(game_services, "KEPT_PER_PERSON", 3)
+    theirs = game_services.start_game(UserFactory(), "trois")
+    started = [game_services.start_game(ada, "cpt113", 2).pk for _ in range(5)]
+    kept = sorted(PracticeGame.objects.filter(user=ada).values_list("pk", flat=True))
+    assert kept == started[-3:]
+    assert PracticeGame.objects.filter(pk=theirs.pk).exists()
