@@ -89,6 +89,7 @@ ACTION_TEXT = {
     "playoff_duels_voided": "Playoff duels no longer needed",
     "tournament_complete": "Tournament complete",
     "tournament_reopened": "Tournament reopened",
+    "stale_duels_closed": "Duels nobody could play closed",
 }
 # Which detail keys hold what, so that ids become names and codes become words.
 _ENTRANT_KEYS = {"entrant", "giver", "receiver", "winner", "seat_a", "seat_b"}

@@ -53,15 +53,21 @@ def sweep() -> dict[str, int]:
     from duels.models import Duel, DuelStatus
 
     from .models import FINAL_PHASES, Tournament
+    from .services.lifecycle import GROUP_KINDS, OPEN, repair
     from .services.progression import sync
     from .services.refereeing import enforce_time_limit, warn_time_limit
     from .services.standings import recompute_standings as recompute
 
-    done = {"advanced": 0, "recomputed": 0, "warned": 0, "timed_out": 0}
+    done = {"advanced": 0, "recomputed": 0, "warned": 0, "timed_out": 0, "repaired": 0}
     now = timezone.now()
     for duel in Duel.objects.filter(status=DuelStatus.RUNNING, deadline__isnull=False):
         done["warned"] += warn_time_limit(duel, now)
         done["timed_out"] += enforce_time_limit(duel, now)
+    # Group duels left open past the group phase by an earlier version (one query).
+    for tournament in Tournament.objects.filter(
+            phase__in=["tie_breaks", "playoffs", *FINAL_PHASES], pk__in=Duel.objects.filter(
+                kind__in=GROUP_KINDS, status__in=OPEN).values("tournament_id")):
+        done["repaired"] += repair(tournament)
     for tournament in Tournament.objects.exclude(phase__in=FINAL_PHASES).exclude(
             phase__in=["draft", "registration"]):
         if tournament.standing_rows.count() != tournament.entrants.count():

@@ -170,7 +170,7 @@ def play_the_whole_duel(referee: Referee, duel: Duel, artifacts_dir, label: str)
                 "Alice is at 0 number cards: does Bob challenge?")
         referee.play(event)
         played.append(event)
-    expect(page.locator("#console-headline")).to_have_text("Alice wins — no number cards left")
+    expect(page.locator("#console-headline")).to_have_text("Alice wins — shed all cards")
     expect(page.locator(".log-list")).to_contain_text(
         "Bob holds a single action card and cannot legally challenge")
     return played

@@ -8,7 +8,7 @@ from accounts.models import Role
 from core.errors import ServiceError
 from duels.models import Duel, DuelKind, DuelStatus
 from tests.factories import RoleFactory, UserFactory
-from tests.tournaments.helpers import finish, play_playoffs, settle_tiebreaks
+from tests.tournaments.helpers import finish, open_duels, play_playoffs, settle_tiebreaks
 from tournaments import services
 from tournaments.models import Entrant, EntrantStatus, Membership, Phase, RoundStatus
 from tournaments.services import corrections, progression, refereeing
@@ -149,3 +149,60 @@ class TestPreviews:
         assert f"2nd place: {runner_up} → {champion}." in lines
         final.refresh_from_db()
         assert final.result.winner_id == final.seat_a_id  # nothing was kept
+
+
+class TestRepair:
+    def test_the_sweep_closes_a_replay_left_open_past_the_group_phase_and_the_console_says_why(
+            self, played_group_phase, django_capture_on_commit_callbacks, client):
+        from tournaments import tasks
+
+        tournament, organiser, referee = played_group_phase
+        settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
+        progression.start_playoffs(tournament, organiser)
+        # What an earlier version could leave: a group replay due after the playoffs started.
+        round_4 = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP, round__number=4)
+        stuck = Duel.objects.create(
+            tournament=tournament, kind=DuelKind.REPLAY, round=round_4.round,
+            seat_a=round_4.seat_a, seat_b=round_4.seat_b, group_a=round_4.group_a,
+            group_b=round_4.group_b, referee=referee, status=DuelStatus.READY,
+            replay_of=round_4, ruleset=round_4.ruleset, options=round_4.options)
+        with pytest.raises(ServiceError, match="can no longer be played"):
+            refereeing.append_event(stuck, referee, {"type": "forfeit", "seat": "A"}, 0)
+        assert tasks.sweep()["repaired"] == 1
+        stuck.refresh_from_db()
+        assert stuck.status == DuelStatus.ABANDONED
+        assert "froze when the playoffs started" in stuck.closed_reason
+        client.force_login(referee)
+        page = client.get(f"/t/{tournament.slug}/duels/{stuck.pk}/").content.decode()
+        assert "This duel is abandoned" in page and "froze when the playoffs started" in page
+        assert tasks.sweep()["repaired"] == 0  # nothing left to repair
+
+    def test_the_automation_voids_a_walkover_recorded_for_a_final_never_scheduled(
+            self, played_group_phase_minimal, django_capture_on_commit_callbacks):
+        from duels import services as duel_rows
+        from tournaments.format import duel_key
+
+        tournament, organiser, referee = played_group_phase_minimal
+        settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
+        plan = progression.tiebreak_plan(tournament)
+        stopped = next(k for k in plan.knockouts if k.state == "stopped")
+        first, second = next(t.players for t in plan.tiers if t.state == "shared")
+        final = duel_key(stopped.key, len(stopped.rounds) + 1, 1)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.withdraw(tournament, organiser, second, reason="train")
+        # Today: no walkover for the final minimal mode never scheduled.
+        assert not Duel.objects.filter(tournament=tournament, stage=final).exists()
+        # What an earlier version recorded then: the automation's walkover for that final.
+        ghost = duel_rows.create_duel(
+            tournament=tournament, kind=DuelKind.TIE_BREAK, stage=final,
+            seat_a_id=min(first, second), seat_b_id=max(first, second),
+            ruleset=tournament.duel_preset, variants=[], options={"truth_dare": False})
+        duel_rows.forfeit(duel_rows.lock(ghost), None, "A" if second < first else "B",
+                          "withdrawn")
+        assert progression.pending(tournament)
+        assert progression.sync(tournament)
+        ghost.refresh_from_db()
+        assert ghost.status == DuelStatus.VOID
+        assert not progression.pending(tournament)
+        settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
+        assert tournament.top_four_settled_at is not None

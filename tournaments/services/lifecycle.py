@@ -12,6 +12,7 @@ that waits for a duel that will never come.
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
@@ -241,3 +242,26 @@ def cancel_duels(tournament: Tournament, reason: str) -> int:
         Duel.objects.filter(tournament=tournament, status__in=OPEN).values_list("pk", flat=True),
         reason,
     )
+
+
+@transaction.atomic
+def repair(tournament: Tournament) -> int:
+    """Close duels an earlier version left open that nobody may play any more (the sweep
+    calls this before the automation's step): a group duel still open after the group phase
+    is over — a round's duel is cancelled, and any group-phase duel is closed once the playoffs
+    have started, since group results froze then. Returns how many duels it closed."""
+    if tournament.phase in (Phase.DRAFT, Phase.REGISTRATION) or group_phase_open(tournament):
+        return 0
+    stale = Duel.objects.filter(tournament=tournament, kind__in=GROUP_KINDS, status__in=OPEN)
+    closed = duels.void(stale.filter(kind=DuelKind.GROUP, seq=0).values_list("pk", flat=True))
+    if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE, Phase.CANCELLED):
+        closed += duels.abandon(stale.exclude(status=DuelStatus.VOID).values_list("pk", flat=True),
+                                "Group results froze when the playoffs started: this duel "
+                                "has no result.")
+    else:
+        closed += duels.abandon(stale.filter(kind=DuelKind.GROUP).values_list("pk", flat=True),
+                                "The group phase is over: this round's duel has no result.")
+    if closed:
+        audit.record(tournament, None, "stale_duels_closed", count=closed)
+        audit.bump_version(tournament)
+    return closed

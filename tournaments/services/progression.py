@@ -27,7 +27,8 @@ def _duels(tournament: Tournament, kind: str):
             .values_list("pk", "stage", "seat_a_id", "seat_b_id", "status", "result__winner_id"))
 
 
-def tiebreak_plan(tournament: Tournament) -> fmt.TieBreakPlan:
+def tiebreak_plan(tournament: Tournament, *,
+                  leave_out: set[int] = frozenset()) -> fmt.TieBreakPlan:
     """The tie-break plan from stored standings, draws and duels (a fixed number of queries)."""
     draws = {d.key: d.order for d in TieBreakDraw.objects.filter(tournament=tournament)}
     drawn = {p for order in draws.values() for p in order}
@@ -41,7 +42,8 @@ def tiebreak_plan(tournament: Tournament) -> fmt.TieBreakPlan:
             withdrawn.add(entrant)
     duels = [fmt.TieBreakDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None,
                               pk)
-             for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.TIE_BREAK)]
+             for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.TIE_BREAK)
+             if pk not in leave_out]
     return fmt.plan_tiebreaks(points, master_seed=tournament.tiebreak_seed or "unplanned",
                               mode=tournament.tiebreak_mode, draws=draws, duels=duels,
                               withdrawn=withdrawn)
@@ -83,7 +85,30 @@ def _walkover(tournament: Tournament, kind: str, match) -> None:
     lifecycle.forfeit(tournament, None, duel, "A" if duel.seat_a_id == loser else "B")
 
 
+def _spurious_walkovers(tournament: Tournament) -> list[int]:
+    """Walkovers an earlier version recorded for a tie-break duel the plan never scheduled
+    (minimal mode, a final decided only by a withdrawal): the automation's lone forfeit of a
+    withdrawn player, in a match the plan without it does not reach."""
+    candidates = [
+        duel_id for duel_id, in DuelEvent.objects.filter(
+            duel__tournament=tournament, duel__kind=DuelKind.TIE_BREAK, duel__seq=1,
+            duel__status=DuelStatus.FINISHED, seq=1, undone_at=None, created_by=None,
+            payload__type="forfeit", payload__reason="withdrawn",
+        ).values_list("duel_id")
+    ]
+    if not candidates:
+        return []
+    plan = tiebreak_plan(tournament, leave_out=set(candidates))
+    reached = {m.key for k in plan.knockouts for r in k.rounds for m in r.matches}
+    stages = dict(Duel.objects.filter(pk__in=candidates).values_list("pk", "stage"))
+    return [pk for pk in candidates if stages[pk] not in reached]
+
+
 def _sync_tiebreaks(tournament: Tournament) -> None:
+    spurious = _spurious_walkovers(tournament)
+    if spurious:
+        duels.void(spurious)
+        audit.record(tournament, None, "tiebreak_duels_voided", duels=spurious)
     if lifecycle.due_group_replays(tournament).exists():
         _hold_tiebreaks(tournament)
         return
@@ -165,6 +190,8 @@ def pending(tournament: Tournament) -> bool:
         return tournament.group_phase_ended_at is not None
     if tournament.phase == Phase.TIE_BREAKS:
         plan = tiebreak_plan(tournament)
+        if _spurious_walkovers(tournament):
+            return True
         if lifecycle.due_group_replays(tournament).exists():
             return bool(plan.void) or tournament.top_four_settled_at is not None
         return (bool(plan.new_draws or plan.void or plan.walkovers)
