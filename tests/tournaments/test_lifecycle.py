@@ -8,7 +8,7 @@ from accounts.models import Role
 from core.errors import ServiceError
 from duels.models import Duel, DuelKind, DuelStatus
 from tests.factories import RoleFactory, UserFactory
-from tests.tournaments.helpers import finish, open_duels, play_playoffs, settle_tiebreaks
+from tests.tournaments.helpers import finish, play_playoffs, settle_tiebreaks
 from tournaments import services
 from tournaments.models import Entrant, EntrantStatus, Membership, Phase, RoundStatus
 from tournaments.services import corrections, progression, refereeing
