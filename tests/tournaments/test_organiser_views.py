@@ -670,6 +670,29 @@ def test_a_void_with_replay_is_previewed_and_a_missing_reason_refused(cup):
     assert "Ranks move for 19 other players whose points do not change." in html
 
 
+def test_a_ruling_applied_from_the_results_page_sends_htmx_to_the_page_not_into_the_form(cup):
+    """htmx posts the form in place: once applied it is told to load the Results page itself
+    (HX-Redirect), never handed the whole page to draw inside the form; without JavaScript
+    the same post redirects."""
+    tournament, users = cup
+    in_group_phase(tournament, users["organiser"], decided=1)
+    duel = Duel.objects.get(tournament=tournament, round__number=1)
+    client = client_for(users["organiser"])
+    response = client.post(url("result", duel.pk),
+                           {"ruling": "void_replay", "reason": "noise", "apply": "1"},
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 204 and response.content == b""
+    assert response["HX-Redirect"] == url("results")
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.VOID
+    page = client.get(url("results")).content.decode()
+    assert "the ruling is recorded" in page  # the message waits for the page it leads to
+    again = Duel.objects.get(replay_of=duel)
+    finish_duel = client.post(url("result", again.pk), {"ruling": "A", "reason": "x",
+                                                         "apply": "1"})
+    assert finish_duel.status_code == 404  # not finished yet: nothing to rule on
+
+
 def test_a_refused_correction_is_explained(cup):
     tournament, users = cup
     in_group_phase(tournament, users["organiser"], decided=1)
