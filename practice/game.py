@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from core.numbers import read_int
 from duels.engine import CARDS, COLORS, PRESETS, EngineError, Simulator
 from duels.engine import Duel as EngineDuel
 from duels.engine.constants import CARD_LABELS
@@ -200,7 +201,7 @@ def parse_move(data: Mapping[str, str]) -> dict[str, Any]:
     move: dict[str, Any] = {"kind": kind}
     if kind == "reveal":
         value = data.get("value", "")
-        move["value"] = int(value) if value.isdigit() and len(value) == 1 else value
+        move["value"] = read_int(value, hi=9) if read_int(value, hi=9) is not None else value
     elif kind == "action":
         move["card"] = data.get("card", "")
         if data.get("color"):

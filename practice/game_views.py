@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.numbers import read_int
 from games.cpt113.cards import COLOURS as CPT_COLOURS
 from games.cpt113.cards import label as cpt_label
 from games.cpt113.state import LETTERS, group_name
@@ -35,7 +36,7 @@ def index(request: HttpRequest) -> HttpResponse:
         groups = request.POST.get("groups", "")[:MAX_FIELD]
         try:
             game = game_services.start_game(request.user, kind,
-                                            int(groups) if groups.isdigit() else 0)
+                                            read_int(groups, hi=99) or 0)
         except Refused as err:
             error = str(err)
         else:
@@ -68,7 +69,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             chosen = parse_cpt113(kind, post.get("card", "")[:MAX_FIELD],
                                   post.get("colour", "")[:MAX_FIELD])
-        game_services.play(game_id, request.user, chosen, int(seen) if seen.isdigit() else None)
+        game_services.play(game_id, request.user, chosen, read_int(seen))
     except PracticeGame.DoesNotExist:
         raise Http404("No such game.") from None
     except Refused as err:

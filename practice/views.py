@@ -5,6 +5,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.numbers import read_int
 from duels.engine import COLORS, PRESETS
 from duels.engine.constants import CARD_LABELS
 from duels.words import choice_label, finish_label
@@ -48,7 +49,7 @@ def move(request: HttpRequest, practice_id: int) -> HttpResponse:
     seen = request.POST.get("seen", "")
     try:
         services.play(practice_id, request.user, parse_move(request.POST),
-                      int(seen) if seen.isdigit() else None)
+                      read_int(seen))
     except PracticeDuel.DoesNotExist:
         raise Http404("No such practice duel.") from None
     except Refused as err:

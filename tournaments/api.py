@@ -6,6 +6,7 @@ Every answer carries the standings version as its ETag, so an unchanged poll cos
 
 import csv
 import io
+import re
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
@@ -104,7 +105,14 @@ class DuelDetail(DuelRow):
     log: list[LogLine]
 
 
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,140}")
+
+
 def _load(request: HttpRequest, slug: str) -> Tournament:
+    # The path is typed by anyone: a NUL or any other odd character is simply no tournament
+    # (PostgreSQL would refuse a NUL in the query with an error, not a 404).
+    if not SLUG.fullmatch(slug):
+        raise Http404("No such tournament.")
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_view(request.user, tournament):
         raise Http404("No such tournament.")

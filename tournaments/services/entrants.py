@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
+from core.text import clean_line
 
 from ..models import Entrant, EntrantStatus, Phase, Tournament
 from . import audit
@@ -23,7 +24,7 @@ REGISTRATION_PHASES = (Phase.DRAFT, Phase.REGISTRATION)
 
 
 def clean_entrant_name(name: str) -> str:
-    name = " ".join((name or "").split())
+    name = clean_line(name, what="A player's name")
     if not name:
         raise ServiceError("A player needs a name.")
     if len(name) > NAME_MAX:

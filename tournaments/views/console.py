@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
+from core.numbers import read_int
 from duels import selectors
 from duels import services as duels
 from duels.engine import COLORS
@@ -376,7 +377,7 @@ def replay(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRe
     the first n moves; htmx swaps only the stepper."""
     duel = _public_duel(tournament, duel_id)
     step = request.GET.get("step", "")
-    view = selectors.replay(duel, int(step) if step.isdigit() else None)
+    view = selectors.replay(duel, read_int(step))
     template = "duels/replay.html" + ("#replay" if request.htmx else "")
     response = render(
         request,

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
+from core.numbers import read_int
 from duels.models import Duel, DuelKind, DuelStatus
 from tournaments import presentation, read_models, services
 from tournaments.access import tournament_view
@@ -163,14 +164,14 @@ def name_representatives(request: HttpRequest, tournament: Tournament) -> HttpRe
 @require_POST
 def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     duel = get_object_or_404(Duel, tournament=tournament, pk=duel_id)
-    referee_id = request.POST.get("referee") or ""
-    referee = (
-        get_user_model().objects.filter(pk=int(referee_id)).first()
-        if referee_id.isdigit()
-        else None
-    )
+    chosen = request.POST.get("referee") or ""  # empty: any referee may take it
+    referee_pk = read_int(chosen)
+    referee = get_user_model().objects.filter(pk=referee_pk).first() if referee_pk else None
     table = request.POST.get("table")  # None when the form has no table field
     try:
+        if chosen and referee is None:
+            # An unknown id never silently unassigns the duel's referee.
+            raise ServiceError("That referee is not one of this tournament's people.")
         refereeing.assign_referee(duel, request.user, referee, table)
     except ServiceError as err:
         return render_page(

@@ -1,0 +1,68 @@
+"""Odd input answered in words, never with a 500 (issue 14's first findings): superscript
+digits where a number is read, a NUL in an API path or a name, an unknown referee id."""
+
+import pytest
+
+from core.errors import ServiceError
+from core.numbers import read_int
+from core.text import clean_line
+from duels.models import Duel
+from tests.factories import UserFactory
+from tournaments import services
+from tournaments.services import refereeing
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "1²", "-1", " 1", "1e3", "", "9999999999", None])
+def test_only_ascii_digits_in_bounds_are_a_number(value):
+    assert read_int(value, hi=10**9) is None
+
+
+def test_a_plain_number_reads():
+    assert (read_int("0"), read_int("42"), read_int("42", hi=40)) == (0, 42, None)
+
+
+def test_names_lose_invisible_characters_and_refuse_control_ones():
+    assert clean_line("A\u200bda \u202eX") == "Ada X"
+    assert clean_line("\u200b\u200b") == ""
+    with pytest.raises(ServiceError, match="control characters"):
+        clean_line("Ada\x00")
+
+
+def test_odd_input_on_public_and_staff_addresses_is_not_a_server_error(client):
+    organiser = UserFactory()
+    tournament = services.create_tournament(name="Odd Cup", created_by=organiser)
+    services.set_published(tournament, True, organiser)
+    assert client.get("/api/tournaments/a%00b/standings").status_code == 404
+    assert client.get(f"/api/tournaments/{tournament.slug}%00/standings").status_code == 404
+    listed = services.register_list(tournament, "Ada\x00Lovelace\nEve", organiser)
+    uploaded = services.register_csv(tournament, b"name\nBob\x00\nCy\n", organiser)
+    assert sorted(e.name for e in tournament.entrants.all()) == ["Cy", "Eve"]
+    refused = [r for r in [*listed, *uploaded] if "control characters" in str(r)]
+    assert len(refused) == 2  # each refused line reported in words, the good ones saved
+
+
+def test_an_unknown_referee_id_is_refused_and_keeps_the_referee(client):
+    from tests.factories import group_phase_duel
+
+    duel, referee = group_phase_duel()
+    refereeing.assign_referee(duel, duel.tournament.created_by, referee)
+    client.force_login(duel.tournament.created_by)
+    address = f"/t/{duel.tournament.slug}/manage/duels/{duel.pk}/referee/"
+    for odd in ("999999", "²", "x"):
+        response = client.post(address, {"referee": odd})
+        assert response.status_code == 422
+        assert "not one of this tournament" in response.content.decode()
+    assert Duel.objects.get(pk=duel.pk).referee == referee
+
+
+def test_a_replay_step_in_superscript_digits_shows_the_end_not_a_500(client):
+    from tests.factories import group_phase_duel
+
+    duel, referee = group_phase_duel()
+    services.set_published(duel.tournament, True, duel.tournament.created_by)
+    refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
+    address = f"/t/{duel.tournament.slug}/duels/{duel.pk}/replay/"
+    for odd in ("²", "٣", "-1", "99999999999"):
+        assert client.get(address, {"step": odd}).status_code == 200
