@@ -66,3 +66,21 @@ def test_a_replay_step_in_superscript_digits_shows_the_end_not_a_500(client):
     address = f"/t/{duel.tournament.slug}/duels/{duel.pk}/replay/"
     for odd in ("²", "٣", "-1", "99999999999"):
         assert client.get(address, {"step": odd}).status_code == 200
+
+
+def test_csv_exports_write_formulas_as_text_and_numbers_as_numbers(client):
+    import csv
+    import io
+
+    organiser = UserFactory()
+    tournament = services.create_tournament(name="Sheet Cup", created_by=organiser)
+    services.set_published(tournament, True, organiser)
+    services.register_list(tournament, '=HYPERLINK("http://x","y")\n+1\n@cmd\nAda', organiser)
+    from tournaments.services.standings import recompute_standings
+
+    recompute_standings(tournament)
+    body = client.get(f"/api/tournaments/{tournament.slug}/standings.csv").content.decode()
+    rows = list(csv.reader(io.StringIO(body)))
+    names = {row[1] for row in rows[1:]}
+    assert {"'=HYPERLINK(\"http://x\",\"y\")", "'+1", "'@cmd", "Ada"} <= names
+    assert all(row[3].lstrip("-").isdigit() for row in rows[1:])  # points stay numbers

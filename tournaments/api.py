@@ -206,11 +206,22 @@ def duel_record(request, slug: str, response: HttpResponse, duel_id: int):
     return _answer(request, slug, response, read)
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(cell: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (OWASP "CSV injection") is written as
+    text, behind a quote; numbers stay numbers."""
+    if isinstance(cell, str) and cell.startswith(FORMULA_STARTS):
+        return "'" + cell
+    return cell
+
+
 def _csv(tournament: Tournament, name: str, header: list[str], rows) -> HttpResponse:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-{name}.csv"'
     _tag(response, tournament)
