@@ -31,9 +31,3 @@ app.conf.beat_schedule = {
         "schedule": crontab(minute=17, hour=3),
     },
 }
-
-
-@app.task(name="config.ping")
-def ping() -> str:
-    """The health check's round trip: proves a worker takes tasks and returns results."""
-    return "pong"

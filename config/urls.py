@@ -5,7 +5,7 @@ from tournaments.views import home as tournament_views
 from tournaments.views import player as player_views
 
 from .api import api
-from .health import healthz
+from .health import healthz, readyz
 
 urlpatterns = [
     path("", tournament_views.home, name="home"),
@@ -18,6 +18,7 @@ urlpatterns = [
     path("t/<slug:slug>/", include("tournaments.urls_public")),
     path("practice/", include("practice.urls")),
     path("healthz", healthz, name="healthz"),
+    path("readyz", readyz, name="readyz"),
     path("api/", api.urls),
     path("admin/", admin.site.urls),
 ]

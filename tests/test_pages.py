@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,8 +47,18 @@ def test_404_page(client):
     assert "Page not found" in response.content.decode()
 
 
-def test_healthz_reports_each_part(client):
-    response = client.get("/healthz")
+def test_healthz_is_a_cheap_liveness_answer(client, monkeypatch):
+    from config import health
+
+    # Liveness asks nothing else: even with the database down the process is alive.
+    monkeypatch.setattr(health, "check_database", lambda: {"ok": False, "error": "Down"})
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get("/healthz")
+    assert (response.status_code, response.json(), len(queries)) == (200, {"ok": True}, 0)
+
+
+def test_readyz_reports_each_part(client):
+    response = client.get("/readyz")
     body = response.json()
     assert response.status_code == 200
     assert body["ok"] is True
@@ -54,13 +66,54 @@ def test_healthz_reports_each_part(client):
     assert set(body) == {"ok", "database", "redis", "celery"}
 
 
-def test_healthz_is_503_when_the_database_is_down(client, monkeypatch):
+def test_readyz_is_503_when_the_database_is_down(client, monkeypatch):
     from config import health
 
     monkeypatch.setattr(health, "check_database", lambda: {"ok": False, "error": "Down"})
-    response = client.get("/healthz")
+    response = client.get("/readyz")
     assert response.status_code == 503
     assert response.json()["ok"] is False
+
+
+def test_thirty_concurrent_readiness_checks_send_at_most_one_ping(monkeypatch):
+    """With the worker down, a crowd of calls costs one ping in flight, and every call is
+    answered without waiting for another's ping."""
+    import threading
+    import time
+
+    from django.core.cache import cache
+
+    from config import health
+
+    cache.delete(health.CACHE_KEY)
+    monkeypatch.setitem(health.app.conf, "task_always_eager", False)
+    in_flight, most, calls = 0, 0, 0
+    lock = threading.Lock()
+
+    def slow_silence(timeout):
+        nonlocal in_flight, most, calls
+        with lock:
+            in_flight += 1
+            calls += 1
+            most = max(most, in_flight)
+        time.sleep(0.3)  # no worker answers
+        with lock:
+            in_flight -= 1
+        return []
+
+    monkeypatch.setattr(health.app.control, "ping", slow_silence)
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(health.check_worker()))
+               for _ in range(30)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=5)
+    assert len(answers) == 30 and not any(a["ok"] for a in answers)
+    assert (most, calls) == (1, 1)
+    assert health.check_worker()["error"] == "no worker answered in time"  # reused
+    assert calls == 1
+    cache.delete(health.CACHE_KEY)
 
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:

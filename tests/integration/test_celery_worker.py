@@ -1,5 +1,5 @@
 """The real path: a task goes through Redis to a worker in another process and changes
-PostgreSQL; /healthz sees all three."""
+PostgreSQL; /readyz sees all three."""
 
 import os
 from datetime import timedelta
@@ -62,8 +62,11 @@ def test_tasks_enqueued_on_commit_reach_the_worker_only_after_commit(celery_work
     assert Entrant.objects.get(pk=entrant.pk).claim_token_hash == ""
 
 
-def test_healthz_reports_database_redis_and_worker(client, celery_worker_process):
-    body = client.get("/healthz").json()
+def test_readyz_reports_database_redis_and_worker(client, celery_worker_process):
+    from django.core.cache import cache
+
+    cache.delete("readyz:worker")
+    body = client.get("/readyz").json()
     assert body["ok"] is True
     assert body["database"]["vendor"] == "postgresql"
     assert body["redis"] == {"ok": True, "configured": True}
