@@ -84,3 +84,30 @@ def test_csv_exports_write_formulas_as_text_and_numbers_as_numbers(client):
     names = {row[1] for row in rows[1:]}
     assert {"'=HYPERLINK(\"http://x\",\"y\")", "'+1", "'@cmd", "Ada"} <= names
     assert all(row[3].lstrip("-").isdigit() for row in rows[1:])  # points stay numbers
+
+
+def test_a_large_upload_is_refused_before_anything_is_saved_and_reports_are_summarised(client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    organiser = UserFactory()
+    tournament = services.create_tournament(name="Big Cup", created_by=organiser)
+    client.force_login(organiser)
+    address = f"/t/{tournament.slug}/manage/players/csv/"
+    huge = ("name\n" + "".join(f"P{i}\n" for i in range(600_000))).encode()
+    response = client.post(address, {"file": SimpleUploadedFile("p.csv", huge)})
+    assert response.status_code == 422
+    assert "too large" in response.content.decode()
+    assert tournament.entrants.count() == 0
+    rows = client.post(address, {"file": SimpleUploadedFile(
+        "p.csv", ("".join(f"P{i}\n" for i in range(501))).encode())})
+    assert rows.status_code == 422 and "at most 500" in rows.content.decode()
+    assert tournament.entrants.count() == 0
+    # 100 refused lines (the same name again and again) and 3 good ones: the good ones are
+    # registered; the report shows them, the first 20 refused lines and a count of the rest.
+    mixed = "Ada\nBob\nCy\n" + "Ada\n" * 100
+    page = client.post(address, {"file": SimpleUploadedFile("p.csv", mixed.encode())})
+    html = page.content.decode()
+    assert sorted(e.name for e in tournament.entrants.all()) == ["Ada", "Bob", "Cy"]
+    assert "3 registered, 100 refused" in html
+    assert html.count("<strong>Refused:</strong>") == 20
+    assert "and 80 more refused lines, not shown" in html

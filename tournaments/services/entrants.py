@@ -19,6 +19,10 @@ from . import audit
 from .setup import lock
 
 NAME_MAX = 80
+# A list or a file registers at most 30 active players; these bounds leave room for notes,
+# blank lines and mistakes, and refuse anything larger before a row is read or saved.
+UPLOAD_MAX_BYTES = 256 * 1024
+LINES_MAX = 500
 MAX_ACTIVE_ENTRANTS = 30  # TOURNAMENT.md, "Phases": a 31st active entrant is refused
 REGISTRATION_PHASES = (Phase.DRAFT, Phase.REGISTRATION)
 
@@ -98,16 +102,25 @@ def _register_names(tournament: Tournament, rows: list[tuple[int, str]], actor,
 @transaction.atomic
 def register_list(tournament: Tournament, text: str, actor=None) -> list[LineReport]:
     """A pasted list: one name a line; blank lines are skipped."""
+    if len((text or "").encode()) > UPLOAD_MAX_BYTES:
+        raise ServiceError(f"The list is too long: at most {UPLOAD_MAX_BYTES // 1024} KiB. "
+                           "Nothing was registered.")
     rows = [(n, line) for n, line in enumerate((text or "").splitlines(), start=1)
             if line.strip()]
     if not rows:
         raise ServiceError("Paste at least one name, one per line.")
+    if len(rows) > LINES_MAX:
+        raise ServiceError(f"The list has {len(rows)} lines: at most {LINES_MAX}. Nothing was "
+                           "registered.")
     return _register_names(tournament, rows, actor, "list")
 
 
 @transaction.atomic
 def register_csv(tournament: Tournament, data: bytes | str, actor=None) -> list[LineReport]:
     """A CSV whose first column is the name; a first row reading `name` is a header."""
+    if len(data if isinstance(data, bytes) else data.encode()) > UPLOAD_MAX_BYTES:
+        raise ServiceError(f"The file is too large: at most {UPLOAD_MAX_BYTES // 1024} KiB. "
+                           "Nothing was registered.")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -126,6 +139,9 @@ def register_csv(tournament: Tournament, data: bytes | str, actor=None) -> list[
         rows.append((n, cells[0]))
     if not rows:
         raise ServiceError("The file holds no names: put one name per row, in the first column.")
+    if len(rows) > LINES_MAX:
+        raise ServiceError(f"The file has {len(rows)} rows: at most {LINES_MAX}. Nothing was "
+                           "registered.")
     return _register_names(tournament, rows, actor, "csv")
 
 

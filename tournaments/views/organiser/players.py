@@ -24,7 +24,7 @@ from tournaments.models import (
     EntrantStatus,
     Tournament,
 )
-from tournaments.services.entrants import REGISTRATION_PHASES
+from tournaments.services.entrants import REGISTRATION_PHASES, UPLOAD_MAX_BYTES
 
 from ._common import (
     REFUSED,
@@ -91,6 +91,9 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return _players_page(request, tournament, status=REFUSED, form=form)
 
 
+REPORT_REFUSED_SHOWN = 20
+
+
 def _register_many(
     request: HttpRequest,
     tournament: Tournament,
@@ -106,8 +109,11 @@ def _register_many(
         form.add_error(None, err.message)
         return _players_page(request, tournament, status=REFUSED, **{field: form})
     refused = [line for line in report if not line.added]
+    # The report is summarised: every registered line, the first refused ones, and a count.
+    shown = [line for line in report if line.added] + refused[:REPORT_REFUSED_SHOWN]
     extra: dict[str, Any] = {
-        "report": report,
+        "report": sorted(shown, key=lambda line: line.line),
+        "report_more": max(0, len(refused) - REPORT_REFUSED_SHOWN),
         "report_added": len(report) - len(refused),
         "report_refused": len(refused),
     }
@@ -139,7 +145,10 @@ def register_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         request,
         tournament,
         form,
-        lambda: services.register_csv(tournament, form.cleaned_data["file"].read(), request.user),
+        # One byte more than the limit is enough for the service to refuse a larger file.
+        lambda: services.register_csv(
+            tournament, form.cleaned_data["file"].read(UPLOAD_MAX_BYTES + 1), request.user
+        ),
         "csv_form",
     )
 
