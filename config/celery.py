@@ -18,6 +18,10 @@ app.conf.beat_schedule = {
         "task": "tournaments.tasks.expire_claim_links",
         "schedule": crontab(minute=7),
     },
+    "keep-duel-time": {
+        "task": "tournaments.tasks.keep_time",
+        "schedule": 10.0,
+    },
     "sweep-tournaments": {
         "task": "tournaments.tasks.sweep",
         "schedule": 60.0,

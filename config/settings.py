@@ -221,7 +221,12 @@ CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 300
+# Every task is short (a recomputation is milliseconds, a sweep seconds): a task that runs a
+# minute is stuck. A task taken by a worker that then dies is handed out again after the
+# visibility timeout, which must outlast the longest task (Redis's default is an hour).
+CELERY_TASK_SOFT_TIME_LIMIT = 60
+CELERY_TASK_TIME_LIMIT = 90
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 180}
 CELERY_RESULT_EXPIRES = 3600
 CELERY_RESULT_EXTENDED = True  # results name the worker that ran them
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -45,24 +45,17 @@ def advance_tournament(tournament_id: int) -> bool:
 def sweep() -> dict[str, int]:
     """Beat: repair whatever a lost task left stale. Every step is idempotent.
 
-    Rebuilds standings whose materialised rows are missing, takes every tournament's next step,
-    and sends overdue time-limit warnings and endings.
+    Rebuilds standings whose materialised rows are missing, closes duels nobody may play any
+    more, takes every tournament's next step, and keeps time (as `keep_time` does).
     """
-    from django.utils import timezone
-
-    from duels.models import Duel, DuelStatus
+    from duels.models import Duel
 
     from .models import FINAL_PHASES, Tournament
     from .services.lifecycle import GROUP_KINDS, OPEN, repair
     from .services.progression import sync
-    from .services.refereeing import enforce_time_limit, warn_time_limit
     from .services.standings import recompute_standings as recompute
 
-    done = {"advanced": 0, "recomputed": 0, "warned": 0, "timed_out": 0, "repaired": 0}
-    now = timezone.now()
-    for duel in Duel.objects.filter(status=DuelStatus.RUNNING, deadline__isnull=False):
-        done["warned"] += warn_time_limit(duel, now)
-        done["timed_out"] += enforce_time_limit(duel, now)
+    done = {"advanced": 0, "recomputed": 0, "repaired": 0, **keep_time()}
     # Group duels left open past the group phase by an earlier version (one query).
     for tournament in Tournament.objects.filter(
             phase__in=["tie_breaks", "playoffs", *FINAL_PHASES], pk__in=Duel.objects.filter(
@@ -84,31 +77,24 @@ def expire_claim_links() -> int:
     return expire()
 
 
-# Duel time limits (TOURNAMENT.md "No winner"): a warning before the deadline, `time_limit` at
-# it. Scheduled for the deadline when the duel starts; the beat sweep catches any lost task.
+# Duel time limits (TOURNAMENT.md "No winner"): a warning five minutes before the deadline,
+# `time_limit` at it, both against the deadline stored on the duel, checked by beat every few
+# seconds (`keep_time`). No task waits in the broker for a far deadline: Redis would hand such
+# a task out again after its visibility timeout, and a lost one would wait for the sweep.
 
-def schedule_time_limit(duel_id: int, deadline) -> None:
-    from .services.refereeing import WARNING_BEFORE
+@shared_task
+def keep_time() -> dict[str, int]:
+    """Beat: warn and end the duels whose deadline says so (each service is idempotent)."""
+    from django.utils import timezone
 
-    warn_time_limit.apply_async((duel_id,), eta=deadline - WARNING_BEFORE)
-    enforce_time_limit.apply_async((duel_id,), eta=deadline)
+    from duels.models import Duel, DuelStatus
 
+    from .services.refereeing import WARNING_BEFORE, enforce_time_limit, warn_time_limit
 
-@shared_task(acks_late=True)
-def warn_time_limit(duel_id: int) -> bool:
-    from duels.models import Duel
-
-    from .services.refereeing import warn_time_limit as warn
-
-    duel = Duel.objects.filter(pk=duel_id).first()
-    return bool(duel and warn(duel))
-
-
-@shared_task(acks_late=True)
-def enforce_time_limit(duel_id: int) -> bool:
-    from duels.models import Duel
-
-    from .services.refereeing import enforce_time_limit as enforce
-
-    duel = Duel.objects.filter(pk=duel_id).first()
-    return bool(duel and enforce(duel))
+    done = {"warned": 0, "timed_out": 0}
+    now = timezone.now()
+    for duel in Duel.objects.filter(status=DuelStatus.RUNNING,
+                                    deadline__lte=now + WARNING_BEFORE):
+        done["warned"] += warn_time_limit(duel, now)
+        done["timed_out"] += enforce_time_limit(duel, now)
+    return done

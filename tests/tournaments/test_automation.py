@@ -51,6 +51,26 @@ class TestTimeLimit:
         assert timed.result.finish == "time_limit" and timed.result.winner == timed.seat_a
         assert timed.events.filter(undone_at=None).count() == 2
 
+    def test_starting_a_timed_duel_queues_no_task_for_its_deadline(
+            self, django_capture_on_commit_callbacks):
+        duel, referee = group_phase_duel()
+        duel.tournament.duel_time_limit_minutes = 20
+        duel.tournament.save()
+        with django_capture_on_commit_callbacks() as callbacks:
+            duel_services.append_event(duel, referee,
+                                       {"type": "round", "cards": {"A": 9, "B": 1}}, 0)
+        assert callbacks == []  # the deadline is stored; beat keeps time against it
+
+    def test_beat_keeps_time_against_the_stored_deadline(self, timed):
+        assert tasks.keep_time() == {"warned": 0, "timed_out": 0}
+        Duel.objects.filter(pk=timed.pk).update(deadline=timezone.now() + timedelta(minutes=4))
+        assert tasks.keep_time() == {"warned": 1, "timed_out": 0}
+        assert tasks.keep_time() == {"warned": 0, "timed_out": 0}  # once
+        Duel.objects.filter(pk=timed.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert tasks.keep_time() == {"warned": 0, "timed_out": 1}
+        timed.refresh_from_db()
+        assert timed.status == DuelStatus.FINISHED and timed.result.finish == "time_limit"
+
     def test_the_sweep_enforces_an_overdue_deadline(self, timed):
         Duel.objects.filter(pk=timed.pk).update(deadline=timezone.now() - timedelta(seconds=1))
         done = tasks.sweep()

@@ -7,7 +7,6 @@ Lock order, as everywhere: the tournament row, then the duel row.
 """
 
 from datetime import timedelta
-from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -103,11 +102,8 @@ def _start(tournament: Tournament, duel: Duel, actor: Any) -> None:
         if tournament.duel_time_limit_minutes
         else None
     )
+    # The deadline is kept by beat (tournaments.tasks.keep_time) and by the console's polls.
     duels.start(duel, referee=actor, starting_action_cards=gifts, deadline=deadline, now=now)
-    if deadline is not None:
-        from ..tasks import schedule_time_limit
-
-        transaction.on_commit(partial(schedule_time_limit, duel.pk, deadline), robust=True)
 
 
 @transaction.atomic
