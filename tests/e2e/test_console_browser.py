@@ -192,6 +192,7 @@ def check_result(page, duel: Duel, played: list[dict]) -> None:
     assert duel.tournament.rounds.get(number=2).status == "open"
 
 
+@pytest.mark.live
 def test_a_referee_plays_a_duel_to_the_end_on_a_phone(page, artifacts_dir):
     duel, referee = group_phase_duel(published=True)
     page.set_viewport_size(PHONE)
@@ -219,6 +220,7 @@ def test_a_referee_plays_a_duel_to_the_end_on_a_phone(page, artifacts_dir):
     expect(page.get_by_role("link", name="Download the record")).to_be_visible()
 
 
+@pytest.mark.live
 def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     duel, referee = group_phase_duel()
     sign_in(page, referee.username)
@@ -260,6 +262,7 @@ def two_devices(browser, live_server, page):
     return duel, other, second, errors
 
 
+@pytest.mark.live
 def test_two_devices_on_one_duel(browser, live_server, page):
     duel, other, second, errors = two_devices(browser, live_server, page)
     # The second page has not polled yet when both submit (its poll answers "no change").
@@ -293,6 +296,7 @@ def test_two_devices_on_one_duel(browser, live_server, page):
     assert errors == []
 
 
+@pytest.mark.live
 def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_told(
         browser, live_server, page):
     _, other, second, errors = two_devices(browser, live_server, page)
@@ -347,6 +351,7 @@ def tap_a_round(page, a: int, b: int) -> None:
     page.locator("#round-form button[type=submit]").click()
 
 
+@pytest.mark.live
 def test_a_move_waits_for_the_poll_in_flight_then_lands(page):
     """The race of issue 14, forced: a poll is on its way when the referee plays a round.
     Before, the move went at once and its answer replaced the console; the poll's late answer
@@ -374,6 +379,7 @@ def test_a_move_waits_for_the_poll_in_flight_then_lands(page):
     expect(page.locator("#console-news")).to_contain_text("Move 2: Alice reveals 9")
 
 
+@pytest.mark.live
 def test_a_move_waiting_for_a_poll_that_brings_another_move_is_not_sent(page):
     """The other order: the poll in flight brings another device's move. Before, the move
     went at once (a 409 answer) and the poll's answer came for a poller no longer on the

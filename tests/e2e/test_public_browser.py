@@ -65,6 +65,7 @@ def shot(page, path) -> None:
     page.screenshot(path=str(path), full_page=True, caret="initial")
 
 
+@pytest.mark.live
 def test_standings_update_live_when_a_referee_ends_a_duel(page, browser, live_server):
     tournament, referee, entrants, duel = group_phase()
     polls: list[int] = []
@@ -202,6 +203,7 @@ def shown(page) -> list[str]:
     )
 
 
+@pytest.mark.live
 def test_the_big_screen_shows_exactly_one_panel_whatever_the_order_of_turns_and_polls(page):
     """The race of issue 14, forced: the page's first moment (before its first frame, where
     three offset CSS animations showed two panels), polls answered after a turn, turns with
