@@ -231,8 +231,10 @@ def test_the_big_screen_shows_exactly_one_panel_whatever_the_order_of_turns_and_
     # answers (all three panels changed) land on the next panel's turn.
     held: list = []
     holding = [True]
-    page.route("**/screen/?panel=*",
-               lambda route: held.append(route) if holding[0] else route.continue_())
+    page.route(
+        "**/screen/?panel=*",
+        lambda route: held.append(route) if holding[0] else route.continue_(),
+    )
     with page.expect_request("**/screen/?panel=now"):
         page.clock.run_for(1000)
     duel_services.append_event(
