@@ -79,10 +79,25 @@
   // Cards picked on this device when a poll brings another device's move: they were meant
   // for a state that is gone, so they are not carried over; the referee is told instead.
   var dropped = [];
+  // A move submitted while a poll was in flight waits for it (hx-sync on #console: one
+  // request at a time); if that poll brings another device's move, the waiting move is not
+  // sent (htmx drops a request whose form has left the page), and the referee is told.
+  var waiting = null;
+  var unsent = false;
+
+  // Capture: noted before htmx's own handler on the form sends (or queues) the request.
+  document.addEventListener("submit", function (event) {
+    var box = document.getElementById("console");
+    if (box && box.contains(event.target)) waiting = event.target;
+  }, true);
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt === waiting) waiting = null;
+  });
 
   document.body.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail.target;
     dropped = [];
+    unsent = false;
     if (!event.detail.shouldSwap || !target || target.id !== "console") { after = null; return; }
     var active = document.activeElement;
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
@@ -93,19 +108,25 @@
       dropped = pads().filter(checked).map(function (pad) {
         return pad.getAttribute("data-seat") + " " + checked(pad).value;
       });
+      unsent = !!waiting && target.contains(waiting);
     }
+    waiting = null;
   });
 
   function tellDropped() {
     var headline = document.getElementById("console-headline");
-    if (!dropped.length || !headline) return;
+    if ((!dropped.length && !unsent) || !headline) return;
     var note = document.createElement("p");
     note.className = "console-error";
     note.setAttribute("role", "alert");
-    note.textContent = "Someone else entered a move — the cards picked here (" +
-      dropped.join(", ") + ") were cleared: check the state, then pick again.";
+    note.textContent = dropped.length
+      ? "Someone else entered a move — the cards picked here (" + dropped.join(", ") +
+        ") were cleared: check the state, then pick again."
+      : "Someone else entered a move — yours was not sent: check the state, then enter it " +
+        "again.";
     headline.parentNode.insertBefore(note, headline);
     dropped = [];
+    unsent = false;
   }
 
   function focusNext(id) {

@@ -192,6 +192,7 @@ def check_result(page, duel: Duel, played: list[dict]) -> None:
     assert duel.tournament.rounds.get(number=2).status == "open"
 
 
+@pytest.mark.live
 def test_a_referee_plays_a_duel_to_the_end_on_a_phone(page, artifacts_dir):
     duel, referee = group_phase_duel(published=True)
     page.set_viewport_size(PHONE)
@@ -219,6 +220,7 @@ def test_a_referee_plays_a_duel_to_the_end_on_a_phone(page, artifacts_dir):
     expect(page.get_by_role("link", name="Download the record")).to_be_visible()
 
 
+@pytest.mark.live
 def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     duel, referee = group_phase_duel()
     sign_in(page, referee.username)
@@ -234,10 +236,14 @@ def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     expect(page.locator("#pad-A-1")).to_be_focused()  # ready for the next round
     expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 7")
     shot(page, artifacts_dir / "console-desktop.png")
-    # Enter with a pad still empty plays nothing.
+    # Enter with a pad still empty plays nothing: the browser points at the empty pad.
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     page.keyboard.type("5")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)
+    expect(page.locator("#pad-A-5")).to_be_checked()
+    expect(page.locator("#pad-B-1")).to_be_focused()  # reportValidity: the first empty pad
+    assert posted == []  # a submission would have left with the key press
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
 
 
@@ -256,6 +262,7 @@ def two_devices(browser, live_server, page):
     return duel, other, second, errors
 
 
+@pytest.mark.live
 def test_two_devices_on_one_duel(browser, live_server, page):
     duel, other, second, errors = two_devices(browser, live_server, page)
     # The second page has not polled yet when both submit (its poll answers "no change").
@@ -275,7 +282,10 @@ def test_two_devices_on_one_duel(browser, live_server, page):
     # With polling back on, an unchanged duel swaps nothing; a change shows up by itself.
     second.unroute("**/poll/**")
     second.evaluate("document.getElementById('console').dataset.marker = 'kept'")
-    second.wait_for_timeout(2500)
+    second.evaluate("""() => document.querySelector("#console .poller").addEventListener(
+        "htmx:afterRequest", e => { document.body.dataset.polled = e.detail.xhr.status; },
+        {once: true})""")
+    expect(second.locator("body")).to_have_attribute("data-polled", "204")  # htmx handled it
     expect(second.locator("#console")).to_have_attribute("data-marker", "kept")
     page.keyboard.type("91")
     page.keyboard.press("Enter")
@@ -286,6 +296,7 @@ def test_two_devices_on_one_duel(browser, live_server, page):
     assert errors == []
 
 
+@pytest.mark.live
 def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_told(
         browser, live_server, page):
     _, other, second, errors = two_devices(browser, live_server, page)
@@ -306,6 +317,92 @@ def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_t
     expect(second.get_by_role("alert")).to_have_count(0)
     other.close()
     assert errors == []
+
+
+class HeldPolls:
+    """The console's polls, held unanswered until `answer` (then they go through again)."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.held: list = []
+        self.holding = True
+        page.route("**/poll/**", self.route)
+
+    def route(self, route) -> None:
+        if self.holding:
+            self.held.append(route)
+        else:
+            route.continue_()
+
+    def answer(self) -> None:
+        """The server answers the held polls now, and htmx has handled the answers."""
+        self.page.evaluate("""() => document.querySelector("#console .poller").addEventListener(
+            "htmx:afterRequest", e => { document.body.dataset.polled = e.detail.xhr.status; },
+            {once: true})""")
+        self.holding = False
+        for route in self.held:
+            route.continue_()
+        expect(self.page.locator("body[data-polled]")).to_have_count(1)
+
+
+def tap_a_round(page, a: int, b: int) -> None:
+    page.locator(f"label[for='pad-A-{a}']").click()
+    page.locator(f"label[for='pad-B-{b}']").click()
+    page.locator("#round-form button[type=submit]").click()
+
+
+@pytest.mark.live
+def test_a_move_waits_for_the_poll_in_flight_then_lands(page):
+    """The race of issue 14, forced: a poll is on its way when the referee plays a round.
+    Before, the move went at once and its answer replaced the console; the poll's late answer
+    (the state after the move, with the screen-reader line out of band) then came for a
+    poller no longer on the page, and htmx looked for #console-news in the detached console:
+    htmx:oobErrorNoTarget (the `page` fixture fails on any console error). Now the move waits
+    for the poll (hx-sync), so every answer lands on the console that asked."""
+    duel, referee = group_phase_duel()
+    sign_in(page, referee.username)
+    polls = HeldPolls(page)
+    with page.expect_request("**/poll/**"):
+        page.goto(console_url(duel))
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    tap_a_round(page, 7, 3)
+    expect(page.locator("#pad-A-7")).to_be_checked()
+    assert posted == []  # waiting for the poll
+    polls.answer()  # nothing changed: 204
+    expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+    expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 7")
+    assert len(posted) == 1
+    # The console polls on, and a later change still comes in by itself.
+    services.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}}, 1)
+    expect(page.locator("#console")).to_have_attribute("data-seq", "2")
+    expect(page.locator("#console-news")).to_contain_text("Move 2: Alice reveals 9")
+
+
+@pytest.mark.live
+def test_a_move_waiting_for_a_poll_that_brings_another_move_is_not_sent(page):
+    """The other order: the poll in flight brings another device's move. Before, the move
+    went at once (a 409 answer) and the poll's answer came for a poller no longer on the
+    page (htmx:oobErrorNoTarget). Now the move waits, is not sent, and the referee is told."""
+    duel, referee = group_phase_duel()
+    sign_in(page, referee.username)
+    polls = HeldPolls(page)
+    with page.expect_request("**/poll/**"):
+        page.goto(console_url(duel))
+    services.append_event(duel, referee, {"type": "round", "cards": {"A": 2, "B": 8}}, 0)
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    tap_a_round(page, 7, 3)
+    expect(page.locator("#pad-A-7")).to_be_checked()
+    polls.answer()  # the other device's move: 200
+    expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+    expect(page.get_by_role("alert")).to_have_text(
+        "Someone else entered a move — the cards picked here (A 7, B 3) were cleared: check "
+        "the state, then pick again."
+    )
+    expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 2")
+    assert posted == []
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
 
 
 def test_the_same_duel_without_javascript(browser, live_server, artifacts_dir):

@@ -16,6 +16,7 @@ def sign_in(page, username):
     expect(page.get_by_role("heading", name="My dashboard")).to_be_visible()
 
 
+@pytest.mark.live
 def test_register_players_in_place_and_see_a_duplicate_refused(page):
     organiser = UserFactory(username="olga")
     TournamentFactory(created_by=organiser, slug="cup", name="Cup")

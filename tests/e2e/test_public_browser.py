@@ -11,7 +11,6 @@
 """
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -66,14 +65,7 @@ def shot(page, path) -> None:
     page.screenshot(path=str(path), full_page=True, caret="initial")
 
 
-def wait_for(page, predicate, timeout=8.0) -> None:
-    """Wait on a condition; Playwright's own wait lets the page's events come in meanwhile."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        page.wait_for_timeout(100)
-
-
+@pytest.mark.live
 def test_standings_update_live_when_a_referee_ends_a_duel(page, browser, live_server):
     tournament, referee, entrants, duel = group_phase()
     polls: list[int] = []
@@ -84,7 +76,8 @@ def test_standings_update_live_when_a_referee_ends_a_duel(page, browser, live_se
     winner = page.locator("#standings-table tbody tr", has_text=entrants[1].name)
     expect(winner.locator("td.num").first).to_have_text("0")
     page.locator("#standings-scroll").focus()  # a keyboard user reading the table
-    wait_for(page, lambda: 304 in polls)  # nothing changed yet: the polls cost a 304
+    with page.expect_response(lambda r: "/standings/" in r.url and r.status == 304):
+        pass  # nothing changed yet: the polls cost a 304
 
     # A referee, in another browser context, ends round 2 in the console: a forfeit.
     other = browser.new_context(viewport=PHONE, base_url=live_server.url)
@@ -98,7 +91,7 @@ def test_standings_update_live_when_a_referee_ends_a_duel(page, browser, live_se
         console.get_by_label("Reason or note").fill("no show")
         console.get_by_label("Yes, end the duel now").check()
         console.get_by_role("button", name="End the duel").click()
-        wait_for(console, lambda: Duel.objects.get(pk=duel.pk).status == "finished")
+        expect(console.locator("#console.is-finished")).to_have_count(1)
     finally:
         other.close()
 
@@ -180,15 +173,12 @@ def test_screenshots_of_standings_and_the_big_screen(page, quick, artifacts_dir)
         for panel in ("standings", "stage", "now"):
             page.goto(f"/t/{tournament.slug}/screen/?show={panel}")
             shot(page, artifacts_dir / f"public-screen-{panel}-{size}.png")
-    # The cycling screen shows one panel at a time, and the pause box stops the turns.
+    # The cycling screen shows one panel at a time (the turns: the test below).
     page.set_viewport_size(DESKTOP)
     page.goto(f"/t/{running.slug}/screen/")
-    visible = page.locator(".screen-panel").evaluate_all(
-        "panels => panels.filter(p => getComputedStyle(p).visibility === 'visible').length")
-    assert visible == 1
+    assert shown(page) == ["standings"]
     page.get_by_label("Pause").check()
-    state = page.locator(".panel-1").evaluate("p => getComputedStyle(p).animationPlayState")
-    assert state == "paused"
+    expect(page.get_by_label("Pause")).to_be_checked()
     shot(page, artifacts_dir / "public-screen-desktop.png")
 
     # Printing: the bracket on one landscape page, a referee's score sheet on one A4 page.
@@ -203,6 +193,76 @@ def test_screenshots_of_standings_and_the_big_screen(page, quick, artifacts_dir)
         box = [float(x) for x in re.search(rb"/MediaBox\s*\[([^\]]*)\]", pdf)[1].split()]
         assert (box[2] > box[3]) == landscape, (name, box)
         page.emulate_media(media="screen")
+
+
+def shown(page) -> list[str]:
+    """The big screen's panels a person sees now."""
+    return page.locator(".screen-panel").evaluate_all(
+        "panels => panels.filter(p => getComputedStyle(p).visibility === 'visible')"
+        ".map(p => p.dataset.panel)"
+    )
+
+
+@pytest.mark.live
+def test_the_big_screen_shows_exactly_one_panel_whatever_the_order_of_turns_and_polls(page):
+    """The race of issue 14, forced: the page's first moment (before its first frame, where
+    three offset CSS animations showed two panels), polls answered after a turn, turns with
+    polls in flight, and the pause box. The page's clock is Playwright's: time moves only
+    when the test says, so the order is the test's, not the machine's."""
+    tournament, referee, entrants, duel = group_phase()
+    page.add_init_script("""document.addEventListener("DOMContentLoaded", () => {
+        window.__firstShown = [...document.querySelectorAll(".screen-panel")]
+            .filter(p => getComputedStyle(p).visibility === "visible").length;
+    });""")
+    page.clock.install(time=0)
+    page.clock.pause_at(1000)
+    page.goto(f"/t/{tournament.slug}/screen/")
+    assert page.evaluate("window.__firstShown") == 1
+    # Whatever time any CSS animation on the page is at (none now: three offset ones showed
+    # two panels at their first frame and for 24 ms at every turn).
+    for ms in (0, 11_990, 12_010, 24_010):
+        page.evaluate(
+            "ms => document.getAnimations().forEach(a => { a.pause(); a.currentTime = ms; })", ms
+        )
+        assert len(shown(page)) == 1, ms
+    assert shown(page) == ["standings"]
+
+    # The polls leave while the standings show; the duel ends; the turn comes; then the
+    # answers (all three panels changed) land on the next panel's turn.
+    held: list = []
+    holding = [True]
+    page.route(
+        "**/screen/?panel=*",
+        lambda route: held.append(route) if holding[0] else route.continue_(),
+    )
+    with page.expect_request("**/screen/?panel=now"):
+        page.clock.run_for(1000)
+    duel_services.append_event(
+        duel, referee, {"type": "forfeit", "seat": "A", "reason": "no show"}, 0
+    )
+    page.clock.run_for(11_000)
+    assert shown(page) == ["stage"]
+    assert {r.request.url.rsplit("=", 1)[1] for r in held} == {"standings", "stage", "now"}
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    expect(page.locator("#panel-now")).to_contain_text("Last result")
+    winner = page.locator("#panel-standings tr", has_text=entrants[1].name)
+    expect(winner.locator("td.num")).to_have_text("3")
+    assert shown(page) == ["stage"]
+
+    # Turns with polls swapping in between, round the cycle and back.
+    for name in ("now", "standings", "stage"):
+        page.clock.run_for(6000)
+        page.clock.run_for(6000)
+        assert shown(page) == [name]
+    # The pause box holds the turn; unticked, the turns go on from there.
+    page.get_by_label("Pause").check()
+    page.clock.run_for(36_000)
+    assert shown(page) == ["stage"]
+    page.get_by_label("Pause").uncheck()
+    page.clock.run_for(12_000)
+    assert shown(page) == ["now"]
 
 
 def serious(page) -> list[str]:

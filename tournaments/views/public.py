@@ -113,8 +113,9 @@ def bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The big screen: standings, the bracket (or the group race) and now playing, in turn.
 
-    The panels take turns by a CSS animation, so nothing restarts when one refreshes; each
-    panel polls on its own (`?panel=`), with its own tag. `?show=<panel>` pins one panel,
+    The panels take turns by one attribute that static/js/screen.js moves on (exactly one
+    panel shows; nothing restarts when one refreshes); each panel polls on its own
+    (`?panel=`), with its own tag. `?show=<panel>` pins one panel,
     for a venue with a screen per view.
     """
     panel = request.GET.get("panel", "")
