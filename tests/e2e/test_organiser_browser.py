@@ -104,7 +104,7 @@ def test_an_organiser_runs_set_up_and_the_first_transfers(page, artifacts_dir):
     sign_in(page, "rex")
     page.goto(f"/t/{slug}/")
     page.get_by_role("link", name="Rounds", exact=True).click()
-    page.get_by_role("link", name="Console for Round 1").first.click()
+    page.get_by_role("link", name="Console for Group round 1").first.click()
     page.get_by_text("End the duel: forfeit").click()
     page.get_by_label("Uma forfeits: Ada wins").check()
     page.get_by_label("Reason or note").fill("no show")
