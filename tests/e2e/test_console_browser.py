@@ -374,7 +374,7 @@ def test_a_move_waits_for_the_poll_in_flight_then_lands(page):
     expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 7")
     assert len(posted) == 1
     # The console polls on, and a later change still comes in by itself.
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}}, 1)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}}, 1)
     expect(page.locator("#console")).to_have_attribute("data-seq", "2")
     expect(page.locator("#console-news")).to_contain_text("Move 2: Alice reveals 9")
 
@@ -389,7 +389,7 @@ def test_a_move_waiting_for_a_poll_that_brings_another_move_is_not_sent(page):
     polls = HeldPolls(page)
     with page.expect_request("**/poll/**"):
         page.goto(console_url(duel))
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 2, "B": 8}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 2, "B": 8}}, 0)
     posted: list[str] = []
     page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     tap_a_round(page, 7, 3)
