@@ -13,25 +13,32 @@ import re
 import time
 from collections import defaultdict, deque
 from html.parser import HTMLParser
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import urldefrag, urlencode, urljoin, urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from duels.engine.simulate import play_duel
 from duels.models import Duel, DuelKind, DuelStatus
 from tournaments import services
 from tournaments.models import EntrantStatus, Phase
-from tournaments.services import corrections
+from tournaments.services import corrections, refereeing
 from tournaments.services import groups as group_services
 from tournaments.services.progression import start_playoffs
-from tournaments.simulation import TournamentSimulation, simulate_tournament
+from tournaments.services.shared_cards import start_options
+from tournaments.simulation import BOTS, TournamentSimulation, simulate_tournament
 
 pytestmark = pytest.mark.django_db
 
 MAX_PAGES_PER_ROLE = 400
-MAX_QUERY_VARIANTS = 4  # of one path (the audit log's filters and pages)
-SENSIBLE = {200, 302, 403, 404}
+# Pages alike in shape (ids aside) are asked a bounded number of times with a query (a
+# replay's steps, a screen's panels) or by htmx; the audit log's filters each once.
+MAX_VARIANTS = 3
+MAX_AUDIT_VARIANTS = 40
+# 204: a console's poll with nothing new; 301: an old address moved for good.
+DUMP: list = []
+SENSIBLE = {200, 204, 301, 302, 403, 404}
 
 # Each pattern names what leaked. Matched against the visible text only.
 LEAKS = [
@@ -54,32 +61,49 @@ LEAKS = [
 class _Page(HTMLParser):
     """The visible text of a page and the links it holds."""
 
-    SKIP = {"script", "style", "template"}
+    SKIP = {"script", "style"}
 
-    def __init__(self) -> None:
+    def __init__(self, url: str) -> None:
         super().__init__(convert_charrefs=True)
+        self.url = url
         self.text: list[str] = []
-        self.links: list[str] = []
+        self.links: list[tuple[str, bool]] = []
         self._skipping = 0
+        self._form: str | None = None  # the action of the GET form being read
+        self._select: str | None = None
 
     def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
         if tag in self.SKIP:
             self._skipping += 1
-        for name, value in attrs:
-            if name in ("href", "hx-get") and value:
-                self.links.append(value)
+        # A link is (address, asked by htmx); "?step=3" is relative to the page.
+        for name in ("href", "hx-get"):
+            if attrs.get(name):
+                self.links.append((urljoin(self.url, attrs[name]), name == "hx-get"))
+        # A GET form's choices are pages too (the audit log's filters): one link per option.
+        if tag == "form" and (attrs.get("method") or "get").lower() == "get":
+            self._form = attrs.get("action") or urlsplit(self.url).path
+        elif tag == "select" and self._form:
+            self._select = attrs.get("name")
+        elif tag == "option" and self._form and self._select and attrs.get("value"):
+            query = urlencode({self._select: attrs["value"]})
+            self.links.append((urljoin(self.url, f"{self._form}?{query}"), False))
 
     def handle_endtag(self, tag):
         if tag in self.SKIP and self._skipping:
             self._skipping -= 1
+        if tag == "form":
+            self._form = None
+        elif tag == "select":
+            self._select = None
 
     def handle_data(self, data):
         if not self._skipping:
             self.text.append(data)
 
 
-def visible(html: str) -> tuple[str, list[str]]:
-    page = _Page()
+def visible(html: str, url: str = "/") -> tuple[str, list[tuple[str, bool]]]:
+    page = _Page(url)
     page.feed(html)
     return " ".join(" ".join(page.text).split()), page.links
 
@@ -97,10 +121,26 @@ def leaks_in(text: str) -> list[str]:
     return found
 
 
+@pytest.mark.parametrize("text", [
+    "Tie-break K513c7d9c15868167-r1-m1", "Stage Q1", "GF: Ada", "finish shed_all",
+    "shedall", "double_zero", "{'1': [59]}", "[3, 4]", "None", "True", "<Entrant: Ada>",
+    "<Phase.COMPLETE: 'complete'>", "Phase.COMPLETE", "<object object at 0x7f3a>",
+])
+def test_the_crawl_sees_a_leak(text):
+    assert leaks_in(f"Group round 3 · {text} · Ada won (shed all cards)")
+
+
+def test_the_crawl_reads_words_as_words():
+    assert not leaks_in("Group round 3 (replay) · Tie-break round 1, match 2 · Qualifier 1 · "
+                        "Grand Final · Ada won (shed all cards) · No winner (double zero) · "
+                        "Positions 1–4 settled · 3rd: Bao · E-mail")
+
+
 # -- the tournaments ---------------------------------------------------------------------------
 
-def _continue(sim: TournamentSimulation, first_round: int) -> None:
-    """Play a tournament on from `first_round` to complete, as `simulation.run` does."""
+def _continue(sim: TournamentSimulation, first_round: int, *, until: str = "complete") -> None:
+    """Play a tournament on from `first_round` to `until` ("complete" or "playoffs": just
+    begun), as `simulation.run` does."""
     t = sim.tournament
     for number in range(first_round, 16):
         t.refresh_from_db()
@@ -112,6 +152,8 @@ def _continue(sim: TournamentSimulation, first_round: int) -> None:
     if t.phase == Phase.TIE_BREAKS:
         start_playoffs(t, sim.organiser)
         sim.advance()
+    if until == "playoffs":
+        return
     for _ in range(8):
         duels = sim.open_duels(DuelKind.PLAYOFF)
         if not duels:
@@ -148,7 +190,9 @@ def build_full_tournament():
 
 
 def build_eliminated_tournament():
-    """Ten players, 5 and 5: a withdrawal after round 2 eliminates a group."""
+    """Ten players, 5 and 5: a withdrawal after round 2 eliminates a group; then the playoffs
+    begin and a qualifier is half played: the pages of a live event too (a running console
+    with its pending decision, the bracket under way)."""
     t, _ = simulate_tournament(players=10, seed="crawl-out", until="round:2",
                                name="Elimination Cup")
     users = get_user_model().objects
@@ -156,7 +200,14 @@ def build_eliminated_tournament():
     first = t.groups.order_by("order").first()
     leaving = first.members.filter(status=EntrantStatus.ACTIVE).order_by("pk").first()
     group_services.withdraw(t, organiser, leaving.pk, "Had to leave", confirm=True)
-    _continue(TournamentSimulation(t, organiser, referee, random.Random("crawl-out-on")), 3)
+    _continue(TournamentSimulation(t, organiser, referee, random.Random("crawl-out-on")), 3,
+              until="playoffs")
+    duel = Duel.objects.filter(tournament=t, kind=DuelKind.PLAYOFF,
+                               status=DuelStatus.READY).order_by("pk").first()
+    played = play_duel(duel.ruleset, {"A": duel.seat_a.name, "B": duel.seat_b.name}, BOTS,
+                       random.Random("crawl-live"), duel.variants, start_options(duel))
+    for seq, event in enumerate(played.events[:len(played.events) // 2]):
+        refereeing.append_event(duel, referee, event, seq)
     return t
 
 
@@ -186,33 +237,41 @@ def in_scope(url: str, slugs: set[str]) -> bool:
 
 
 def crawl(client: Client, seeds: list[str], slugs: set[str]):
-    seen: set[str] = set()
-    variants: dict[str, int] = defaultdict(int)
-    queue = deque(seeds)
+    """Breadth first from `seeds`: GET every link in scope once (an htmx link once more with
+    the HX-Request header, as htmx asks for it)."""
+    seen: set[tuple[str, bool]] = set()
+    variants: dict[tuple[str, bool], int] = defaultdict(int)  # by shape
+    queue = deque((seed, False) for seed in seeds)
     problems: list[str] = []
     statuses: dict[int, int] = defaultdict(int)
     while queue and len(seen) < MAX_PAGES_PER_ROLE:
-        url = urldefrag(queue.popleft())[0]
-        if url in seen or not in_scope(url, slugs):
+        url, htmx = queue.popleft()
+        url = urldefrag(url)[0]
+        if (url, htmx) in seen or not in_scope(url, slugs):
             continue
         path = urlsplit(url).path
-        if url != path:
-            if variants[path] >= MAX_QUERY_VARIANTS:
+        if url != path or htmx:
+            shape = re.sub(r"\d+", "N", path), htmx
+            cap = MAX_AUDIT_VARIANTS if path.endswith("/audit/") else MAX_VARIANTS
+            if variants[shape] >= cap:
                 continue
-            variants[path] += 1
-        seen.add(url)
-        response = client.get(url)
+            variants[shape] += 1
+        seen.add((url, htmx))
+        response = client.get(url, headers={"HX-Request": "true"} if htmx else {})
         statuses[response.status_code] += 1
+        name = f"{url} (htmx)" if htmx else url
         if response.status_code not in SENSIBLE:
-            problems.append(f"{url}: answered {response.status_code}")
+            problems.append(f"{name}: answered {response.status_code}")
             continue
-        if response.status_code == 302:
-            queue.append(response["Location"])
+        if response.status_code in (301, 302):
+            queue.append((response["Location"], False))
             continue
-        if not response["Content-Type"].startswith("text/html"):
+        if not response.get("Content-Type", "").startswith("text/html"):
             continue
-        text, links = visible(response.content.decode())
-        problems += [f"{url}: {leak}" for leak in leaks_in(text)]
+        text, links = visible(response.content.decode(), url)
+        if DUMP:
+            DUMP.append((name, text))
+        problems += [f"{name}: {leak}" for leak in leaks_in(text)]
         queue.extend(links)
     return seen, statuses, problems
 
@@ -238,20 +297,26 @@ def test_no_page_shows_an_internal_key_or_a_repr(monkeypatch):
     assert Duel.objects.filter(tournament=full, status=DuelStatus.VOID).exists()
     assert full.entrants.filter(status=EntrantStatus.WITHDRAWN).exists()
     assert out.groups.filter(eliminated_at_round__isnull=False).exists()
+    assert Duel.objects.filter(tournament=out, status=DuelStatus.RUNNING).exists()
 
     slugs = {full.slug, out.slug}
     seeds = ["/", "/dashboard/", "/me/", "/me/duels/"]
     for t in (full, out):
         seeds += [f"/t/{t.slug}/", f"/t/{t.slug}/live/", f"/t/{t.slug}/duels/",
-                  f"/t/{t.slug}/manage/", f"/t/{t.slug}/manage/audit/"]
+                  f"/t/{t.slug}/manage/", f"/t/{t.slug}/manage/audit/",
+                  f"/t/{t.slug}/entrants/", f"/t/{t.slug}/people/"]
+        # The printable score sheets are linked from the live pages only while a duel is on.
+        seeds += [f"/t/{t.slug}/sheets/{pk}/"
+                  for pk in Duel.objects.filter(tournament=t).values_list("pk", flat=True)]
     report, problems = [], []
     for role, user in (("organiser", organiser), ("referee", referee), ("player", player),
                        ("anonymous", None)):
-        client = Client()
+        client, began = Client(), time.monotonic()
         if user is not None:
             client.force_login(user)
         seen, statuses, found = crawl(client, seeds, slugs)
-        report.append(f"{role}: {len(seen)} pages {dict(statuses)}")
+        report.append(f"{role}: {len(seen)} pages {dict(statuses)} "
+                      f"in {time.monotonic() - began:.1f}s")
         problems += [f"[{role}] {p}" for p in found]
         assert len(seen) > 20, f"{role} reached only {sorted(seen)}"
     print(f"\ncrawl: built in {built:.1f}s, {time.monotonic() - started:.1f}s in all; "

@@ -67,6 +67,8 @@ ACTION_TEXT = {
     "unpublished": "Unpublished",
     "cancelled": "Tournament cancelled",
     "entrant_added": "Player registered",
+    "player_registered": "Player registered",
+    "players_registered": "Players registered",
     "claim_link_issued": "Claim link issued",
     "entry_claimed": "Entry claimed",
     "groups_named": "Groups named",
@@ -96,6 +98,7 @@ _ENTRANT_LISTS = {"players", "seeding"}
 _DUEL_KEYS = {"duel", "from_duel"}
 _DUEL_LISTS = {"duels", "duels_abandoned"}
 _PLACES = {1: "champion", 2: "2nd", 3: "3rd", 4: "4th"}
+_SPLIT_WORDS = {"hand": "by hand", "alternating": "alternately", "random": "at random"}
 _KEY_WORDS = {
     "after_round": "after round",
     "needed": "tie-breaks needed",
@@ -103,6 +106,8 @@ _KEY_WORDS = {
     "seed": "seed",
     "sizes": "group sizes",
     "method": "split",
+    "seat_a": "seat A",
+    "seat_b": "seat B",
     "names": "names",
     "round": "round",
     "table": "table",
@@ -175,8 +180,10 @@ def audit_text(
                 f"{_PLACES.get(place, _ordinal(place))}: {entrant(p)}"
                 for p, place in sorted(value.items(), key=lambda kv: kv[1])
             )
+        elif key == "method":
+            words = _SPLIT_WORDS.get(value, str(value).replace("_", " "))
         elif key == "names":
-            words = " and ".join(str(v) for v in value)
+            words = _and([str(v) for v in value])
         elif key == "replay" or isinstance(value, bool):
             words = "yes" if value else "no"
         elif isinstance(value, list | dict):
@@ -186,6 +193,12 @@ def audit_text(
         if words != "":
             parts.append(f"{_KEY_WORDS.get(key, key.replace('_', ' '))}: {words}")
     return "; ".join(parts)
+
+
+def _and(items: list[str]) -> str:
+    """ "Ada and Bao"; "Ada, Bao and Cleo"."""
+    return " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 2 \
+        else " and ".join(items)
 
 
 def _int(value: Any) -> int | None:

@@ -712,7 +712,7 @@ def test_the_playoffs_wait_for_positions_one_to_four(cup):
     assert "Tie-breaks planned by the automation" in html
     assert tournament.tiebreak_seed in html
     assert "Draw: " in html  # ten players level at 0 cover positions 2–4: a knockout
-    assert "Tiebreaks planned" in client.get(url("audit")).content.decode()
+    assert "Tie-breaks planned" in client.get(url("audit")).content.decode()
     response = client.post(url("start_playoffs"))
     assert response.status_code == 422
     assert "Positions 1–4 are not settled yet" in response.content.decode()
