@@ -55,6 +55,7 @@ LEAKS = [
     (re.compile(r"<[A-Z]\w*(?:\.\w+)?:\s[^>]*>"), "an object or enum repr"),
     (re.compile(r"\b[A-Z]\w*\.[A-Z][A-Z_]+\b"), "an enum member"),
     (re.compile(r"object at 0x[0-9a-f]+"), "an object repr"),
+    (re.compile(r"(?<=\w)\.\.(?!\.)"), "a doubled full stop"),
 ]
 
 
@@ -125,6 +126,7 @@ def leaks_in(text: str) -> list[str]:
     "Tie-break K513c7d9c15868167-r1-m1", "Stage Q1", "GF: Ada", "finish shed_all",
     "shedall", "double_zero", "{'1': [59]}", "[3, 4]", "None", "True", "<Entrant: Ada>",
     "<Phase.COMPLETE: 'complete'>", "Phase.COMPLETE", "<object object at 0x7f3a>",
+    "Jun is absent and forfeits..",
 ])
 def test_the_crawl_sees_a_leak(text):
     assert leaks_in(f"Group round 3 · {text} · Ada won (shed all cards)")

@@ -14,7 +14,8 @@ from duels.words import finish_label
 
 from . import format as fmt
 
-__all__ = ["audit_text", "duel_title", "finish_label", "result_text", "stage_label", "title_of"]
+__all__ = ["audit_text", "duel_title", "finish_label", "preset_label", "result_text",
+           "rules_text", "stage_label", "title_of", "variant_label"]
 
 _TIEBREAK_KEY = re.compile(r"-r(\d+)-m(\d+)$")
 KIND_LABELS = {
@@ -55,6 +56,34 @@ def result_text(winner: str | None, finish: str | None) -> str:
     how = finish_label(finish)
     head = f"{winner} won" if winner else "No winner"
     return f"{head} ({how})" if how else head
+
+
+# A tournament's duel rules ------------------------------------------------------------------
+
+PRESET_NAMES = {"tournament": "Tournament", "arbiter": "Arbiter", "paper": "Paper",
+                "official": "Official"}
+PRESET_NOTES = {"tournament": "the arbiter rules without truth and dare"}
+VARIANT_NAMES = {"speed": "Speed", "hardcore": "Hardcore"}
+VARIANT_NOTES = {"speed": "15 starting number cards",
+                 "hardcore": "no challenges, no draw counters"}
+
+
+def preset_label(preset: str, *, note: bool = False) -> str:
+    """ "Tournament"; with `note`, "Tournament (the arbiter rules without truth and dare)"."""
+    name = PRESET_NAMES.get(preset, preset.replace("_", " ").capitalize())
+    return f"{name} ({PRESET_NOTES[preset]})" if note and preset in PRESET_NOTES else name
+
+
+def variant_label(variant: str, *, note: bool = False) -> str:
+    """ "Speed"; with `note`, "Speed: 15 starting number cards"."""
+    name = VARIANT_NAMES.get(variant, variant.replace("_", " ").capitalize())
+    return f"{name}: {VARIANT_NOTES[variant]}" if note and variant in VARIANT_NOTES else name
+
+
+def rules_text(preset: str, variants: list[str] | tuple[str, ...] = ()) -> str:
+    """ "Tournament", "Tournament + Speed, Hardcore"."""
+    extra = ", ".join(variant_label(v) for v in variants or ())
+    return f"{preset_label(preset)} + {extra}" if extra else preset_label(preset)
 
 
 # The audit log --------------------------------------------------------------------------------

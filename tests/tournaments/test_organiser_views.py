@@ -224,7 +224,7 @@ def test_create_with_settings_leads_to_the_overview(client):
             tournament.shared_cards, tournament.duel_time_limit_minutes) == (
         "paper", ["speed"], "minimal", False, 30)
     html = client.get(response.url).content.decode()
-    assert "Paper rules (speed)" in html and "no time limit" not in html
+    assert "Paper + Speed rules" in html and "no time limit" not in html
 
 
 def test_create_refuses_a_time_limit_out_of_range_and_keeps_the_input(client):
