@@ -213,6 +213,17 @@ def build_eliminated_tournament():
     return t
 
 
+def build_open_tournament(organiser):
+    """Registration open, players in, no groups yet: the set-up pages (paper rules, speed)."""
+    t = services.create_tournament(name="Open Cup", created_by=organiser)
+    services.configure(t, organiser, duel_preset="paper", variants=["speed"],
+                       tiebreak_mode="minimal")
+    services.open_registration(t, organiser)
+    services.register_list(t, "\n".join(["Ada", "Bao", "Cleo", "Dev"]), organiser)
+    services.set_published(t, True, organiser)
+    return t
+
+
 def a_player(tournament):
     entrant = tournament.entrants.filter(status=EntrantStatus.ACTIVE).order_by("pk").first()
     user = get_user_model().objects.create_user(username="player-ada", password="x")
@@ -285,6 +296,7 @@ def test_no_page_shows_an_internal_key_or_a_repr(monkeypatch):
     monkeypatch.setattr("tournaments.simulation.FORFEIT_RATE", 0.7)
     full, organiser, referee = build_full_tournament()
     out = build_eliminated_tournament()
+    opening = build_open_tournament(organiser)
     player = a_player(full)
     built = time.monotonic() - started
 
@@ -301,9 +313,9 @@ def test_no_page_shows_an_internal_key_or_a_repr(monkeypatch):
     assert out.groups.filter(eliminated_at_round__isnull=False).exists()
     assert Duel.objects.filter(tournament=out, status=DuelStatus.RUNNING).exists()
 
-    slugs = {full.slug, out.slug}
+    slugs = {full.slug, out.slug, opening.slug}
     seeds = ["/", "/dashboard/", "/me/", "/me/duels/"]
-    for t in (full, out):
+    for t in (full, out, opening):
         seeds += [f"/t/{t.slug}/", f"/t/{t.slug}/live/", f"/t/{t.slug}/duels/",
                   f"/t/{t.slug}/manage/", f"/t/{t.slug}/manage/audit/",
                   f"/t/{t.slug}/entrants/", f"/t/{t.slug}/people/"]
