@@ -337,3 +337,20 @@ def test_no_page_shows_an_internal_key_or_a_repr(monkeypatch):
           + "; ".join(report))
     unique = list(dict.fromkeys(problems))
     assert not unique, f"{len(unique)} leaks or bad answers:\n" + "\n".join(unique[:200])
+
+
+def test_the_audit_log_words_settings_seats_and_splits():
+    from tournaments.presentation import audit_text, rules_text
+
+    def words(detail):
+        return audit_text(detail, entrants={1: "Ada", 2: "Bao", 3: "Cleo"}, groups={},
+                          duels={}, users={})
+
+    assert words({"changes": {"duel_preset": ["tournament", "paper"],
+                              "variants": [[], ["speed"]],
+                              "shared_cards": [True, False]}}) == (
+        "duel rules: Tournament → Paper; variants: none → Speed; shared cards: on → off")
+    assert words({"round": 3, "seat_a": 1, "seat_b": 2}) == "round: 3; seat A: Ada; seat B: Bao"
+    assert words({"method": "hand", "names": ["Ada", "Bao", "Cleo"]}) == (
+        "split: by hand; names: Ada, Bao and Cleo")
+    assert rules_text("paper", ["speed", "hardcore"]) == "Paper + Speed, Hardcore"

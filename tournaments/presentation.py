@@ -176,6 +176,11 @@ def audit_text(
 
     parts = []
     for key, value in detail.items():
+        if key == "changes" and isinstance(value, Mapping):
+            parts += [f"{_SETTING_WORDS.get(k, k.replace('_', ' '))}: "
+                      f"{_setting(k, old)} → {_setting(k, new)}"
+                      for k, (old, new) in value.items()]
+            continue
         if key in _ENTRANT_KEYS:
             words = entrant(value)
         elif key in _ENTRANT_LISTS:
@@ -222,6 +227,28 @@ def audit_text(
         if words != "":
             parts.append(f"{_KEY_WORDS.get(key, key.replace('_', ' '))}: {words}")
     return "; ".join(parts)
+
+
+_SETTING_WORDS = {
+    "duel_preset": "duel rules",
+    "variants": "variants",
+    "tiebreak_mode": "tie-breaks",
+    "shared_cards": "shared cards",
+    "duel_time_limit_minutes": "time limit",
+}
+
+
+def _setting(key: str, value: Any) -> str:
+    """A tournament setting's value in words, for the audit log's "Settings changed"."""
+    if key == "duel_preset":
+        return preset_label(str(value))
+    if key == "variants":
+        return ", ".join(variant_label(v) for v in value) if value else "none"
+    if key == "shared_cards":
+        return "on" if value else "off"
+    if key == "duel_time_limit_minutes":
+        return f"{value} minutes" if value else "none"
+    return str(value)
 
 
 def _and(items: list[str]) -> str:
