@@ -1,11 +1,13 @@
 """No page shows an internal key or a Python repr (the presentation issue).
 
-Two simulated tournaments — one played to the end with a correction, a void and its replay, a
-withdrawal, tie-breaks and the whole playoff; one whose group is eliminated — and a crawl of
-every page reachable from their pages, as the organiser, a referee, a player and anonymously:
-links (href and hx-get) inside the site, GET only, no /api/, no logout, a bounded count. Each
-page must answer sensibly (never a 500) and its visible text (tags, scripts and attributes
-stripped) must hold no internal key or repr. The API and the CSV keep their keys by design.
+Three tournaments — one simulated to the end with a correction, a void and its replay, a
+withdrawal, tie-breaks and the whole playoff; one simulated whose group is eliminated, now in
+its playoffs with a duel half played; one in registration — and a crawl of every page
+reachable from their pages, as the organiser, a referee, a player and anonymously: links
+(href, hx-get with the HX-Request header, a GET form's choices) inside the site, GET only, no
+/api/, no logout, a bounded count. Each page must answer sensibly (never a 500) and its visible
+text (tags, scripts and attributes stripped) must hold no internal key or repr. The API and
+the CSV keep their keys by design.
 """
 
 import random
@@ -37,7 +39,6 @@ MAX_PAGES_PER_ROLE = 400
 MAX_VARIANTS = 3
 MAX_AUDIT_VARIANTS = 40
 # 204: a console's poll with nothing new; 301: an old address moved for good.
-DUMP: list = []
 SENSIBLE = {200, 204, 301, 302, 403, 404}
 
 # Each pattern names what leaked. Matched against the visible text only.
@@ -282,8 +283,6 @@ def crawl(client: Client, seeds: list[str], slugs: set[str]):
         if not response.get("Content-Type", "").startswith("text/html"):
             continue
         text, links = visible(response.content.decode(), url)
-        if DUMP:
-            DUMP.append((name, text))
         problems += [f"{name}: {leak}" for leak in leaks_in(text)]
         queue.extend(links)
     return seen, statuses, problems
