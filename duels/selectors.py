@@ -93,7 +93,9 @@ class LogEntry:
     @property
     def text(self) -> str:
         """The move in plain words: its effects as sentences."""
-        return ". ".join(self.lines) + "." if self.lines else "(no effect recorded)"
+        if not self.lines:
+            return "(no effect recorded)"
+        return ". ".join(line.rstrip(".") for line in self.lines) + "."
 
 
 @dataclass

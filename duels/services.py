@@ -216,7 +216,7 @@ def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Out
         duel.started_at = timezone.now()
     engine = engine_of(duel)
     engine.apply({"type": "forfeit", "seat": seat, "reason": reason})
-    return _append(duel, actor, engine, [f"{engine.seats[seat]} is absent and forfeits."])
+    return _append(duel, actor, engine, [f"{engine.seats[seat]} is absent and forfeits"])
 
 
 def mark_warned(duel: Duel, now: datetime) -> bool:

@@ -5,18 +5,9 @@ from typing import Any
 from django import forms
 
 from .models import TieBreakMode
+from .presentation import preset_label, variant_label
 from .services.setup import MAX_TIME_LIMIT_MINUTES, TOURNAMENT_PRESETS, TOURNAMENT_VARIANTS
 
-PRESET_LABELS = {
-    "tournament": "Tournament (the arbiter rules without truth and dare)",
-    "arbiter": "Arbiter",
-    "paper": "Paper",
-    "official": "Official",
-}
-VARIANT_LABELS = {
-    "speed": "Speed: 15 starting number cards",
-    "hardcore": "Hardcore: no challenges, no draw counters",
-}
 # The settings a tournament is created with and later configured (services.setup.configure).
 SETTINGS = ("duel_preset", "variants", "tiebreak_mode", "shared_cards",
             "duel_time_limit_minutes")
@@ -28,12 +19,12 @@ class TournamentForm(forms.Form):
     name = forms.CharField(max_length=120, label="Tournament name")
     duel_preset = forms.ChoiceField(
         label="Duel rules", initial="tournament",
-        choices=[(p, PRESET_LABELS.get(p, p.capitalize())) for p in TOURNAMENT_PRESETS],
+        choices=[(p, preset_label(p, note=True)) for p in TOURNAMENT_PRESETS],
         help_text="Every duel is refereed under these rules, with two seats and no truth "
                   "or dare.")
     variants = forms.MultipleChoiceField(
         label="Variants", required=False, widget=forms.CheckboxSelectMultiple,
-        choices=[(v, VARIANT_LABELS.get(v, v)) for v in TOURNAMENT_VARIANTS])
+        choices=[(v, variant_label(v, note=True)) for v in TOURNAMENT_VARIANTS])
     tiebreak_mode = forms.ChoiceField(label="Tie-breaks for the top four",
                                       choices=TieBreakMode.choices, initial=TieBreakMode.FULL,
                                       widget=forms.RadioSelect)

@@ -13,6 +13,7 @@ from django import forms
 
 from .forms import TournamentForm
 from .models import Entrant, Group, Phase, Tournament
+from .presentation import action_text
 
 NO_GROUP = ""
 WITHDRAW = "out"
@@ -212,6 +213,6 @@ class AuditFilterForm(forms.Form):
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["action"].choices = [("", "Everything")] + [
-            (a, a.replace("_", " ").capitalize()) for a in actions]
+            (a, action_text(a)) for a in actions]
         self.fields["who"].choices = [("", "Anyone"), ("automation", "The automation")] + [
             (str(pk), name) for pk, name in actors]

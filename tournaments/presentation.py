@@ -14,7 +14,8 @@ from duels.words import finish_label
 
 from . import format as fmt
 
-__all__ = ["audit_text", "duel_title", "finish_label", "result_text", "stage_label", "title_of"]
+__all__ = ["audit_text", "duel_title", "finish_label", "preset_label", "result_text",
+           "rules_text", "stage_label", "title_of", "variant_label"]
 
 _TIEBREAK_KEY = re.compile(r"-r(\d+)-m(\d+)$")
 KIND_LABELS = {
@@ -57,6 +58,34 @@ def result_text(winner: str | None, finish: str | None) -> str:
     return f"{head} ({how})" if how else head
 
 
+# A tournament's duel rules ------------------------------------------------------------------
+
+PRESET_NAMES = {"tournament": "Tournament", "arbiter": "Arbiter", "paper": "Paper",
+                "official": "Official"}
+PRESET_NOTES = {"tournament": "the arbiter rules without truth and dare"}
+VARIANT_NAMES = {"speed": "Speed", "hardcore": "Hardcore"}
+VARIANT_NOTES = {"speed": "15 starting number cards",
+                 "hardcore": "no challenges, no draw counters"}
+
+
+def preset_label(preset: str, *, note: bool = False) -> str:
+    """ "Tournament"; with `note`, "Tournament (the arbiter rules without truth and dare)"."""
+    name = PRESET_NAMES.get(preset, preset.replace("_", " ").capitalize())
+    return f"{name} ({PRESET_NOTES[preset]})" if note and preset in PRESET_NOTES else name
+
+
+def variant_label(variant: str, *, note: bool = False) -> str:
+    """ "Speed"; with `note`, "Speed: 15 starting number cards"."""
+    name = VARIANT_NAMES.get(variant, variant.replace("_", " ").capitalize())
+    return f"{name}: {VARIANT_NOTES[variant]}" if note and variant in VARIANT_NOTES else name
+
+
+def rules_text(preset: str, variants: list[str] | tuple[str, ...] = ()) -> str:
+    """ "Tournament", "Tournament + Speed, Hardcore"."""
+    extra = ", ".join(variant_label(v) for v in variants or ())
+    return f"{preset_label(preset)} + {extra}" if extra else preset_label(preset)
+
+
 # The audit log --------------------------------------------------------------------------------
 
 ACTION_TEXT = {
@@ -67,6 +96,8 @@ ACTION_TEXT = {
     "unpublished": "Unpublished",
     "cancelled": "Tournament cancelled",
     "entrant_added": "Player registered",
+    "player_registered": "Player registered",
+    "players_registered": "Players registered",
     "claim_link_issued": "Claim link issued",
     "entry_claimed": "Entry claimed",
     "groups_named": "Groups named",
@@ -97,6 +128,7 @@ _ENTRANT_LISTS = {"players", "seeding"}
 _DUEL_KEYS = {"duel", "from_duel"}
 _DUEL_LISTS = {"duels", "duels_abandoned"}
 _PLACES = {1: "champion", 2: "2nd", 3: "3rd", 4: "4th"}
+_SPLIT_WORDS = {"hand": "by hand", "alternating": "alternately", "random": "at random"}
 _KEY_WORDS = {
     "after_round": "after round",
     "needed": "tie-breaks needed",
@@ -104,6 +136,8 @@ _KEY_WORDS = {
     "seed": "seed",
     "sizes": "group sizes",
     "method": "split",
+    "seat_a": "seat A",
+    "seat_b": "seat B",
     "names": "names",
     "round": "round",
     "table": "table",
@@ -143,6 +177,11 @@ def audit_text(
 
     parts = []
     for key, value in detail.items():
+        if key == "changes" and isinstance(value, Mapping):
+            parts += [f"{_SETTING_WORDS.get(k, k.replace('_', ' '))}: "
+                      f"{_setting(k, old)} → {_setting(k, new)}"
+                      for k, (old, new) in value.items()]
+            continue
         if key in _ENTRANT_KEYS:
             words = entrant(value)
         elif key in _ENTRANT_LISTS:
@@ -176,8 +215,10 @@ def audit_text(
                 f"{_PLACES.get(place, _ordinal(place))}: {entrant(p)}"
                 for p, place in sorted(value.items(), key=lambda kv: kv[1])
             )
+        elif key == "method":
+            words = _SPLIT_WORDS.get(value, str(value).replace("_", " "))
         elif key == "names":
-            words = " and ".join(str(v) for v in value)
+            words = _and([str(v) for v in value])
         elif key == "replay" or isinstance(value, bool):
             words = "yes" if value else "no"
         elif isinstance(value, list | dict):
@@ -187,6 +228,34 @@ def audit_text(
         if words != "":
             parts.append(f"{_KEY_WORDS.get(key, key.replace('_', ' '))}: {words}")
     return "; ".join(parts)
+
+
+_SETTING_WORDS = {
+    "duel_preset": "duel rules",
+    "variants": "variants",
+    "tiebreak_mode": "tie-breaks",
+    "shared_cards": "shared cards",
+    "duel_time_limit_minutes": "time limit",
+}
+
+
+def _setting(key: str, value: Any) -> str:
+    """A tournament setting's value in words, for the audit log's "Settings changed"."""
+    if key == "duel_preset":
+        return preset_label(str(value))
+    if key == "variants":
+        return ", ".join(variant_label(v) for v in value) if value else "none"
+    if key == "shared_cards":
+        return "on" if value else "off"
+    if key == "duel_time_limit_minutes":
+        return f"{value} minutes" if value else "none"
+    return str(value)
+
+
+def _and(items: list[str]) -> str:
+    """ "Ada and Bao"; "Ada, Bao and Cleo"."""
+    return " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 2 \
+        else " and ".join(items)
 
 
 def _int(value: Any) -> int | None:

@@ -59,5 +59,11 @@ CARD_LABELS: dict[str, str] = {
     "dare": "DARE",
 }
 
+#: How the engine's texts word an ending's reason that is a key rather than a referee's own
+#: words: "no_show" marks a forfeit by a player who did not turn up (a playoff walkover).
+REASON_LABELS: dict[str, str] = {
+    "no_show": "did not show up",
+}
+
 #: How much a +2 or +4 makes its target draw (section 4).
 DRAW_AMOUNT: dict[str, int] = {"draw_two": 2, "draw_four": 4}

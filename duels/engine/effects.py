@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .constants import CARD_LABELS, DECISIONS
+from .constants import CARD_LABELS, DECISIONS, REASON_LABELS
 
 
 @dataclass(slots=True)
@@ -204,7 +204,7 @@ def _bonus(e: Effect, name: _Namer) -> str:
 def _finish(e: Effect, name: _Namer) -> str:
     winner = name(e.seat)
     how = e.cause
-    reason = f" ({e.card})" if e.card else ""
+    reason = f" ({REASON_LABELS.get(str(e.card), e.card)})" if e.card else ""
     if how == "shed_all":
         return f"{winner} wins the duel with no number cards left"
     if how == "forfeit":

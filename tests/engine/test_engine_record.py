@@ -366,7 +366,7 @@ def test_effects_every_event_of_the_worked_example_reads_as_lines() -> None:
     assert texts[3] == ["Alice counters with +4", "Bob draws 3 number cards (draw battle)"]
     assert "Bob takes 1 number card from Alice (Bob's 0)" in texts[4]
     assert texts[6][0] == "Alice claims the streak bonus: 1 action card (streak back to 0)"
-    assert texts[8] == ["Bob forfeits (no_show): Alice wins the duel"]
+    assert texts[8] == ["Bob forfeits (did not show up): Alice wins the duel"]
 
 
 def test_effects_every_kind_is_reachable_and_reads_as_one_line() -> None:

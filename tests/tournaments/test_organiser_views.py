@@ -224,7 +224,7 @@ def test_create_with_settings_leads_to_the_overview(client):
             tournament.shared_cards, tournament.duel_time_limit_minutes) == (
         "paper", ["speed"], "minimal", False, 30)
     html = client.get(response.url).content.decode()
-    assert "Paper rules (speed)" in html and "no time limit" not in html
+    assert "Paper + Speed rules" in html and "no time limit" not in html
 
 
 def test_create_refuses_a_time_limit_out_of_range_and_keeps_the_input(client):
@@ -735,7 +735,7 @@ def test_the_playoffs_wait_for_positions_one_to_four(cup):
     assert "Tie-breaks planned by the automation" in html
     assert tournament.tiebreak_seed in html
     assert "Draw: " in html  # ten players level at 0 cover positions 2–4: a knockout
-    assert "Tiebreaks planned" in client.get(url("audit")).content.decode()
+    assert "Tie-breaks planned" in client.get(url("audit")).content.decode()
     response = client.post(url("start_playoffs"))
     assert response.status_code == 422
     assert "Positions 1–4 are not settled yet" in response.content.decode()

@@ -24,6 +24,7 @@ from core.http import cache_headers, live_attrs, not_modified, unchanged
 from tournaments import selectors_public as sel
 from tournaments.access import tournament_view
 from tournaments.models import Tournament
+from tournaments.presentation import rules_text
 
 SCREEN_PANELS = ("standings", "stage", "now")
 
@@ -183,6 +184,7 @@ def sheet(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRes
                               .get(pk=duel.id))
     response = render(request, "public/sheet.html", {
         "tournament": tournament, "page": "sheet", "duel": duel, "gifts": sorted(gifts),
+        "rules": rules_text(tournament.duel_preset, tournament.variants),
         "lines": range(1, sel.SHEET_LINES + 1),
     })
     cache_headers(response, fragment=False)

@@ -23,6 +23,7 @@ from tournaments.models import (
     RoundStatus,
     Tournament,
 )
+from tournaments.presentation import rules_text
 from tournaments.services import progression
 from tournaments.services.entrants import REGISTRATION_PHASES
 
@@ -52,6 +53,7 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
         {
             "groups": [{"group": g, "size": sizes[g.pk]} for g in groups],
             "active_count": len(active),
+            "rules": rules_text(tournament.duel_preset, tournament.variants),
             "may": {
                 "publish": can(user, Action.PUBLISH, tournament),
                 "cancel": can(user, Action.CANCEL, tournament),
