@@ -166,3 +166,15 @@ def test_403_page_explains(client):
     response = client.get(f"/t/{grant.tournament.slug}/entrants/")
     assert response.status_code == 403
     assert "Your role in this tournament does not allow this." in response.content.decode()
+
+
+def test_no_template_comment_spans_lines():
+    """Django's `{# … #}` comments are one line only: a longer one is printed on the page."""
+    import re
+
+    root = Path(__file__).resolve().parents[1] / "templates"
+    spanning = [f"{path.relative_to(root)}:{text[:m.start()].count(chr(10)) + 1}"
+                for path in root.rglob("*.html")
+                for text in [path.read_text()]
+                for m in re.finditer(r"\{#(?:(?!#\}).)*$", text, re.M)]
+    assert spanning == []
