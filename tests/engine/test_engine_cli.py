@@ -96,7 +96,7 @@ def test_8_cli_an_event_after_the_end_is_illegal(tmp_path) -> None:
         (json.dumps({**RECORD, "format": "uno"}), "unknown format"),
         (json.dumps({**RECORD, "ruleset": "house"}), "unknown ruleset"),
         (json.dumps({**RECORD, "seats": {"A": "Alice"}}), "two seats"),
-        (json.dumps({**RECORD, "seats": {"A": "x", "B": "y", "C": "z"}}), "not supported yet"),
+        (json.dumps({**RECORD, "seats": {"A": "x", "B": "y", "C": "z"}}), "at most 2 (max_seats)"),
         (json.dumps({**RECORD, "options": {"truth_dare": "yes"}}), "truth_dare"),
         (json.dumps([RECORD]), "must be a JSON object"),
     ],
