@@ -117,6 +117,38 @@ def test_both_builds_play_the_same_duels_event_for_event(preset: str, tmp_path: 
 
 
 @needs_build
+@pytest.mark.parametrize(
+    "game",
+    [
+        ["--ruleset", "official", "--seats", "6", "--option", "number_pool=188"],
+        ["--ruleset", "arbiter", "--seats", "3", "--variant", "hardcore"],
+        ["--ruleset", "official", "--seats", "4", "--teams", "AC,BD", "--variant", "speed"],
+        ["--ruleset", "paper", "--seats", "6", "--teams", "ADE,BCF", "--option",
+         "number_pool=188"],
+    ],
+)  # fmt: skip
+def test_both_builds_play_the_same_multi_seat_games_event_for_event(
+    game: list[str], tmp_path: Path
+) -> None:
+    """RULES.md section 11: the same seeds give the same records and summary from both."""
+    outputs = []
+    for engine in ("compiled", "python"):
+        records = tmp_path / f"{engine}.jsonl"
+        done = _python(
+            ["-m", "duels.engine", "simulate", *game, "--count", "40", "--seed", "43",
+             "--bot", "A:heuristic", "--bot", "B:heuristic", "--swap",
+             "--records", str(records)],
+            engine=engine,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outputs.append((done.stdout, records.read_bytes()))
+    (compiled_out, compiled_records), (source_out, source_records) = outputs
+    assert compiled_records.count(b"\n") == 40
+    assert compiled_records == source_records
+    assert compiled_out == source_out
+
+
+@needs_build
 def test_the_whole_engine_suite_passes_on_the_sources() -> None:
     done = _python(
         ["-m", "pytest", "tests/engine", "-q", "-p", "no:cacheprovider", "-x"],
