@@ -148,7 +148,8 @@ def _play(e: Effect, name: _Namer) -> str:
 def _await(e: Effect, name: _Namer) -> str:
     """The decision asked, with what each choice does, in words (section 6)."""
     me = name(e.seat)
-    other = name(e.other) if e.other is not None else "the opponent"
+    # No other seat named: with more than two seats a bonus makes every opponent draw.
+    other = name(e.other) if e.other is not None else "every opponent"
     decision = e.card
     if decision == "counter":
         text = "counter with +2 or +4, or pass"
