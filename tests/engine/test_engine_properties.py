@@ -29,6 +29,7 @@ from duels.engine import (
     resolve_rules,
     state_after,
 )
+from tests.engine.strategies import teams_of
 
 SEATS = {"A": "Alice", "B": "Bob"}
 CHOICE_WORDS = sorted({c for choices in DECISIONS.values() for c in choices})
@@ -285,12 +286,7 @@ def many_setups(
     options["action_pool"] = given_out + draw(st.integers(0, 12))
     teams = None
     if n >= 4 and draw(st.booleans()):
-        order = draw(st.permutations(letters))
-        sizes = draw(st.sampled_from({4: [(2, 2)], 5: [(2, 3)], 6: [(3, 3), (2, 2, 2)]}[n]))
-        teams, k = [], 0
-        for size in sizes:
-            teams.append(list(order[k : k + size]))
-            k += size
+        teams = draw(teams_of(letters))
         variants = [*variants, "team"]
     seats = {seat: f"Player {seat}" for seat in letters}
     return preset, variants, options, seats, teams

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from duels.engine import PRESETS, Duel, replay
 from duels.engine.bots import HeuristicBot, RandomBot
 from duels.engine.simulate import Simulator, duel_rng, play_duel, seatings, simulate
+from tests.engine.strategies import SWITCH_CHOICES, teams_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,26 +37,12 @@ def many_setups(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.booleans()):
         options["action_pool"] = draw(st.integers(0, 12)) + 3
         options["starting_action_cards"] = {draw(st.sampled_from(letters)): draw(st.integers(0, 3))}
-    for name, values in (
-        ("blocked_seat", ["draws", "sits_out"]),
-        ("reverse_discard", ["before", "after"]),
-        ("block_counter", [True, False]),
-        ("loser_discards_revealed", [True, False]),
-        ("challenge", ["two_cards", "any_card", "none"]),
-        ("truth_dare_shed", ["both", "actor"]),
-        ("dare_refused", ["penalty", "forfeit"]),
-        ("truth_dare", [True, False]),
-    ):
+    for name, values in (*SWITCH_CHOICES, ("truth_dare", [True, False])):
         if draw(st.integers(0, 3)) == 0:
             options[name] = draw(st.sampled_from(values))
     teams = None
     if n >= 4 and draw(st.booleans()):
-        order = draw(st.permutations(letters))
-        sizes = draw(st.sampled_from({4: [(2, 2)], 5: [(2, 3)], 6: [(3, 3), (2, 2, 2)]}[n]))
-        teams, k = [], 0
-        for size in sizes:
-            teams.append(list(order[k : k + size]))
-            k += size
+        teams = draw(teams_of(letters))
         variants = [*variants, "team"]
     bots = [draw(st.sampled_from(["random", "heuristic"])) for _ in letters]
     spread = draw(st.sampled_from(["uniform", "uno", [1, 0, 0, 0, 0, 0, 0, 3, 0, 1]]))
