@@ -124,19 +124,13 @@ def lapse(t: Table, fx: list[RawEffect]) -> None:
     if p is None:
         return
     out = t.out
-    if p.decision == "challenge":
-        if out[p.other]:
-            t.pending = None
-            fx.append(("lapse", t.seats[p.seat], t.seats[p.other], 0, 0, p.decision))
-        elif out[p.seat]:
-            # A departed challenger counts as a pass.
-            t.pending = None
-            fx.append(("lapse", t.seats[p.seat], t.seats[p.other], 0, 0, p.decision))
-            _ask_challenger(t, p.other, p.seat, fx)
-    elif out[p.seat] or (p.other >= 0 and out[p.other]):
+    if out[p.seat] or (p.other >= 0 and out[p.other]):
         t.pending = None
         other = t.seats[p.other] if p.other >= 0 else None
         fx.append(("lapse", t.seats[p.seat], other, 0, 0, p.decision))
+        if p.decision == "challenge" and not out[p.other]:
+            # A departed challenger counts as a pass: the window moves on.
+            _ask_challenger(t, p.other, p.seat, fx)
 
 
 def _counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:

@@ -93,19 +93,9 @@ def _zeros_then_sevens(
     t: Table, free: Sequence[int], values: Sequence[int], fx: list[RawEffect]
 ) -> None:
     """Section 3.2: every 0, then every 7, each in the seat order of the seat revealing it."""
-    seats = t.seats
     for i in free:
         if values[i] == 0:
-            victim = t.opponent(i)
-            # A revealed card lies on the table (seed 002 §7): it is never stolen.
-            keep = 1 if values[victim] >= 0 else 0
-            if t.num[victim] > keep:
-                t.num[victim] -= 1
-                t.num[i] += 1
-                fx.append(("steal", seats[i], seats[victim], 1))
-            else:
-                cause = "revealed" if keep else "empty"
-                fx.append(("steal", seats[i], seats[victim], 0, 0, None, cause))
+            _steal(t, i, t.opponent(i), values, fx)
     for i in free:
         if values[i] == 7:
             t.draw(t.opponent(i), 2, 1, fx, "seven", i)
@@ -260,6 +250,7 @@ def _round_of_many(t: Table, ev: Event, fx: list[RawEffect]) -> None:
 
 def _steal(t: Table, i: int, j: int, values: Sequence[int], fx: list[RawEffect]) -> None:
     """Seat ``i``'s 0 takes a number card from ``j`` unless only its revealed card is left."""
+    # A revealed card lies on the table (seed 002 §7): it is never stolen.
     keep = 1 if values[j] >= 0 else 0
     seats = t.seats
     if t.num[j] > keep:
