@@ -51,7 +51,7 @@ def many_setups(draw: st.DrawFn) -> dict[str, Any]:
             "spread": spread}  # fmt: skip
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=many_setups(), forfeits=st.lists(st.integers(1, 60), max_size=2))
 def test_11_every_simulated_hand_has_the_engines_count_after_every_event(
     setup: dict[str, Any], forfeits: list[int]
