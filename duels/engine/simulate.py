@@ -246,6 +246,8 @@ class Simulator:
     def side_count(self, j: int) -> int:
         """The number cards of seat ``j``'s side: its team's sum, or its own count."""
         t = self.table
+        if not self.duel._setup.teams:
+            return t.num[j]
         lead = t.team_of[j]
         return sum(t.num[k] for k in self.order if t.team_of[k] == lead)
 
