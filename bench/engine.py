@@ -15,8 +15,9 @@ every event through the engine's checked path, hands kept in step, the summary),
 not count). The budget is 1,000 random-bot duels per second. It measures the build that
 loads (duels/engine/native.py) and says which: ``SPLIT_UNO_ENGINE=python`` times the sources
 even when a compiled build is there. For scale it also times the
-engine alone replaying the finished random-bot records. ``--no-replay`` or ``--no-sim`` skips
-a part.
+engine alone replaying the finished random-bot records. Last, six-seat games
+(RULES.md section 11: ``official``, ``number_pool`` 188), free-for-all and in teams.
+``--no-replay`` or ``--no-sim`` skips a part.
 """
 
 from __future__ import annotations
@@ -146,6 +147,32 @@ def simulations(args: argparse.Namespace, presets: Any) -> None:
         f"slowest random-bot rate: {slowest:,.0f} duels/s ({verdict} the {BUDGET_DUELS:,.0f}"
         " duels/s budget)"
     )
+    many_seats(args)
+
+
+#: Six seats (RULES.md section 11): official, 20 cards each from a pool of 188 (68 left).
+SIX_SEATS: dict[str, Any] = {"number_pool": 188}
+
+
+def many_seats(args: argparse.Namespace) -> None:
+    """Six-seat games per second, free-for-all and in three teams of two."""
+    from duels.engine.simulate import simulate
+
+    print()
+    print(f"{'six seats (official, number_pool 188)':<40} {'duels/s':>9} {'events/duel':>12}")
+    for label, bots, teams in (
+        ("random bots", ["random"] * 6, None),
+        ("heuristic bots", ["heuristic"] * 6, None),
+        ("random bots, teams AD BE CF", ["random"] * 6, [["A", "D"], ["B", "E"], ["C", "F"]]),
+    ):
+        count = max(args.duels // 3, 1)
+        best = float("inf")
+        for _ in range(args.sim_repeat):
+            start = time.process_time()
+            summary = simulate("official", count, seed="bench", bots=bots, options=SIX_SEATS,
+                               variants=["team"] if teams else [], teams=teams)  # fmt: skip
+            best = min(best, time.process_time() - start)
+        print(f"{label:<40} {count / best:>9,.0f} {summary.events / summary.duels:>12.1f}")
 
 
 def replays(args: argparse.Namespace, presets: Any, Duel: Any) -> None:  # noqa: N803

@@ -5,9 +5,9 @@ JSON on standard output. An illegal event stops the replay: the state after the 
 is printed, ``error: event N: <reason>`` goes to standard error, exit status 2. A malformed
 record exits 2 with a one-line error and prints no state.
 
-``python -m duels.engine simulate --ruleset R --count N --seed S [--bot A:random --bot
-B:heuristic] [--records FILE.jsonl]`` plays N duels between bots and prints a summary
-(docs/rules.md, "Bots and simulation").
+``python -m duels.engine simulate --ruleset R --count N --seed S [--seats N] [--teams AC,BD]
+[--bot A:random --bot B:heuristic] [--records FILE.jsonl]`` plays N duels between bots and
+prints a summary (docs/rules.md, "Bots and simulation").
 """
 
 from __future__ import annotations
@@ -64,6 +64,20 @@ def _simulate_parser(commands: Any) -> None:
     sim.add_argument("--count", type=_count, required=True, help="how many duels to play")
     sim.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
     sim.add_argument(
+        "--seats",
+        type=int,
+        default=2,
+        choices=range(2, 7),
+        metavar="N",
+        help="how many seats, 2 to 6 (default 2); max_seats is raised to N where the preset "
+        "allows fewer",
+    )
+    sim.add_argument(
+        "--teams",
+        metavar="AC,BD",
+        help="play the team variant with these teams, e.g. AC,BD or ABC,DEF",
+    )
+    sim.add_argument(
         "--bot",
         action="append",
         default=[],
@@ -73,7 +87,8 @@ def _simulate_parser(commands: Any) -> None:
     sim.add_argument(
         "--swap",
         action="store_true",
-        help="swap the bots' seats in every other duel (odd-numbered ones)",
+        help="move the bots round one seat per duel (two seats: swap them in every "
+        "odd-numbered duel)",
     )
     sim.add_argument("--records", metavar="FILE.jsonl", help="write every record, one a line")
     sim.add_argument("--variant", action="append", default=[], choices=sorted(VARIANTS))
@@ -121,12 +136,20 @@ def _count(text: str) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    bots = {"A": "random", "B": "random"}
+    letters = "ABCDEF"[: args.seats]
+    bots = dict.fromkeys(letters, "random")
     for given in args.bot:
         seat, _, bot = given.partition(":")
         if seat not in bots or bot not in BOTS:
-            _fail(f"--bot {given}: give SEAT:BOT with a seat A or B and a bot {', '.join(BOTS)}")
+            _fail(
+                f"--bot {given}: give SEAT:BOT with a seat {', '.join(letters)} and a bot "
+                f"{', '.join(BOTS)}"
+            )
         bots[seat] = bot
+    teams = [list(team) for team in args.teams.split(",")] if args.teams else None
+    variants = list(args.variant)
+    if teams is not None and "team" not in variants:
+        variants.append("team")
     options: dict[str, Any] = {}
     for given in args.option:
         name, sep, value = given.partition("=")
@@ -136,6 +159,8 @@ def _simulate(args: argparse.Namespace) -> int:
             _fail(f"--option {given}: give NAME=JSON, e.g. starting_number_cards=10")
         if not sep:
             _fail(f"--option {given}: give NAME=JSON, e.g. starting_number_cards=10")
+    if args.seats > PRESETS[args.ruleset]["max_seats"] and "max_seats" not in options:  # type: ignore[operator]
+        options["max_seats"] = args.seats
     spread: Any = args.spread
     if "," in spread:
         try:
@@ -152,15 +177,16 @@ def _simulate(args: argparse.Namespace) -> int:
             args.ruleset,
             args.count,
             seed=args.seed,
-            bots=[bots["A"], bots["B"]],
+            bots=[bots[seat] for seat in letters],
             swap=args.swap,
-            variants=args.variant,
+            variants=variants,
             options=options,
             max_events=args.max_events,
             spread=spread,
             records=records,
             check=args.check,
             progress=bar,
+            teams=teams,
         )
     except OSError as exc:
         _fail(f"cannot write {args.records}: {exc.strerror or exc}")

@@ -34,8 +34,10 @@ def play_action(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     rules = setup.rules
     i = setup.index[ev["seat"]]
     card = ev["card"]
+    if t.multi and t.out[i]:
+        raise IllegalEvent(f"{seat_name(t, i)} has left the game and plays nothing")
     if t.act[i] < 1:
-        holders = [setup.seats[j] for j in range(len(setup.seats)) if t.act[j] > 0]
+        holders = [setup.seats[j] for j in range(len(setup.seats)) if t.act[j] > 0 and not t.out[j]]
         who = f"only {', '.join(holders)} holds one now" if holders else "nobody holds one now"
         raise IllegalEvent(
             f"{seat_name(t, i)} holds no action card and cannot play {card}: an action card "
@@ -46,7 +48,7 @@ def play_action(t: Table, ev: Event, fx: list[RawEffect]) -> None:
             f"{card} is not played under this ruleset: truth and dare are switched off "
             f"(truth_dare false); the cards are {', '.join(_WITHOUT_TRUTH_DARE)}"
         )
-    target = t.opponent(i)
+    target = _target(t, i, ev) if t.multi else t.opponent(i)
     seats = setup.seats
     fx.append(
         (
@@ -62,6 +64,27 @@ def play_action(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     if not (card == "reverse" and rules.reverse_discard == "after"):
         t.spend_action(i)
     _PLAY[card](t, i, target, fx)
+
+
+def _target(t: Table, i: int, ev: Event) -> int:
+    """Section 11.4: the opponent in play that ``target`` names; COLOR CHANGE needs none
+    (-1, or the nominated seat, which changes nothing)."""
+    card = ev["card"]
+    target = ev.get("target")
+    if target is None:
+        if card == "color_change":
+            return -1
+        names = ", ".join(t.seats[j] for j in t.opponents(i))
+        raise IllegalEvent(
+            f"action: {card} needs a target with more than two seats: name an opponent ({names})"
+        )
+    j = t.setup.index[target]
+    if t.out[j]:
+        names = ", ".join(t.seats[k] for k in t.opponents(i))
+        raise IllegalEvent(
+            f"action: target {target} has left the game; name an opponent in play ({names})"
+        )
+    return j
 
 
 def place_block(t: Table, target: int, fx: list[RawEffect]) -> None:
@@ -94,9 +117,11 @@ def _reverse(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
 
 
 def _color_change(t: Table, i: int, target: int, fx: list[RawEffect]) -> None:
-    """Every seat sheds 1 number card; the colour is only written in the log."""
+    """Every seat in play sheds 1 number card; the colour is only written in the log."""
+    out = t.out
     for j in range(len(t.num)):
-        t.shed(j, fx, "color_change", i)
+        if not out[j]:
+            t.shed(j, fx, "color_change", i)
 
 
 def _draw_card(t: Table, i: int, target: int, fx: list[RawEffect], card: str) -> None:
@@ -109,8 +134,10 @@ def _draw_card(t: Table, i: int, target: int, fx: list[RawEffect], card: str) ->
 def _truth_or_dare(t: Table, i: int, target: int, fx: list[RawEffect], card: str) -> None:
     """Section 5 and 10: the preset's sheds happen at once, then the target answers."""
     if t.rules.truth_dare_shed == "both":
+        # The actor and its target (section 11.4: no one else is affected), in seat order.
         for j in range(len(t.num)):
-            t.shed(j, fx, card, i)
+            if j in (i, target):
+                t.shed(j, fx, card, i)
     else:
         t.shed(i, fx, card, i)
     t.pending = pending(card, target, i, card)

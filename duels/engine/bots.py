@@ -59,6 +59,13 @@ class Bot:
         """The kind (an index into CARDS) of the action card given up."""
         raise NotImplementedError
 
+    def target(self, sim: Simulator, i: int, why: str) -> int:
+        """With more than two seats: the opponent (a seat index) that seat ``i`` names for
+        ``why``, an action card's name or ``"zero"``/``"seven"`` for a revealed 0 or 7.
+        Uniformly random unless a bot knows better."""
+        opponents = sim.opponents(i)
+        return opponents[floor(sim.random() * len(opponents))]
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 
@@ -84,7 +91,7 @@ class RandomBot(Bot):
         blocked = t.blocked[i]
         if t.act[i]:
             # The decks hold no card the rules forbid, so every kind held may be played.
-            values = 1 if blocked else 10 - counts.count(0)
+            values = 1 if blocked or not t.num[i] else 10 - counts.count(0)
             held = sim.hands.act[i]
             kinds = len(held) - held.count(0)
             r = floor(rnd() * (values + kinds))
@@ -94,7 +101,8 @@ class RandomBot(Bot):
                         if r == 0:
                             return sim.action_event(i, k, COLORS[floor(rnd() * 4)])
                         r -= 1
-        if blocked:
+        if blocked or not t.num[i]:
+            # Nothing to reveal: blocked, or at 0 in a team game (RULES.md section 11.9).
             return None
         # Uniform over the distinct values held: draw a value until the hand holds it.
         while True:
@@ -171,6 +179,8 @@ class HeuristicBot(Bot):
     # -- free moments ----------------------------------------------------------------------
 
     def free(self, sim: Simulator, i: int) -> Move:
+        if sim.many:
+            return self._free_many(sim, i)
         held = sim.hands.act[i]
         if any(held):
             event = self._action(sim, i, [k for k in sim.kinds if held[k]])
@@ -200,7 +210,7 @@ class HeuristicBot(Bot):
             # A sure round (or, blocked, a block back that makes the next round void).
             return sim.action_event(i, BLOCK)
         draws = [k for k in (DRAW_FOUR, DRAW_TWO) if k in has]
-        if draws and deck >= 2 and not self._keep_for_challenge(sim, i, draws):
+        if draws and deck >= 2 and not self._keep_for_challenge(sim, i, draws, theirs):
             return sim.action_event(i, draws[0])
         if REVERSE in has and mine - theirs >= self.reverse_gap and not _just_reversed(sim):
             return sim.action_event(i, REVERSE)
@@ -210,10 +220,11 @@ class HeuristicBot(Bot):
                     return sim.action_event(i, k, COLORS[0])
         return None
 
-    def _keep_for_challenge(self, sim: Simulator, i: int, draws: list[int]) -> bool:
-        """Whether playing a +2/+4 now would leave no challenge for the opponent's 0."""
+    def _keep_for_challenge(self, sim: Simulator, i: int, draws: list[int], theirs: int) -> bool:
+        """Whether playing a +2/+4 now would leave no challenge for the opponent's 0 (the
+        opponent holding ``theirs`` number cards)."""
         rule = sim.rules.challenge
-        if rule == "none" or sim.table.num[1 - i] > self.reserve_at:
+        if rule == "none" or theirs > self.reserve_at:
             return False
         held = sim.hands.act[i]
         spare = held[DRAW_TWO] + held[DRAW_FOUR] - 1
@@ -227,13 +238,22 @@ class HeuristicBot(Bot):
         values = [v for v in range(10) if counts[v]]
         if len(values) == 1:
             return values[0]
-        if t.blocked[o]:
+        return self._best_value(sim, i, o, values, None if t.blocked[o] else self._model(sim, o))
+
+    def _best_value(
+        self, sim: Simulator, i: int, o: int, values: list[int], q: list[float] | None
+    ) -> int:
+        """The value with the best expected outcome against the highest card of the others,
+        whose distribution is ``q`` (None: nobody else reveals), counting the 0/7 effects and
+        the finish against seat ``o``."""
+        t = sim.table
+        counts = sim.hands.num[i]
+        if q is None:
             # A sure win alone: a 7 lands its draw, else the cheapest card but a 0 (whose
             # steal would give the blocked seat's card back to this hand).
             if counts[7] and t.deck_n:
                 return 7
             return next((v for v in values if v), values[0])
-        q = self._model(sim, o)
         below = 0.0
         best, best_worth = values[0], float("-inf")
         finish_mine = self.finish_worth * (0.5 if self._can_challenge(sim, o) else 1.0)
@@ -291,6 +311,86 @@ class HeuristicBot(Bot):
         count = sim.table.act[j]
         return count >= (2 if rule == "two_cards" else 1)
 
+    # -- more than two seats (RULES.md section 11) -----------------------------------------
+
+    def target(self, sim: Simulator, i: int, why: str) -> int:
+        """Steal from and hit the opponent closest to winning; never a team-mate (the engine
+        offers none). A 0 goes where there is a card to take."""
+        if why == "zero":
+            t = sim.table
+            # A seat that reveals keeps its card on the table: it must hold two to lose one.
+            robbable = [
+                j for j in sim.opponents(i) if t.num[j] >= (1 if t.blocked[j] else 2)
+            ]
+            if robbable:
+                return self._closest(sim, robbable)
+        return self._closest(sim, sim.opponents(i))
+
+    @staticmethod
+    def _closest(sim: Simulator, seats: list[int]) -> int:
+        """Of ``seats``, the one whose side is closest to winning (fewest number cards),
+        then the one holding fewest itself, then the first in seat order."""
+        num = sim.table.num
+        return min(seats, key=lambda j: (sim.side_count(j), num[j], j))
+
+    def _free_many(self, sim: Simulator, i: int) -> Move:
+        t = sim.table
+        held = sim.hands.act[i]
+        if any(held):
+            event = self._action_many(sim, i, [k for k in sim.kinds if held[k]])
+            if event is not None:
+                return event
+        if t.blocked[i] or not t.num[i]:
+            return None
+        counts = sim.hands.num[i]
+        values = [v for v in range(10) if counts[v]]
+        if len(values) == 1:
+            return values[0]
+        others = [
+            j for j in sim.order
+            if j != i and not t.out[j] and not t.blocked[j] and t.num[j]
+        ]  # fmt: skip
+        q = self._model_max(sim, others) if others else None
+        return self._best_value(sim, i, self.target(sim, i, "seven"), values, q)
+
+    def _model_max(self, sim: Simulator, others: list[int]) -> list[float]:
+        """The chance of each value 0–9 being the highest card the ``others`` reveal."""
+        below = [1.0] * 11  # below[v]: every other card is below v
+        for j in others:
+            q = self._model(sim, j)
+            acc = 0.0
+            for v in range(10):
+                below[v] *= acc
+                acc += q[v]
+        below[10] = 1.0
+        return [below[v + 1] - below[v] for v in range(10)]
+
+    def _action_many(self, sim: Simulator, i: int, kinds: list[int]) -> dict[str, Any] | None:
+        t, rules = sim.table, sim.rules
+        o = self.target(sim, i, "draw_two")
+        mine, theirs, deck = t.num[i], t.num[o], t.deck_n
+        lowest = min(sim.side_count(j) for j in sim.opponents(i))
+        has = set(kinds)
+        # COLOR CHANGE helps every opponent too: only to reach 0 when no opponent side does.
+        if mine == 1 and lowest >= 2:
+            for k in (COLOR_CHANGE, TRUTH, DARE):
+                if k in has:
+                    return sim.action_event(i, k, COLORS[0], o)
+        if rules.truth_dare_shed == "actor" and mine >= 2:
+            for k in (DARE, TRUTH):
+                if k in has:
+                    return sim.action_event(i, k, target=o)
+        if BLOCK in has and not t.blocked[o]:
+            return sim.action_event(i, BLOCK, target=o)
+        draws = [k for k in (DRAW_FOUR, DRAW_TWO) if k in has]
+        if draws and deck >= 2 and not self._keep_for_challenge(sim, i, draws, theirs):
+            return sim.action_event(i, draws[0], target=o)
+        if REVERSE in has and not _just_reversed(sim):
+            fewest = min(sim.opponents(i), key=lambda j: (t.num[j], j))
+            if mine - t.num[fewest] >= self.reverse_gap:
+                return sim.action_event(i, REVERSE, target=fewest)
+        return None
+
     # -- decisions -------------------------------------------------------------------------
 
     def respond(self, sim: Simulator, i: int, decision: str, choices: Sequence[str]) -> str:
@@ -314,7 +414,8 @@ class HeuristicBot(Bot):
 
     def _bonus(self, sim: Simulator, i: int, choices: Sequence[str]) -> str:
         t = sim.table
-        draw = min(2, t.deck_n)
+        # Every opponent draws 2 while the deck lasts (one opponent with two seats).
+        draw = min(2 * len(sim.opponents(i)), t.deck_n) if sim.many else min(2, t.deck_n)
         card = self.action_worth if t.deck_a else 0.0
         return "action_card" if card > draw else "opponents_draw"
 

@@ -44,6 +44,9 @@ def settle(t: Table, fx: list[RawEffect]) -> None:
     """
     if t.finish is not None:
         return
+    if t.multi:
+        _settle_many(t, fx)
+        return
     if t.pending is None:
         streak = t.streak
         for i in t.order:
@@ -64,6 +67,47 @@ def settle(t: Table, fx: list[RawEffect]) -> None:
         fx.append(("await", t.seats[p.seat], t.seats[t.opponent(p.seat)], 0, 0, p.decision))
 
 
+def _settle_many(t: Table, fx: list[RawEffect]) -> None:
+    """``settle`` with more than two seats: sides instead of seats (section 11.6)."""
+    if t.pending is None:
+        streak, out = t.streak, t.out
+        # A departed seat's streak of 2 stays frozen with it (section 11.8): no bonus.
+        claimant = next((i for i in t.order if streak[i] >= 2 and not out[i]), -1)
+        if claimant >= 0:
+            t.pending = pending("bonus", claimant)
+        else:
+            num = t.num
+            zeros = [side for side in t.sides() if all(num[j] == 0 for j in side)]
+            if len(zeros) > 1:
+                t.end(-1, "double_zero", fx, count=len(zeros))
+                return
+            if zeros:
+                w = zeros[0][0]
+                fx.append(("zero", t.seats[w]))
+                if t.rules.challenge == "none":
+                    t.end(w, "shed_all", fx)
+                else:
+                    _ask_challenger(t, w, w, fx)
+    p = t.pending
+    if p is not None:
+        other = t.seats[p.other] if p.other >= 0 else None
+        fx.append(("await", t.seats[p.seat], other, 0, 0, p.decision))
+
+
+def _ask_challenger(t: Table, w: int, after: int, fx: list[RawEffect]) -> None:
+    """Section 11.6: the window asks the next opponent of ``w`` holding an action card, in
+    seat order from the seat after ``after`` and wrapping round, stopping before ``w``; when
+    none is left, ``w`` wins."""
+    n = len(t.seats)
+    k = (after + 1) % n
+    while k != w:
+        if t.act[k] > 0 and t.is_opponent(w, k):
+            t.pending = pending("challenge", k, w)
+            return
+        k = (k + 1) % n
+    t.end(w, "shed_all", fx)
+
+
 def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:
     """Section 6: a challenge window, or the win at once when no challenge can come."""
     fx.append(("zero", t.seats[w]))
@@ -72,6 +116,21 @@ def _potential_winner(t: Table, w: int, fx: list[RawEffect]) -> None:
         t.end(w, "shed_all", fx)
     else:
         t.pending = pending("challenge", c, w)
+
+
+def lapse(t: Table, fx: list[RawEffect]) -> None:
+    """Section 11.8: a side has just left; the pending decision goes on, moves on or lapses."""
+    p = t.pending
+    if p is None:
+        return
+    out = t.out
+    if out[p.seat] or (p.other >= 0 and out[p.other]):
+        t.pending = None
+        other = t.seats[p.other] if p.other >= 0 else None
+        fx.append(("lapse", t.seats[p.seat], other, 0, 0, p.decision))
+        if p.decision == "challenge" and not out[p.other]:
+            # A departed challenger counts as a pass: the window moves on.
+            _ask_challenger(t, p.other, p.seat, fx)
 
 
 def _counter(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
@@ -114,7 +173,8 @@ def _truth_or_dare(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> No
     if choice != "refuse":
         return
     if p.decision == "dare" and t.rules.dare_refused == "forfeit":
-        t.end(actor, "dare_refused", fx, other=target)
+        # The actor's side wins (in a team game: its first seat, section 11.9).
+        t.end(t.team_of[actor], "dare_refused", fx, other=target)
     else:
         t.pending = pending("penalty", actor, target, p.decision)
 
@@ -139,6 +199,10 @@ def _bonus(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     fx.append(("bonus", t.seats[i], None, 0, 0, choice))
     if choice == "action_card":
         t.draw(i, 0, 1, fx, "bonus", i)
+    elif t.multi:
+        # Section 11.5: every opponent, in seat order, each its full 2; team-mates draw none.
+        for j in t.opponents(i):
+            t.draw(j, 2, 0, fx, "bonus", i)
     else:
         for j in t.order:
             if j != i:
@@ -151,7 +215,10 @@ def _challenge(t: Table, p: Pending, choice: str, fx: list[RawEffect]) -> None:
     c, w = p.seat, p.other
     if choice == "pass":
         fx.append(("respond", seats[c], seats[w], 0, 0, choice, "challenge"))
-        t.end(w, "shed_all", fx)
+        if t.multi:
+            _ask_challenger(t, w, c, fx)  # the next opponent, or the win stands
+        else:
+            t.end(w, "shed_all", fx)
     elif t.rules.challenge == "two_cards" and t.act[c] == 1:
         # Seed 000: a lone action card cannot challenge; the challenger draws 1 and keeps it.
         fx.append(("one_card_challenge", seats[c], seats[w], 0, 0, choice))

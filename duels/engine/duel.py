@@ -60,9 +60,11 @@ class Duel:
         seats: Mapping[str, str],
         variants: Sequence[str] | None = (),
         options: Mapping[str, Any] | None = None,
+        teams: Sequence[Sequence[str]] | None = None,
     ) -> Duel:
-        """A duel with no events yet. Raises MalformedRecord as ``from_record`` would."""
-        record = {
+        """A duel with no events yet. Raises MalformedRecord as ``from_record`` would.
+        ``teams`` (section 11.9) goes with the ``team`` variant."""
+        record: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "ruleset": ruleset,
@@ -71,6 +73,8 @@ class Duel:
             "seats": seats,
             "events": [],
         }
+        if teams is not None:
+            record["teams"] = [list(team) for team in teams]
         return cls.from_record(record)
 
     @classmethod

@@ -148,7 +148,8 @@ def _play(e: Effect, name: _Namer) -> str:
 def _await(e: Effect, name: _Namer) -> str:
     """The decision asked, with what each choice does, in words (section 6)."""
     me = name(e.seat)
-    other = name(e.other) if e.other is not None else "the opponent"
+    # No other seat named: with more than two seats a bonus makes every opponent draw.
+    other = name(e.other) if e.other is not None else "every opponent"
     decision = e.card
     if decision == "counter":
         text = "counter with +2 or +4, or pass"
@@ -217,6 +218,8 @@ def _finish(e: Effect, name: _Namer) -> str:
         return f"Time limit{reason}: {winner} wins with the fewest number cards"
     if how == "adjudicated":
         return f"The referee adjudicates the duel to {winner}{reason}"
+    if e.number:
+        return f"{e.number} sides are at 0 number cards at once: the game is drawn (double zero)"
     return "Both seats are at 0 number cards: the duel is drawn (double zero)"
 
 
@@ -259,5 +262,10 @@ _TEXTS: dict[str, Callable[[Effect, _Namer], str]] = {
     ),
     "zero": lambda e, n: f"{n(e.seat)} is at 0 number cards",
     "await": _await,
+    "leave": lambda e, n: f"{n(e.seat)} leaves the game{f' ({e.card})' if e.card else ''}",
+    "lapse": lambda e, n: (
+        f"The {str(e.card).replace('_', ' ')} asked of {n(e.seat)} lapses: a seat it "
+        "concerns has left"
+    ),
     "finish": _finish,
 }

@@ -62,15 +62,36 @@ def _reason(raw: dict[Any, Any], out: Event, what: str) -> Event:
 
 
 def _check_target(raw: dict[Any, Any], actor: str, setup: Setup, what: str) -> str | None:
-    """A ``target`` with two seats must name the actor's opponent (section 8)."""
+    """A ``target`` with two seats must name the actor's opponent (section 8); with more it
+    must name a seat that is not the actor nor a team-mate (section 11.4: whether that seat is
+    still in play, and whether the card needs a target, is judged when it is played)."""
     if "target" not in raw:
         return None
     target = raw["target"]
+    if len(setup.seats) > 2:
+        return _opponent_of(target, actor, setup, f"{what}: target")
     opponent = setup.seats[1 - setup.index[actor]]
     if not isinstance(target, str) or target != opponent:
         raise IllegalEvent(
             f"{what}: target {show(target)} must be {actor}'s opponent {opponent} "
             "(with two seats the target may also be left out)"
+        )
+    return target
+
+
+def _opponent_of(target: object, seat: str, setup: Setup, what: str) -> str:
+    """``target`` names a seat of another side than ``seat`` (more than two seats)."""
+    if not isinstance(target, str) or target not in setup.index:
+        raise IllegalEvent(
+            f"{what} {show(target)} is not a seat of this duel; name one of {_seats(setup)}"
+        )
+    if target == seat:
+        raise IllegalEvent(f"{what} {target}: a seat cannot target itself; name an opponent")
+    team_of = setup.team_of
+    if team_of and team_of[setup.index[target]] == team_of[setup.index[seat]]:
+        raise IllegalEvent(
+            f"{what} {target} is {seat}'s team-mate: a team-mate is never a target; "
+            "name an opponent"
         )
     return target
 
@@ -98,29 +119,42 @@ def _round(raw: dict[Any, Any], setup: Setup) -> Event:
             f"round: cards names {show(stray)}, which is not a seat of this duel ({_seats(setup)})"
         )
     out: Event = {"type": "round", "cards": out_cards}
-    if "targets" in raw:
-        out["targets"] = _round_targets(raw["targets"], setup)
+    # With two seats every 0 and 7 targets the opponent and ``targets`` is not read (section 8).
+    # With more, the canonical form holds ``targets`` only when it names one.
+    if len(setup.seats) > 2:
+        targets = _round_targets(raw.get("targets", {}), out_cards, setup)
+        if targets:
+            out["targets"] = targets
     return out
 
 
-def _round_targets(targets: object, setup: Setup) -> dict[str, str]:
-    """With two seats every 0 and 7 targets the opponent: ``targets`` may only say so."""
+def _round_targets(targets: object, cards: dict[str, int], setup: Setup) -> dict[str, str]:
+    """Section 11.3: seat -> opponent for each seat that revealed a 0 or a 7, and only those.
+    (Whether the target is still in play is judged when the round is played.)"""
     if not isinstance(targets, dict):
-        raise IllegalEvent(f"round: targets must be an object of seat to seat, not {show(targets)}")
+        raise IllegalEvent(
+            "round: targets must be an object naming a target for each seat that reveals a 0 "
+            f'or a 7, e.g. {{"A": "C"}}; not {show(targets)}'
+        )
     out = {}
     for seat in setup.seats:
         if seat in targets:
-            opponent = setup.seats[1 - setup.index[seat]]
-            if not isinstance(targets[seat], str) or targets[seat] != opponent:
+            if cards.get(seat) not in (0, 7):
                 raise IllegalEvent(
-                    f"round: {seat}'s target {show(targets[seat])} must be {seat}'s opponent "
-                    f"{opponent} (with two seats targets may also be left out)"
+                    f"round: targets names {seat}, which reveals no 0 or 7: only the seats "
+                    "that reveal a 0 or a 7 name a target"
                 )
-            out[seat] = opponent
-    for seat in targets:
-        if not isinstance(seat, str) or seat not in setup.index:
+            out[seat] = _opponent_of(targets[seat], seat, setup, f"round: {seat}'s target")
+    if len(out) != len(targets):
+        stray = next(s for s in targets if not isinstance(s, str) or s not in setup.index)
+        raise IllegalEvent(
+            f"round: targets names {show(stray)}, which is not a seat ({_seats(setup)})"
+        )
+    for seat, value in cards.items():
+        if value in (0, 7) and seat not in out:
             raise IllegalEvent(
-                f"round: targets names {show(seat)}, which is not a seat ({_seats(setup)})"
+                f"round: {seat} reveals a {value} and must name its target in targets, "
+                f'e.g. "targets": {{"{seat}": "…"}}'
             )
     return out
 
@@ -211,6 +245,8 @@ def _round_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
         if seat is not seats[k] or type(value) is not int or not 0 <= value <= 9:
             return False
         k += 1  # noqa: SIM113 - a counter: enumerate costs several times more here
+    if k > 2 and (0 in cards.values() or 7 in cards.values()):
+        return False  # more than two seats: a 0 or a 7 needs its targets (section 11.3)
     # "type" and "cards" are both there (two keys); "type" must come first.
     for key in raw:
         return key == "type"

@@ -77,6 +77,8 @@ _SILENT = frozenset(
         "zero",
         "await",
         "finish",
+        "leave",
+        "lapse",
     }
 )
 

@@ -65,6 +65,7 @@ def read_header(record: object) -> tuple[Setup, list[Any]]:
         raise MalformedRecord(
             f"the action pool of {rules.action_pool} cannot deal {dealt} starting action cards"
         )
+    teams = _teams(record, "team" in variants, seats)
     events = record.get("events")
     if not isinstance(events, list | tuple):
         raise MalformedRecord(f"events must be a list of events, not {show(events)}")
@@ -76,6 +77,8 @@ def read_header(record: object) -> tuple[Setup, list[Any]]:
         seats=seats,
         names=names,
         index={seat: i for i, seat in enumerate(seats)},
+        teams=teams,
+        team_of=_team_of(seats, teams),
     )
     return setup, list(events)
 
@@ -97,16 +100,68 @@ def _seats(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
         )
     if count < 2:
         raise MalformedRecord("a duel needs two seats, A and B")
-    if count > 2:
-        raise MalformedRecord(
-            f"{count} seats are not supported yet: this engine referees two-seat duels (A, B); "
-            "more seats and team play come in a later version"
-        )
     names = tuple(value[seat] for seat in expected)
     for seat, name in zip(expected, names, strict=True):
-        if not isinstance(name, str) or not name:
-            raise MalformedRecord(f"seat {seat} needs a non-empty name, not {show(name)}")
+        # Section 8: at least one character that is not white space (``str.isspace``).
+        if not isinstance(name, str) or not name or name.isspace():
+            raise MalformedRecord(
+                f"seat {seat} needs a non-empty name with at least one character that is not "
+                f"white space, not {show(name)}"
+            )
     return expected, names
+
+
+def _teams(
+    record: Mapping[str, Any], team_variant: bool, seats: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    """Section 11.9: ``teams`` is required with the ``team`` variant and forbidden without."""
+    if not team_variant:
+        if "teams" in record:
+            raise MalformedRecord(
+                'teams is only read with the team variant: add "team" to variants or leave '
+                "teams out"
+            )
+        return ()
+    example = '"teams": [["A", "C"], ["B", "D"]]'
+    if "teams" not in record:
+        raise MalformedRecord(f"the team variant needs teams, e.g. {example}")
+    value = record["teams"]
+    if not isinstance(value, list | tuple) or len(value) < 2:
+        raise MalformedRecord(
+            f"teams must be a list of at least two teams, e.g. {example}; got {show(value)}"
+        )
+    teams = []
+    named: set[str] = set()
+    for team in value:
+        if not isinstance(team, list | tuple) or not 2 <= len(team) <= 3:
+            raise MalformedRecord(
+                f"each team is a list of 2 or 3 seat letters, e.g. {example}; got {show(team)}"
+            )
+        for seat in team:
+            if not isinstance(seat, str) or seat not in seats:
+                raise MalformedRecord(
+                    f"teams names {show(seat)}, which is not a seat ({', '.join(seats)})"
+                )
+            if seat in named:
+                raise MalformedRecord(f"teams names seat {seat} twice")
+            named.add(seat)
+        teams.append(tuple(team))
+    missing = [seat for seat in seats if seat not in named]
+    if missing:
+        raise MalformedRecord(f"every seat must be in a team: {', '.join(missing)} is in none")
+    return tuple(teams)
+
+
+def _team_of(seats: tuple[str, ...], teams: tuple[tuple[str, ...], ...]) -> tuple[int, ...]:
+    """For each seat, the index of its side's first seat: itself without teams."""
+    if not teams:
+        return tuple(range(len(seats)))
+    first = {}
+    for team in teams:
+        lead = min(seats.index(seat) for seat in team)
+        for seat in team:
+            first[seat] = lead
+    return tuple(first[seat] for seat in seats)
 
 
 def _plain_options(options: object) -> dict[str, Any]:
@@ -119,7 +174,7 @@ def _plain_options(options: object) -> dict[str, Any]:
 
 def header_dict(setup: Setup) -> dict[str, Any]:
     """The record's header fields as plain JSON (a fresh dict)."""
-    return {
+    out: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "ruleset": setup.ruleset,
@@ -127,3 +182,6 @@ def header_dict(setup: Setup) -> dict[str, Any]:
         "options": _plain_options(setup.options),
         "seats": dict(zip(setup.seats, setup.names, strict=True)),
     }
+    if setup.teams:
+        out["teams"] = [list(team) for team in setup.teams]
+    return out

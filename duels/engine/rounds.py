@@ -19,6 +19,9 @@ def play_round(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     """Check that a round may be played with these cards, then play it (section 3)."""
     if t.pending is not None:
         raise IllegalEvent(f"a round cannot be played now: {waiting_for(t)}")
+    if t.multi:
+        _round_of_many(t, ev, fx)
+        return
     seats = t.seats
     blocked = t.blocked
     cards: dict[str, int] = ev["cards"]
@@ -90,19 +93,9 @@ def _zeros_then_sevens(
     t: Table, free: Sequence[int], values: Sequence[int], fx: list[RawEffect]
 ) -> None:
     """Section 3.2: every 0, then every 7, each in the seat order of the seat revealing it."""
-    seats = t.seats
     for i in free:
         if values[i] == 0:
-            victim = t.opponent(i)
-            # A revealed card lies on the table (seed 002 §7): it is never stolen.
-            keep = 1 if values[victim] >= 0 else 0
-            if t.num[victim] > keep:
-                t.num[victim] -= 1
-                t.num[i] += 1
-                fx.append(("steal", seats[i], seats[victim], 1))
-            else:
-                cause = "revealed" if keep else "empty"
-                fx.append(("steal", seats[i], seats[victim], 0, 0, None, cause))
+            _steal(t, i, t.opponent(i), values, fx)
     for i in free:
         if values[i] == 7:
             t.draw(t.opponent(i), 2, 1, fx, "seven", i)
@@ -174,3 +167,120 @@ def _lose(t: Table, i: int, fx: list[RawEffect]) -> None:
     t.draw(i, 1, 0, fx, "round_lost")
     t.streak[i] = 0
     fx.append(("lose_round", t.seats[i]))
+
+
+# -- more than two seats (section 11.3) -------------------------------------------------------
+
+
+def revealing_seats(t: Table) -> list[int]:
+    """Section 11.3.1: the seats in play, not blocked, holding at least one number card."""
+    out, blocked, num = t.out, t.blocked, t.num
+    return [i for i in t.order if not out[i] and not blocked[i] and num[i] > 0]
+
+
+def _round_of_many(t: Table, ev: Event, fx: list[RawEffect]) -> None:
+    """A round with more than two seats: the steps of section 3 as section 11.3 reads them."""
+    seats = t.seats
+    cards: dict[str, int] = ev["cards"]
+    values = [cards.get(s, -1) for s in seats]
+    free = revealing_seats(t)
+    if [i for i in t.order if values[i] >= 0] != free:
+        raise IllegalEvent(_which_of_many(t, free))
+    targets: dict[str, str] = ev.get("targets", {})
+    for seat, target in targets.items():
+        j = t.setup.index[target]
+        if t.out[j]:
+            raise IllegalEvent(
+                f"round: {seat}'s target {target} has left the game; name an opponent in play "
+                f"({', '.join(seats[k] for k in t.opponents(t.setup.index[seat]))})"
+            )
+    t.rounds += 1
+    for i in free:
+        fx.append(("reveal", seats[i], None, 0, 0, values[i]))
+    draws = t.rules.blocked_seat == "draws"
+    for i in t.order:
+        if t.blocked[i] and not t.out[i]:
+            fx.append(("blocked_out", seats[i], None, 0, 0, None, t.rules.blocked_seat))
+    if not free:
+        # Section 11.3.5: nobody reveals, nothing happens but that blocks are lifted.
+        if all(t.blocked[i] for i in t.order if not t.out[i]):
+            fx.append(("all_blocked",))
+        _lift_blocks(t, fx)
+        return
+    index = t.setup.index
+    for value in (0, 7):
+        for i in free:
+            if values[i] == value:
+                j = index[targets[seats[i]]]
+                if value == 0:
+                    _steal(t, i, j, values, fx)
+                else:
+                    t.draw(j, 2, 1, fx, "seven", i)
+    high = max(values)
+    top = [i for i in free if values[i] == high]
+    winner = top[0] if len(top) == 1 else -1
+    if winner >= 0:
+        t.shed(winner, fx, "round_won")
+        t.streak[winner] += 1
+        alone = "alone" if len(free) == 1 else None
+        fx.append(("win_round", seats[winner], None, t.streak[winner], 0, high, alone))
+    else:
+        fx.append(("tie", None, None, 0, 0, high))
+        for i in top:
+            t.shed(i, fx, "tie")
+    # Section 11.3.6: the round's draws are one step, served in seat order from A.
+    for i in t.order:
+        if t.out[i]:
+            continue
+        if values[i] >= 0:
+            if i == winner:
+                continue
+            if values[i] == high:
+                t.draw(i, 1, 0, fx, "tie")
+                t.streak[i] = 0
+            else:
+                _lose(t, i, fx)
+        elif t.blocked[i] and draws:
+            # Revealed nothing: the paper loser rule has nothing to discard.
+            t.draw(i, 1, 0, fx, "blocked_round", winner)
+            t.streak[i] = 0
+            fx.append(("lose_round", seats[i]))
+    _lift_blocks(t, fx)
+
+
+def _steal(t: Table, i: int, j: int, values: Sequence[int], fx: list[RawEffect]) -> None:
+    """Seat ``i``'s 0 takes a number card from ``j`` unless only its revealed card is left."""
+    # A revealed card lies on the table (seed 002 §7): it is never stolen.
+    keep = 1 if values[j] >= 0 else 0
+    seats = t.seats
+    if t.num[j] > keep:
+        t.num[j] -= 1
+        t.num[i] += 1
+        fx.append(("steal", seats[i], seats[j], 1))
+    else:
+        fx.append(("steal", seats[i], seats[j], 0, 0, None, "revealed" if keep else "empty"))
+
+
+def _lift_blocks(t: Table, fx: list[RawEffect]) -> None:
+    """After a round the block of every seat in play is lifted (a departed seat keeps its)."""
+    for i in t.order:
+        if t.blocked[i] and not t.out[i]:
+            t.blocked[i] = False
+            fx.append(("unblock", t.seats[i]))
+
+
+def _which_of_many(t: Table, free: list[int]) -> str:
+    seats = t.seats
+    if not free:
+        return (
+            "no seat in play can reveal a card (blocked, or at 0 in a team game): the round is "
+            'played with no cards ("cards": {}), which lifts the blocks'
+        )
+    text = (
+        "a round needs exactly one card 0–9 from each seat in play that is not blocked and "
+        f"holds a number card ({', '.join(seats[i] for i in free)})"
+    )
+    left = [seats[i] for i in t.order if i not in free]
+    if left:
+        text += f"; {', '.join(left)} must be left out (blocked, out of the game or at 0)"
+    return text

@@ -102,10 +102,9 @@ PRESETS: dict[str, dict[str, object]] = {
 VARIANTS: dict[str, dict[str, object]] = {
     "speed": {"starting_number_cards": 15, "truth_dare": False},
     "hardcore": {"challenge": "none", "draw_counter": False},
+    # Teams change no switch: the record's ``teams`` says who plays together (section 11.9).
+    "team": {},
 }
-
-#: Variants RULES.md names that this engine does not play yet (more than two seats).
-NOT_YET_VARIANTS: frozenset[str] = frozenset({"team"})
 
 
 def check_switch(name: str, value: object) -> None:
@@ -146,11 +145,6 @@ def resolve_rules(
             f"not {show(variants)}"
         )
     for variant in variants:
-        if isinstance(variant, str) and variant in NOT_YET_VARIANTS:
-            raise MalformedRecord(
-                f"the {variant} variant is not supported yet (team play and more than two "
-                "seats come in a later version)"
-            )
         if not isinstance(variant, str) or variant not in VARIANTS:
             raise MalformedRecord(
                 f"unknown variant {show(variant)}: choose from {', '.join(VARIANTS)}"

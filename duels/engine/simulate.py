@@ -114,6 +114,15 @@ class SimulatedDuel:
         return t.seats[t.winner] if t.winner >= 0 else None
 
     @property
+    def winners(self) -> tuple[str, ...]:
+        """Every seat of the winning side (in a team game the whole team), or () if drawn."""
+        t = self.duel._table
+        if t.winner < 0:
+            return ()
+        lead = t.team_of[t.winner]
+        return tuple(seat for j, seat in enumerate(t.seats) if t.team_of[j] == lead)
+
+    @property
     def finish(self) -> str:
         """How the duel ended (the state's ``finish``)."""
         return self.duel._table.finish  # type: ignore[return-value]
@@ -170,6 +179,8 @@ class Simulator:
         self.duel = duel
         self.seats = seats
         self.order = tuple(range(len(seats)))
+        #: More than two seats (RULES.md section 11): targets are chosen and named.
+        self.many = len(seats) > 2
         self.bots: list[Bot | None] = [None if b is None else make_bot(b) for b in specs]
         self.rng = rng if rng is not None else random.Random()
         self.random = self.rng.random
@@ -210,12 +221,35 @@ class Simulator:
             return ("block", "pass") if self.hands.act[i][_BLOCK] else ("pass",)
         return DECISIONS[decision]
 
-    def action_event(self, i: int, kind: int, color: str = "red") -> dict[str, Any]:
-        """The event of seat ``i`` playing an action card of ``kind`` (an index into CARDS)."""
+    def action_event(
+        self, i: int, kind: int, color: str = "red", target: int = -1
+    ) -> dict[str, Any]:
+        """The event of seat ``i`` playing an action card of ``kind`` (an index into CARDS).
+
+        With more than two seats a card that needs a target names ``target``, or, when it is
+        -1, the one the seat's bot chooses (``Bot.target``)."""
         card = CARDS[kind]
         if card == "color_change":
             return {"type": "action", "seat": self.seats[i], "card": card, "color": color}
+        if self.many:
+            if target < 0:
+                bot = self.bots[i]
+                target = bot.target(self, i, card) if bot is not None else self.opponents(i)[0]
+            return {"type": "action", "seat": self.seats[i], "card": card,
+                    "target": self.seats[target]}  # fmt: skip
         return {"type": "action", "seat": self.seats[i], "card": card}
+
+    def opponents(self, i: int) -> list[int]:
+        """Seat ``i``'s opponents in seat order (in play, not team-mates; section 11)."""
+        return self.table.opponents(i)
+
+    def side_count(self, j: int) -> int:
+        """The number cards of seat ``j``'s side: its team's sum, or its own count."""
+        t = self.table
+        if not self.duel._setup.teams:
+            return t.num[j]
+        lead = t.team_of[j]
+        return sum(t.num[k] for k in self.order if t.team_of[k] == lead)
 
     def move_for(self, seat: str) -> Move:
         """What the bot of ``seat`` does now: a respond or action event to apply, the value it
@@ -227,7 +261,7 @@ class Simulator:
         if bot is None:
             raise ValueError(f"seat {seat} has no bot")
         t = self.table
-        if t.finish is not None:
+        if t.finish is not None or t.out[i]:
             return None
         p = t.pending
         if p is not None:
@@ -255,9 +289,12 @@ class Simulator:
         cards: dict[str, int] = {}
         actions: list[dict[str, Any]] | None = None  # built only when a bot plays a card
         outside = False
+        out = t.out
         # Every seat is asked, in seat order, even once one plays a card: the same duel then
         # draws the same random numbers.
         for i in self.order:
+            if out[i]:
+                continue  # a departed side plays nothing (section 11.7)
             bot = bots[i]
             if bot is None:
                 outside = True
@@ -277,6 +314,23 @@ class Simulator:
             return actions[floor(self.random() * len(actions))]
         if outside:
             return None
+        if self.many:
+            return self._round_of_many(cards)
+        return {"type": "round", "cards": cards}
+
+    def _round_of_many(self, cards: dict[str, int]) -> dict[str, Any]:
+        """A round with more than two seats: each 0 and 7 names the target its bot chooses."""
+        targets = {}
+        index = self.hands.index
+        for seat, value in cards.items():
+            if value == 0 or value == 7:
+                i = index[seat]
+                bot = self.bots[i]
+                if bot is not None:
+                    why = "zero" if value == 0 else "seven"
+                    targets[seat] = self.seats[bot.target(self, i, why)]
+        if targets:
+            return {"type": "round", "cards": cards, "targets": targets}
         return {"type": "round", "cards": cards}
 
     # -- applying --------------------------------------------------------------------------
@@ -333,6 +387,8 @@ class Simulator:
             ok = legal.can_play_round and sorted(event["cards"]) == sorted(legal.round_seats)
         elif kind == "action":
             ok = event["card"] in legal.actions.get(event["seat"], ())
+            if "target" in event:
+                ok = ok and event["target"] in legal.targets.get(event["seat"], ())
         elif kind == "respond":
             awaiting = legal.awaiting or {}
             ok = awaiting.get("seat") == event["seat"] and event["choice"] in awaiting["choices"]
@@ -384,13 +440,14 @@ def play_duel(
     max_events: int = DEFAULT_MAX_EVENTS,
     spread: Spread = DEFAULT_SPREAD,
     check: bool = False,
+    teams: Sequence[Sequence[str]] | None = None,
 ) -> SimulatedDuel:
     """Play one whole duel between bots (one per seat, in seat order or by seat letter).
 
     The same ``rng`` state always gives the same duel. Raises MalformedRecord for a bad
-    ruleset, variants, options or seats, as ``Duel.new`` does.
+    ruleset, variants, options, seats or teams, as ``Duel.new`` does.
     """
-    duel = Duel.new(ruleset, seats, variants, options)
+    duel = Duel.new(ruleset, seats, variants, options, teams)
     return Simulator(duel, bots, rng, spread, check=check).run(max_events)
 
 
@@ -421,22 +478,31 @@ class Summary:
     bot_seat_wins: Counter[tuple[str, str]] = field(default_factory=Counter)
     #: How duels ended: the state's ``finish``, with the event cap's endings as "event cap".
     endings: Counter[str] = field(default_factory=Counter)
+    #: Wins by team (its seat letters, e.g. "AC") in a team game; drawn duels under None.
+    team_wins: Counter[str | None] = field(default_factory=Counter)
 
     def add(self, played: SimulatedDuel) -> None:
         self.duels += 1
         self.events += played.event_count
         self.rounds += played.rounds
-        self.seat_wins[played.winner] += 1
+        # In a team game every seat of the winning team wins (RULES.md section 11.9).
+        winners = played.winners if played.winner is not None else ()
+        if not winners:
+            self.seat_wins[None] += 1
+        for seat in winners:
+            self.seat_wins[seat] += 1
         for seat, bot in played.bots.items():
-            # A bot in both seats counts one duel, and one win if either seat won.
+            # A bot in several seats counts one duel, and one win if any of them won.
             self.bot_seat_duels[(bot, seat)] += 1
-            if played.winner == seat:
+            if seat in winners:
                 self.bot_seat_wins[(bot, seat)] += 1
         for bot in set(played.bots.values()):
             self.bot_duels[bot] += 1
-            if played.winner is not None and played.bots[played.winner] == bot:
+            if any(played.bots[seat] == bot for seat in winners):
                 self.bot_wins[bot] += 1
         self.endings["event cap" if played.capped else played.finish] += 1
+        if played.duel._setup.teams:
+            self.team_wins["".join(winners) if winners else None] += 1
 
     def as_dict(self) -> dict[str, Any]:
         """The summary as plain JSON."""
@@ -457,7 +523,11 @@ class Summary:
             "average_events": self.events / n,
             "average_rounds": self.rounds / n,
             "endings": dict(sorted(self.endings.items())),
-        }
+        } | (
+            {"wins_by_team": {str(k): w for k, w in sorted(self.team_wins.items(), key=_seat_key)}}
+            if self.team_wins
+            else {}
+        )
 
     def text(self) -> str:
         """The summary in a few lines of plain text."""
@@ -479,9 +549,14 @@ class Summary:
             for (bot, seat), d in sorted(self.bot_seat_duels.items())
         )
         endings = ", ".join(f"{how} {k}" for how, k in sorted(self.endings.items()))
+        teams = "  ".join(
+            f"{'drawn' if k is None else k} {share(w)}"
+            for k, w in sorted(self.team_wins.items(), key=_seat_key)
+        )
         return "\n".join(
             [
                 f"duels: {self.duels} ({self.ruleset}, seed {self.seed})",
+                *([f"wins by team: {teams}"] if teams else []),
                 f"wins by seat: {seats}",
                 f"wins by bot: {bots}",
                 f"wins by bot and seat: {by_seat}",
@@ -496,10 +571,16 @@ def _seat_key(item: tuple[str | None, int]) -> str:
 
 
 def seatings(bots: Sequence[str], count: int, swap: bool) -> Iterator[list[str]]:
-    """The bots in seat order for each duel: as given, or with ``swap`` reversed every other
-    duel (odd-numbered ones), so that each bot sits in each seat equally often."""
+    """The bots in seat order for each duel: as given, or with ``swap`` moved round one seat
+    per duel (two seats: reversed every odd-numbered duel), so that each bot sits in each seat
+    equally often."""
+    n = len(bots)
     for k in range(count):
-        yield list(reversed(bots)) if swap and k % 2 else list(bots)
+        if n == 2:
+            yield list(reversed(bots)) if swap and k % 2 else list(bots)
+        else:
+            r = k % n if swap else 0
+            yield list(bots[n - r :]) + list(bots[: n - r])
 
 
 def simulate(
@@ -515,6 +596,7 @@ def simulate(
     records: IO[str] | None = None,
     check: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    teams: Sequence[Sequence[str]] | None = None,
 ) -> Summary:
     """Play ``count`` duels between ``bots`` (names, in seat order) and sum them up.
 
@@ -536,6 +618,7 @@ def simulate(
             max_events,
             spread,
             check,
+            teams,
         )
         summary.add(played)
         if records is not None:

@@ -28,6 +28,11 @@ class Setup:
     seats: tuple[str, ...]
     names: tuple[str, ...]
     index: dict[str, int]
+    #: The record's ``teams`` as given (section 11.9); empty without the team variant.
+    teams: tuple[tuple[str, ...], ...] = ()
+    #: Per seat, the index of its side's first seat (section 11.6): the seat itself without
+    #: teams. Two seats are on one side exactly when their entries are equal.
+    team_of: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +81,9 @@ class Table:
         "finish",
         "events",
         "rounds",
+        "multi",
+        "out",
+        "team_of",
     )
 
     def __init__(self, setup: Setup) -> None:
@@ -105,6 +113,12 @@ class Table:
         self.finish: str | None = None
         self.events = 0
         self.rounds = 0
+        #: More than two seats (section 11): the rules take their general paths.
+        self.multi = n > 2
+        #: Per seat, whether its side has left (section 11.7). A tuple, replaced and never
+        #: changed in place, so that a snapshot holds it as one value.
+        self.out: tuple[bool, ...] = (False,) * n
+        self.team_of = setup.team_of or tuple(range(n))
 
     def copy(self) -> Table:
         """An independent table with the same values (its lists are fresh)."""
@@ -132,6 +146,7 @@ class Table:
             self.finish,
             self.events,
             self.rounds,
+            self.out,
             self.setup,
         ]
 
@@ -139,7 +154,7 @@ class Table:
         """Put the table back as it was at ``snapshot``: every slot, even one a bug rebound
         (``setup``, ``rules``, ``seats``, ``order`` come from the saved set-up; the lists are
         fresh), so that a failed event leaves nothing behind."""
-        n = (len(saved) - 10) // 4  # four values per seat, then ten more
+        n = (len(saved) - 11) // 4  # four values per seat, then eleven more
         self.num = saved[0:n]
         self.act = saved[n : 2 * n]
         self.streak = saved[2 * n : 3 * n]
@@ -154,11 +169,14 @@ class Table:
             self.finish,
             self.events,
             self.rounds,
+            self.out,
             self.setup,
         ) = saved[4 * n :]
         self.rules = self.setup.rules
         self.seats = self.setup.seats
         self.order = tuple(range(n))
+        self.multi = n > 2
+        self.team_of = self.setup.team_of or self.order
 
     # -- the primitives every rule is made of (section 3, "Draws never exceed ...") --------
 
@@ -220,6 +238,26 @@ class Table:
         """The other seat; with two seats every target is implied (section 8)."""
         return 1 - i
 
+    # -- sides (section 11): a seat, or in a team game a team --------------------------------
+
+    def is_opponent(self, i: int, j: int) -> bool:
+        """Whether ``j`` is an opponent of ``i``: in play, and not ``i`` or a team-mate."""
+        return not self.out[j] and self.team_of[j] != self.team_of[i]
+
+    def opponents(self, i: int) -> list[int]:
+        """Seat ``i``'s opponents in seat order."""
+        team_of, out = self.team_of, self.out
+        mine = team_of[i]
+        return [j for j in self.order if team_of[j] != mine and not out[j]]
+
+    def sides(self) -> list[list[int]]:
+        """The sides in play, each as its seats in seat order, ordered by their first seat."""
+        by_lead: dict[int, list[int]] = {}
+        for j in self.order:
+            if not self.out[j]:
+                by_lead.setdefault(self.team_of[j], []).append(j)
+        return [by_lead[lead] for lead in sorted(by_lead)]
+
     def end(
         self,
         winner: int,
@@ -228,6 +266,7 @@ class Table:
         *,
         other: int = -1,
         reason: str | None = None,
+        count: int = 0,
     ) -> None:
         """The duel is over (section 6): nothing is awaited any more."""
         seats = self.seats
@@ -239,7 +278,7 @@ class Table:
                 "finish",
                 seats[winner] if winner >= 0 else None,
                 seats[other] if other >= 0 else None,
-                0,
+                count,
                 0,
                 reason,
                 finish,
@@ -268,7 +307,7 @@ class Table:
         """The state of section 8, as a fresh dict of plain JSON values."""
         setup = self.setup
         num, act, streak, blocked = self.num, self.act, self.streak, self.blocked
-        return {
+        state: dict[str, Any] = {
             "ruleset": setup.ruleset,
             "status": self.status,
             "events": self.events,
@@ -289,3 +328,8 @@ class Table:
             "winner": setup.seats[self.winner] if self.winner >= 0 else None,
             "finish": self.finish,
         }
+        if self.multi:
+            # Section 11.11: a sixth key per seat with more than two seats only.
+            for i, seat in enumerate(setup.seats):
+                state["seats"][seat]["out"] = self.out[i]
+        return state

@@ -92,28 +92,58 @@ def test_an_unknown_choice_of_build_is_refused_in_words() -> None:
     assert "SPLIT_UNO_ENGINE='fastest': use one of auto, python, compiled" in done.stderr
 
 
-@needs_build
-@pytest.mark.parametrize("preset", PRESETS)
-def test_both_builds_play_the_same_duels_event_for_event(preset: str, tmp_path: Path) -> None:
-    """The same seeds give the same records and summary from the compiled build (this
-    process's command line) and from the sources."""
+def _same_on_both_builds(simulate: list[str], count: int, tmp_path: Path) -> None:
+    """``simulate`` (the command line's arguments) prints the same summary and writes the same
+    records from the compiled build and from the sources."""
     outputs = []
     for engine in ("compiled", "python"):
         records = tmp_path / f"{engine}.jsonl"
         done = _python(
-            [
-                "-m", "duels.engine", "simulate", "--ruleset", preset, "--count", "150",
-                "--seed", "41", "--bot", "A:heuristic", "--bot", "B:random", "--swap",
-                "--records", str(records),
-            ],
+            ["-m", "duels.engine", "simulate", *simulate, "--count", str(count),
+             "--records", str(records)],
             engine=engine,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         outputs.append((done.stdout, records.read_bytes()))
     (compiled_out, compiled_records), (source_out, source_records) = outputs
-    assert compiled_records.count(b"\n") == 150
+    assert compiled_records.count(b"\n") == count
     assert compiled_records == source_records
     assert compiled_out == source_out
+
+
+@needs_build
+@pytest.mark.parametrize("preset", PRESETS)
+def test_both_builds_play_the_same_duels_event_for_event(preset: str, tmp_path: Path) -> None:
+    """The same seeds give the same records and summary from the compiled build (this
+    process's command line) and from the sources."""
+    _same_on_both_builds(
+        ["--ruleset", preset, "--seed", "41", "--bot", "A:heuristic", "--bot", "B:random",
+         "--swap"],
+        150,
+        tmp_path,
+    )  # fmt: skip
+
+
+@needs_build
+@pytest.mark.parametrize(
+    "game",
+    [
+        ["--ruleset", "official", "--seats", "6", "--option", "number_pool=188"],
+        ["--ruleset", "arbiter", "--seats", "3", "--variant", "hardcore"],
+        ["--ruleset", "official", "--seats", "4", "--teams", "AC,BD", "--variant", "speed"],
+        ["--ruleset", "paper", "--seats", "6", "--teams", "ADE,BCF", "--option",
+         "number_pool=188"],
+    ],
+)  # fmt: skip
+def test_both_builds_play_the_same_multi_seat_games_event_for_event(
+    game: list[str], tmp_path: Path
+) -> None:
+    """RULES.md section 11: the same seeds give the same records and summary from both."""
+    _same_on_both_builds(
+        [*game, "--seed", "43", "--bot", "A:heuristic", "--bot", "B:heuristic", "--swap"],
+        40,
+        tmp_path,
+    )
 
 
 @needs_build

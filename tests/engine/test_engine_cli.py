@@ -96,7 +96,7 @@ def test_8_cli_an_event_after_the_end_is_illegal(tmp_path) -> None:
         (json.dumps({**RECORD, "format": "uno"}), "unknown format"),
         (json.dumps({**RECORD, "ruleset": "house"}), "unknown ruleset"),
         (json.dumps({**RECORD, "seats": {"A": "Alice"}}), "two seats"),
-        (json.dumps({**RECORD, "seats": {"A": "x", "B": "y", "C": "z"}}), "not supported yet"),
+        (json.dumps({**RECORD, "seats": {"A": "x", "B": "y", "C": "z"}}), "at most 2 (max_seats)"),
         (json.dumps({**RECORD, "options": {"truth_dare": "yes"}}), "truth_dare"),
         (json.dumps([RECORD]), "must be a JSON object"),
     ],
@@ -139,3 +139,39 @@ def test_8_cli_usage_errors_exit_2() -> None:
     assert run().returncode == 2
     assert run("simulate").returncode == 2
     assert run("replay").returncode == 2
+
+
+def test_11_cli_replays_the_team_worked_example_to_its_state(tmp_path) -> None:
+    from tests.engine.worked_example import TEAM_WORKED, TEAM_WORKED_STATE
+
+    done = run("replay", write(tmp_path, TEAM_WORKED))
+    assert done.returncode == 0 and done.stderr == b""
+    assert json.loads(done.stdout) == TEAM_WORKED_STATE
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"teams": None}, b"teams is only read with the team variant"),
+        ({"variants": ["team"]}, b"the team variant needs teams"),
+        ({"seats": {"A": "x", "B": "y", "C": "z"}, "options": {"max_seats": 3},
+          "variants": ["team"], "teams": [["A", "B"], ["C"]]}, b"2 or 3 seat letters"),
+        ({"seats": {"A": "x", "B": "\u3000"}}, b"seat B needs a non-empty name"),
+    ],
+)  # fmt: skip
+def test_11_cli_a_malformed_multi_seat_record_exits_2_with_one_line(tmp_path, change, words):
+    done = run("replay", write(tmp_path, {**RECORD, **change}))
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.startswith(b"error: ") and done.stderr.count(b"\n") == 1
+    assert words in done.stderr
+
+
+def test_11_cli_an_illegal_multi_seat_event_prints_the_state_before_it(tmp_path) -> None:
+    record = {**RECORD, "ruleset": "official", "seats": {"A": "x", "B": "y", "C": "z"},
+              "events": [{"type": "round", "cards": {"A": 1, "B": 2, "C": 3}},
+                         {"type": "round", "cards": {"A": 7, "B": 2, "C": 3}}]}  # fmt: skip
+    done = run("replay", write(tmp_path, record))
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["events"] == 1
+    assert done.stderr == b"error: event 2: round: A reveals a 7 and must name its target in " \
+        b'targets, e.g. "targets": {"A": "\xe2\x80\xa6"}\n'

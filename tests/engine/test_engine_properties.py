@@ -29,6 +29,7 @@ from duels.engine import (
     resolve_rules,
     state_after,
 )
+from tests.engine.strategies import teams_of
 
 SEATS = {"A": "Alice", "B": "Bob"}
 CHOICE_WORDS = sorted({c for choices in DECISIONS.values() for c in choices})
@@ -117,8 +118,10 @@ ENDING_MISS = near_miss(["forfeit", "time_limit", "adjudicate"])
 
 
 def legal_move(data: st.DataObject, duel: Duel) -> dict[str, Any]:
-    """A legal event, with action cards and 0s and 7s more likely than uniform picks give."""
+    """A legal event, with action cards and 0s and 7s more likely than uniform picks give;
+    with more than two seats every target is drawn from the legal ones (section 11)."""
     legal = duel.legal()
+    many = len(legal.seats) > 2
     if legal.awaiting is not None:
         choice = data.draw(st.sampled_from(legal.awaiting["choices"]))
         return {"type": "respond", "seat": legal.awaiting["seat"], "choice": choice}
@@ -129,12 +132,24 @@ def legal_move(data: st.DataObject, duel: Duel) -> dict[str, Any]:
         event = {"type": "action", "seat": seat, "card": card}
         if card == "color_change":
             event["color"] = data.draw(st.sampled_from(COLORS))
+        if many and (card != "color_change" or data.draw(st.booleans())):
+            event["target"] = data.draw(st.sampled_from(legal.targets[seat]))
         return event
     card = st.integers(0, 9) | st.sampled_from([0, 7, 9])
-    return {"type": "round", "cards": {seat: data.draw(card) for seat in legal.round_seats}}
+    cards = {seat: data.draw(card) for seat in legal.round_seats}
+    event = {"type": "round", "cards": cards}
+    if many:
+        event["targets"] = {
+            seat: data.draw(st.sampled_from(legal.targets[seat]))
+            for seat, value in cards.items()
+            if value in (0, 7)
+        }
+    return event
 
 
-def check_invariants(duel: Duel, pools: tuple[int, int]) -> None:
+def check_invariants(
+    duel: Duel, pools: tuple[int, int], teams: list[list[str]] | None = None
+) -> None:
     state = duel.state()
     assert json.loads(json.dumps(state)) == state
     seats = state["seats"].values()
@@ -147,12 +162,21 @@ def check_invariants(duel: Duel, pools: tuple[int, int]) -> None:
         assert min(held) >= 0 and state["decks"][kind] >= 0 and state["discards"][kind] >= 0
     status, awaiting = state["status"], state["awaiting"]
     assert all(s["streak"] in (0, 1, 2) for s in seats)
+    playing = [s for s in seats if not s.get("out")]
     if status == "playing":
         assert awaiting is None and state["winner"] is None and state["finish"] is None
-        assert all(s["number_cards"] >= 1 and s["streak"] <= 1 for s in seats)
+        assert all(s["streak"] <= 1 for s in playing)
+        if teams:
+            # Section 11.9: a seat may be at 0 while its team holds cards.
+            for team in teams:
+                held = [state["seats"][seat] for seat in team]
+                assert held[0].get("out") or sum(s["number_cards"] for s in held) >= 1
+        else:
+            assert all(s["number_cards"] >= 1 for s in playing)
     elif status == "awaiting":
         assert awaiting["choices"] == list(DECISIONS[awaiting["decision"]])
         asked = state["seats"][awaiting["seat"]]
+        assert not asked.get("out")
         if awaiting["decision"] in ("counter", "block_counter", "challenge"):
             assert asked["action_cards"] >= 1
         if awaiting["decision"] == "bonus":
@@ -160,26 +184,44 @@ def check_invariants(duel: Duel, pools: tuple[int, int]) -> None:
     else:
         assert awaiting is None
         assert state["finish"] in FINISHES
-        assert state["winner"] in (None, "A", "B")
+        assert state["winner"] is None or not state["seats"][state["winner"]].get("out")
+        if teams and state["winner"] is not None:
+            assert any(state["winner"] == min(team) for team in teams)
     assert duel.legal().status == status
 
 
-def play_random_duel(data: st.DataObject, preset: str) -> None:
-    preset, variants, options = data.draw(setups(preset))
-    duel = Duel.new(preset, SEATS, variants, options)
+def play_random_duel(
+    data: st.DataObject,
+    preset: str,
+    made: tuple[str, list[str], dict[str, Any], dict[str, str], Any] | None = None,
+) -> None:
+    if made is None:
+        preset, variants, options = data.draw(setups(preset))
+        seats, teams = SEATS, None
+    else:
+        preset, variants, options, seats, teams = made
+    duel = Duel.new(preset, seats, variants, options, teams=teams)
+    near_miss_events = NEAR_MISS if made is None else MANY_NEAR_MISS
     rules = duel.rules
     pools = (rules.number_pool, rules.action_pool)
     states = [duel.state()]
-    check_invariants(duel, pools)
+    check_invariants(duel, pools, teams)
     seen: set[str] = set()
     for _ in range(data.draw(st.integers(1, 150))):
         roll = data.draw(st.integers(0, 59))
         if roll < 44 and not duel.finished:
             effects = duel.apply(legal_move(data, duel))  # must never be refused
             assert all(isinstance(line, str) for line in duel.describe(effects))
+        elif roll == 44 and made is not None and not duel.finished:
+            # A side leaves (section 11.7), whatever is pending: play goes on, or it ends.
+            seat = data.draw(st.sampled_from(duel.legal().in_play))
+            duel.describe(duel.apply({"type": "forfeit", "seat": seat}))
+            seen.add("forfeit")
         else:
             # Endings are rare, so that duels run long enough to empty the decks.
-            event = data.draw(ENDING_MISS if roll == 59 else NEAR_MISS if roll < 56 else JUNK)
+            event = data.draw(
+                ENDING_MISS if roll == 59 else near_miss_events if roll < 56 else JUNK
+            )
             before_state, before_record = duel.state(), duel.record()
             try:
                 duel.describe(duel.apply(event))
@@ -189,7 +231,7 @@ def play_random_duel(data: st.DataObject, preset: str) -> None:
                 assert str(error) and "\n" not in str(error)
                 assert getattr(error, "index", None) == before_state["events"] + 1
                 continue
-        check_invariants(duel, pools)
+        check_invariants(duel, pools, teams)
         states.append(duel.state())
         awaiting = states[-1]["awaiting"]
         if awaiting:
@@ -214,6 +256,67 @@ def test_1_8_random_duels_conserve_cards_refuse_cleanly_and_replay_identically(
     preset: str, data: st.DataObject
 ) -> None:
     play_random_duel(data, preset)
+
+
+@st.composite
+def many_setups(
+    draw: st.DrawFn,
+) -> tuple[str, list[str], dict[str, Any], dict[str, str], list[list[str]] | None]:
+    """Three to six seats, teams or not, on any preset with random overrides (section 11)."""
+    n = draw(st.integers(3, 6))
+    letters = "ABCDEF"[:n]
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    variants = draw(st.lists(st.sampled_from(["speed", "hardcore"]), max_size=2))
+    names = draw(st.lists(st.sampled_from(sorted(SWITCHES)), unique=True, max_size=6))
+    options: dict[str, Any] = {}
+    for name in names:
+        value = draw(switch_values(name))
+        if value is not None and name != "max_seats":
+            options[name] = value
+    options["max_seats"] = draw(st.integers(n, 6))
+    if draw(st.booleans()):
+        options["starting_number_cards"] = draw(st.integers(1, 4))
+    if draw(st.integers(0, 2)):
+        options["starting_action_cards"] = {
+            seat: draw(st.integers(0, 3)) for seat in draw(st.sets(st.sampled_from(letters)))
+        }
+    dealt = resolve_rules(preset, variants, options)
+    options["number_pool"] = n * dealt.starting_number_cards + draw(st.integers(0, 30))
+    given_out = sum(options.get("starting_action_cards", {}).values())
+    options["action_pool"] = given_out + draw(st.integers(0, 12))
+    teams = None
+    if n >= 4 and draw(st.booleans()):
+        teams = draw(teams_of(letters))
+        variants = [*variants, "team"]
+    seats = {seat: f"Player {seat}" for seat in letters}
+    return preset, variants, options, seats, teams
+
+
+MANY_NEAR_MISS = st.fixed_dictionaries(
+    {"type": st.sampled_from(["round", "action", "respond", "forfeit", "adjudicate"])},
+    optional={
+        "cards": st.dictionaries(st.sampled_from("ABCDEFG"), st.integers(-1, 10), max_size=6),
+        "targets": st.dictionaries(st.sampled_from("ABCDEFG"), st.sampled_from("ABCDEFG"))
+        | st.none()
+        | st.just([]),
+        "seat": st.sampled_from([*"ABCDEFG", None]),
+        "card": st.sampled_from([*CARDS, None]),
+        "target": st.sampled_from([*"ABCDEFG", None]),
+        "choice": st.sampled_from([*CHOICE_WORDS, None]),
+        "color": st.sampled_from(COLORS),
+        "winner": st.sampled_from([*"ABCDEFG", None]),
+    },
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_11_random_games_of_three_to_six_seats_and_teams_keep_every_invariant(
+    data: st.DataObject,
+) -> None:
+    made = data.draw(many_setups())
+    note_path(f"{len(made[3])} seats" + (" in teams" if made[4] else ""))
+    play_random_duel(data, made[0], made)
 
 
 @settings(max_examples=150, deadline=None)

@@ -59,8 +59,14 @@ def test_reading_a_record_without_events_is_malformed() -> None:
 
 
 def test_reading_a_seat_name_is_any_non_empty_string_and_names_may_repeat() -> None:
-    duel = Duel.new("arbiter", {"A": " ", "B": " "})
-    assert duel.seats == {"A": " ", "B": " "}
+    """Section 8 now asks for one character that is not white space (``str.isspace``)."""
+    duel = Duel.new("arbiter", {"A": " x ", "B": " x "})
+    assert duel.seats == {"A": " x ", "B": " x "}
+    for blank in (" ", "\t\n", "\u00a0", "\u2003"):
+        with pytest.raises(MalformedRecord, match="seat B needs a non-empty name"):
+            Duel.new("arbiter", {"A": "Alice", "B": blank})
+    # Not white space for str.isspace, hence a name: a zero-width space.
+    assert Duel.new("arbiter", {"A": "Alice", "B": "\u200b"}).seats["B"] == "\u200b"
 
 
 def test_reading_a_repeated_variant_is_applied_again_and_changes_nothing() -> None:

@@ -131,6 +131,7 @@ def test_2_variant_hardcore_has_no_challenge_and_no_draw_counter() -> None:
     assert VARIANTS == {
         "speed": {"starting_number_cards": 15, "truth_dare": False},
         "hardcore": {"challenge": "none", "draw_counter": False},
+        "team": {},
     }
 
 
@@ -143,9 +144,10 @@ def test_2_variants_apply_in_order_before_options() -> None:
     assert (both.starting_number_cards, both.truth_dare, both.challenge) == (15, False, "none")
 
 
-def test_2_variant_team_is_not_supported_yet() -> None:
-    with pytest.raises(MalformedRecord, match="team variant is not supported yet"):
-        resolve_rules("official", ["team"])
+def test_2_variant_team_changes_no_switch() -> None:
+    """Section 2: ``team`` declares teams (11.9) and sets no switch, max_seats included."""
+    assert resolve_rules("official", ["team"]) == resolve_rules("official")
+    assert resolve_rules("arbiter", ["team"]).max_seats == 2
 
 
 @pytest.mark.parametrize("variants", [["turbo"], [1], "speed", {"speed": True}, [None]])
@@ -202,9 +204,12 @@ def test_2_max_seats_two_to_six_allows_a_two_seat_duel(max_seats: int) -> None:
     assert duel.rules.max_seats == max_seats
 
 
-def test_2_official_allows_six_seats_but_more_than_two_are_not_supported_yet() -> None:
-    with pytest.raises(MalformedRecord, match="3 seats are not supported yet"):
-        Duel.new("official", {"A": "Ann", "B": "Bo", "C": "Cy"})
+def test_2_official_allows_up_to_six_seats_and_other_presets_two() -> None:
+    three = {"A": "Ann", "B": "Bo", "C": "Cy"}
+    assert Duel.new("official", three).state()["decks"]["number"] == 108 - 60
+    with pytest.raises(MalformedRecord, match="3 seats but this ruleset allows at most 2"):
+        Duel.new("tournament", three)
+    assert len(Duel.new("tournament", three, options={"max_seats": 3}).seats) == 3
 
 
 def test_2_rules_as_dict_is_plain_json() -> None:

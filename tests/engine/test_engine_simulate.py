@@ -29,6 +29,7 @@ from duels.engine.simulate import (
     play_duel,
     simulate,
 )
+from tests.engine.strategies import SWITCH_CHOICES
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = {"A": "Alice", "B": "Bob"}
@@ -171,15 +172,7 @@ def setups(draw: st.DrawFn, preset: str) -> dict[str, Any]:
     if draw(st.booleans()):
         options["action_pool"] = draw(st.integers(0, 12)) + 3
         options["starting_action_cards"] = {"A": draw(st.integers(0, 3))}
-    for name, values in (
-        ("blocked_seat", ["draws", "sits_out"]),
-        ("reverse_discard", ["before", "after"]),
-        ("block_counter", [True, False]),
-        ("loser_discards_revealed", [True, False]),
-        ("challenge", ["two_cards", "any_card", "none"]),
-        ("truth_dare_shed", ["both", "actor"]),
-        ("dare_refused", ["penalty", "forfeit"]),
-    ):
+    for name, values in SWITCH_CHOICES:
         if draw(st.integers(0, 3)) == 0:
             options[name] = draw(st.sampled_from(values))
     if "speed" in variants:

@@ -28,3 +28,35 @@ WORKED_STATE = {
     },
     "awaiting": None, "winner": "A", "finish": "forfeit",
 }  # fmt: skip
+
+# The team game of RULES.md section 11.12: ../shared/examples/team-worked-example.json.
+TEAM_WORKED = {
+    "format": "split-uno-duel", "version": 1, "ruleset": "official", "variants": ["team"],
+    "options": {"starting_number_cards": 3, "number_pool": 30,
+                "starting_action_cards": {"B": 1, "C": 1}},
+    "seats": {"A": "Ann", "B": "Bo", "C": "Cy", "D": "Di"}, "teams": [["A", "C"], ["B", "D"]],
+    "events": [
+        {"type": "round", "cards": {"A": 7, "B": 0, "C": 9, "D": 2},
+         "targets": {"A": "B", "B": "C"}},
+        {"type": "action", "seat": "B", "card": "draw_two", "target": "C"},
+        {"type": "respond", "seat": "C", "choice": "draw_four"},
+        {"type": "round", "cards": {"A": 8, "B": 8, "C": 3, "D": 1}},
+        {"type": "action", "seat": "B", "card": "block", "target": "A"},
+        {"type": "round", "cards": {"B": 4, "C": 9, "D": 4}},
+        {"type": "forfeit", "seat": "D"},
+    ],
+}  # fmt: skip
+
+
+def _seat(name: str, number: int, streak: int, out: bool) -> dict:
+    return {"name": name, "number_cards": number, "action_cards": 0, "streak": streak,
+            "blocked": False, "out": out}  # fmt: skip
+
+
+TEAM_WORKED_STATE = {
+    "ruleset": "official", "status": "finished", "events": 7, "rounds": 3,
+    "decks": {"number": 4, "action": 29}, "discards": {"number": 4, "action": 3},
+    "seats": {"A": _seat("Ann", 4, 0, False), "B": _seat("Bo", 11, 0, True),
+              "C": _seat("Cy", 1, 1, False), "D": _seat("Di", 6, 0, True)},
+    "awaiting": None, "winner": "A", "finish": "forfeit",
+}  # fmt: skip
