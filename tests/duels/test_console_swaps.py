@@ -9,9 +9,9 @@ from html.parser import HTMLParser
 import pytest
 
 from accounts.models import Role
-from duels import services
 from tests.duels.test_console_views import HTMX, client_for, round_, url
 from tests.factories import RoleFactory, group_phase_duel
+from tournaments.services import refereeing
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,7 @@ def answers(duel, referee) -> dict[str, object]:
         "poll": client.get(url(duel, "poll") + "?rev=0", headers=HTMX),
         "undo": client.post(url(duel, "undo"), {"seq": 1, "rev": 1}, headers=HTMX),
     }
-    services.append_event(duel, referee, {"type": "forfeit", "seat": "B", "reason": "gone"}, 0)
+    refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B", "reason": "gone"}, 0)
     got["finished poll"] = client.get(url(duel, "poll") + "?rev=2", headers=HTMX)
     return got
 
@@ -106,7 +106,7 @@ def test_every_request_from_inside_the_console_is_synchronised_on_it():
     a poll is dropped while any request runs (drop); none is aborted (htmx logs an abort as
     an error)."""
     duel, referee = group_phase_duel()
-    services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     page = client_for(referee).get(url(duel)).content.decode()
     elements = Elements(page).found
     console = [a for a, _ in elements if a.get("id") == "console"]
