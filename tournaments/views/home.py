@@ -2,7 +2,8 @@
 
 Thin: each reads through selectors or writes through one service. Managing a tournament
 (players, groups, rounds, people, publishing) lives in the organiser pages
-(`tournaments/views/organiser/`, under /t/<slug>/manage/); the old addresses of those pages redirect there.
+(`tournaments/views/organiser/`, under /t/<slug>/manage/); the old addresses of those pages
+redirect there.
 """
 
 from django.contrib import messages
