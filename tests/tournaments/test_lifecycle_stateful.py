@@ -16,6 +16,8 @@ CI runs a small fixed-seed search; a longer one:
 """
 
 import os
+import time
+from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -56,8 +58,8 @@ from tournaments.services.standings import recompute_standings
 
 pytestmark = pytest.mark.django_db
 
-EXAMPLES = int(os.environ.get("LIFECYCLE_EXAMPLES", "12"))
-STEPS = int(os.environ.get("LIFECYCLE_STEPS", "25"))
+EXAMPLES = int(os.environ.get("LIFECYCLE_EXAMPLES", "10"))
+STEPS = int(os.environ.get("LIFECYCLE_STEPS", "20"))
 OPEN = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
 GROUP_KINDS = (DuelKind.GROUP, DuelKind.REPLAY)
 PHASE_ORDER = [Phase.GROUP_PHASE, Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE]
@@ -65,6 +67,8 @@ PHASE_ORDER = [Phase.GROUP_PHASE, Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLE
 # their replays; every step below ends at least one duel or takes one automation step.
 DRIVE_STEPS = 200
 
+# What the runs reached, printed by the test (pytest -s) to show the search covers the phases.
+STATS: Counter[str] = Counter()
 pick = st.integers(min_value=0, max_value=10_000)  # an index into a list sorted by pk
 seat = st.sampled_from(["A", "B"])
 
@@ -301,6 +305,16 @@ class TournamentLife(RuleBasedStateMachine):
     def teardown(self) -> None:
         try:
             if self.tournament is not None:
+                self.tournament.refresh_from_db()
+                STATS["examples"] += 1
+                STATS[f"reached {self.tournament.phase}"] += 1
+                STATS["refusals"] += self.refusals
+                STATS["eliminations"] += self.tournament.groups.exclude(
+                    eliminated_at_round=None).count()
+                STATS["corrected results"] += Duel.objects.filter(
+                    tournament=self.tournament, result__corrected=True).count()
+                STATS["withdrawn"] += self.tournament.entrants.filter(
+                    status=EntrantStatus.WITHDRAWN).count()
                 drive_to_complete(self.tournament, self.organiser, self.referee)
                 self.check_all()
                 assert self.tournament.phase == Phase.COMPLETE
@@ -319,10 +333,13 @@ class TournamentLife(RuleBasedStateMachine):
             self.refusals += 1
             assert snapshot(self.tournament) == before, f"refused ({err}) but changed state"
             return None
+        finally:
+            self.tournament.refresh_from_db()
 
     @property
     def t(self) -> Tournament:
-        self.tournament.refresh_from_db()
+        """The tournament as of the last step (refreshed after every service call and before
+        the invariants; the services lock and re-read the row themselves)."""
         return self.tournament
 
     def in_group_phase(self) -> bool:
@@ -474,6 +491,7 @@ class TournamentLife(RuleBasedStateMachine):
     @rule()
     def automation(self) -> None:
         progression.sync(self.t)
+        self.tournament.refresh_from_db()
         assert_automation_caught_up(self.t)
         assert progression.sync(self.t) is False, "sync is not idempotent"
 
@@ -494,6 +512,7 @@ class TournamentLife(RuleBasedStateMachine):
     def lifecycle_invariants(self) -> None:
         if self.tournament is None:
             return
+        self.tournament.refresh_from_db()
         self.check_all()
         phase = self.t.phase
         # Phases only move on (a correction after completion re-opens the playoffs).
@@ -505,9 +524,13 @@ class TournamentLife(RuleBasedStateMachine):
 
 
 def test_a_tournaments_life_keeps_its_invariants() -> None:
+    STATS.clear()
+    started = time.monotonic()
     run_state_machine_as_test(TournamentLife, settings=settings(
         max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None, derandomize=True,
         database=None, suppress_health_check=list(HealthCheck)))
+    print(f"\n{EXAMPLES} examples × ≤{STEPS} steps in {time.monotonic() - started:.1f} s: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(STATS.items())))
 
 
 # -- what the machine found, as plain tests ---------------------------------------------------
@@ -540,3 +563,35 @@ def test_a_set_up_withdrawal_leaves_no_group_in_the_membership_history() -> None
     members = membership_at(membership_rows(tournament), 1)
     assert leaver.pk not in members.get(g1[0].group_id, [])
     assert_membership_history(tournament)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "TOURNAMENT.md 'Split': a set-up withdrawal that leaves a group at 4 blocks round 1 until "
+    "the organiser rebalances; nothing checks it (check_split runs only in start_group_phase), "
+    "so round 1 is named and played 5 v 4. The check would sit in refereeing._check_start, but "
+    "with 10 players one withdrawal leaves 9, which no split can rebalance: the format must "
+    "say what happens then (a stuck event otherwise), so this is reported, not fixed."))
+def test_a_set_up_withdrawal_leaving_a_group_at_4_blocks_round_1() -> None:
+    tournament, organiser, referee = started(11)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    services.withdraw(tournament, organiser, g2[0].pk, reason="flight")  # 6 / 4
+    with pytest.raises(ServiceError):
+        name_and_end(tournament, referee, 1, g1[0].pk, g2[1].pk, "A")
+
+
+def test_a_draw_corrected_to_a_win_voids_every_replay_after_it() -> None:
+    """Round 1 drawn, its replay drawn, the second replay won; then the first duel is
+    corrected to a win: every later replay is void, the round has one decisive result."""
+    tournament, organiser, referee = started(10)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    duel = services.name_representatives(tournament, referee, 1, g1[0].pk, g2[0].pk)
+    refereeing.append_event(duel, referee, {"type": "time_limit"}, 0)  # equal counts: drawn
+    first_replay = Duel.objects.get(replay_of=duel)
+    refereeing.append_event(first_replay, referee, {"type": "time_limit"}, 0)
+    second_replay = Duel.objects.get(replay_of=first_replay)
+    refereeing.append_event(second_replay, referee, {"type": "forfeit", "seat": "B"}, 0)
+    corrections.correct_result(tournament, organiser, duel, "B", "the table misread the clock")
+    statuses = [Duel.objects.get(pk=d.pk).status for d in (duel, first_replay, second_replay)]
+    assert statuses == [DuelStatus.FINISHED, DuelStatus.VOID, DuelStatus.VOID]
+    assert_standings_recomputed(tournament)
+    assert_open_duels_playable(tournament)

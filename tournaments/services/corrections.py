@@ -71,8 +71,8 @@ def correct_result(tournament: Tournament, actor, duel, winner_seat: str | None,
         if duel.kind in lifecycle.GROUP_KINDS and again.status != DuelStatus.FINISHED:
             lifecycle.undecide_round(tournament, duel.round)
     elif not was_decisive and result.winner is not None:
-        # A draw corrected to a win voids its replay, played or not.
-        duels.void(duel.replays.values_list("pk", flat=True))
+        # A draw corrected to a win voids its replay, played or not, and every replay of it.
+        lifecycle.void_replays(duel)
         if duel.kind in lifecycle.GROUP_KINDS and duel.round.status != RoundStatus.DECIDED:
             lifecycle.decide_round(tournament, duel.round)
     audit.record(tournament, actor, "result_corrected", reason=reason, duel=duel.pk,
