@@ -92,6 +92,9 @@ def void_result(tournament: Tournament, actor, duel, reason: str, *, replay: boo
         raise ServiceError("Only group-round results are voided; correct other results.")
     duels.void([duel.pk])
     duel.status = DuelStatus.VOID
+    # A drawn duel's replays follow from it: voiding it voids them too (one of them may hold
+    # the round's decisive result, which would otherwise count beside the new replay's).
+    lifecycle.void_replays(duel)
     if replay:
         again = lifecycle.replay_due(tournament, duel, actor)
         if again.status != DuelStatus.FINISHED:
