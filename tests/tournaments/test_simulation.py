@@ -66,3 +66,23 @@ def test_bad_arguments_are_refused():
         call_command("simulate_tournament", "--players", "8")
     with pytest.raises(CommandError, match="round:K"):
         call_command("simulate_tournament", "--until", "forever")
+
+
+def test_a_chaos_simulation_still_reaches_complete():
+    """--chaos: withdrawals, transfers, an elimination, corrections and voids in every phase,
+    through the services; the event still completes and its placings follow the bracket."""
+    tournament, progress = simulate_tournament(players=12, seed="chaos", until="complete",
+                                               chaos=True)
+    assert tournament.phase == Phase.COMPLETE
+    assert progress.withdrawals + progress.corrections + progress.voids > 0
+    assert sorted(tournament.placings.values()) == sorted(set(tournament.placings.values()))
+    again, _ = simulate_tournament(players=12, seed="chaos", until="complete", chaos=True,
+                                   name="Again")
+
+    def results(t):
+        return [(d.kind, d.stage, d.seat_a.name, d.seat_b.name, d.status, d.seq)
+                for d in Duel.objects.filter(tournament=t).select_related(
+                    "seat_a", "seat_b").order_by("pk")]
+
+    assert results(again) == results(tournament)  # the same seed plays the same event
+

@@ -71,8 +71,8 @@ def correct_result(tournament: Tournament, actor, duel, winner_seat: str | None,
         if duel.kind in lifecycle.GROUP_KINDS and again.status != DuelStatus.FINISHED:
             lifecycle.undecide_round(tournament, duel.round)
     elif not was_decisive and result.winner is not None:
-        # A draw corrected to a win voids its replay, played or not.
-        duels.void(duel.replays.values_list("pk", flat=True))
+        # A draw corrected to a win voids its replay, played or not, and every replay of it.
+        lifecycle.void_replays(duel)
         if duel.kind in lifecycle.GROUP_KINDS and duel.round.status != RoundStatus.DECIDED:
             lifecycle.decide_round(tournament, duel.round)
     audit.record(tournament, actor, "result_corrected", reason=reason, duel=duel.pk,
@@ -92,6 +92,9 @@ def void_result(tournament: Tournament, actor, duel, reason: str, *, replay: boo
         raise ServiceError("Only group-round results are voided; correct other results.")
     duels.void([duel.pk])
     duel.status = DuelStatus.VOID
+    # A drawn duel's replays follow from it: voiding it voids them too (one of them may hold
+    # the round's decisive result, which would otherwise count beside the new replay's).
+    lifecycle.void_replays(duel)
     if replay:
         again = lifecycle.replay_due(tournament, duel, actor)
         if again.status != DuelStatus.FINISHED:

@@ -128,6 +128,17 @@ def replay_due(tournament: Tournament, duel: Duel, actor: Any) -> Duel:
     return replay
 
 
+def void_replays(duel: Duel) -> int:
+    """A draw corrected to a win voids its replay, played or not — and the replays of that
+    replay: a drawn replay is replayed in turn, and any duel down the chain may hold a
+    decisive result for the same round (two would count twice). Returns how many changed."""
+    chain, frontier = [], [duel.pk]
+    while frontier:
+        frontier = list(Duel.objects.filter(replay_of__in=frontier).values_list("pk", flat=True))
+        chain.extend(frontier)
+    return duels.void(chain)
+
+
 def forfeit(
     tournament: Tournament, actor: Any, duel: Duel, seat: str, *, reason: str = "withdrawn"
 ) -> Duel:

@@ -19,8 +19,11 @@ class Command(BaseCommand):
                             help="round:K, tie_breaks, playoffs or complete (default)")
         parser.add_argument("--name", default=None)
         parser.add_argument("--private", action="store_true", help="do not publish it")
+        parser.add_argument("--chaos", action="store_true",
+                            help="add withdrawals, transfers, an elimination, corrections and "
+                                 "voids in every phase (seeded too)")
 
-    def handle(self, *args, players, seed, until, name, private, **options):
+    def handle(self, *args, players, seed, until, name, private, chaos=False, **options):
         try:
             parse_until(until)
         except ValueError as err:
@@ -35,11 +38,15 @@ class Command(BaseCommand):
 
         tournament, progress = simulate_tournament(players=players, seed=seed, until=until,
                                                    name=name, publish=not private,
-                                                   report=report)
+                                                   report=report, chaos=chaos)
         out = self.stdout
         out.write(f"{tournament.name} ({tournament.slug}): phase {tournament.phase}, "
                   f"{progress.duels} duels, {progress.moves} moves, {progress.transfers} "
                   f"transfers, {progress.gifts} shared cards, {progress.forfeits} forfeits")
+        if chaos:
+            out.write(f"Chaos: {progress.withdrawals} withdrawals, {progress.eliminations} "
+                      f"eliminations, {progress.corrections} corrections, {progress.voids} "
+                      "voids")
         out.write("\nStandings")
         for row in read_models.standings(tournament):
             rank = ("T" if row["shared"] else "") + str(row["rank"]) if row["rank"] else "—"

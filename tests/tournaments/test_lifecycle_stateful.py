@@ -1,0 +1,629 @@
+"""A tournament's whole life as a hypothesis state machine (TOURNAMENT.md "Group phase",
+"Corrections"): random interleavings of naming, moves, endings, draws, withdrawals, transfers,
+eliminations, corrections, voids, the automation and the start of the playoffs — through the
+real services only, never writing a row — with the lifecycle's invariants checked after every
+step, and the event driven to `complete` at the end of every run.
+
+The automation is a rule of its own: pytest-django's test transaction never fires
+`transaction.on_commit`, so here the worker may lag behind any number of steps, as it may in
+production between a commit and the sweep. Invariants that only hold once it has caught up are
+checked right after `progression.sync`.
+
+CI runs a small fixed-seed search; a longer one:
+
+    LIFECYCLE_EXAMPLES=300 LIFECYCLE_STEPS=40 \
+        ./dev test tests/tournaments/test_lifecycle_stateful.py
+"""
+
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+import pytest
+from django.db import transaction
+from hypothesis import HealthCheck, settings
+from hypothesis import Phase as Phase_
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from accounts.models import Role
+from core.errors import ServiceError
+from duels.models import Duel, DuelKind, DuelStatus
+from tests.factories import RoleFactory, UserFactory
+from tournaments import services
+from tournaments.models import (
+    AuditEntry,
+    Entrant,
+    EntrantStatus,
+    Membership,
+    Phase,
+    Round,
+    RoundStatus,
+    StandingRow,
+    TieBreakDraw,
+    Tournament,
+)
+from tournaments.selectors import membership_at, membership_rows
+from tournaments.services import corrections, lifecycle, progression, refereeing
+from tournaments.services.groups import round_one_started
+from tournaments.services.standings import recompute_standings
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = int(os.environ.get("LIFECYCLE_EXAMPLES", "10"))
+STEPS = int(os.environ.get("LIFECYCLE_STEPS", "20"))
+OPEN = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
+GROUP_KINDS = (DuelKind.GROUP, DuelKind.REPLAY)
+PHASE_ORDER = [Phase.GROUP_PHASE, Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE]
+# Driving an event to its end: 15 rounds, at most ~30 tie-break duels, 4 playoff duels and
+# their replays; every step below ends at least one duel or takes one automation step.
+DRIVE_STEPS = 200
+
+# What the runs reached, printed by the test (pytest -s) to show the search covers the phases.
+STATS: Counter[str] = Counter()
+pick = st.integers(min_value=0, max_value=10_000)  # an index into a list sorted by pk
+seat = st.sampled_from(["A", "B"])
+
+
+def choose(items: list, index: int):
+    return items[index % len(items)] if items else None
+
+
+# -- reading the state -----------------------------------------------------------------------
+
+
+def snapshot(tournament: Tournament) -> tuple:
+    """What a refused service must leave exactly as it was."""
+    tournament.refresh_from_db()
+    return (
+        tournament.phase, tournament.standings_version, tournament.group_phase_ended_at,
+        tournament.top_four_settled_at, tournament.placings,
+        tuple(Duel.objects.filter(tournament=tournament).order_by("pk")
+              .values_list("pk", "status", "seq", "seat_a_id", "seat_b_id")),
+        tuple(Entrant.objects.filter(tournament=tournament).order_by("pk")
+              .values_list("pk", "status", "group_id")),
+        Membership.objects.filter(entrant__tournament=tournament).count(),
+        tuple(Round.objects.filter(tournament=tournament).order_by("number")
+              .values_list("status", flat=True)),
+        TieBreakDraw.objects.filter(tournament=tournament).count(),
+    )
+
+
+def open_duels(tournament: Tournament, *kinds: str) -> list[Duel]:
+    duels = Duel.objects.filter(tournament=tournament, status__in=OPEN)
+    if kinds:
+        duels = duels.filter(kind__in=kinds)
+    return list(duels.select_related("seat_a", "seat_b", "round").order_by("pk"))
+
+
+def active(tournament: Tournament, group=None) -> list[Entrant]:
+    entrants = Entrant.objects.filter(tournament=tournament, status=EntrantStatus.ACTIVE)
+    if group is not None:
+        entrants = entrants.filter(group=group)
+    return list(entrants.order_by("pk"))
+
+
+def open_round(tournament: Tournament) -> Round | None:
+    if not lifecycle.group_phase_open(tournament):
+        return None
+    return Round.objects.filter(tournament=tournament, status=RoundStatus.OPEN).first()
+
+
+# -- invariants, each a plain function so a reproducing test can reuse it ---------------------
+
+
+def assert_open_duels_playable(tournament: Tournament) -> None:
+    """Every open duel can be played by its referee: its phase plays its kind, its players are
+    there, and a group duel's round is open (or waits only for the previous round's replay).
+
+    The one allowed exception: a tie-break or playoff duel that has not started and whose
+    player is no longer active is the automation's to close as a walkover (the plan and the
+    bracket re-plan from results), so it is allowed only while `progression.pending` says the
+    automation has that step to take."""
+    tournament.refresh_from_db()
+    for duel in open_duels(tournament):
+        where = f"{duel.kind} duel {duel.pk} ({duel.stage or duel.round}) {duel.status}"
+        assert duel.seat_a_id and duel.seat_b_id, f"{where} has an empty seat"
+        assert tournament.phase in refereeing.PLAYED_IN[duel.kind], (
+            f"{where} is open in the {tournament.phase}: nobody may play it")
+        gone = [e.name for e in (duel.seat_a, duel.seat_b) if e.status != EntrantStatus.ACTIVE]
+        if duel.kind == DuelKind.GROUP:
+            assert lifecycle.group_phase_open(tournament), f"{where}: the group phase is over"
+            assert not gone, f"{where}: {gone} no longer active but still named"
+            assert (duel.seat_a.group_id, duel.seat_b.group_id) == (duel.group_a_id,
+                                                                    duel.group_b_id), (
+                f"{where}: a player no longer in the group they represent")
+            status = duel.round.status
+            waits = status == RoundStatus.PENDING and Round.objects.filter(
+                tournament=tournament, number=duel.round.number - 1,
+                status=RoundStatus.OPEN).exists()
+            assert status == RoundStatus.OPEN or waits, (
+                f"{where}: round {duel.round.number} is {status}")
+        elif duel.kind == DuelKind.REPLAY:
+            assert not gone, f"{where}: a due replay whose player {gone} is gone (not forfeited)"
+        elif gone:
+            assert duel.seq == 0 and progression.pending(tournament), (
+                f"{where}: {gone} no longer active and no walkover coming")
+
+
+def assert_standings_recomputed(tournament: Tournament) -> None:
+    """The materialised standings equal a recomputation from the results."""
+    tournament.refresh_from_db()
+    rows = list(StandingRow.objects.filter(tournament=tournament).order_by("position")
+                .values_list("entrant_id", "points", "rank"))
+    version = tournament.standings_version
+    assert recompute_standings(tournament) == version, "standings differ from the results"
+    assert rows == list(StandingRow.objects.filter(tournament=tournament).order_by("position")
+                        .values_list("entrant_id", "points", "rank"))
+
+
+def assert_automation_caught_up(tournament: Tournament) -> None:
+    """Right after `sync`: the plan and the bracket equal a recomputation, and the open
+    tie-break and playoff duels are exactly those they call for."""
+    assert not progression.pending(tournament), "sync left a step for the next sync"
+    tournament.refresh_from_db()
+    if tournament.phase == Phase.TIE_BREAKS:
+        plan = progression.tiebreak_plan(tournament)
+        called = {m.ref for m in plan.to_play}
+        open_ = {d.pk for d in open_duels(tournament, DuelKind.TIE_BREAK)}
+        if lifecycle.due_group_replays(tournament).exists():
+            assert open_ <= called, f"tie-break duels {open_ - called} are not called for"
+        else:
+            assert open_ == called, f"open tie-break duels {open_} but the plan calls {called}"
+    if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
+        bracket = progression.playoff_bracket(tournament)
+        called = {m.ref for m in bracket.to_play}
+        open_ = {d.pk for d in open_duels(tournament, DuelKind.PLAYOFF)}
+        assert open_ == called, f"open playoff duels {open_} but the bracket calls {called}"
+
+
+def assert_settled_only_when_final(tournament: Tournament) -> None:
+    """Positions 1–4 are settled only when no open or due duel can change them."""
+    tournament.refresh_from_db()
+    if tournament.top_four_settled_at is None:
+        return
+    assert tournament.phase in (Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE), (
+        f"top four settled in the {tournament.phase}")
+    changers = open_duels(tournament, DuelKind.GROUP, DuelKind.REPLAY, DuelKind.TIE_BREAK)
+    assert not changers, (f"top four settled with {[(d.kind, d.pk) for d in changers]} "
+                          "still open")
+
+
+def assert_membership_history(tournament: Tournament, known_bug: set[int] = frozenset()) -> None:
+    """Membership history follows the order of events: each entrant's rows, in the order they
+    were made, never go back in rounds; the latest row is where the entrant is now (no group
+    once withdrawn during the group phase); and every decided group duel's players were, at
+    that round, members of the groups they represented."""
+    if tournament.phase in (Phase.DRAFT, Phase.REGISTRATION):
+        return
+    rows: dict[int, list[tuple[int, int | None]]] = {}
+    for entrant, group, since in Membership.objects.filter(
+            entrant__tournament=tournament).order_by("pk").values_list(
+            "entrant_id", "group_id", "since_round"):
+        rows.setdefault(entrant, []).append((since, group))
+    started = Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
+    withdrawn_after_rounds = {
+        detail["entrant"] for detail in AuditEntry.objects.filter(
+            tournament=tournament, action="player_withdrawn").values_list("detail", flat=True)
+    } - set(known_bug)
+    for entrant in Entrant.objects.filter(tournament=tournament):
+        history = rows.get(entrant.pk, [])
+        if entrant.pk in known_bug:
+            continue  # withdrawn before round 1 started: test_a_set_up_withdrawal_… (xfail)
+        if entrant.pk in withdrawn_after_rounds:
+            # Withdrawn once the group phase was over: the rounds are over too, so the
+            # group-phase history stays as it was played (by design, no row is added).
+            assert history and history[-1][1] is not None
+            continue
+        rounds = [since for since, _ in history]
+        assert rounds == sorted(rounds), f"{entrant.name}'s membership goes back: {history}"
+        if entrant.status == EntrantStatus.ELIMINATED:
+            assert history and history[-1][1] == entrant.group_id, (
+                f"eliminated {entrant.name}: {history} but group {entrant.group_id}")
+        elif entrant.status == EntrantStatus.ACTIVE or started:
+            last = history[-1][1] if history else None
+            assert last == entrant.group_id, (
+                f"{entrant.name} ({entrant.status}) is in group {entrant.group_id} but "
+                f"membership says {history}")
+    changes = membership_rows(tournament)
+    for number, a, ga, b, gb in Duel.objects.filter(
+            tournament=tournament, kind__in=GROUP_KINDS, status=DuelStatus.FINISHED,
+    ).values_list("round__number", "seat_a_id", "group_a_id", "seat_b_id", "group_b_id"):
+        members = membership_at(changes, number)
+        assert a in members.get(ga, []) and b in members.get(gb, []), (
+            f"round {number}: {a} for {ga}, {b} for {gb}, but membership says {members}")
+
+
+# -- driving -------------------------------------------------------------------------------
+
+
+def name_and_end(tournament: Tournament, referee, number: int, first: int, second: int,
+                 winner: str) -> Duel:
+    duel = services.name_representatives(tournament, referee, number, first, second)
+    refereeing.append_event(duel, referee, {"type": "forfeit",
+                                            "seat": "B" if winner == "A" else "A"}, duel.seq)
+    return duel
+
+
+def drive_to_complete(tournament: Tournament, organiser, referee) -> int:
+    """End whatever is open (forfeits by the services), run the automation, start the playoffs
+    when allowed; returns the steps taken. Every step plays a duel or moves a phase."""
+    for step in range(DRIVE_STEPS):
+        progression.sync(tournament)
+        tournament.refresh_from_db()
+        if tournament.phase == Phase.COMPLETE:
+            return step
+        playable = [d for d in open_duels(tournament) if d.seat_a_id and d.seat_b_id
+                    and tournament.phase in refereeing.PLAYED_IN[d.kind]
+                    and (d.kind != DuelKind.GROUP or d.round.status == RoundStatus.OPEN)]
+        if playable:
+            duel = playable[0]
+            refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, duel.seq)
+            continue
+        rnd = open_round(tournament)
+        if rnd is not None:
+            first, second = tournament.groups.order_by("order")
+            a, b = active(tournament, first), active(tournament, second)
+            assert a and b, f"round {rnd.number} is open but a group has nobody to name"
+            name_and_end(tournament, referee, rnd.number, a[0].pk, b[0].pk, "A")
+            continue
+        if tournament.phase == Phase.TIE_BREAKS:
+            progression.start_playoffs(tournament, organiser)  # a refusal here is the bug
+            continue
+        raise AssertionError(f"stuck in the {tournament.phase} after {step} steps: nothing "
+                             "open, no round to name, no phase to start")
+    raise AssertionError(f"not complete after {DRIVE_STEPS} steps ({tournament.phase})")
+
+
+class TournamentLife(RuleBasedStateMachine):
+    """One tournament per example, rolled back at its end."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._atomic = transaction.atomic()
+        self._atomic.__enter__()
+        self.tournament: Tournament | None = None
+        self.phases_seen: list[str] = []
+        self.refusals = 0
+        # Known bug (test_a_set_up_withdrawal_leaves_no_group_in_the_membership_history,
+        # xfail): a withdrawal before round 1 starts leaves the round-1 membership row.
+        self.withdrawn_in_set_up: set[int] = set()
+
+    @initialize(players=st.integers(min_value=10, max_value=30),
+                minimal=st.booleans(), split=st.sampled_from(["alternating", "random"]))
+    def start(self, players: int, minimal: bool, split: str) -> None:
+        self.organiser = UserFactory()
+        tournament = services.create_tournament(name="Life Cup", created_by=self.organiser)
+        if minimal:
+            services.configure(tournament, self.organiser, tiebreak_mode="minimal")
+        services.register_list(tournament, "\n".join(f"P{i:02d}" for i in range(players)),
+                               self.organiser)
+        services.split_groups(tournament, self.organiser, split, seed="life")
+        services.start_group_phase(tournament, self.organiser)
+        self.referee = RoleFactory(tournament=tournament, role=Role.REFEREE).user
+        self.tournament = tournament
+
+    def teardown(self) -> None:
+        try:
+            if self.tournament is not None:
+                self.tournament.refresh_from_db()
+                STATS["examples"] += 1
+                STATS[f"reached {self.tournament.phase}"] += 1
+                STATS["refusals"] += self.refusals
+                STATS["eliminations"] += self.tournament.groups.exclude(
+                    eliminated_at_round=None).count()
+                STATS["corrected results"] += Duel.objects.filter(
+                    tournament=self.tournament, result__corrected=True).count()
+                STATS["withdrawn"] += self.tournament.entrants.filter(
+                    status=EntrantStatus.WITHDRAWN).count()
+                drive_to_complete(self.tournament, self.organiser, self.referee)
+                self.check_all()
+                assert self.tournament.phase == Phase.COMPLETE
+        finally:
+            transaction.set_rollback(True)
+            self._atomic.__exit__(None, None, None)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def attempt(self, service: Callable[[], Any]) -> Any:
+        """Call a service; a ServiceError is a legitimate refusal that must change nothing."""
+        before = snapshot(self.tournament)
+        try:
+            return service()
+        except ServiceError as err:
+            self.refusals += 1
+            assert snapshot(self.tournament) == before, f"refused ({err}) but changed state"
+            return None
+        finally:
+            self.tournament.refresh_from_db()
+
+    @property
+    def t(self) -> Tournament:
+        """The tournament as of the last step (refreshed after every service call and before
+        the invariants; the services lock and re-read the row themselves)."""
+        return self.tournament
+
+    def in_group_phase(self) -> bool:
+        return self.tournament is not None and lifecycle.group_phase_open(self.t)
+
+    # -- the group phase ---------------------------------------------------------------------
+
+    @precondition(lambda self: self.in_group_phase())
+    @rule(first=pick, second=pick)
+    def name_representatives(self, first: int, second: int) -> None:
+        """Name (or replace) a round's two players, without playing yet."""
+        rnd = open_round(self.t)
+        if rnd is None:
+            return
+        g1, g2 = self.t.groups.order_by("order")
+        a, b = choose(active(self.t, g1), first), choose(active(self.t, g2), second)
+        if a and b:
+            self.attempt(lambda: services.name_representatives(self.t, self.referee,
+                                                               rnd.number, a.pk, b.pk))
+
+    @precondition(lambda self: self.in_group_phase())
+    @rule(rounds=st.integers(min_value=1, max_value=6), first=pick, second=pick, winner=seat)
+    def play_rounds(self, rounds: int, first: int, second: int, winner: str) -> None:
+        """Name and end up to `rounds` rounds by forfeit (fast: reaches the later phases)."""
+        for offset in range(rounds):
+            rnd = open_round(self.t)
+            if rnd is None or open_duels(self.t, *GROUP_KINDS):
+                return
+            g1, g2 = self.t.groups.order_by("order")
+            a = choose(active(self.t, g1), first + offset)
+            b = choose(active(self.t, g2), second + 2 * offset)
+            if not (a and b):
+                return
+            self.attempt(partial(name_and_end, self.t, self.referee, rnd.number, a.pk, b.pk,
+                                 winner))
+
+    # -- refereeing any open duel (every phase) ------------------------------------------------
+
+    def _open(self, index: int) -> Duel | None:
+        return choose([d for d in open_duels(self.t) if d.seat_a_id and d.seat_b_id], index)
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, a=st.integers(0, 9), b=st.integers(0, 9))
+    def play_a_round(self, which: int, a: int, b: int) -> None:
+        """A number round: starts the duel (it runs) or goes on; the engine may refuse."""
+        duel = self._open(which)
+        if duel:
+            self.attempt(lambda: refereeing.append_event(
+                duel, self.referee, {"type": "round", "cards": {"A": a, "B": b}}, duel.seq))
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, how=st.sampled_from(["forfeit", "adjudicate", "time_limit"]), side=seat)
+    def end_duel(self, which: int, how: str, side: str) -> None:
+        """A referee's ending; a time limit before any round is a draw (equal counts)."""
+        duel = self._open(which)
+        if duel is None:
+            return
+        event = {"forfeit": {"type": "forfeit", "seat": side},
+                 "adjudicate": {"type": "adjudicate", "winner": side},
+                 "time_limit": {"type": "time_limit"}}[how]
+        self.attempt(lambda: refereeing.append_event(duel, self.referee, event, duel.seq))
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick)
+    def undo(self, which: int) -> None:
+        duel = choose([d for d in open_duels(self.t) if d.status == DuelStatus.RUNNING], which)
+        if duel:
+            self.attempt(lambda: refereeing.undo_last_event(duel, self.referee, duel.seq))
+
+    # -- membership ------------------------------------------------------------------------
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, confirm=st.booleans())
+    def withdraw_playing(self, which: int, confirm: bool) -> None:
+        """A player of a running duel withdraws: they forfeit it first."""
+        duel = choose([d for d in open_duels(self.t) if d.status == DuelStatus.RUNNING], which)
+        if duel:
+            player = duel.seat_a if which % 2 else duel.seat_b
+            self.attempt(lambda: services.withdraw(self.t, self.organiser, player.pk,
+                                                   reason="ill", confirm=confirm))
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, confirm=st.booleans())
+    def withdraw_anyone(self, which: int, confirm: bool) -> None:
+        player = choose(active(self.t), which)
+        if player:
+            if self.t.phase == Phase.GROUP_PHASE and not round_one_started(self.t):
+                self.withdrawn_in_set_up.add(player.pk)
+            self.attempt(lambda: services.withdraw(self.t, self.organiser, player.pk,
+                                                   reason="left", confirm=confirm))
+
+    @precondition(lambda self: self.in_group_phase())
+    @rule(movers=st.lists(pick, min_size=1, max_size=4), leaver=st.none() | pick,
+          confirm=st.booleans())
+    def transfer(self, movers: list[int], leaver: int | None, confirm: bool) -> None:
+        """One change: some players to the other group, maybe a withdrawal with it."""
+        players = active(self.t)
+        groups = dict(self.t.groups.values_list("pk", "order"))
+        changes: dict[int, int | None] = {}
+        for index in movers:
+            p = choose(players, index)
+            changes[p.pk] = 3 - groups[p.group_id]
+        if leaver is not None:
+            changes[choose(players, leaver).pk] = None
+        self.attempt(lambda: services.change_groups(self.t, self.organiser, changes,
+                                                    confirm=confirm, reason="rebalance"))
+
+    @precondition(lambda self: self.in_group_phase())
+    @rule(order=st.sampled_from([1, 2]))
+    def sink_a_group(self, order: int) -> None:
+        """One change leaving a group at 4 (moves while the other has room, withdrawals for
+        the rest), confirmed: that group is eliminated at once."""
+        g1, g2 = self.t.groups.order_by("order")
+        sinking, other = (g1, g2) if order == 1 else (g2, g1)
+        leaving = active(self.t, sinking)[4:]
+        room = max(0, 15 - len(active(self.t, other)))
+        changes = {p.pk: (other.order if i < room else None) for i, p in enumerate(leaving)}
+        if changes:
+            self.attempt(lambda: services.change_groups(self.t, self.organiser, changes,
+                                                        confirm=True, reason="sinking"))
+
+    # -- organisers' rulings -----------------------------------------------------------------
+
+    def _finished(self, index: int, kinds=None) -> Duel | None:
+        duels = Duel.objects.filter(tournament=self.t, status=DuelStatus.FINISHED)
+        if kinds:
+            duels = duels.filter(kind__in=kinds)
+        return choose(list(duels.order_by("pk")), index)
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, winner=st.sampled_from(["A", "B", None]))
+    def correct(self, which: int, winner: str | None) -> None:
+        duel = self._finished(which)
+        if duel:
+            self.attempt(lambda: corrections.correct_result(self.t, self.organiser, duel,
+                                                            winner, "score sheet"))
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, replay=st.booleans())
+    def void(self, which: int, replay: bool) -> None:
+        duel = self._finished(which, GROUP_KINDS)
+        if duel:
+            self.attempt(lambda: corrections.void_result(self.t, self.organiser, duel,
+                                                         "wrong player", replay=replay))
+
+    # -- the automation and the organiser's start ------------------------------------------
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule()
+    def automation(self) -> None:
+        progression.sync(self.t)
+        self.tournament.refresh_from_db()
+        assert_automation_caught_up(self.t)
+        assert progression.sync(self.t) is False, "sync is not idempotent"
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule()
+    def start_playoffs(self) -> None:
+        self.attempt(lambda: progression.start_playoffs(self.t, self.organiser))
+
+    # -- invariants ------------------------------------------------------------------------
+
+    def check_all(self) -> None:
+        assert_open_duels_playable(self.tournament)
+        assert_standings_recomputed(self.tournament)
+        assert_settled_only_when_final(self.tournament)
+        assert_membership_history(self.tournament, self.withdrawn_in_set_up)
+
+    @invariant()
+    def lifecycle_invariants(self) -> None:
+        if self.tournament is None:
+            return
+        self.tournament.refresh_from_db()
+        self.check_all()
+        phase = self.t.phase
+        # Phases only move on (a correction after completion re-opens the playoffs).
+        if self.phases_seen and phase != self.phases_seen[-1]:
+            last = self.phases_seen[-1]
+            assert (PHASE_ORDER.index(phase) > PHASE_ORDER.index(last)
+                    or (last, phase) == (Phase.COMPLETE, Phase.PLAYOFFS)), f"{last} → {phase}"
+        self.phases_seen.append(phase)
+
+
+def test_a_tournaments_life_keeps_its_invariants() -> None:
+    STATS.clear()
+    started = time.monotonic()
+    run_state_machine_as_test(TournamentLife, settings=settings(
+        max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None, derandomize=True,
+        database=None, suppress_health_check=list(HealthCheck),
+        # LIFECYCLE_SHRINK=0: report the first failure as found (long runs, fast feedback).
+        phases=list(Phase_) if os.environ.get("LIFECYCLE_SHRINK", "1") == "1"
+        else [Phase_.explicit, Phase_.reuse, Phase_.generate]))
+    print(f"\n{EXAMPLES} examples × ≤{STEPS} steps in {time.monotonic() - started:.1f} s: "
+          + ", ".join(f"{k} {v}" for k, v in sorted(STATS.items())))
+
+
+# -- what the machine found, as plain tests ---------------------------------------------------
+
+
+def started(players: int = 10) -> tuple[Tournament, Any, Any]:
+    """`players` split alternating (the extra one in the first group), the phase started."""
+    organiser = UserFactory()
+    tournament = services.create_tournament(name="Cup", created_by=organiser)
+    services.register_list(tournament, "\n".join(f"P{i:02d}" for i in range(players)),
+                           organiser)
+    services.split_groups(tournament, organiser, "alternating")
+    services.start_group_phase(tournament, organiser)
+    referee = RoleFactory(tournament=tournament, role=Role.REFEREE).user
+    return tournament, organiser, referee
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "groups.withdraw's set-up path (group phase started, round 1 not yet) clears the entrant's "
+    "group but leaves the Membership row (group, since_round=1) made by start_group_phase, so "
+    "members_at_round(1) lists a player who withdrew before round 1 was played. Fix belongs "
+    "in groups.withdraw (record the row as split_groups does), outside lifecycle/progression/"
+    "refereeing."))
+def test_a_set_up_withdrawal_leaves_no_group_in_the_membership_history() -> None:
+    tournament, organiser, referee = started(11)  # 6 / 5: one may leave the first group
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    leaver = g1[5]
+    services.withdraw(tournament, organiser, leaver.pk, reason="flight")
+    name_and_end(tournament, referee, 1, g1[0].pk, g2[0].pk, "A")
+    members = membership_at(membership_rows(tournament), 1)
+    assert leaver.pk not in members.get(g1[0].group_id, [])
+    assert_membership_history(tournament)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "TOURNAMENT.md 'Split': a set-up withdrawal that leaves a group at 4 blocks round 1 until "
+    "the organiser rebalances; nothing checks it (check_split runs only in start_group_phase), "
+    "so round 1 is named and played 5 v 4. The check would sit in refereeing._check_start, but "
+    "with 10 players one withdrawal leaves 9, which no split can rebalance: the format must "
+    "say what happens then (a stuck event otherwise), so this is reported, not fixed."))
+def test_a_set_up_withdrawal_leaving_a_group_at_4_blocks_round_1() -> None:
+    tournament, organiser, referee = started(11)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    services.withdraw(tournament, organiser, g2[0].pk, reason="flight")  # 6 / 4
+    with pytest.raises(ServiceError):
+        name_and_end(tournament, referee, 1, g1[0].pk, g2[1].pk, "A")
+
+
+def test_a_draw_corrected_to_a_win_voids_every_replay_after_it() -> None:
+    """Round 1 drawn, its replay drawn, the second replay won; then the first duel is
+    corrected to a win: every later replay is void, the round has one decisive result."""
+    tournament, organiser, referee = started(10)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    duel = services.name_representatives(tournament, referee, 1, g1[0].pk, g2[0].pk)
+    refereeing.append_event(duel, referee, {"type": "time_limit"}, 0)  # equal counts: drawn
+    first_replay = Duel.objects.get(replay_of=duel)
+    refereeing.append_event(first_replay, referee, {"type": "time_limit"}, 0)
+    second_replay = Duel.objects.get(replay_of=first_replay)
+    refereeing.append_event(second_replay, referee, {"type": "forfeit", "seat": "B"}, 0)
+    corrections.correct_result(tournament, organiser, duel, "B", "the table misread the clock")
+    statuses = [Duel.objects.get(pk=d.pk).status for d in (duel, first_replay, second_replay)]
+    assert statuses == [DuelStatus.FINISHED, DuelStatus.VOID, DuelStatus.VOID]
+    assert_standings_recomputed(tournament)
+    assert_open_duels_playable(tournament)
+
+
+def test_voiding_a_draw_voids_the_replay_that_decided_the_round() -> None:
+    """Round 1 drawn, its replay won; then the drawn duel is voided with a replay: the won
+    replay follows from it and is voided too, so the round has one decisive result."""
+    tournament, organiser, referee = started(10)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    duel = services.name_representatives(tournament, referee, 1, g1[0].pk, g2[0].pk)
+    refereeing.append_event(duel, referee, {"type": "time_limit"}, 0)  # equal counts: drawn
+    replay = Duel.objects.get(replay_of=duel)
+    refereeing.append_event(replay, referee, {"type": "adjudicate", "winner": "B"}, 0)
+    corrections.void_result(tournament, organiser, duel, "wrong table", replay=True)
+    assert Duel.objects.get(pk=replay.pk).status == DuelStatus.VOID
+    again = Duel.objects.get(replay_of=duel, status=DuelStatus.READY)
+    refereeing.append_event(again, referee, {"type": "forfeit", "seat": "A"}, 0)
+    assert_standings_recomputed(tournament)
+    assert_open_duels_playable(tournament)
+    assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
