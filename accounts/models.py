@@ -32,7 +32,10 @@ class TournamentRole(models.Model):
     )
     role = models.CharField(max_length=20, choices=Role.choices)
     granted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="+",
     )
     granted_at = models.DateTimeField(auto_now_add=True)

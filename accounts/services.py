@@ -28,8 +28,7 @@ def grant_role(actor, tournament, username: str, role: str) -> TournamentRole:
     role = _check(actor, tournament, role)
     user = get_user_model().objects.filter(username__iexact=(username or "").strip()).first()
     if user is None:
-        raise ServiceError(f"There is no account called “{username}”. "
-                           "They need to sign up first.")
+        raise ServiceError(f"There is no account called “{username}”. They need to sign up first.")
     if user.pk == tournament.created_by_id:
         raise ServiceError(f"{user.username} is the organiser already.")
     grant, created = TournamentRole.objects.get_or_create(

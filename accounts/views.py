@@ -17,5 +17,6 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}! Your account is ready.")
         return redirect("dashboard")
-    return render(request, "registration/signup.html", {"form": form},
-                  status=422 if form.errors else 200)
+    return render(
+        request, "registration/signup.html", {"form": form}, status=422 if form.errors else 200
+    )

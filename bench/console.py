@@ -70,9 +70,11 @@ class Sample:
     def line(self) -> str:
         low, high = min(self.queries), max(self.queries)
         count = f"{low}" if low == high else f"{low}–{high} (not fixed)"
-        return (f"{self.name:<24} n={len(self.ms):<4} p50 {statistics.median(self.ms):6.2f} ms"
-                f"  p95 {p95(self.ms):6.2f} ms  (CPU p50 {statistics.median(self.cpu):5.2f} ms)"
-                f"  queries {count}")
+        return (
+            f"{self.name:<24} n={len(self.ms):<4} p50 {statistics.median(self.ms):6.2f} ms"
+            f"  p95 {p95(self.ms):6.2f} ms  (CPU p50 {statistics.median(self.cpu):5.2f} ms)"
+            f"  queries {count}"
+        )
 
 
 def move_data(event: dict, seq: int) -> dict:
@@ -89,15 +91,17 @@ def move_data(event: dict, seq: int) -> dict:
     return data
 
 
-def timed(client: Client, path: str,
-          data: dict | None = None) -> tuple[float, float, int, int]:
+def timed(client: Client, path: str, data: dict | None = None) -> tuple[float, float, int, int]:
     """Wall and CPU milliseconds, queries and status of one request. The queries are counted
     through Django's debug cursor, as CaptureQueriesContext does, which costs a little too."""
     connection.queries_log.clear()
     with CaptureQueriesContext(connection) as queries:
         start, cpu = time.perf_counter(), time.process_time()
-        response = client.post(path, data, headers=HTMX) if data is not None \
+        response = (
+            client.post(path, data, headers=HTMX)
+            if data is not None
             else client.get(path, headers=HTMX)
+        )
         ms = (time.perf_counter() - start) * 1000
         cpu = (time.process_time() - cpu) * 1000
     return ms, cpu, len(queries), response.status_code
@@ -108,8 +112,12 @@ def play(duels: int, moves: int, seed: int) -> list[Sample]:
     from duels.services import engine_of
     from tests.factories import group_phase_duel
 
-    ordinary, first, last, poll = (Sample("ordinary move"), Sample("first move (starts)"),
-                                   Sample("finishing move"), Sample("poll, nothing changed"))
+    ordinary, first, last, poll = (
+        Sample("ordinary move"),
+        Sample("first move (starts)"),
+        Sample("finishing move"),
+        Sample("poll, nothing changed"),
+    )
     rng = random.Random(seed)
     for n in range(duels):
         duel, referee = group_phase_duel(players=(f"Ada {n}", f"Bo {n}"))
@@ -122,9 +130,17 @@ def play(duels: int, moves: int, seed: int) -> list[Sample]:
             if engine.finished:
                 break
             if seq == moves:  # long enough: the referee records a forfeit
-                ms, cpu, count, status = timed(client, base + "end/", {
-                    "seq": seq, "rev": seq, "ending": "forfeit_B", "reason": "bench",
-                    "confirm": "on"})
+                ms, cpu, count, status = timed(
+                    client,
+                    base + "end/",
+                    {
+                        "seq": seq,
+                        "rev": seq,
+                        "ending": "forfeit_B",
+                        "reason": "bench",
+                        "confirm": "on",
+                    },
+                )
             else:
                 event = rng.choice(engine.legal_events())
                 ms, cpu, count, status = timed(client, base + "move/", move_data(event, seq))
@@ -153,8 +169,9 @@ def main() -> None:
     app.conf.task_always_eager = True
     # No setup_test_environment(): its template instrumentation would be timed too.
     settings = connection.settings_dict
-    settings.setdefault("TEST", {})["NAME"] = f"bench_console_{settings['NAME']}" \
-        if connection.vendor == "postgresql" else None
+    settings.setdefault("TEST", {})["NAME"] = (
+        f"bench_console_{settings['NAME']}" if connection.vendor == "postgresql" else None
+    )
     name = connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     try:
         version = ""
@@ -162,10 +179,14 @@ def main() -> None:
             with connection.cursor() as cursor:
                 cursor.execute("SHOW server_version")
                 version = " " + cursor.fetchone()[0].split()[0]
-        print(f"database: {connection.vendor}{version} ({name}); Python "
-              f"{platform.python_version()}, {platform.machine()}")
-        print(f"{args.duels} duels of up to {args.moves} random legal moves (seed {args.seed}),"
-              " each an htmx POST through the whole stack:")
+        print(
+            f"database: {connection.vendor}{version} ({name}); Python "
+            f"{platform.python_version()}, {platform.machine()}"
+        )
+        print(
+            f"{args.duels} duels of up to {args.moves} random legal moves (seed {args.seed}),"
+            " each an htmx POST through the whole stack:"
+        )
         samples = play(args.duels, args.moves, args.seed)
         for sample in samples:
             print("  " + sample.line())
@@ -173,12 +194,13 @@ def main() -> None:
         p50 = statistics.median(ordinary.ms)
         fixed = min(ordinary.queries) == max(ordinary.queries)
         ok = p50 < BUDGET_MS and fixed and max(ordinary.queries) < BUDGET_QUERIES
-        print(f"budget: ordinary move p50 < {BUDGET_MS:.0f} ms and a fixed count under "
-              f"{BUDGET_QUERIES} queries: {'met' if ok else 'NOT met'} (load average "
-              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+        print(
+            f"budget: ordinary move p50 < {BUDGET_MS:.0f} ms and a fixed count under "
+            f"{BUDGET_QUERIES} queries: {'met' if ok else 'NOT met'} (load average "
+            f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)"
+        )
         if connection.vendor != "postgresql":
-            print("(not PostgreSQL: set DATABASE_URL for the figures docs/performance.md "
-                  "quotes)")
+            print("(not PostgreSQL: set DATABASE_URL for the figures docs/performance.md quotes)")
     finally:
         connection.creation.destroy_test_db(name, verbosity=0)
 

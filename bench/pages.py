@@ -32,10 +32,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 # Production settings, but plain HTTP on loopback and static files served as they are.
-BENCH_ENV = {"DEBUG": "0", "SECRET_KEY": "bench-only-not-a-secret-" + "x" * 30,
-             "ALLOWED_HOSTS": "localhost,127.0.0.1", "SECURE_SSL_REDIRECT": "0",
-             "SESSION_COOKIE_SECURE": "0", "CSRF_COOKIE_SECURE": "0",
-             "SECURE_HSTS_SECONDS": "0", "PLAIN_STATIC": "1", "LOG_LEVEL": "WARNING"}
+BENCH_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": "bench-only-not-a-secret-" + "x" * 30,
+    "ALLOWED_HOSTS": "localhost,127.0.0.1",
+    "SECURE_SSL_REDIRECT": "0",
+    "SESSION_COOKIE_SECURE": "0",
+    "CSRF_COOKIE_SECURE": "0",
+    "SECURE_HSTS_SECONDS": "0",
+    "PLAIN_STATIC": "1",
+    "LOG_LEVEL": "WARNING",
+}
 for key, value in BENCH_ENV.items():
     os.environ.setdefault(key, value)
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -55,13 +62,22 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-PAGES = ["live/", "standings/", "groups/", "rounds/", "tiebreaks/", "bracket/", "screen/",
-         "sheets/{duel}/"]
+PAGES = [
+    "live/",
+    "standings/",
+    "groups/",
+    "rounds/",
+    "tiebreaks/",
+    "bracket/",
+    "screen/",
+    "sheets/{duel}/",
+]
 REPEAT = 40
 
 
-def timed(client: Client, url: str, headers: dict[str, str] | None = None,
-          repeat: int = REPEAT) -> tuple[float, float, float, int, int]:
+def timed(
+    client: Client, url: str, headers: dict[str, str] | None = None, repeat: int = REPEAT
+) -> tuple[float, float, float, int, int]:
     """Wall-clock median and 95th percentile, and median CPU time of this process, in ms;
     the status and the query count of one request.
 
@@ -83,14 +99,21 @@ def timed(client: Client, url: str, headers: dict[str, str] | None = None,
         wall.append((time.perf_counter() - started) * 1000)
         cpu.append((time.process_time() - started_cpu) * 1000)
     wall.sort()
-    return (statistics.median(wall), wall[int(len(wall) * 0.95)], statistics.median(cpu),
-            status, count)
+    return (
+        statistics.median(wall),
+        wall[int(len(wall) * 0.95)],
+        statistics.median(cpu),
+        status,
+        count,
+    )
 
 
 def measure(big, small) -> None:
     client = Client(HTTP_HOST="localhost")
-    print(f"\n{'page (30 players, complete)':<30}{'p50 ms':>8}{'p95 ms':>8}{'cpu ms':>8}"
-          f"{'status':>7}{'queries':>8}{'(10 pl.)':>9}")
+    print(
+        f"\n{'page (30 players, complete)':<30}{'p50 ms':>8}{'p95 ms':>8}{'cpu ms':>8}"
+        f"{'status':>7}{'queries':>8}{'(10 pl.)':>9}"
+    )
     for page in PAGES:
         counts = []
         for tournament in (small, big):
@@ -99,33 +122,42 @@ def measure(big, small) -> None:
             counts.append(timed(client, url, repeat=REPEAT if tournament is big else 1))
         p50, p95, cpu, status, queries = counts[1]
         flag = "" if counts[0][4] == queries else "  (not fixed!)"
-        print(f"{page:<30}{p50:>8.2f}{p95:>8.2f}{cpu:>8.2f}{status:>7}{queries:>8}"
-              f"{counts[0][4]:>9}{flag}")
-    print(f"\n{'live poll (30 players)':<30}{'p50 ms':>8}{'p95 ms':>8}{'cpu ms':>8}"
-          f"{'status':>7}{'queries':>8}")
+        print(
+            f"{page:<30}{p50:>8.2f}{p95:>8.2f}{cpu:>8.2f}{status:>7}{queries:>8}"
+            f"{counts[0][4]:>9}{flag}"
+        )
+    print(
+        f"\n{'live poll (30 players)':<30}{'p50 ms':>8}{'p95 ms':>8}{'cpu ms':>8}"
+        f"{'status':>7}{'queries':>8}"
+    )
     for page in ("standings/", "live/", "bracket/", "screen/?panel=now"):
         url = f"/t/{big.slug}/{page}"
         tag = client.get(url, headers={"HX-Request": "true"})["ETag"]
-        for label, headers in (("unchanged", {"HX-Request": "true", "If-None-Match": tag}),
-                               ("changed", {"HX-Request": "true"})):
+        for label, headers in (
+            ("unchanged", {"HX-Request": "true", "If-None-Match": tag}),
+            ("changed", {"HX-Request": "true"}),
+        ):
             p50, p95, cpu, status, queries = timed(client, url, headers)
-            print(f"{page + ' ' + label:<30}{p50:>8.2f}{p95:>8.2f}{cpu:>8.2f}{status:>7}"
-                  f"{queries:>8}")
-    print(f"load average while measuring: {os.getloadavg()[0]:.2f} "
-          f"on {os.cpu_count()} cores")
+            print(
+                f"{page + ' ' + label:<30}{p50:>8.2f}{p95:>8.2f}{cpu:>8.2f}{status:>7}{queries:>8}"
+            )
+    print(f"load average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
 
 def wrk(url: str, headers: dict[str, str], seconds: int, connections: int) -> dict[str, str]:
     args = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "5s", "--latency"]
     for name, value in headers.items():
         args += ["-H", f"{name}: {value}"]
-    out = subprocess.run(args + [url], capture_output=True, text=True,
-                         timeout=seconds + 30, check=True).stdout
-    found = {"rps": re.search(r"Requests/sec:\s+([\d.]+)", out),
-             "p50": re.search(r"50%\s+([\d.]+\w+)", out),
-             "p99": re.search(r"99%\s+([\d.]+\w+)", out),
-             "requests": re.search(r"(\d+) requests in", out),
-             "errors": re.search(r"Non-2xx or 3xx responses: (\d+)", out)}
+    out = subprocess.run(
+        args + [url], capture_output=True, text=True, timeout=seconds + 30, check=True
+    ).stdout
+    found = {
+        "rps": re.search(r"Requests/sec:\s+([\d.]+)", out),
+        "p50": re.search(r"50%\s+([\d.]+\w+)", out),
+        "p99": re.search(r"99%\s+([\d.]+\w+)", out),
+        "requests": re.search(r"(\d+) requests in", out),
+        "errors": re.search(r"Non-2xx or 3xx responses: (\d+)", out),
+    }
     return {k: (m.group(1) if m else "0") for k, m in found.items()}
 
 
@@ -137,9 +169,19 @@ def load(big, seconds: int, connections: int, workers: int) -> None:
     port = 8099
     base = f"http://127.0.0.1:{port}"
     gunicorn = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "config.wsgi", "-b",
-         f"127.0.0.1:{port}", "-w", str(workers), "--log-level", "warning"],
-        cwd=ROOT, env={**os.environ, "PYTHONWARNINGS": "ignore:No directory at"})
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "config.wsgi",
+            "-b",
+            f"127.0.0.1:{port}",
+            "-w",
+            str(workers),
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONWARNINGS": "ignore:No directory at"},
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -158,19 +200,25 @@ def load(big, seconds: int, connections: int, workers: int) -> None:
         runs = [
             ("standings page", standings, {}),
             ("standings poll, changed (200)", standings, {"HX-Request": "true"}),
-            ("standings poll, unchanged (304)", standings,
-             {"HX-Request": "true", "If-None-Match": tag}),
-            ("home poll, unchanged (304)", live, {"HX-Request": "true",
-                                                  "If-None-Match": live_tag}),
+            (
+                "standings poll, unchanged (304)",
+                standings,
+                {"HX-Request": "true", "If-None-Match": tag},
+            ),
+            ("home poll, unchanged (304)", live, {"HX-Request": "true", "If-None-Match": live_tag}),
         ]
-        print(f"\nwrk: {seconds} s each, 2 threads, {connections} connections; gunicorn "
-              f"{workers} sync workers; PostgreSQL; all on this machine (load average "
-              f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores before the run)")
+        print(
+            f"\nwrk: {seconds} s each, 2 threads, {connections} connections; gunicorn "
+            f"{workers} sync workers; PostgreSQL; all on this machine (load average "
+            f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} cores before the run)"
+        )
         print(f"{'target':<34}{'req/s':>9}{'p50':>10}{'p99':>10}{'requests':>10}{'errors':>8}")
         for label, path, headers in runs:
             r = wrk(base + path, headers, seconds, connections)
-            print(f"{label:<34}{r['rps']:>9}{r['p50']:>10}{r['p99']:>10}{r['requests']:>10}"
-                  f"{r['errors']:>8}")
+            print(
+                f"{label:<34}{r['rps']:>9}{r['p50']:>10}{r['p99']:>10}{r['requests']:>10}"
+                f"{r['errors']:>8}"
+            )
     finally:
         gunicorn.send_signal(signal.SIGTERM)
         gunicorn.wait(timeout=30)
@@ -195,10 +243,13 @@ def main() -> None:
         found = Tournament.objects.filter(slug=slug, phase="complete").first()
         if found is None:  # a database kept from an earlier run keeps its tournaments
             started = time.perf_counter()
-            found, _ = simulate_tournament(players=players, seed=f"bench-pages-{players}",
-                                           until="complete")
-            print(f"simulated a {players}-player tournament to completion in "
-                  f"{time.perf_counter() - started:.1f} s ({found.duels.count()} duels)")
+            found, _ = simulate_tournament(
+                players=players, seed=f"bench-pages-{players}", until="complete"
+            )
+            print(
+                f"simulated a {players}-player tournament to completion in "
+                f"{time.perf_counter() - started:.1f} s ({found.duels.count()} duels)"
+            )
         tournaments.append(found)
     big, small = tournaments
     measure(big, small)

@@ -30,8 +30,18 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-ENDPOINTS = ["", "/standings", "/groups", "/rounds", "/tiebreaks", "/bracket",
-             "/standings.csv", "/results.csv", "/duels/{duel}", "/duels/{duel}/record"]
+ENDPOINTS = [
+    "",
+    "/standings",
+    "/groups",
+    "/rounds",
+    "/tiebreaks",
+    "/bracket",
+    "/standings.csv",
+    "/results.csv",
+    "/duels/{duel}",
+    "/duels/{duel}/record",
+]
 
 
 def main() -> None:
@@ -43,9 +53,11 @@ def main() -> None:
     started = time.perf_counter()
     big, progress = simulate_tournament(players=30, seed="bench-30", until="complete")
     elapsed = time.perf_counter() - started
-    print(f"simulate_tournament --players 30 --until complete: {elapsed:.1f} s "
-          f"({progress.duels} duels, {progress.moves} moves, "
-          f"{progress.moves / elapsed:.0f} moves/s through the services)")
+    print(
+        f"simulate_tournament --players 30 --until complete: {elapsed:.1f} s "
+        f"({progress.duels} duels, {progress.moves} moves, "
+        f"{progress.moves / elapsed:.0f} moves/s through the services)"
+    )
     small, _ = simulate_tournament(players=10, seed="bench-10", until="complete")
 
     timings = []
@@ -54,8 +66,10 @@ def main() -> None:
         recompute_standings(big)
         timings.append((time.perf_counter() - t0) * 1000)
     timings.sort()
-    print(f"recompute_standings, 30 players, 15 rounds: p50 {statistics.median(timings):.2f} ms,"
-          f" p95 {timings[int(len(timings) * 0.95)]:.2f} ms (budget 20 ms)")
+    print(
+        f"recompute_standings, 30 players, 15 rounds: p50 {statistics.median(timings):.2f} ms,"
+        f" p95 {timings[int(len(timings) * 0.95)]:.2f} ms (budget 20 ms)"
+    )
 
     client = Client(HTTP_HOST="localhost")
     print(f"{'endpoint':<28}{'10 players':>12}{'30 players':>12}")

@@ -40,8 +40,9 @@ def check_redis() -> dict:
     import redis
 
     try:
-        client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1,
-                                      socket_connect_timeout=1)
+        client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1
+        )
         client.ping()
     except Exception as exc:  # noqa: BLE001
         return {"ok": False, "configured": True, "error": type(exc).__name__}
@@ -54,8 +55,12 @@ def _ping_workers() -> dict:
         replies = app.control.ping(timeout=PING_TIMEOUT_SECONDS)
     except Exception as exc:  # noqa: BLE001
         return {"ok": False, "mode": "worker", "error": type(exc).__name__}
-    answer = {"ok": bool(replies), "mode": "worker", "workers": len(replies),
-              "round_trip_ms": round((time.monotonic() - started) * 1000, 1)}
+    answer = {
+        "ok": bool(replies),
+        "mode": "worker",
+        "workers": len(replies),
+        "round_trip_ms": round((time.monotonic() - started) * 1000, 1),
+    }
     if not replies:
         answer["error"] = "no worker answered in time"
     return answer
@@ -94,7 +99,8 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def readyz(request: HttpRequest) -> JsonResponse:
     checks = {"database": check_database(), "redis": check_redis()}
     # Without a broker the ping cannot succeed (and the cache lives there): do not wait for it.
-    checks["celery"] = check_worker() if checks["redis"]["ok"] else {"ok": False,
-                                                                    "error": "no broker"}
+    checks["celery"] = (
+        check_worker() if checks["redis"]["ok"] else {"ok": False, "error": "no broker"}
+    )
     ready = all(check["ok"] for check in checks.values())
     return JsonResponse({"ok": ready, **checks}, status=200 if ready else 503)

@@ -90,8 +90,9 @@ TEMPLATES = [
 # Database: PostgreSQL (psycopg 3) when DATABASE_URL is set, SQLite otherwise.
 _database_url = os.environ.get("DATABASE_URL", "")
 if _database_url:
-    DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=60,
-                                                  conn_health_checks=True)}
+    DATABASES = {
+        "default": dj_database_url.parse(_database_url, conn_max_age=60, conn_health_checks=True)
+    }
 else:
     DATABASES = {
         "default": {
@@ -156,7 +157,8 @@ STORAGES = {
 # Mail goes to the console in development and through SMTP in production (Django 6.1's MAILERS).
 _mail_backend = os.environ.get(
     "EMAIL_BACKEND",
-    "django.core.mail.backends.console.EmailBackend" if DEBUG
+    "django.core.mail.backends.console.EmailBackend"
+    if DEBUG
     else "django.core.mail.backends.smtp.EmailBackend",
 )
 _mail_options = (

@@ -15,8 +15,16 @@ class EventInline(admin.TabularInline):
 class DuelAdmin(admin.ModelAdmin):
     list_display = ("tournament", "kind", "stage", "round", "seat_a", "seat_b", "status")
     list_filter = ("kind", "status")
-    raw_id_fields = ("seat_a", "seat_b", "group_a", "group_b", "referee", "replay_of", "round",
-                     "tournament")
+    raw_id_fields = (
+        "seat_a",
+        "seat_b",
+        "group_a",
+        "group_b",
+        "referee",
+        "replay_of",
+        "round",
+        "tournament",
+    )
     inlines = [EventInline]
 
 

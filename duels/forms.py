@@ -23,8 +23,9 @@ class MoveForm(SeqForm):
     """A round, an action card or a decision: the three kinds of move the pads and buttons
     post. Fields a kind does not use are ignored."""
 
-    type = forms.ChoiceField(choices=[("round", "round"), ("action", "action"),
-                                      ("respond", "respond")])
+    type = forms.ChoiceField(
+        choices=[("round", "round"), ("action", "action"), ("respond", "respond")]
+    )
     card_A = forms.IntegerField(min_value=0, max_value=9, required=False)  # noqa: N815
     card_B = forms.IntegerField(min_value=0, max_value=9, required=False)  # noqa: N815
     seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
@@ -35,8 +36,11 @@ class MoveForm(SeqForm):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         kind = data.get("type")
-        if kind == "round" and "round_all_blocked" not in self.data \
-                and all(data.get(f"card_{s}") is None for s in SEATS):
+        if (
+            kind == "round"
+            and "round_all_blocked" not in self.data
+            and all(data.get(f"card_{s}") is None for s in SEATS)
+        ):
             raise forms.ValidationError("Pick the revealed cards first.")
         if kind in ("action", "respond") and not data.get("seat"):
             raise forms.ValidationError("Say which seat plays.")
@@ -52,8 +56,10 @@ class MoveForm(SeqForm):
         """The move as an engine event (RULES.md section 8)."""
         data = self.cleaned_data
         if data["type"] == "round":
-            return {"type": "round", "cards": {s: data[f"card_{s}"] for s in SEATS
-                                               if data.get(f"card_{s}") is not None}}
+            return {
+                "type": "round",
+                "cards": {s: data[f"card_{s}"] for s in SEATS if data.get(f"card_{s}") is not None},
+            }
         if data["type"] == "action":
             event = {"type": "action", "seat": data["seat"], "card": data["card"]}
             if data["card"] == "color_change":
@@ -70,17 +76,22 @@ class EndingForm(forms.Form):
     since it ends the duel and only an organiser's correction changes it afterwards. Its
     sequence number travels in a SeqForm beside it."""
 
-    ending = forms.ChoiceField(widget=forms.RadioSelect, label="How the duel ends",
-                               error_messages={"required": "Choose how the duel ends."})
+    ending = forms.ChoiceField(
+        widget=forms.RadioSelect,
+        label="How the duel ends",
+        error_messages={"required": "Choose how the duel ends."},
+    )
     reason = forms.CharField(
-        max_length=200, label="Reason or note",
+        max_length=200,
+        label="Reason or note",
         error_messages={"required": "Give a reason or a note: it goes into the log."},
         help_text="Shown in the duel's log, e.g. “no show”, “time called”, or "
-                  "“played on paper: Alice won”.",
+        "“played on paper: Alice won”.",
     )
     confirm = forms.BooleanField(
         label="Yes, end the duel now",
-        error_messages={"required": "Tick “Yes, end the duel now” to confirm."})
+        error_messages={"required": "Tick “Yes, end the duel now” to confirm."},
+    )
 
     def __init__(self, *args: Any, names: dict[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -108,16 +119,24 @@ class EndingForm(forms.Form):
 class CorrectionForm(forms.Form):
     """An organiser's correction of a finished result (tournaments.services.corrections)."""
 
-    winner = forms.ChoiceField(widget=forms.RadioSelect, label="The result is",
-                               error_messages={"required": "Choose the corrected result."})
-    reason = forms.CharField(max_length=300, label="Reason (public, shown with the result)",
-                             error_messages={"required": "A correction needs a reason."})
+    winner = forms.ChoiceField(
+        widget=forms.RadioSelect,
+        label="The result is",
+        error_messages={"required": "Choose the corrected result."},
+    )
+    reason = forms.CharField(
+        max_length=300,
+        label="Reason (public, shown with the result)",
+        error_messages={"required": "A correction needs a reason."},
+    )
 
     def __init__(self, *args: Any, names: dict[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["winner"].choices = [("A", f"{names['A']} wins"),
-                                         ("B", f"{names['B']} wins"),
-                                         ("none", "No winner (a replay is due)")]
+        self.fields["winner"].choices = [
+            ("A", f"{names['A']} wins"),
+            ("B", f"{names['B']} wins"),
+            ("none", "No winner (a replay is due)"),
+        ]
         self.auto_id = "correction_%s"
 
     @property

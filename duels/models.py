@@ -25,28 +25,39 @@ class DuelStatus(models.TextChoices):
 
 
 class Duel(models.Model):
-    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE,
-                                   related_name="duels")
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="duels"
+    )
     kind = models.CharField(max_length=10, choices=DuelKind.choices)
-    round = models.ForeignKey("tournaments.Round", on_delete=models.CASCADE, null=True,
-                              blank=True, related_name="duels")
+    round = models.ForeignKey(
+        "tournaments.Round", on_delete=models.CASCADE, null=True, blank=True, related_name="duels"
+    )
     # Tie-break key (knockout, round, match) or playoff stage (Q1, E1, Q2, GF).
     stage = models.CharField(max_length=200, blank=True)
     table = models.CharField(max_length=40, blank=True)
-    seat_a = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT, null=True,
-                               blank=True, related_name="+")
-    seat_b = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT, null=True,
-                               blank=True, related_name="+")
-    group_a = models.ForeignKey("tournaments.Group", on_delete=models.PROTECT, null=True,
-                                blank=True, related_name="+")
-    group_b = models.ForeignKey("tournaments.Group", on_delete=models.PROTECT, null=True,
-                                blank=True, related_name="+")
-    referee = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
-                                blank=True, related_name="refereed_duels")
-    status = models.CharField(max_length=10, choices=DuelStatus.choices,
-                              default=DuelStatus.PENDING)
-    replay_of = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
-                                  related_name="replays")
+    seat_a = models.ForeignKey(
+        "tournaments.Entrant", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    seat_b = models.ForeignKey(
+        "tournaments.Entrant", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    group_a = models.ForeignKey(
+        "tournaments.Group", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    group_b = models.ForeignKey(
+        "tournaments.Group", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="refereed_duels",
+    )
+    status = models.CharField(max_length=10, choices=DuelStatus.choices, default=DuelStatus.PENDING)
+    replay_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="replays"
+    )
     # The engine's record header for this duel, fixed when it starts.
     ruleset = models.CharField(max_length=20, default="tournament")
     variants = models.JSONField(default=list, blank=True)
@@ -80,23 +91,28 @@ class DuelEvent(models.Model):
     seq = models.PositiveIntegerField()  # 1-based among the active events
     payload = models.JSONField()
     summary = models.JSONField(default=list)  # the engine's effects, in words
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
-                                   null=True, blank=True, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
-                                  null=True, blank=True, related_name="+")
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["seq", "pk"]
         constraints = [
-            models.UniqueConstraint(fields=["duel", "seq"], condition=models.Q(undone_at=None),
-                                    name="unique_active_event_seq"),
+            models.UniqueConstraint(
+                fields=["duel", "seq"],
+                condition=models.Q(undone_at=None),
+                name="unique_active_event_seq",
+            ),
         ]
-
 
     def __str__(self) -> str:
         return f"{self.duel} #{self.seq}" + (" (undone)" if self.undone_at else "")
+
 
 class Result(models.Model):
     """A duel's result: at most one per duel, enforced by the database.
@@ -106,18 +122,22 @@ class Result(models.Model):
     """
 
     duel = models.OneToOneField(Duel, on_delete=models.CASCADE, related_name="result")
-    winner = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT, null=True,
-                               blank=True, related_name="+")
-    loser = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT, null=True,
-                              blank=True, related_name="+")
+    winner = models.ForeignKey(
+        "tournaments.Entrant", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    loser = models.ForeignKey(
+        "tournaments.Entrant", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     finish = models.CharField(max_length=20)
-    table_winner = models.ForeignKey("tournaments.Entrant", on_delete=models.PROTECT,
-                                     null=True, blank=True, related_name="+")
+    table_winner = models.ForeignKey(
+        "tournaments.Entrant", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
     table_finish = models.CharField(max_length=20)
     corrected = models.BooleanField(default=False)
     correction_reason = models.CharField(max_length=300, blank=True)  # public
-    corrected_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
-                                     null=True, blank=True, related_name="+")
+    corrected_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     recorded_at = models.DateTimeField(auto_now_add=True)
 
     def __str__(self) -> str:

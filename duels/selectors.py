@@ -19,8 +19,14 @@ from .models import Duel, DuelStatus, Result
 from .services import SEATS, record_of
 
 # The duels list shows open duels first: what a referee looks for is at the top.
-STATUS_ORDER = [DuelStatus.RUNNING, DuelStatus.READY, DuelStatus.PENDING, DuelStatus.FINISHED,
-                DuelStatus.VOID, DuelStatus.ABANDONED]
+STATUS_ORDER = [
+    DuelStatus.RUNNING,
+    DuelStatus.READY,
+    DuelStatus.PENDING,
+    DuelStatus.FINISHED,
+    DuelStatus.VOID,
+    DuelStatus.ABANDONED,
+]
 
 # Every move adds an event row and every undo marks one: rows + undone rows only ever grows,
 # unlike `seq`, which an undo followed by a new move brings back to the same number.
@@ -38,9 +44,9 @@ def duel_in(tournament: Any, duel_id: int, *, page: bool = False) -> Duel:
     `page`: also what the whole page's heading shows. Only a finished duel has a result, so
     it is not joined (`result_of`)."""
     duel = get_object_or_404(
-        Duel.objects.select_related(*(PAGE_RELATIONS if page else PARTIAL_RELATIONS))
-        .order_by(),
-        pk=duel_id, tournament=tournament,
+        Duel.objects.select_related(*(PAGE_RELATIONS if page else PARTIAL_RELATIONS)).order_by(),
+        pk=duel_id,
+        tournament=tournament,
     )
     duel.tournament = tournament  # the services read it; no second fetch
     return duel
@@ -48,8 +54,11 @@ def duel_in(tournament: Any, duel_id: int, *, page: bool = False) -> Duel:
 
 def revision_of(tournament: Any, duel_id: int) -> int | None:
     """Only the revision, for the poll: a single small query."""
-    return (Duel.objects.filter(pk=duel_id, tournament=tournament)
-            .values_list("revision", flat=True).first())
+    return (
+        Duel.objects.filter(pk=duel_id, tournament=tournament)
+        .values_list("revision", flat=True)
+        .first()
+    )
 
 
 def result_of(duel: Duel) -> Result | None:
@@ -155,8 +164,9 @@ def _engine(duel: Duel, payloads: list[dict], gifts: dict[str, int]) -> EngineDu
         return None  # a record the engine refuses is shown read-only, never crashes the page
 
 
-def console(duel: Duel, rows: list[Row] | None = None, *,
-            gifts: dict[str, int] | None = None) -> ConsoleView:
+def console(
+    duel: Duel, rows: list[Row] | None = None, *, gifts: dict[str, int] | None = None
+) -> ConsoleView:
     """The console of `duel` (from `duel_in`): one query for the log, one more for a ready
     group duel's shared cards, for a finished duel's result, for a drawn duel's replay.
 
@@ -167,8 +177,10 @@ def console(duel: Duel, rows: list[Row] | None = None, *,
     active = [payload for _, payload, _, undone in rows if undone is None]
     duel.seq = len(active)
     view = ConsoleView(duel=duel, revision=revision, seq=duel.seq, state=None)
-    view.log = [LogEntry(seq, list(summary), undone is not None)
-                for seq, _, summary, undone in reversed(rows)]
+    view.log = [
+        LogEntry(seq, list(summary), undone is not None)
+        for seq, _, summary, undone in reversed(rows)
+    ]
     view.last_move = next((entry for entry in view.log if not entry.undone), None)
     if duel.seat_a is None or duel.seat_b is None:
         view.headline = "Waiting for its players"
@@ -198,22 +210,29 @@ def console(duel: Duel, rows: list[Row] | None = None, *,
     return view
 
 
-def _seats(duel: Duel, state: dict, legal: Legal, gifts: dict[str, int],
-           playing: bool) -> list[SeatView]:
+def _seats(
+    duel: Duel, state: dict, legal: Legal, gifts: dict[str, int], playing: bool
+) -> list[SeatView]:
     out = []
     for letter in SEATS:
         seat = state["seats"][letter]
         cards = legal.actions.get(letter, ()) if playing else ()
-        out.append(SeatView(
-            letter=letter, name=seat["name"],
-            number_cards=seat["number_cards"], action_cards=seat["action_cards"],
-            streak=seat["streak"], blocked=seat["blocked"],
-            reveals=playing and legal.can_play_round and letter in legal.round_seats,
-            actions=[Choice(c, CARD_LABELS[c]) for c in CARDS
-                     if c in cards and c != "color_change"],
-            color_change="color_change" in cards,
-            shared_card=letter in gifts,
-        ))
+        out.append(
+            SeatView(
+                letter=letter,
+                name=seat["name"],
+                number_cards=seat["number_cards"],
+                action_cards=seat["action_cards"],
+                streak=seat["streak"],
+                blocked=seat["blocked"],
+                reveals=playing and legal.can_play_round and letter in legal.round_seats,
+                actions=[
+                    Choice(c, CARD_LABELS[c]) for c in CARDS if c in cards and c != "color_change"
+                ],
+                color_change="color_change" in cards,
+                shared_card=letter in gifts,
+            )
+        )
     return out
 
 
@@ -225,10 +244,14 @@ def _decision(awaiting: dict, seats: list[SeatView], rows: list) -> Decision:
     last = next((payload for _, payload, _, undone in reversed(rows) if undone is None), {})
     card = CARD_LABELS.get(last.get("card", ""), "card")
     kind = awaiting["decision"]
-    return Decision(seat=me.letter, name=me.name,
-                    text=words.decision_text(kind, me.name, other.name, card),
-                    choices=[Choice(c, words.choice_label(kind, c, me.name, other.name))
-                             for c in awaiting["choices"]])
+    return Decision(
+        seat=me.letter,
+        name=me.name,
+        text=words.decision_text(kind, me.name, other.name, card),
+        choices=[
+            Choice(c, words.choice_label(kind, c, me.name, other.name)) for c in awaiting["choices"]
+        ],
+    )
 
 
 def _headline(view: ConsoleView) -> None:
@@ -242,8 +265,9 @@ def _headline(view: ConsoleView) -> None:
         if not view.pads:
             view.headline = f"Round {n}: both are blocked — play the round with no cards"
         elif blocked:
-            view.headline = (f"Round {n}: {view.pads[0].name} reveals a card — "
-                             f"{blocked[0].name} is blocked")
+            view.headline = (
+                f"Round {n}: {view.pads[0].name} reveals a card — {blocked[0].name} is blocked"
+            )
         else:
             view.headline = f"Round {n}: both reveal a number card"
         view.subline = "Or play an action card."
@@ -291,17 +315,22 @@ class ReplayView:
             return f"{name[winner]} wins — {how}" if winner else f"Drawn — {how}"
         if state["awaiting"]:
             awaiting = state["awaiting"]
-            return (f"Waiting for {name[awaiting['seat']]}: "
-                    f"{awaiting['decision'].replace('_', ' ')}")
+            return f"Waiting for {name[awaiting['seat']]}: {awaiting['decision'].replace('_', ' ')}"
         return f"Round {state['rounds'] + 1} is next"
 
 
 def replay(duel: Duel, step: int | None) -> ReplayView:
     """The state after the first `step` active events, beside the moves (one query)."""
-    rows = list(duel.events.filter(undone_at=None).order_by("seq")
-                .values_list("seq", "payload", "summary"))
+    rows = list(
+        duel.events.filter(undone_at=None).order_by("seq").values_list("seq", "payload", "summary")
+    )
     record = record_of(duel, events=[payload for _, payload, _ in rows])
     total = len(rows)
     step = total if step is None else max(0, min(step, total))
-    return ReplayView(duel=duel, step=step, total=total, state=state_after(record, step),
-                      moves=[LogEntry(seq, list(summary), False) for seq, _, summary in rows])
+    return ReplayView(
+        duel=duel,
+        step=step,
+        total=total,
+        state=state_after(record, step),
+        moves=[LogEntry(seq, list(summary), False) for seq, _, summary in rows],
+    )

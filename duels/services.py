@@ -34,8 +34,9 @@ class Conflict(ServiceError):
     """The page showed an older sequence number: someone else entered a move first."""
 
     def __init__(self, current: int) -> None:
-        super().__init__("Someone else entered a move — here is the current state.",
-                         code="conflict")
+        super().__init__(
+            "Someone else entered a move — here is the current state.", code="conflict"
+        )
         self.current = current
 
 
@@ -54,11 +55,15 @@ def seat_entrants(duel: Duel) -> dict[str, Any]:
 def record_of(duel: Duel, events: list[dict] | None = None) -> dict:
     """The duel's record in the RULES.md section 8 format (active events only)."""
     if events is None:
-        events = list(duel.events.filter(undone_at=None).order_by("seq")
-                      .values_list("payload", flat=True))
+        events = list(
+            duel.events.filter(undone_at=None).order_by("seq").values_list("payload", flat=True)
+        )
     return {
-        "format": RECORD_FORMAT, "version": 1, "ruleset": duel.ruleset,
-        "variants": list(duel.variants), "options": dict(duel.options),
+        "format": RECORD_FORMAT,
+        "version": 1,
+        "ruleset": duel.ruleset,
+        "variants": list(duel.variants),
+        "options": dict(duel.options),
         "seats": {seat: entrant.name for seat, entrant in seat_entrants(duel).items()},
         "events": events,
     }
@@ -71,37 +76,78 @@ def engine_of(duel: Duel) -> EngineDuel:
 
 # Creating and naming -------------------------------------------------------------------------
 
-def create_duel(*, tournament: Any, kind: str, ruleset: str, variants: Iterable[str],
-                options: Mapping[str, Any], round: Any = None, stage: str = "",
-                seat_a_id: int | None = None, seat_b_id: int | None = None,
-                group_a_id: int | None = None, group_b_id: int | None = None,
-                table: str = "", referee: Any = None, replay_of: Duel | None = None,
-                status: str = DuelStatus.READY) -> Duel:
+
+def create_duel(
+    *,
+    tournament: Any,
+    kind: str,
+    ruleset: str,
+    variants: Iterable[str],
+    options: Mapping[str, Any],
+    round: Any = None,
+    stage: str = "",
+    seat_a_id: int | None = None,
+    seat_b_id: int | None = None,
+    group_a_id: int | None = None,
+    group_b_id: int | None = None,
+    table: str = "",
+    referee: Any = None,
+    replay_of: Duel | None = None,
+    status: str = DuelStatus.READY,
+) -> Duel:
     return Duel.objects.create(
-        tournament=tournament, kind=kind, round=round, stage=stage, table=table,
-        seat_a_id=seat_a_id, seat_b_id=seat_b_id, group_a_id=group_a_id, group_b_id=group_b_id,
-        referee=referee, status=status, replay_of=replay_of, ruleset=ruleset,
-        variants=list(variants), options=dict(options))
+        tournament=tournament,
+        kind=kind,
+        round=round,
+        stage=stage,
+        table=table,
+        seat_a_id=seat_a_id,
+        seat_b_id=seat_b_id,
+        group_a_id=group_a_id,
+        group_b_id=group_b_id,
+        referee=referee,
+        status=status,
+        replay_of=replay_of,
+        ruleset=ruleset,
+        variants=list(variants),
+        options=dict(options),
+    )
 
 
 def create_replay(duel: Duel) -> Duel:
     """A duel without a winner is replayed by the same players on the same seats."""
     return create_duel(
-        tournament=duel.tournament, kind=DuelKind.REPLAY if duel.kind in
-        (DuelKind.GROUP, DuelKind.REPLAY) else duel.kind,
-        round=duel.round, stage=duel.stage, table=duel.table, seat_a_id=duel.seat_a_id,
-        seat_b_id=duel.seat_b_id, group_a_id=duel.group_a_id, group_b_id=duel.group_b_id,
-        referee=duel.referee, replay_of=duel, ruleset=duel.ruleset, variants=duel.variants,
-        options=duel.options)
+        tournament=duel.tournament,
+        kind=DuelKind.REPLAY if duel.kind in (DuelKind.GROUP, DuelKind.REPLAY) else duel.kind,
+        round=duel.round,
+        stage=duel.stage,
+        table=duel.table,
+        seat_a_id=duel.seat_a_id,
+        seat_b_id=duel.seat_b_id,
+        group_a_id=duel.group_a_id,
+        group_b_id=duel.group_b_id,
+        referee=duel.referee,
+        replay_of=duel,
+        ruleset=duel.ruleset,
+        variants=duel.variants,
+        options=duel.options,
+    )
 
 
-def name_seats(duel: Duel, *, seat_a: Any, seat_b: Any, group_a: Any, group_b: Any,
-               table: str) -> Duel:
+def name_seats(
+    duel: Duel, *, seat_a: Any, seat_b: Any, group_a: Any, group_b: Any, table: str
+) -> Duel:
     """Replace the players of a duel that has not started; it is then ready."""
     if duel.seq > 0:
         raise ServiceError("The duel has started: its players can no longer be replaced.")
-    fields = {"seat_a": seat_a, "seat_b": seat_b, "group_a": group_a, "group_b": group_b,
-              "table": table, "status": DuelStatus.READY}
+    fields = {
+        "seat_a": seat_a,
+        "seat_b": seat_b,
+        "group_a": group_a,
+        "group_b": group_b,
+        "table": table,
+        "status": DuelStatus.READY,
+    }
     for key, value in fields.items():
         setattr(duel, key, value)
     duel.save(update_fields=list(fields))
@@ -136,28 +182,41 @@ def set_referee(duel: Duel, *, referee: Any, table: str | None = None) -> dict[s
 
 # Moves ----------------------------------------------------------------------------------------
 
+
 def lock(duel: Duel | int) -> Duel:
     """The duel row, locked, with its seats and round (the caller locked the tournament)."""
     pk = duel if isinstance(duel, int) else duel.pk
-    return (Duel.objects.select_for_update(of=("self",))
-            .select_related("seat_a", "seat_b", "round").get(pk=pk))
+    return (
+        Duel.objects.select_for_update(of=("self",))
+        .select_related("seat_a", "seat_b", "round")
+        .get(pk=pk)
+    )
 
 
 def check_fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> None:
     """First, under the lock: a stale page is shown the current state, whatever else."""
-    if expected_seq != duel.seq or (expected_revision is not None
-                                    and expected_revision != duel.revision):
+    if expected_seq != duel.seq or (
+        expected_revision is not None and expected_revision != duel.revision
+    ):
         raise Conflict(duel.seq)
 
 
 def check_open(duel: Duel) -> None:
     if duel.status not in OPEN_STATUSES:
-        raise ServiceError(f"This duel is {duel.get_status_display().lower()}: it takes no "
-                           "more moves.", code="closed")
+        raise ServiceError(
+            f"This duel is {duel.get_status_display().lower()}: it takes no more moves.",
+            code="closed",
+        )
 
 
-def start(duel: Duel, *, referee: Any, starting_action_cards: Mapping[str, int] | None = None,
-          deadline: datetime | None = None, now: datetime | None = None) -> None:
+def start(
+    duel: Duel,
+    *,
+    referee: Any,
+    starting_action_cards: Mapping[str, int] | None = None,
+    deadline: datetime | None = None,
+    now: datetime | None = None,
+) -> None:
     """The first move is about to be applied: the duel runs, with its starting options."""
     if duel.referee_id is None:
         duel.referee = referee
@@ -171,8 +230,13 @@ def start(duel: Duel, *, referee: Any, starting_action_cards: Mapping[str, int] 
 def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Outcome:
     duel.seq += 1
     duel.revision += 1
-    DuelEvent.objects.create(duel=duel, seq=duel.seq, payload=engine.record()["events"][-1],
-                             summary=lines, created_by=actor)
+    DuelEvent.objects.create(
+        duel=duel,
+        seq=duel.seq,
+        payload=engine.record()["events"][-1],
+        summary=lines,
+        created_by=actor,
+    )
     duel.state = engine.state()
     if engine.finished:
         _finish(duel)
@@ -194,8 +258,11 @@ def apply_event(duel: Duel, actor: Any, event: Any) -> Outcome:
 def undo(duel: Duel, actor: Any) -> None:
     """Undo the last move of a running duel; the row is kept, marked undone."""
     if duel.status != DuelStatus.RUNNING:
-        raise ServiceError("Only a running duel's moves can be undone; a finished result "
-                           "changes only by an organiser's correction.", code="closed")
+        raise ServiceError(
+            "Only a running duel's moves can be undone; a finished result "
+            "changes only by an organiser's correction.",
+            code="closed",
+        )
     if duel.seq == 0:
         raise ServiceError("There is no move to undo.", code="closed")
     last = duel.events.filter(undone_at=None, seq=duel.seq).get()
@@ -245,30 +312,45 @@ def _finish(duel: Duel) -> None:
     duel.status = DuelStatus.FINISHED
     duel.finished_at = timezone.now()
     duel.save()  # the standings rebuilt next read the finished duel from the database
-    Result.objects.create(duel=duel, winner=winner, loser=loser, finish=state["finish"],
-                          table_winner=winner, table_finish=state["finish"])
+    Result.objects.create(
+        duel=duel,
+        winner=winner,
+        loser=loser,
+        finish=state["finish"],
+        table_winner=winner,
+        table_finish=state["finish"],
+    )
 
 
 # Closing without result, and rulings ----------------------------------------------------------
+
 
 def void(duel_ids: Iterable[int | None]) -> int:
     """Mark duels void (kept, shown struck through): no longer called for, or a voided result.
     Returns how many changed."""
     ids = [pk for pk in duel_ids if pk]
-    return Duel.objects.filter(pk__in=ids).exclude(status=DuelStatus.VOID).update(
-        status=DuelStatus.VOID)
+    return (
+        Duel.objects.filter(pk__in=ids)
+        .exclude(status=DuelStatus.VOID)
+        .update(status=DuelStatus.VOID)
+    )
 
 
 def abandon(duel_ids: Iterable[int], reason: str) -> int:
     """Close open duels as abandoned, without result; `reason` tells their referee why."""
-    return Duel.objects.filter(pk__in=list(duel_ids), status__in=[
-        DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING,
-    ]).update(status=DuelStatus.ABANDONED, closed_reason=reason[:200],
-              finished_at=timezone.now())
+    return Duel.objects.filter(
+        pk__in=list(duel_ids),
+        status__in=[
+            DuelStatus.PENDING,
+            DuelStatus.READY,
+            DuelStatus.RUNNING,
+        ],
+    ).update(status=DuelStatus.ABANDONED, closed_reason=reason[:200], finished_at=timezone.now())
 
 
-def override_result(duel: Duel, *, winner_seat: str | None, finish: str, reason: str,
-                    actor: Any) -> Result:
+def override_result(
+    duel: Duel, *, winner_seat: str | None, finish: str, reason: str, actor: Any
+) -> Result:
     """A ruling on a finished duel: the result that counts, the record left as played."""
     if duel.status != DuelStatus.FINISHED:
         raise ServiceError("Only a finished duel's result can be corrected.")

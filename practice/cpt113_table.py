@@ -55,9 +55,16 @@ class Cpt113Table:
     def hand(self) -> list[dict[str, Any]]:
         """Group A's cards (the person's and the partner's), each saying if it may be played."""
         playable = set(self.game.legal().playable) if self.my_turn() else set()
-        return [{"card": c, "label": label(c), "colour": "W" if is_wild(c) else c[0],
-                 "wild": is_wild(c), "playable": c in playable}
-                for c in sorted(self.state.hands[GROUP], key=sort_key)]
+        return [
+            {
+                "card": c,
+                "label": label(c),
+                "colour": "W" if is_wild(c) else c[0],
+                "wild": is_wild(c),
+                "playable": c in playable,
+            }
+            for c in sorted(self.state.hands[GROUP], key=sort_key)
+        ]
 
     def can_draw(self) -> bool:
         return self.my_turn() and self.game.legal().can_draw
@@ -76,8 +83,9 @@ class Cpt113Table:
         except GameError as refused:
             text = str(refused)
             raise Refused(text[:1].upper() + text[1:].rstrip(".") + ".") from None
-        self.log.append(Entry(len(self.game.moves), by_bot,
-                              tuple(e.seen_by(GROUP) for e in effects)))
+        self.log.append(
+            Entry(len(self.game.moves), by_bot, tuple(e.seen_by(GROUP) for e in effects))
+        )
 
     def _bot_turns(self) -> None:
         """Bots play every seat but the person's — the partner too — until the person is on

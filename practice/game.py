@@ -164,8 +164,9 @@ class Game:
             effects = self.sim.apply(event)
         except EngineError as refused:
             raise Refused(str(refused)) from None
-        self.log.append(Entry(self.sim.duel.event_count, by_bot,
-                              tuple(self.sim.duel.describe(effects))))
+        self.log.append(
+            Entry(self.sim.duel.event_count, by_bot, tuple(self.sim.duel.describe(effects)))
+        )
 
     def _bot_turns(self) -> None:
         """The bot answers its decisions and plays its action cards until the person is asked

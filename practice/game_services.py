@@ -37,11 +37,15 @@ def start_game(user, kind: str, groups: int = 0) -> PracticeGame:
         Cpt113Table(seed, groups, name)  # refuses a bad number of groups
     else:
         raise Refused("Choose Trois or CPT-113.")
-    game = PracticeGame.objects.create(user=user, kind=kind, seed=seed, groups=groups,
-                                       name=name, deadline=deadline)
+    game = PracticeGame.objects.create(
+        user=user, kind=kind, seed=seed, groups=groups, name=name, deadline=deadline
+    )
     # Bounded storage whatever a person (or a script) starts: the oldest are forgotten.
-    oldest = PracticeGame.objects.filter(user=user).order_by("-created_at", "-pk") \
+    oldest = (
+        PracticeGame.objects.filter(user=user)
+        .order_by("-created_at", "-pk")
         .values_list("pk", flat=True)[KEPT_PER_PERSON:]
+    )
     PracticeGame.objects.filter(pk__in=list(oldest)).delete()
     return game
 
@@ -53,8 +57,7 @@ def load(game: PracticeGame) -> Table:
 
 
 def time_is_up(game: PracticeGame) -> bool:
-    return (not game.finished and game.deadline is not None
-            and game_clock.now() >= game.deadline)
+    return not game.finished and game.deadline is not None and game_clock.now() >= game.deadline
 
 
 def open_game(game_id: int, user) -> tuple[PracticeGame, Table]:
@@ -84,8 +87,9 @@ def enforce_deadline(game_id: int) -> bool:
 
 def sweep() -> int:
     """Beat: every unfinished Trois game past its deadline ends now."""
-    due = PracticeGame.objects.filter(finished=False, deadline__lte=game_clock.now()) \
-        .values_list("pk", flat=True)
+    due = PracticeGame.objects.filter(finished=False, deadline__lte=game_clock.now()).values_list(
+        "pk", flat=True
+    )
     return sum(enforce_deadline(pk) for pk in list(due))
 
 
@@ -114,5 +118,10 @@ def _settle(game: PracticeGame, table: Table) -> None:
     game.finished = table.finished
     if table.finished:
         winners = table.state.winners
-        game.outcome = (Outcome.LOST if 0 not in winners
-                        else Outcome.WON if len(winners) == 1 else Outcome.DRAWN)
+        game.outcome = (
+            Outcome.LOST
+            if 0 not in winners
+            else Outcome.WON
+            if len(winners) == 1
+            else Outcome.DRAWN
+        )

@@ -35,15 +35,18 @@ def index(request: HttpRequest) -> HttpResponse:
         kind = request.POST.get("kind", "")[:MAX_FIELD]
         groups = request.POST.get("groups", "")[:MAX_FIELD]
         try:
-            game = game_services.start_game(request.user, kind,
-                                            read_int(groups, hi=99) or 0)
+            game = game_services.start_game(request.user, kind, read_int(groups, hi=99) or 0)
         except Refused as err:
             error = str(err)
         else:
             return redirect("practice:game", game.pk)
     games = PracticeGame.objects.filter(user=request.user)[:20]
-    return render(request, "practice/games.html", {"games": games, "error": error},
-                  status=REFUSED if error else 200)
+    return render(
+        request,
+        "practice/games.html",
+        {"games": games, "error": error},
+        status=REFUSED if error else 200,
+    )
 
 
 @login_required
@@ -67,8 +70,9 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         if game.kind == PracticeGame.Kind.TROIS:
             chosen = parse_trois(kind, post.getlist("cards"), post.get("top", "")[:MAX_FIELD])
         else:
-            chosen = parse_cpt113(kind, post.get("card", "")[:MAX_FIELD],
-                                  post.get("colour", "")[:MAX_FIELD])
+            chosen = parse_cpt113(
+                kind, post.get("card", "")[:MAX_FIELD], post.get("colour", "")[:MAX_FIELD]
+            )
         game_services.play(game_id, request.user, chosen, read_int(seen))
     except PracticeGame.DoesNotExist:
         raise Http404("No such game.") from None
@@ -78,10 +82,16 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("practice:game", game_id)
 
 
-def _table(request: HttpRequest, game: PracticeGame, state, error: str | None = None,
-           status: int = 200) -> HttpResponse:
-    context = {"game": game, "error": error, "seen": len(game.moves),
-               "log": list(reversed(state.log)), "table": state}
+def _table(
+    request: HttpRequest, game: PracticeGame, state, error: str | None = None, status: int = 200
+) -> HttpResponse:
+    context = {
+        "game": game,
+        "error": error,
+        "seen": len(game.moves),
+        "log": list(reversed(state.log)),
+        "table": state,
+    }
     if isinstance(state, TroisTable):
         context.update(_trois(game, state))
         template = "practice/trois.html"
@@ -111,16 +121,25 @@ def _trois(game: PracticeGame, table: TroisTable) -> dict:
     return {
         "result": _result(state.winners, names) if table.finished else None,
         "ending": state.ending,
-        "my_turn": table.my_turn(), "hand": table.hand(), "can_take": table.can_take(),
+        "my_turn": table.my_turn(),
+        "hand": table.hand(),
+        "can_take": table.can_take(),
         "groups": [[{"card": c, "label": trois_label(c)} for c in g] for g in table.groups()],
         "top": {"card": state.top, "label": trois_label(state.top)},
         # Hands are shown only once the game is over: nothing hidden before.
-        "others": [{"name": BOT_NAMES[s - 1], "cards": len(state.hands[s]),
-                    "winner": s in state.winners,
-                    "shown": [trois_label(c) for c in state.hands[s]] if table.finished else []}
-                   for s in range(1, 4)],
-        "deck": len(state.deck), "pile": len(state.pile),
-        "wild_pile": [trois_label(c) for c in state.wild_pile], "time_left": left,
+        "others": [
+            {
+                "name": BOT_NAMES[s - 1],
+                "cards": len(state.hands[s]),
+                "winner": s in state.winners,
+                "shown": [trois_label(c) for c in state.hands[s]] if table.finished else [],
+            }
+            for s in range(1, 4)
+        ],
+        "deck": len(state.deck),
+        "pile": len(state.pile),
+        "wild_pile": [trois_label(c) for c in state.wild_pile],
+        "time_left": left,
     }
 
 
@@ -128,22 +147,32 @@ def _cpt113(table: Cpt113Table) -> dict:
     state = table.state
     names = [f"Group {LETTERS[g]}" for g in range(state.groups)]
     names[0] = "Your group"
-    groups = [{"name": group_name(g, capital=True) + (" (you and Partner)" if g == 0 else ""),
-               "cards": len(state.hands[g]), "out": g in state.out,
-               "winner": g in state.winners,
-               "players": " and ".join(state.names[s] for s in (g, g + state.groups)),
-               # Hands are shown only once the game is over: nothing hidden before.
-               "shown": [cpt_label(c) for c in state.hands[g]]
-               if table.finished and g != 0 else []}
-              for g in range(state.groups)]
+    groups = [
+        {
+            "name": group_name(g, capital=True) + (" (you and Partner)" if g == 0 else ""),
+            "cards": len(state.hands[g]),
+            "out": g in state.out,
+            "winner": g in state.winners,
+            "players": " and ".join(state.names[s] for s in (g, g + state.groups)),
+            # Hands are shown only once the game is over: nothing hidden before.
+            "shown": [cpt_label(c) for c in state.hands[g]] if table.finished and g != 0 else [],
+        }
+        for g in range(state.groups)
+    ]
     on_turn = None if table.finished else state.names[state.seat]
     return {
         "result": _result(state.winners, names) if table.finished else None,
-        "ending": state.ending, "out": 0 in state.out,
-        "my_turn": table.my_turn(), "hand": table.hand(), "can_draw": table.can_draw(),
+        "ending": state.ending,
+        "out": 0 in state.out,
+        "my_turn": table.my_turn(),
+        "hand": table.hand(),
+        "can_draw": table.can_draw(),
         "top": {"card": state.top, "label": cpt_label(state.top)},
-        "colour": CPT_COLOURS[state.colour], "number": state.number,
+        "colour": CPT_COLOURS[state.colour],
+        "number": state.number,
         "direction": "clockwise" if state.direction == 1 else "anticlockwise",
-        "groups_info": groups, "deck": len(state.deck), "on_turn": on_turn,
+        "groups_info": groups,
+        "deck": len(state.deck),
+        "on_turn": on_turn,
         "colours": list(CPT_COLOURS.items()),
     }

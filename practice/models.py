@@ -12,8 +12,9 @@ class Outcome(models.TextChoices):
 
 
 class PracticeDuel(models.Model):
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="practice_duels")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_duels"
+    )
     ruleset = models.CharField(max_length=20)
     seed = models.BigIntegerField()
     #: The person's seat name as the log words it, fixed when the duel starts.
@@ -40,8 +41,9 @@ class PracticeGame(models.Model):
         TROIS = "trois", "Trois"
         CPT113 = "cpt113", "CPT-113"
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="practice_games")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_games"
+    )
     kind = models.CharField(max_length=6, choices=Kind.choices)
     seed = models.BigIntegerField()
     #: CPT-113's number of groups (2–4); 0 for Trois.
@@ -56,8 +58,10 @@ class PracticeGame(models.Model):
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
-        indexes = [models.Index(fields=["user", "-updated_at"]),
-                   models.Index(fields=["finished", "deadline"])]
+        indexes = [
+            models.Index(fields=["user", "-updated_at"]),
+            models.Index(fields=["finished", "deadline"]),
+        ]
 
     def __str__(self) -> str:
         return f"Practice {self.get_kind_display()} {self.pk} of {self.user}"

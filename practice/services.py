@@ -20,8 +20,11 @@ def start_practice(user, ruleset: str) -> PracticeDuel:
     start(ruleset, seed, name)  # refuses a bad ruleset before anything is stored
     practice = PracticeDuel.objects.create(user=user, ruleset=ruleset, seed=seed, name=name)
     # Bounded storage whatever a person (or a script) starts: the oldest are forgotten.
-    oldest = PracticeDuel.objects.filter(user=user).order_by("-created_at", "-pk") \
+    oldest = (
+        PracticeDuel.objects.filter(user=user)
+        .order_by("-created_at", "-pk")
         .values_list("pk", flat=True)[KEPT_PER_PERSON:]
+    )
     PracticeDuel.objects.filter(pk__in=list(oldest)).delete()
     return practice
 
@@ -47,7 +50,8 @@ def play(practice_id: int, user, move: dict, seen: int | None = None) -> tuple[P
     practice.finished = game.finished
     if game.finished:
         winner = game.state()["winner"]
-        practice.outcome = (Outcome.DRAWN if winner is None
-                            else Outcome.WON if winner == "A" else Outcome.LOST)
+        practice.outcome = (
+            Outcome.DRAWN if winner is None else Outcome.WON if winner == "A" else Outcome.LOST
+        )
     practice.save()
     return practice, game

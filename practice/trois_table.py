@@ -48,8 +48,10 @@ class TroisTable:
     def hand(self) -> list[dict[str, Any]]:
         """The person's cards, colour by colour, each saying whether it may be laid now."""
         playable = set(self.game.legal().playable) if self.my_turn() else set()
-        return [{"card": c, "label": label(c), "colour": c[0], "playable": c in playable}
-                for c in sorted(self.state.hands[PERSON], key=sort_key)]
+        return [
+            {"card": c, "label": label(c), "colour": c[0], "playable": c in playable}
+            for c in sorted(self.state.hands[PERSON], key=sort_key)
+        ]
 
     def can_take(self) -> bool:
         return self.my_turn() and self.game.legal().can_take
@@ -59,8 +61,7 @@ class TroisTable:
         if not self.my_turn():
             return []
         legal = self.game.legal()
-        return [sorted(g, key=sort_key) for g in (legal.by_colour, legal.by_number)
-                if len(g) > 1]
+        return [sorted(g, key=sort_key) for g in (legal.by_colour, legal.by_number) if len(g) > 1]
 
     def play(self, move: Mapping[str, Any]) -> None:
         """The person's move (or the dealer's ``time``), then the bots until the person's turn;

@@ -31,9 +31,12 @@ def index(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("practice:table", practice.pk)
     duels = PracticeDuel.objects.filter(user=request.user)[:20]
-    return render(request, "practice/index.html",
-                  {"duels": duels, "presets": PRESETS, "chosen": chosen, "error": error},
-                  status=REFUSED if error else 200)
+    return render(
+        request,
+        "practice/index.html",
+        {"duels": duels, "presets": PRESETS, "chosen": chosen, "error": error},
+        status=REFUSED if error else 200,
+    )
 
 
 @login_required
@@ -48,8 +51,7 @@ def table(request: HttpRequest, practice_id: int) -> HttpResponse:
 def move(request: HttpRequest, practice_id: int) -> HttpResponse:
     seen = request.POST.get("seen", "")
     try:
-        services.play(practice_id, request.user, parse_move(request.POST),
-                      read_int(seen))
+        services.play(practice_id, request.user, parse_move(request.POST), read_int(seen))
     except PracticeDuel.DoesNotExist:
         raise Http404("No such practice duel.") from None
     except Refused as err:
@@ -58,8 +60,13 @@ def move(request: HttpRequest, practice_id: int) -> HttpResponse:
     return redirect("practice:table", practice_id)
 
 
-def _table(request: HttpRequest, practice: PracticeDuel, game: Game, error: str | None = None,
-           status: int = 200) -> HttpResponse:
+def _table(
+    request: HttpRequest,
+    practice: PracticeDuel,
+    game: Game,
+    error: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
     state = game.state()
     asked = game.awaiting_me()
     playable = set(game.playable_actions())
@@ -67,20 +74,33 @@ def _table(request: HttpRequest, practice: PracticeDuel, game: Game, error: str 
     result = None
     if game.finished:
         how = finish_label(state["finish"])
-        result = (f"Drawn — {how}." if winner is None else
-                  f"You win — {how}." if winner == "A" else f"The bot wins — {how}.")
+        result = (
+            f"Drawn — {how}."
+            if winner is None
+            else f"You win — {how}."
+            if winner == "A"
+            else f"The bot wins — {how}."
+        )
     context = {
-        "practice": practice, "state": state,
+        "practice": practice,
+        "state": state,
         "seats": [("You", "A", state["seats"]["A"]), (BOT_NAME, "B", state["seats"]["B"])],
-        "error": error, "result": result, "free": game.free(), "blocked": game.blocked(),
+        "error": error,
+        "result": result,
+        "free": game.free(),
+        "blocked": game.blocked(),
         "numbers": game.my_numbers(),
-        "actions": [{"card": c, "label": CARD_LABELS[c], "count": n, "playable": c in playable}
-                    for c, n in game.my_actions()],
+        "actions": [
+            {"card": c, "label": CARD_LABELS[c], "count": n, "playable": c in playable}
+            for c, n in game.my_actions()
+        ],
         "colors": COLORS,
-        "asked": None if asked is None else {
+        "asked": None
+        if asked is None
+        else {
             "decision": asked[0].replace("_", " "),
-            "choices": [(c, choice_label(asked[0], c, practice.name, BOT_NAME))
-                        for c in asked[1]]},
+            "choices": [(c, choice_label(asked[0], c, practice.name, BOT_NAME)) for c in asked[1]],
+        },
         "log": list(reversed(game.log)),
         "seen": len(practice.moves),
     }

@@ -20,16 +20,18 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 REQUIRED_MARKERS = ("integration", "e2e")
-ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", Path(__file__).resolve().parent.parent
-                                / "test-artifacts"))
+ARTIFACTS = Path(
+    os.environ.get("TEST_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts")
+)
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
 def _answers(url: str, default_port: int) -> bool:
     parsed = urlparse(url)
     try:
-        with socket.create_connection((parsed.hostname or "127.0.0.1",
-                                       parsed.port or default_port), timeout=1):
+        with socket.create_connection(
+            (parsed.hostname or "127.0.0.1", parsed.port or default_port), timeout=1
+        ):
             return True
     except OSError:
         return False
@@ -110,7 +112,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     skipped = {m: r["skipped"] for m, r in _results.items() if r["skipped"]}
     if skipped and not REQUIRE_SERVICES:
         terminalreporter.write_line(
-            "Skipped on this machine: " + ", ".join(f"{n} {m}" for m, n in skipped.items())
+            "Skipped on this machine: "
+            + ", ".join(f"{n} {m}" for m, n in skipped.items())
             + " tests (they need PostgreSQL, Redis and Debian's chromium; see README)."
         )
 
@@ -152,4 +155,5 @@ def _fast_password_hashing(request):
     # Production hashing costs about a second a password; tests check behaviour, not cost.
     if not _pure(request):
         request.getfixturevalue("settings").PASSWORD_HASHERS = [
-            "django.contrib.auth.hashers.MD5PasswordHasher"]
+            "django.contrib.auth.hashers.MD5PasswordHasher"
+        ]

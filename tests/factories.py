@@ -58,13 +58,28 @@ def group_phase_duel(*, players=("Alice", "Bob"), round_number=1, referee=None, 
     a = EntrantFactory(tournament=t, name=players[0], group=g1)
     b = EntrantFactory(tournament=t, name=players[1], group=g2)
     for n in range(1, 16):
-        Round.objects.create(tournament=t, number=n,
-                             status=RoundStatus.OPEN if n == round_number else
-                             RoundStatus.DECIDED if n < round_number else RoundStatus.PENDING)
+        Round.objects.create(
+            tournament=t,
+            number=n,
+            status=RoundStatus.OPEN
+            if n == round_number
+            else RoundStatus.DECIDED
+            if n < round_number
+            else RoundStatus.PENDING,
+        )
     rnd = t.rounds.get(number=round_number)
     if referee is None:
         referee = RoleFactory(tournament=t, role=Role.REFEREE).user
-    duel = Duel.objects.create(tournament=t, kind=DuelKind.GROUP, round=rnd, seat_a=a, seat_b=b,
-                               group_a=g1, group_b=g2, status=DuelStatus.READY,
-                               ruleset=t.duel_preset, options={"truth_dare": False})
+    duel = Duel.objects.create(
+        tournament=t,
+        kind=DuelKind.GROUP,
+        round=rnd,
+        seat_a=a,
+        seat_b=b,
+        group_a=g1,
+        group_b=g2,
+        status=DuelStatus.READY,
+        ruleset=t.duel_preset,
+        options={"truth_dare": False},
+    )
     return duel, referee

@@ -45,13 +45,21 @@ SENSIBLE = {200, 204, 301, 302, 403, 404}
 LEAKS = [
     (re.compile(r"\bK[0-9a-f]{6,}(?:-r\d+-m\d+)?\b|\b\S+-r\d+-m\d+\b"), "a tie-break stage key"),
     (re.compile(r"(?<![\w-])(?:Q1|Q2|E1|GF)(?![\w-])"), "a raw playoff stage code"),
-    (re.compile(r"\bshed_?all\b|\b(?:double_zero|time_limit|dare_refused|no_show|"
-                r"tie_break|group_phase|tie_breaks|not_played|playoff_duels)\b"),
-     "a raw key in snake_case"),
+    (
+        re.compile(
+            r"\bshed_?all\b|\b(?:double_zero|time_limit|dare_refused|no_show|"
+            r"tie_break|group_phase|tie_breaks|not_played|playoff_duels)\b"
+        ),
+        "a raw key in snake_case",
+    ),
     (re.compile(r"\b[a-z]+(?:_[a-z]+)+\b"), "a snake_case key"),
     (re.compile(r"\{\s*['\"][^'\"]*['\"]\s*:|\{\s*\d+\s*:"), "a Python dict repr"),
-    (re.compile(r"\[\s*(?:\d+|'[^']*'|\"[^\"]*\")(?:\s*,\s*(?:\d+|'[^']*'|\"[^\"]*\"))*\s*\]|\[\]"),
-     "a Python list repr"),
+    (
+        re.compile(
+            r"\[\s*(?:\d+|'[^']*'|\"[^\"]*\")(?:\s*,\s*(?:\d+|'[^']*'|\"[^\"]*\"))*\s*\]|\[\]"
+        ),
+        "a Python list repr",
+    ),
     (re.compile(r"\b(?:None|True|False)\b"), "a Python None/True/False"),
     (re.compile(r"<[A-Z]\w*(?:\.\w+)?:\s[^>]*>"), "an object or enum repr"),
     (re.compile(r"\b[A-Z]\w*\.[A-Z][A-Z_]+\b"), "an enum member"),
@@ -123,23 +131,40 @@ def leaks_in(text: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("text", [
-    "Tie-break K513c7d9c15868167-r1-m1", "Stage Q1", "GF: Ada", "finish shed_all",
-    "shedall", "double_zero", "{'1': [59]}", "[3, 4]", "None", "True", "<Entrant: Ada>",
-    "<Phase.COMPLETE: 'complete'>", "Phase.COMPLETE", "<object object at 0x7f3a>",
-    "Jun is absent and forfeits..",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Tie-break K513c7d9c15868167-r1-m1",
+        "Stage Q1",
+        "GF: Ada",
+        "finish shed_all",
+        "shedall",
+        "double_zero",
+        "{'1': [59]}",
+        "[3, 4]",
+        "None",
+        "True",
+        "<Entrant: Ada>",
+        "<Phase.COMPLETE: 'complete'>",
+        "Phase.COMPLETE",
+        "<object object at 0x7f3a>",
+        "Jun is absent and forfeits..",
+    ],
+)
 def test_the_crawl_sees_a_leak(text):
     assert leaks_in(f"Group round 3 · {text} · Ada won (shed all cards)")
 
 
 def test_the_crawl_reads_words_as_words():
-    assert not leaks_in("Group round 3 (replay) · Tie-break round 1, match 2 · Qualifier 1 · "
-                        "Grand Final · Ada won (shed all cards) · No winner (double zero) · "
-                        "Positions 1–4 settled · 3rd: Bao · E-mail")
+    assert not leaks_in(
+        "Group round 3 (replay) · Tie-break round 1, match 2 · Qualifier 1 · "
+        "Grand Final · Ada won (shed all cards) · No winner (double zero) · "
+        "Positions 1–4 settled · 3rd: Bao · E-mail"
+    )
 
 
 # -- the tournaments ---------------------------------------------------------------------------
+
 
 def _continue(sim: TournamentSimulation, first_round: int, *, until: str = "complete") -> None:
     """Play a tournament on from `first_round` to `until` ("complete" or "playoffs": just
@@ -168,8 +193,9 @@ def _continue(sim: TournamentSimulation, first_round: int, *, until: str = "comp
 
 
 def _group_duel(tournament, number):
-    return Duel.objects.get(tournament=tournament, round__number=number,
-                            kind=DuelKind.GROUP, status=DuelStatus.FINISHED)
+    return Duel.objects.get(
+        tournament=tournament, round__number=number, kind=DuelKind.GROUP, status=DuelStatus.FINISHED
+    )
 
 
 def build_full_tournament():
@@ -179,13 +205,18 @@ def build_full_tournament():
     organiser, referee = users.get(username="sim-organiser"), users.get(username="sim-referee")
     sim = TournamentSimulation(t, organiser, referee, random.Random("crawl-on"))
     third = _group_duel(t, 3)
-    corrections.correct_result(t, organiser, third,
-                               "B" if third.result.winner_id == third.seat_a_id else "A",
-                               "The cards were miscounted")
+    corrections.correct_result(
+        t,
+        organiser,
+        third,
+        "B" if third.result.winner_id == third.seat_a_id else "A",
+        "The cards were miscounted",
+    )
     corrections.void_result(t, organiser, _group_duel(t, 4), "Wrong deck", replay=True)
     sim.play(Duel.objects.get(tournament=t, kind=DuelKind.REPLAY, status=DuelStatus.READY))
-    larger = max(t.groups.all(), key=lambda g: g.members.filter(
-        status=EntrantStatus.ACTIVE).count())
+    larger = max(
+        t.groups.all(), key=lambda g: g.members.filter(status=EntrantStatus.ACTIVE).count()
+    )
     leaving = larger.members.filter(status=EntrantStatus.ACTIVE).order_by("pk").last()
     group_services.withdraw(t, organiser, leaving.pk, "Feeling unwell")
     _continue(sim, 5)
@@ -196,20 +227,33 @@ def build_eliminated_tournament():
     """Ten players, 5 and 5: a withdrawal after round 2 eliminates a group; then the playoffs
     begin and a qualifier is half played: the pages of a live event too (a running console
     with its pending decision, the bracket under way)."""
-    t, _ = simulate_tournament(players=10, seed="crawl-out", until="round:2",
-                               name="Elimination Cup")
+    t, _ = simulate_tournament(
+        players=10, seed="crawl-out", until="round:2", name="Elimination Cup"
+    )
     users = get_user_model().objects
     organiser, referee = users.get(username="sim-organiser"), users.get(username="sim-referee")
     first = t.groups.order_by("order").first()
     leaving = first.members.filter(status=EntrantStatus.ACTIVE).order_by("pk").first()
     group_services.withdraw(t, organiser, leaving.pk, "Had to leave", confirm=True)
-    _continue(TournamentSimulation(t, organiser, referee, random.Random("crawl-out-on")), 3,
-              until="playoffs")
-    duel = Duel.objects.filter(tournament=t, kind=DuelKind.PLAYOFF,
-                               status=DuelStatus.READY).order_by("pk").first()
-    played = play_duel(duel.ruleset, {"A": duel.seat_a.name, "B": duel.seat_b.name}, BOTS,
-                       random.Random("crawl-live"), duel.variants, start_options(duel))
-    for seq, event in enumerate(played.events[:len(played.events) // 2]):
+    _continue(
+        TournamentSimulation(t, organiser, referee, random.Random("crawl-out-on")),
+        3,
+        until="playoffs",
+    )
+    duel = (
+        Duel.objects.filter(tournament=t, kind=DuelKind.PLAYOFF, status=DuelStatus.READY)
+        .order_by("pk")
+        .first()
+    )
+    played = play_duel(
+        duel.ruleset,
+        {"A": duel.seat_a.name, "B": duel.seat_b.name},
+        BOTS,
+        random.Random("crawl-live"),
+        duel.variants,
+        start_options(duel),
+    )
+    for seq, event in enumerate(played.events[: len(played.events) // 2]):
         refereeing.append_event(duel, referee, event, seq)
     return t
 
@@ -217,8 +261,9 @@ def build_eliminated_tournament():
 def build_open_tournament(organiser):
     """Registration open, players in, no groups yet: the set-up pages (paper rules, speed)."""
     t = services.create_tournament(name="Open Cup", created_by=organiser)
-    services.configure(t, organiser, duel_preset="paper", variants=["speed"],
-                       tiebreak_mode="minimal")
+    services.configure(
+        t, organiser, duel_preset="paper", variants=["speed"], tiebreak_mode="minimal"
+    )
     services.open_registration(t, organiser)
     services.register_list(t, "\n".join(["Ada", "Bao", "Cleo", "Dev"]), organiser)
     services.set_published(t, True, organiser)
@@ -234,6 +279,7 @@ def a_player(tournament):
 
 
 # -- the crawl ---------------------------------------------------------------------------------
+
 
 def in_scope(url: str, slugs: set[str]) -> bool:
     parts = urlsplit(url)
@@ -301,11 +347,14 @@ def test_no_page_shows_an_internal_key_or_a_repr(monkeypatch):
 
     # The data have what the crawl is meant to see.
     assert full.phase == Phase.COMPLETE
-    assert Duel.objects.filter(tournament=full, kind=DuelKind.TIE_BREAK,
-                               status=DuelStatus.FINISHED).exists()
-    assert set(Duel.objects.filter(tournament=full, kind=DuelKind.PLAYOFF,
-                                   status=DuelStatus.FINISHED)
-               .values_list("stage", flat=True)) == {"Q1", "E1", "Q2", "GF"}
+    assert Duel.objects.filter(
+        tournament=full, kind=DuelKind.TIE_BREAK, status=DuelStatus.FINISHED
+    ).exists()
+    assert set(
+        Duel.objects.filter(
+            tournament=full, kind=DuelKind.PLAYOFF, status=DuelStatus.FINISHED
+        ).values_list("stage", flat=True)
+    ) == {"Q1", "E1", "Q2", "GF"}
     assert Duel.objects.filter(tournament=full, kind=DuelKind.REPLAY).exists()
     assert Duel.objects.filter(tournament=full, status=DuelStatus.VOID).exists()
     assert full.entrants.filter(status=EntrantStatus.WITHDRAWN).exists()
@@ -315,25 +364,40 @@ def test_no_page_shows_an_internal_key_or_a_repr(monkeypatch):
     slugs = {full.slug, out.slug, opening.slug}
     seeds = ["/", "/dashboard/", "/me/", "/me/duels/"]
     for t in (full, out, opening):
-        seeds += [f"/t/{t.slug}/", f"/t/{t.slug}/live/", f"/t/{t.slug}/duels/",
-                  f"/t/{t.slug}/manage/", f"/t/{t.slug}/manage/audit/",
-                  f"/t/{t.slug}/entrants/", f"/t/{t.slug}/people/"]
+        seeds += [
+            f"/t/{t.slug}/",
+            f"/t/{t.slug}/live/",
+            f"/t/{t.slug}/duels/",
+            f"/t/{t.slug}/manage/",
+            f"/t/{t.slug}/manage/audit/",
+            f"/t/{t.slug}/entrants/",
+            f"/t/{t.slug}/people/",
+        ]
         # The printable score sheets are linked from the live pages only while a duel is on.
-        seeds += [f"/t/{t.slug}/sheets/{pk}/"
-                  for pk in Duel.objects.filter(tournament=t).values_list("pk", flat=True)]
+        seeds += [
+            f"/t/{t.slug}/sheets/{pk}/"
+            for pk in Duel.objects.filter(tournament=t).values_list("pk", flat=True)
+        ]
     report, problems = [], []
-    for role, user in (("organiser", organiser), ("referee", referee), ("player", player),
-                       ("anonymous", None)):
+    for role, user in (
+        ("organiser", organiser),
+        ("referee", referee),
+        ("player", player),
+        ("anonymous", None),
+    ):
         client, began = Client(), time.monotonic()
         if user is not None:
             client.force_login(user)
         seen, statuses, found = crawl(client, seeds, slugs)
-        report.append(f"{role}: {len(seen)} pages {dict(statuses)} "
-                      f"in {time.monotonic() - began:.1f}s")
+        report.append(
+            f"{role}: {len(seen)} pages {dict(statuses)} in {time.monotonic() - began:.1f}s"
+        )
         problems += [f"[{role}] {p}" for p in found]
         assert len(seen) > 20, f"{role} reached only {sorted(seen)}"
-    print(f"\ncrawl: built in {built:.1f}s, {time.monotonic() - started:.1f}s in all; "
-          + "; ".join(report))
+    print(
+        f"\ncrawl: built in {built:.1f}s, {time.monotonic() - started:.1f}s in all; "
+        + "; ".join(report)
+    )
     unique = list(dict.fromkeys(problems))
     assert not unique, f"{len(unique)} leaks or bad answers:\n" + "\n".join(unique[:200])
 
@@ -342,14 +406,21 @@ def test_the_audit_log_words_settings_seats_and_splits():
     from tournaments.presentation import audit_text, rules_text
 
     def words(detail):
-        return audit_text(detail, entrants={1: "Ada", 2: "Bao", 3: "Cleo"}, groups={},
-                          duels={}, users={})
+        return audit_text(
+            detail, entrants={1: "Ada", 2: "Bao", 3: "Cleo"}, groups={}, duels={}, users={}
+        )
 
-    assert words({"changes": {"duel_preset": ["tournament", "paper"],
-                              "variants": [[], ["speed"]],
-                              "shared_cards": [True, False]}}) == (
-        "duel rules: Tournament → Paper; variants: none → Speed; shared cards: on → off")
+    assert words(
+        {
+            "changes": {
+                "duel_preset": ["tournament", "paper"],
+                "variants": [[], ["speed"]],
+                "shared_cards": [True, False],
+            }
+        }
+    ) == ("duel rules: Tournament → Paper; variants: none → Speed; shared cards: on → off")
     assert words({"round": 3, "seat_a": 1, "seat_b": 2}) == "round: 3; seat A: Ada; seat B: Bao"
     assert words({"method": "hand", "names": ["Ada", "Bao", "Cleo"]}) == (
-        "split: by hand; names: Ada, Bao and Cleo")
+        "split: by hand; names: Ada, Bao and Cleo"
+    )
     assert rules_text("paper", ["speed", "hardcore"]) == "Paper + Speed, Hardcore"

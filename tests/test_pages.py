@@ -103,8 +103,9 @@ def test_thirty_concurrent_readiness_checks_send_at_most_one_ping(monkeypatch):
 
     monkeypatch.setattr(health.app.control, "ping", slow_silence)
     answers = []
-    threads = [threading.Thread(target=lambda: answers.append(health.check_worker()))
-               for _ in range(30)]
+    threads = [
+        threading.Thread(target=lambda: answers.append(health.check_worker())) for _ in range(30)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -117,18 +118,33 @@ def test_thirty_concurrent_readiness_checks_send_at_most_one_ping(monkeypatch):
 
 
 def run_manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    base = {k: v for k, v in os.environ.items()
-            if k not in {"DEBUG", "DATABASE_URL", "REDIS_URL", "SECRET_KEY",
-                          "DJANGO_ALLOW_ASYNC_UNSAFE"}}
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT,
-                          env={**base, **env}, capture_output=True, text=True, timeout=120)
+    base = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {"DEBUG", "DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.mark.django_db(databases=[])
 def test_deploy_check_is_clean_with_debug_off():
-    result = run_manage("check", "--deploy", "--fail-level", "WARNING",
-                        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50),
-                        ALLOWED_HOSTS="uno.example.org")
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="uno.example.org",
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
@@ -173,8 +189,10 @@ def test_no_template_comment_spans_lines():
     import re
 
     root = Path(__file__).resolve().parents[1] / "templates"
-    spanning = [f"{path.relative_to(root)}:{text[:m.start()].count(chr(10)) + 1}"
-                for path in root.rglob("*.html")
-                for text in [path.read_text()]
-                for m in re.finditer(r"\{#(?:(?!#\}).)*$", text, re.M)]
+    spanning = [
+        f"{path.relative_to(root)}:{text[: m.start()].count(chr(10)) + 1}"
+        for path in root.rglob("*.html")
+        for text in [path.read_text()]
+        for m in re.finditer(r"\{#(?:(?!#\}).)*$", text, re.M)
+    ]
     assert spanning == []

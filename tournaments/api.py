@@ -168,8 +168,11 @@ def tournament_rounds(request, slug: str, response: HttpResponse):
     return _answer(request, slug, response, read_models.rounds)
 
 
-@router.get("/{slug}/tiebreaks", response=dict[str, Any],
-            summary="Tie-breaks with their draws and seeds, and the 'if it ended now' view")
+@router.get(
+    "/{slug}/tiebreaks",
+    response=dict[str, Any],
+    summary="Tie-breaks with their draws and seeds, and the 'if it ended now' view",
+)
 def tournament_tiebreaks(request, slug: str, response: HttpResponse):
     return _answer(request, slug, response, read_models.tiebreaks)
 
@@ -182,18 +185,21 @@ def tournament_bracket(request, slug: str, response: HttpResponse):
 def _duel(tournament: Tournament, duel_id: int):
     from duels.models import Duel
 
-    return get_object_or_404(Duel.objects.select_related("round", "result"),
-                             pk=duel_id, tournament=tournament)
+    return get_object_or_404(
+        Duel.objects.select_related("round", "result"), pk=duel_id, tournament=tournament
+    )
 
 
 @router.get("/{slug}/duels/{duel_id}", response=DuelDetail, summary="One duel and its log")
 def duel_detail(request, slug: str, response: HttpResponse, duel_id: int):
-    return _answer(request, slug, response,
-                   lambda t: read_models.duel_detail(t, _duel(t, duel_id)))
+    return _answer(request, slug, response, lambda t: read_models.duel_detail(t, _duel(t, duel_id)))
 
 
-@router.get("/{slug}/duels/{duel_id}/record", response=dict[str, Any],
-            summary="The duel's record in the split-uno-duel format (RULES.md section 8)")
+@router.get(
+    "/{slug}/duels/{duel_id}/record",
+    response=dict[str, Any],
+    summary="The duel's record in the split-uno-duel format (RULES.md section 8)",
+)
 def duel_record(request, slug: str, response: HttpResponse, duel_id: int):
     from duels.services import record_of
 
@@ -228,16 +234,27 @@ def _csv(tournament: Tournament, name: str, header: list[str], rows) -> HttpResp
     return response
 
 
-@router.get("/{slug}/standings.csv", summary="Individual standings as CSV",
-            response={200: None})
+@router.get("/{slug}/standings.csv", summary="Individual standings as CSV", response={200: None})
 def standings_csv(request, slug: str):
     tournament = _load(request, slug)
     rows = read_models.standings(tournament)
-    return _csv(tournament, "standings",
-                ["rank", "name", "status", "points", "played", "won", "lost"],
-                [[("T" if r["shared"] else "") + str(r["rank"]) if r["rank"] else "",
-                  r["name"], r["status"], r["points"], r["played"], r["won"], r["lost"]]
-                 for r in rows])
+    return _csv(
+        tournament,
+        "standings",
+        ["rank", "name", "status", "points", "played", "won", "lost"],
+        [
+            [
+                ("T" if r["shared"] else "") + str(r["rank"]) if r["rank"] else "",
+                r["name"],
+                r["status"],
+                r["points"],
+                r["played"],
+                r["won"],
+                r["lost"],
+            ]
+            for r in rows
+        ],
+    )
 
 
 @router.get("/{slug}/results.csv", summary="Every duel's result as CSV", response={200: None})
@@ -245,10 +262,40 @@ def results_csv(request, slug: str):
     tournament = _load(request, slug)
     names = dict(tournament.entrants.values_list("pk", "name"))
     duels = [read_models._duel_row(d, names) for d in read_models._duels(tournament)]
-    return _csv(tournament, "results",
-                ["duel", "kind", "round", "stage", "seat_a", "seat_b", "status", "winner",
-                 "finish", "corrected", "correction_reason", "title", "finish_label"],
-                [[d["id"], d["kind"], d["round"] or "", d["stage"], d["seat_a"] or "",
-                  d["seat_b"] or "", d["status"], d["winner"] or "", d["finish"] or "",
-                  "yes" if d["corrected"] else "", d["correction_reason"], d["title"],
-                  d["finish_label"]] for d in duels])
+    return _csv(
+        tournament,
+        "results",
+        [
+            "duel",
+            "kind",
+            "round",
+            "stage",
+            "seat_a",
+            "seat_b",
+            "status",
+            "winner",
+            "finish",
+            "corrected",
+            "correction_reason",
+            "title",
+            "finish_label",
+        ],
+        [
+            [
+                d["id"],
+                d["kind"],
+                d["round"] or "",
+                d["stage"],
+                d["seat_a"] or "",
+                d["seat_b"] or "",
+                d["status"],
+                d["winner"] or "",
+                d["finish"] or "",
+                "yes" if d["corrected"] else "",
+                d["correction_reason"],
+                d["title"],
+                d["finish_label"],
+            ]
+            for d in duels
+        ],
+    )

@@ -47,8 +47,7 @@ class Line:
     def markers(self) -> str:
         """Every dot of the line as one SVG path (a circle of radius 3 per round): one
         element instead of fifteen keeps the page light to build and to draw."""
-        return " ".join(f"M{p.x - 3:.1f},{p.y:.1f}a3,3 0 1,0 6,0a3,3 0 1,0 -6,0"
-                        for p in self.dots)
+        return " ".join(f"M{p.x - 3:.1f},{p.y:.1f}a3,3 0 1,0 6,0a3,3 0 1,0 -6,0" for p in self.dots)
 
     @property
     def leader_y(self) -> float:
@@ -144,9 +143,16 @@ def _spread(wanted: list[float], gap: float, low: float, high: float) -> list[fl
     return [round(p, 1) for p in placed]
 
 
-def line_chart(series: Sequence[tuple[str, Sequence[int]]], *, rounds: int = 15,
-               title: str = "", width: int = 640, height: int = 300,
-               label_width: int = 150, series_prefix: str = "series") -> LineChart:
+def line_chart(
+    series: Sequence[tuple[str, Sequence[int]]],
+    *,
+    rounds: int = 15,
+    title: str = "",
+    width: int = 640,
+    height: int = 300,
+    label_width: int = 150,
+    series_prefix: str = "series",
+) -> LineChart:
     """Geometry of a line chart of cumulative values after rounds 1..n (n ≤ `rounds`).
 
     `series` is `(label, values)` with `values[i]` the value after round i + 1; all series
@@ -174,22 +180,41 @@ def line_chart(series: Sequence[tuple[str, Sequence[int]]], *, rounds: int = 15,
     lines = []
     ends = []
     for index, (label, values) in enumerate(series):
-        dots = tuple(Point(x_of(r), y_of(v), r, v)
-                     for r, v in enumerate([0, *values]))
+        dots = tuple(Point(x_of(r), y_of(v), r, v) for r, v in enumerate([0, *values]))
         ends.append(dots[-1].y)
         lines.append((label, index, dots, tuple(values)))
     label_ys = _spread(ends, LABEL_GAP, top + 4, bottom)
     built = tuple(
-        Line(label=label, css=f"{series_prefix}-{index + 1}",
-             dash=DASHES[index % len(DASHES)],
-             points=" ".join(f"{p.x},{p.y}" for p in dots), dots=dots[1:], values=values,
-             label_x=right + 10, label_y=round(label_ys[index] + 4, 1),
-             end_x=dots[-1].x, end_y=dots[-1].y)
+        Line(
+            label=label,
+            css=f"{series_prefix}-{index + 1}",
+            dash=DASHES[index % len(DASHES)],
+            points=" ".join(f"{p.x},{p.y}" for p in dots),
+            dots=dots[1:],
+            values=values,
+            label_x=right + 10,
+            label_y=round(label_ys[index] + 4, 1),
+            end_x=dots[-1].x,
+            end_y=dots[-1].y,
+        )
         for (label, index, dots, values) in lines
     )
     x_ticks = tuple(Tick(x_of(r), str(r)) for r in range(0, rounds + 1, 3 if rounds > 10 else 1))
-    y_ticks = tuple(Tick(y_of(v), f"{v:+d}" if v else "0")
-                    for v in range(int(low), int(high) + 1, step))
-    return LineChart(title=title, width=width, height=height, left=left, right=right,
-                     top=top, bottom=bottom, lines=built, x_ticks=x_ticks, y_ticks=y_ticks,
-                     zero_y=y_of(0), rounds=rounds, played=played)
+    y_ticks = tuple(
+        Tick(y_of(v), f"{v:+d}" if v else "0") for v in range(int(low), int(high) + 1, step)
+    )
+    return LineChart(
+        title=title,
+        width=width,
+        height=height,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+        lines=built,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        zero_y=y_of(0),
+        rounds=rounds,
+        played=played,
+    )

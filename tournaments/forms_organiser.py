@@ -23,11 +23,14 @@ class SettingsForm(TournamentForm):
     """The tournament's settings. Settings that have locked are shown disabled, with why."""
 
     def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
-        initial = {"name": tournament.name, "duel_preset": tournament.duel_preset,
-                   "variants": list(tournament.variants),
-                   "tiebreak_mode": tournament.tiebreak_mode,
-                   "shared_cards": tournament.shared_cards,
-                   "duel_time_limit_minutes": tournament.duel_time_limit_minutes}
+        initial = {
+            "name": tournament.name,
+            "duel_preset": tournament.duel_preset,
+            "variants": list(tournament.variants),
+            "tiebreak_mode": tournament.tiebreak_mode,
+            "shared_cards": tournament.shared_cards,
+            "duel_time_limit_minutes": tournament.duel_time_limit_minutes,
+        }
         super().__init__(*args, initial=initial, **kwargs)
         # TOURNAMENT.md "Phases": the duel rules lock when the group phase starts, the
         # tie-break mode when the tie-breaks are planned. A disabled field keeps its value.
@@ -51,27 +54,35 @@ class GroupNamesForm(forms.Form):
 class PasteForm(forms.Form):
     # The label avoids the words "player name": that is the one-by-one field's label.
     names = forms.CharField(
-        label="Names, one per line", widget=forms.Textarea(attrs={"rows": 6}),
+        label="Names, one per line",
+        widget=forms.Textarea(attrs={"rows": 6}),
         help_text="Blank lines are skipped. Lines that cannot be registered are reported by "
-                  "their number and left here to fix.")
+        "their number and left here to fix.",
+    )
 
 
 class CsvForm(forms.Form):
     file = forms.FileField(
         label="CSV file",
         help_text="One player per row, the name in the first column; a first row reading "
-                  "“name” is a header. UTF-8.")
+        "“name” is a header. UTF-8.",
+    )
 
 
 class WithdrawForm(forms.Form):
     entrant = forms.TypedChoiceField(label="Player to withdraw", coerce=int)
-    reason = forms.CharField(max_length=200, required=False, label="Reason (private)",
-                             help_text="Seen only by the organisers.")
+    reason = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Reason (private)",
+        help_text="Seen only by the organisers.",
+    )
 
     def __init__(self, *args: Any, entrants: Iterable[Entrant], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["entrant"].choices = [("", "Choose a player")] + [
-            (e.pk, e.name) for e in entrants]
+            (e.pk, e.name) for e in entrants
+        ]
 
 
 def _group_choices(groups: Sequence[Group]) -> list[tuple[str, str]]:
@@ -81,23 +92,28 @@ def _group_choices(groups: Sequence[Group]) -> list[tuple[str, str]]:
 class SplitForm(forms.Form):
     """A split by hand: one select per active player (no group, or one of the two)."""
 
-    def __init__(self, *args: Any, entrants: Iterable[Entrant], groups: Sequence[Group],
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, entrants: Iterable[Entrant], groups: Sequence[Group], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         order = {g.pk: str(g.order) for g in groups}
         choices = [(NO_GROUP, "No group")] + _group_choices(groups)
         self.entrants = list(entrants)
         for entrant in self.entrants:
             self.fields[f"g{entrant.pk}"] = forms.ChoiceField(
-                label=entrant.name, choices=choices, required=False,
-                initial=order.get(entrant.group_id, NO_GROUP))
+                label=entrant.name,
+                choices=choices,
+                required=False,
+                initial=order.get(entrant.group_id, NO_GROUP),
+            )
 
     def rows(self) -> list[tuple[Entrant, forms.BoundField]]:
         return [(e, self[f"g{e.pk}"]) for e in self.entrants]
 
     def assignment(self) -> dict[int, int | None]:
-        return {e.pk: int(v) if (v := self.cleaned_data[f"g{e.pk}"]) else None
-                for e in self.entrants}
+        return {
+            e.pk: int(v) if (v := self.cleaned_data[f"g{e.pk}"]) else None for e in self.entrants
+        }
 
 
 class TransferForm(forms.Form):
@@ -109,22 +125,31 @@ class TransferForm(forms.Form):
     must never be carried over from an earlier post.
     """
 
-    reason = forms.CharField(max_length=200, required=False, label="Reason (private)",
-                             help_text="Recorded in the audit log; for a withdrawal, kept as "
-                                       "its reason.")
+    reason = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Reason (private)",
+        help_text="Recorded in the audit log; for a withdrawal, kept as its reason.",
+    )
 
-    def __init__(self, *args: Any, entrants: Iterable[Entrant], groups: Sequence[Group],
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, entrants: Iterable[Entrant], groups: Sequence[Group], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.current = {e.pk: next((str(g.order) for g in groups if g.pk == e.group_id),
-                                   NO_GROUP) for e in entrants}
+        self.current = {
+            e.pk: next((str(g.order) for g in groups if g.pk == e.group_id), NO_GROUP)
+            for e in entrants
+        }
         self.entrants = list(entrants)
         choices = _group_choices(groups) + [(WITHDRAW, "Withdraw")]
         for entrant in self.entrants:
             # Not required: a player left out of the post stays where they are.
             self.fields[f"to{entrant.pk}"] = forms.ChoiceField(
-                label=f"{entrant.name} goes to", choices=choices, required=False,
-                initial=self.current[entrant.pk])
+                label=f"{entrant.name} goes to",
+                choices=choices,
+                required=False,
+                initial=self.current[entrant.pk],
+            )
 
     def target(self, entrant: Entrant) -> str:
         """The target this form shows for `entrant` (the posted one, else the current)."""
@@ -146,27 +171,41 @@ class RepresentativesForm(forms.Form):
 
     first = forms.TypedChoiceField(coerce=int)
     second = forms.TypedChoiceField(coerce=int)
-    table = forms.CharField(max_length=40, required=False, label="Table",
-                            help_text="Where the duel is played, e.g. “Table 3”.")
-    referee = forms.TypedChoiceField(coerce=int, required=False, empty_value=None,
-                                     label="Referee",
-                                     help_text="Leave it open and any referee can take the "
-                                               "duel from its console.")
+    table = forms.CharField(
+        max_length=40,
+        required=False,
+        label="Table",
+        help_text="Where the duel is played, e.g. “Table 3”.",
+    )
+    referee = forms.TypedChoiceField(
+        coerce=int,
+        required=False,
+        empty_value=None,
+        label="Referee",
+        help_text="Leave it open and any referee can take the duel from its console.",
+    )
 
-    def __init__(self, *args: Any, groups: Sequence[Group],
-                 members: dict[int, list[Entrant]], referees: Sequence[Any] | None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        groups: Sequence[Group],
+        members: dict[int, list[Entrant]],
+        referees: Sequence[Any] | None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         for key, group in (("first", groups[0]), ("second", groups[1])):
             field = self.fields[key]
             field.label = f"Representative of {group.name}"
             field.choices = [("", "Choose a player")] + [
-                (e.pk, e.name) for e in members.get(group.pk, [])]
+                (e.pk, e.name) for e in members.get(group.pk, [])
+            ]
         if referees is None:  # only organisers assign referees; a referee takes a duel
             del self.fields["referee"]
         else:
             self.fields["referee"].choices = [("", "Any referee")] + [
-                (u.pk, u.username) for u in referees]
+                (u.pk, u.username) for u in referees
+            ]
 
 
 class SharedCardForm(forms.Form):
@@ -184,35 +223,45 @@ class RulingForm(forms.Form):
     """A correction (winner A, B or nobody) or a void (group rounds), always with a reason."""
 
     ruling = forms.ChoiceField(label="What counts from now on", widget=forms.RadioSelect)
-    reason = forms.CharField(max_length=300, label="Reason",
-                             help_text="Required. A correction's reason is public; it is "
-                                       "shown with the result.")
+    reason = forms.CharField(
+        max_length=300,
+        label="Reason",
+        help_text="Required. A correction's reason is public; it is shown with the result.",
+    )
 
-    def __init__(self, *args: Any, seat_a: str, seat_b: str, voidable: bool,
-                 **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seat_a: str, seat_b: str, voidable: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("A", f"{seat_a} wins"), ("B", f"{seat_b} wins"),
-                   ("none", "No winner: the duel is replayed")]
+        choices = [
+            ("A", f"{seat_a} wins"),
+            ("B", f"{seat_b} wins"),
+            ("none", "No winner: the duel is replayed"),
+        ]
         if voidable:
-            choices += [("void_replay", "Void: replayed by the same two players"),
-                        ("void_none", "Void: no result for this round")]
+            choices += [
+                ("void_replay", "Void: replayed by the same two players"),
+                ("void_none", "Void: no result for this round"),
+            ]
         self.fields["ruling"].choices = choices
 
 
 class CancelForm(forms.Form):
     reason = forms.CharField(max_length=300, label="Why is the tournament cancelled?")
     confirm = forms.BooleanField(
-        label="I understand: cancelling is final; running duels close without a result.")
+        label="I understand: cancelling is final; running duels close without a result."
+    )
 
 
 class AuditFilterForm(forms.Form):
     action = forms.ChoiceField(required=False, label="What")
     who = forms.ChoiceField(required=False, label="Who")
 
-    def __init__(self, *args: Any, actions: Iterable[str], actors: Iterable[tuple[int, str]],
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, actions: Iterable[str], actors: Iterable[tuple[int, str]], **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["action"].choices = [("", "Everything")] + [
-            (a, action_text(a)) for a in actions]
+            (a, action_text(a)) for a in actions
+        ]
         self.fields["who"].choices = [("", "Anyone"), ("automation", "The automation")] + [
-            (str(pk), name) for pk, name in actors]
+            (str(pk), name) for pk, name in actors
+        ]

@@ -41,8 +41,9 @@ class Tournament(models.Model):
     # tie-breaks are planned (TOURNAMENT.md, "Phases").
     duel_preset = models.CharField(max_length=20, default="tournament")
     variants = models.JSONField(default=list, blank=True)
-    tiebreak_mode = models.CharField(max_length=10, choices=TieBreakMode.choices,
-                                     default=TieBreakMode.FULL)
+    tiebreak_mode = models.CharField(
+        max_length=10, choices=TieBreakMode.choices, default=TieBreakMode.FULL
+    )
     shared_cards = models.BooleanField(default=True)
     duel_time_limit_minutes = models.PositiveIntegerField(null=True, blank=True)
     split_seed = models.CharField(max_length=40, blank=True)
@@ -100,16 +101,21 @@ class Entrant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     name = models.CharField(max_length=80)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
         related_name="entries",
     )
     claim_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     claim_expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
-    status = models.CharField(max_length=12, choices=EntrantStatus.choices,
-                              default=EntrantStatus.ACTIVE)
-    group = models.ForeignKey(Group, on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="members")
+    status = models.CharField(
+        max_length=12, choices=EntrantStatus.choices, default=EntrantStatus.ACTIVE
+    )
+    group = models.ForeignKey(
+        Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="members"
+    )
     withdrawal_reason = models.CharField(max_length=200, blank=True)  # private to organisers
 
     class Meta:
@@ -117,7 +123,8 @@ class Entrant(models.Model):
         constraints = [
             models.UniqueConstraint("tournament", Lower("name"), name="unique_entrant_name"),
             models.UniqueConstraint(
-                fields=["tournament", "user"], name="one_entry_per_user",
+                fields=["tournament", "user"],
+                name="one_entry_per_user",
                 condition=models.Q(user__isnull=False),
             ),
         ]
@@ -142,9 +149,9 @@ class Membership(models.Model):
         ordering = ["since_round", "pk"]
         indexes = [models.Index(fields=["entrant", "since_round"])]
 
-
     def __str__(self) -> str:
         return f"{self.entrant} in {self.group or 'no group'} from round {self.since_round}"
+
 
 class RoundStatus(models.TextChoices):
     PENDING = "pending", "Not yet open"
@@ -156,15 +163,17 @@ class RoundStatus(models.TextChoices):
 class Round(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=12, choices=RoundStatus.choices,
-                              default=RoundStatus.PENDING)
+    status = models.CharField(
+        max_length=12, choices=RoundStatus.choices, default=RoundStatus.PENDING
+    )
 
     class Meta:
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="unique_round"),
-            models.CheckConstraint(condition=models.Q(number__gte=1, number__lte=15),
-                                   name="round_1_to_15"),
+            models.CheckConstraint(
+                condition=models.Q(number__gte=1, number__lte=15), name="round_1_to_15"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -180,37 +189,42 @@ class SharedCardStatus(models.TextChoices):
 class SharedCard(models.Model):
     """An action card a group-mate gave (002 §8.1), dealt into the receiver's next group duel."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
-                                   related_name="shared_cards_given")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="shared_cards_given"
+    )
     giver = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="cards_given")
-    receiver = models.ForeignKey(Entrant, on_delete=models.CASCADE,
-                                 related_name="cards_received")
+    receiver = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="cards_received")
     from_duel = models.ForeignKey("duels.Duel", on_delete=models.CASCADE, related_name="+")
-    used_in = models.ForeignKey("duels.Duel", on_delete=models.SET_NULL, null=True, blank=True,
-                                related_name="+")
-    status = models.CharField(max_length=10, choices=SharedCardStatus.choices,
-                              default=SharedCardStatus.PENDING)
-    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
-                                    null=True, related_name="+")
+    used_in = models.ForeignKey(
+        "duels.Duel", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(
+        max_length=10, choices=SharedCardStatus.choices, default=SharedCardStatus.PENDING
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
             # The receiver holds at most one pending gift; a giver gives once per duel.
-            models.UniqueConstraint(fields=["receiver"], condition=models.Q(status="pending"),
-                                    name="one_pending_gift"),
+            models.UniqueConstraint(
+                fields=["receiver"], condition=models.Q(status="pending"), name="one_pending_gift"
+            ),
             models.UniqueConstraint(fields=["giver", "from_duel"], name="one_gift_per_duel"),
         ]
-
 
     def __str__(self) -> str:
         return f"{self.giver} → {self.receiver} ({self.status})"
 
+
 class StandingRow(models.Model):
     """Materialised individual standings (group phase), rebuilt from results, never edited."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
-                                   related_name="standing_rows")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="standing_rows"
+    )
     entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="standing")
     points = models.IntegerField(default=0)
     played = models.PositiveSmallIntegerField(default=0)
@@ -222,9 +236,9 @@ class StandingRow(models.Model):
     class Meta:
         ordering = ["position"]
 
-
     def __str__(self) -> str:
         return f"{self.position}. {self.entrant} {self.points}"
+
 
 class GroupTotal(models.Model):
     """Materialised group total and its progression round by round."""
@@ -234,15 +248,16 @@ class GroupTotal(models.Model):
     by_round = models.JSONField(default=list)  # cumulative total after rounds 1..15
     status = models.CharField(max_length=12, default="active")
 
-
     def __str__(self) -> str:
         return f"{self.group}: {self.total}"
+
 
 class TieBreakDraw(models.Model):
     """A knockout's stored draw: authoritative once made (TOURNAMENT.md, "Tie-breaks")."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
-                                   related_name="tiebreak_draws")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="tiebreak_draws"
+    )
     key = models.CharField(max_length=200)
     seed = models.CharField(max_length=80)
     order = models.JSONField()  # entrant ids in drawn order
@@ -253,16 +268,17 @@ class TieBreakDraw(models.Model):
             models.UniqueConstraint(fields=["tournament", "key"], name="unique_draw"),
         ]
 
-
     def __str__(self) -> str:
         return f"{self.key}: {self.order}"
+
 
 class AuditEntry(models.Model):
     """Every change of tournament state but a running duel's moves: who, when, what, why."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
-                              blank=True, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     action = models.CharField(max_length=40)
     detail = models.JSONField(default=dict, blank=True)
     reason = models.CharField(max_length=300, blank=True)

@@ -14,8 +14,17 @@ from duels.words import finish_label
 
 from . import format as fmt
 
-__all__ = ["audit_text", "duel_title", "finish_label", "preset_label", "result_text",
-           "rules_text", "stage_label", "title_of", "variant_label"]
+__all__ = [
+    "audit_text",
+    "duel_title",
+    "finish_label",
+    "preset_label",
+    "result_text",
+    "rules_text",
+    "stage_label",
+    "title_of",
+    "variant_label",
+]
 
 _TIEBREAK_KEY = re.compile(r"-r(\d+)-m(\d+)$")
 KIND_LABELS = {
@@ -60,12 +69,15 @@ def result_text(winner: str | None, finish: str | None) -> str:
 
 # A tournament's duel rules ------------------------------------------------------------------
 
-PRESET_NAMES = {"tournament": "Tournament", "arbiter": "Arbiter", "paper": "Paper",
-                "official": "Official"}
+PRESET_NAMES = {
+    "tournament": "Tournament",
+    "arbiter": "Arbiter",
+    "paper": "Paper",
+    "official": "Official",
+}
 PRESET_NOTES = {"tournament": "the arbiter rules without truth and dare"}
 VARIANT_NAMES = {"speed": "Speed", "hardcore": "Hardcore"}
-VARIANT_NOTES = {"speed": "15 starting number cards",
-                 "hardcore": "no challenges, no draw counters"}
+VARIANT_NOTES = {"speed": "15 starting number cards", "hardcore": "no challenges, no draw counters"}
 
 
 def preset_label(preset: str, *, note: bool = False) -> str:
@@ -178,9 +190,11 @@ def audit_text(
     parts = []
     for key, value in detail.items():
         if key == "changes" and isinstance(value, Mapping):
-            parts += [f"{_SETTING_WORDS.get(k, k.replace('_', ' '))}: "
-                      f"{_setting(k, old)} → {_setting(k, new)}"
-                      for k, (old, new) in value.items()]
+            parts += [
+                f"{_SETTING_WORDS.get(k, k.replace('_', ' '))}: "
+                f"{_setting(k, old)} → {_setting(k, new)}"
+                for k, (old, new) in value.items()
+            ]
             continue
         if key in _ENTRANT_KEYS:
             words = entrant(value)
@@ -254,8 +268,9 @@ def _setting(key: str, value: Any) -> str:
 
 def _and(items: list[str]) -> str:
     """ "Ada and Bao"; "Ada, Bao and Cleo"."""
-    return " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 2 \
-        else " and ".join(items)
+    return (
+        " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 2 else " and ".join(items)
+    )
 
 
 def _int(value: Any) -> int | None:

@@ -23,19 +23,35 @@ def summary(tournament: Tournament) -> dict[str, Any]:
     groups = []
     for group in tournament.groups.order_by("order"):
         total = totals.get(group.pk)
-        groups.append({"id": group.pk, "name": group.name, "order": group.order,
-                       "total": total.total if total else 0,
-                       "status": total.status if total else "active"})
-    current = (Round.objects.filter(tournament=tournament, status="open")
-               .values_list("number", flat=True).first())
+        groups.append(
+            {
+                "id": group.pk,
+                "name": group.name,
+                "order": group.order,
+                "total": total.total if total else 0,
+                "status": total.status if total else "active",
+            }
+        )
+    current = (
+        Round.objects.filter(tournament=tournament, status="open")
+        .values_list("number", flat=True)
+        .first()
+    )
     return {
-        "slug": tournament.slug, "name": tournament.name, "phase": tournament.phase,
-        "published": tournament.published, "version": tournament.standings_version,
-        "settings": {"duel_preset": tournament.duel_preset, "variants": tournament.variants,
-                     "tiebreak_mode": tournament.tiebreak_mode,
-                     "shared_cards": tournament.shared_cards,
-                     "duel_time_limit_minutes": tournament.duel_time_limit_minutes},
-        "groups": groups, "current_round": current,
+        "slug": tournament.slug,
+        "name": tournament.name,
+        "phase": tournament.phase,
+        "published": tournament.published,
+        "version": tournament.standings_version,
+        "settings": {
+            "duel_preset": tournament.duel_preset,
+            "variants": tournament.variants,
+            "tiebreak_mode": tournament.tiebreak_mode,
+            "shared_cards": tournament.shared_cards,
+            "duel_time_limit_minutes": tournament.duel_time_limit_minutes,
+        },
+        "groups": groups,
+        "current_round": current,
         "top_four_settled": tournament.top_four_settled_at is not None,
         "placings": {int(k): v for k, v in tournament.placings.items()},
     }
@@ -43,32 +59,61 @@ def summary(tournament: Tournament) -> dict[str, Any]:
 
 def standings(tournament: Tournament) -> list[dict[str, Any]]:
     """The individual table, in display order, ranks shared as TOURNAMENT.md says (1 query)."""
-    rows = list(StandingRow.objects.filter(tournament=tournament)
-                .values_list("entrant_id", "entrant__name", "entrant__status", "points",
-                             "played", "won", "lost", "rank", "position"))
+    rows = list(
+        StandingRow.objects.filter(tournament=tournament).values_list(
+            "entrant_id",
+            "entrant__name",
+            "entrant__status",
+            "points",
+            "played",
+            "won",
+            "lost",
+            "rank",
+            "position",
+        )
+    )
     ranks = [r[7] for r in rows]
-    return [{"player": pk, "name": name, "status": status, "points": points, "played": played,
-             "won": won, "lost": lost, "rank": rank,
-             "shared": rank is not None and ranks.count(rank) > 1, "position": position}
-            for pk, name, status, points, played, won, lost, rank, position in rows]
+    return [
+        {
+            "player": pk,
+            "name": name,
+            "status": status,
+            "points": points,
+            "played": played,
+            "won": won,
+            "lost": lost,
+            "rank": rank,
+            "shared": rank is not None and ranks.count(rank) > 1,
+            "position": position,
+        }
+        for pk, name, status, points, played, won, lost, rank, position in rows
+    ]
 
 
 def group_table(tournament: Tournament) -> list[dict[str, Any]]:
     """Each group's total, progression round by round, status and members now (3 queries)."""
     totals = {g.group_id: g for g in GroupTotal.objects.filter(group__tournament=tournament)}
     members: dict[int, list[str]] = {}
-    for group_id, name in (Entrant.objects.filter(tournament=tournament, status="active",
-                                                  group__isnull=False)
-                           .order_by("name").values_list("group_id", "name")):
+    for group_id, name in (
+        Entrant.objects.filter(tournament=tournament, status="active", group__isnull=False)
+        .order_by("name")
+        .values_list("group_id", "name")
+    ):
         members.setdefault(group_id, []).append(name)
     out = []
     for group in tournament.groups.order_by("order"):
         total = totals.get(group.pk)
-        out.append({"id": group.pk, "name": group.name, "total": total.total if total else 0,
-                    "by_round": total.by_round if total else [],
-                    "status": total.status if total else "active",
-                    "eliminated_at_round": group.eliminated_at_round,
-                    "members": members.get(group.pk, [])})
+        out.append(
+            {
+                "id": group.pk,
+                "name": group.name,
+                "total": total.total if total else 0,
+                "by_round": total.by_round if total else [],
+                "status": total.status if total else "active",
+                "eliminated_at_round": group.eliminated_at_round,
+                "members": members.get(group.pk, []),
+            }
+        )
     return out
 
 
@@ -78,17 +123,24 @@ STATUS_LABELS = dict(DuelStatus.choices)
 def _duel_row(duel, names: dict[int, str]) -> dict[str, Any]:
     result = getattr(duel, "result", None) if duel.status in ("finished", "void") else None
     return {
-        "id": duel.pk, "kind": duel.kind, "stage": duel.stage, "table": duel.table,
-        "round": duel.round.number if duel.round_id else None, "status": duel.status,
-        "seat_a": names.get(duel.seat_a_id), "seat_b": names.get(duel.seat_b_id),
-        "seat_a_id": duel.seat_a_id, "seat_b_id": duel.seat_b_id,
+        "id": duel.pk,
+        "kind": duel.kind,
+        "stage": duel.stage,
+        "table": duel.table,
+        "round": duel.round.number if duel.round_id else None,
+        "status": duel.status,
+        "seat_a": names.get(duel.seat_a_id),
+        "seat_b": names.get(duel.seat_b_id),
+        "seat_a_id": duel.seat_a_id,
+        "seat_b_id": duel.seat_b_id,
         "winner": names.get(result.winner_id) if result else None,
         "finish": result.finish if result else None,
         "corrected": result.corrected if result else False,
         "correction_reason": result.correction_reason if result else "",
         # The words pages show for the keys above (tournaments/presentation.py).
-        "title": presentation.title_of(duel.kind, duel.stage,
-                                       duel.round.number if duel.round_id else None),
+        "title": presentation.title_of(
+            duel.kind, duel.stage, duel.round.number if duel.round_id else None
+        ),
         "status_label": STATUS_LABELS.get(duel.status, duel.status),
         "finish_label": presentation.finish_label(result.finish) if result else "",
     }
@@ -97,8 +149,11 @@ def _duel_row(duel, names: dict[int, str]) -> dict[str, Any]:
 def _duels(tournament: Tournament, **filters):
     from duels.models import Duel
 
-    return (Duel.objects.filter(tournament=tournament, **filters)
-            .select_related("round", "result").order_by("pk"))
+    return (
+        Duel.objects.filter(tournament=tournament, **filters)
+        .select_related("round", "result")
+        .order_by("pk")
+    )
 
 
 def rounds(tournament: Tournament) -> list[dict[str, Any]]:
@@ -109,12 +164,21 @@ def rounds(tournament: Tournament) -> list[dict[str, Any]]:
         by_round.setdefault(duel.round.number, []).append(_duel_row(duel, names))
     changes = membership_rows(tournament)
     out = []
-    for number, status in Round.objects.filter(tournament=tournament).values_list("number",
-                                                                                  "status"):
-        members = {str(group): sorted(names[e] for e in entrants)
-                   for group, entrants in membership_at(changes, number).items()}
-        out.append({"number": number, "status": status, "duels": by_round.get(number, []),
-                    "members": members})
+    for number, status in Round.objects.filter(tournament=tournament).values_list(
+        "number", "status"
+    ):
+        members = {
+            str(group): sorted(names[e] for e in entrants)
+            for group, entrants in membership_at(changes, number).items()
+        }
+        out.append(
+            {
+                "number": number,
+                "status": status,
+                "duels": by_round.get(number, []),
+                "members": members,
+            }
+        )
     return out
 
 
@@ -123,9 +187,12 @@ def duel_detail(tournament: Tournament, duel) -> dict[str, Any]:
     names = _names(tournament)
     row = _duel_row(duel, names)
     row["state"] = duel.state
-    row["log"] = [{"seq": seq, "event": payload, "summary": summary, "undone": undone is not None}
-                  for seq, payload, summary, undone in duel.events.order_by("pk").values_list(
-                      "seq", "payload", "summary", "undone_at")]
+    row["log"] = [
+        {"seq": seq, "event": payload, "summary": summary, "undone": undone is not None}
+        for seq, payload, summary, undone in duel.events.order_by("pk").values_list(
+            "seq", "payload", "summary", "undone_at"
+        )
+    ]
     return row
 
 
@@ -140,29 +207,58 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
     out: dict[str, Any] = {
         "mode": tournament.tiebreak_mode,
         "if_it_ended_now": {
-            "knockouts": [{"players": [names[p] for p in k.players], "points": k.points,
-                           "positions": [k.first, k.last], "byes": k.byes,
-                           "first_round_duels": k.first_round_duels, "rounds": k.rounds}
-                          for k in what_if.knockouts],
-            "shared": [{"players": [names[p] for p in t.players], "positions": [t.first, t.last]}
-                       for t in what_if.shared],
+            "knockouts": [
+                {
+                    "players": [names[p] for p in k.players],
+                    "points": k.points,
+                    "positions": [k.first, k.last],
+                    "byes": k.byes,
+                    "first_round_duels": k.first_round_duels,
+                    "rounds": k.rounds,
+                }
+                for k in what_if.knockouts
+            ],
+            "shared": [
+                {"players": [names[p] for p in t.players], "positions": [t.first, t.last]}
+                for t in what_if.shared
+            ],
         },
         "planned": None,
     }
     if tournament.tiebreak_seed:
         plan = tiebreak_plan(tournament)
         out["planned"] = {
-            "master_seed": plan.master_seed, "settled": plan.settled,
+            "master_seed": plan.master_seed,
+            "settled": plan.settled,
             "positions": {str(k): [names[p] for p in v] for k, v in plan.positions.items()},
-            "knockouts": [{
-                "key": k.key, "seed": k.seed, "draw": [names[p] for p in k.line],
-                "positions": [k.first, k.last], "points": k.points, "state": k.state,
-                "rounds": [{"number": r.number, "byes": [names[p] for p in r.byes],
-                            "matches": [{"key": m.key, "seat_a": names[m.seat_a],
-                                         "seat_b": names[m.seat_b],
-                                         "winner": names.get(m.winner), "walkover": m.walkover}
-                                        for m in r.matches]} for r in k.rounds],
-            } for k in plan.knockouts],
+            "knockouts": [
+                {
+                    "key": k.key,
+                    "seed": k.seed,
+                    "draw": [names[p] for p in k.line],
+                    "positions": [k.first, k.last],
+                    "points": k.points,
+                    "state": k.state,
+                    "rounds": [
+                        {
+                            "number": r.number,
+                            "byes": [names[p] for p in r.byes],
+                            "matches": [
+                                {
+                                    "key": m.key,
+                                    "seat_a": names[m.seat_a],
+                                    "seat_b": names[m.seat_b],
+                                    "winner": names.get(m.winner),
+                                    "walkover": m.walkover,
+                                }
+                                for m in r.matches
+                            ],
+                        }
+                        for r in k.rounds
+                    ],
+                }
+                for k in plan.knockouts
+            ],
         }
     return out
 
@@ -178,10 +274,19 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
     return {
         "started": True,
         "seeding": [names.get(p) for p in current.seeding],
-        "matches": [{"stage": m.stage, "name": fmt.STAGE_NAMES[m.stage], "known": m.known,
-                     "seat_a": names.get(m.seat_a), "seat_b": names.get(m.seat_b),
-                     "winner": names.get(m.winner), "decided": m.decided,
-                     "walkover": m.walkover} for m in current.matches],
+        "matches": [
+            {
+                "stage": m.stage,
+                "name": fmt.STAGE_NAMES[m.stage],
+                "known": m.known,
+                "seat_a": names.get(m.seat_a),
+                "seat_b": names.get(m.seat_b),
+                "winner": names.get(m.winner),
+                "decided": m.decided,
+                "walkover": m.walkover,
+            }
+            for m in current.matches
+        ],
         "complete": current.complete,
         "placings": {str(place): names.get(p) for place, p in current.placings.items()},
     }

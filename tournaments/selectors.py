@@ -19,21 +19,19 @@ class MyTournament:
 def tournaments_for_user(user) -> list[MyTournament]:
     """The tournaments someone runs, referees or plays in, newest first (three queries)."""
     roles: dict[int, list[str]] = {}
-    for t_id, role in TournamentRole.objects.filter(user=user).values_list("tournament_id",
-                                                                            "role"):
+    for t_id, role in TournamentRole.objects.filter(user=user).values_list("tournament_id", "role"):
         roles.setdefault(t_id, []).append(role)
     entries = dict(Entrant.objects.filter(user=user).values_list("tournament_id", "name"))
     ids = set(roles) | set(entries)
-    found = Tournament.objects.filter(Q(created_by=user) | Q(pk__in=ids)).order_by(
-        "-created_at"
-    )
+    found = Tournament.objects.filter(Q(created_by=user) | Q(pk__in=ids)).order_by("-created_at")
     rows = []
     for tournament in found:
         mine = list(roles.get(tournament.pk, []))
         if tournament.created_by_id == user.pk:
             mine.insert(0, "organiser")
-        rows.append(MyTournament(tournament, tuple(dict.fromkeys(mine)),
-                                 entries.get(tournament.pk)))
+        rows.append(
+            MyTournament(tournament, tuple(dict.fromkeys(mine)), entries.get(tournament.pk))
+        )
     return rows
 
 
@@ -63,9 +61,11 @@ def membership_at(changes, round_number: int) -> dict[int, list[int]]:
 def membership_rows(tournament: Tournament) -> list[tuple[int, int | None, int]]:
     from .models import Membership
 
-    return list(Membership.objects.filter(entrant__tournament=tournament)
-                .order_by("since_round", "pk").values_list("entrant_id", "group_id",
-                                                           "since_round"))
+    return list(
+        Membership.objects.filter(entrant__tournament=tournament)
+        .order_by("since_round", "pk")
+        .values_list("entrant_id", "group_id", "since_round")
+    )
 
 
 def members_at_round(tournament: Tournament, round_number: int) -> dict[int, list[int]]:

@@ -67,9 +67,16 @@ def parse_until(until: str) -> tuple[str, int | None]:
 
 
 class TournamentSimulation:
-    def __init__(self, tournament: Tournament, organiser, referee, rng: random.Random,
-                 report: Callable[[str], None] = lambda line: None,
-                 wait_for_automation: float = 0, chaos: bool = False) -> None:
+    def __init__(
+        self,
+        tournament: Tournament,
+        organiser,
+        referee,
+        rng: random.Random,
+        report: Callable[[str], None] = lambda line: None,
+        wait_for_automation: float = 0,
+        chaos: bool = False,
+    ) -> None:
         self.wait_for_automation = wait_for_automation
         self.chaos = chaos
         self.tournament = tournament
@@ -87,20 +94,31 @@ class TournamentSimulation:
             duel.refresh_from_db()
             if self.rng.random() < FORFEIT_RATE:
                 seat = self.rng.choice("AB")
-                duel_services.append_event(duel, self.referee, {
-                    "type": "forfeit", "seat": seat, "reason": "no_show"}, duel.seq)
+                duel_services.append_event(
+                    duel,
+                    self.referee,
+                    {"type": "forfeit", "seat": seat, "reason": "no_show"},
+                    duel.seq,
+                )
                 self.progress.forfeits += 1
             else:
                 simulated = play_duel(
-                    duel.ruleset, {"A": duel.seat_a.name, "B": duel.seat_b.name}, BOTS,
-                    random.Random(self.rng.random()), duel.variants,
-                    start_options(duel))
-                leave_at = (self.rng.randrange(1, len(simulated.events) + 1)
-                            if self.chaos and self.rng.random() < CHAOS_PLAYING_WITHDRAWAL
-                            else None)
+                    duel.ruleset,
+                    {"A": duel.seat_a.name, "B": duel.seat_b.name},
+                    BOTS,
+                    random.Random(self.rng.random()),
+                    duel.variants,
+                    start_options(duel),
+                )
+                leave_at = (
+                    self.rng.randrange(1, len(simulated.events) + 1)
+                    if self.chaos and self.rng.random() < CHAOS_PLAYING_WITHDRAWAL
+                    else None
+                )
                 for seq, event in enumerate(simulated.events):
-                    if seq == leave_at and self.withdraw(self.rng.choice((duel.seat_a,
-                                                                          duel.seat_b))):
+                    if seq == leave_at and self.withdraw(
+                        self.rng.choice((duel.seat_a, duel.seat_b))
+                    ):
                         break  # they forfeited the duel first (TOURNAMENT.md "Withdrawals")
                     duel_services.append_event(duel, self.referee, event, seq)
                     self.progress.moves += 1
@@ -116,8 +134,13 @@ class TournamentSimulation:
     def play_round(self, number: int) -> None:
         first, second = self.tournament.groups.order_by("order")
         duel = services.name_representatives(
-            self.tournament, self.referee, number, self.rng.choice(self._active(first)).pk,
-            self.rng.choice(self._active(second)).pk, table=str(self.rng.randint(1, 4)))
+            self.tournament,
+            self.referee,
+            number,
+            self.rng.choice(self._active(first)).pk,
+            self.rng.choice(self._active(second)).pk,
+            table=str(self.rng.randint(1, 4)),
+        )
         self.play(duel)
         self.maybe_gift(duel)
 
@@ -131,25 +154,36 @@ class TournamentSimulation:
         if len(movers) <= 5 or len(self._active(small)) >= 15:
             return
         try:
-            services.change_groups(self.tournament, self.organiser,
-                                   {self.rng.choice(movers).pk: small.order}, reason="defects")
+            services.change_groups(
+                self.tournament,
+                self.organiser,
+                {self.rng.choice(movers).pk: small.order},
+                reason="defects",
+            )
             self.progress.transfers += 1
         except ServiceError:
             pass  # the window closed or the limits refused: a real organiser would move on
 
     def maybe_gift(self, duel: Duel) -> None:
         duel.refresh_from_db()
-        if not self.tournament.shared_cards or duel.status != DuelStatus.FINISHED or \
-                self.rng.random() >= GIFT_RATE:
+        if (
+            not self.tournament.shared_cards
+            or duel.status != DuelStatus.FINISHED
+            or self.rng.random() >= GIFT_RATE
+        ):
             return
         for seat, giver in (("A", duel.seat_a), ("B", duel.seat_b)):
             giver.refresh_from_db()
-            mates = [e for e in self._active(giver.group) if e.pk != giver.pk] \
-                if giver.group_id and giver.status == EntrantStatus.ACTIVE else []
+            mates = (
+                [e for e in self._active(giver.group) if e.pk != giver.pk]
+                if giver.group_id and giver.status == EntrantStatus.ACTIVE
+                else []
+            )
             if duel.state["seats"][seat]["action_cards"] and mates:
                 try:
-                    services.record_shared_card(self.tournament, self.referee, giver.pk,
-                                                self.rng.choice(mates).pk)
+                    services.record_shared_card(
+                        self.tournament, self.referee, giver.pk, self.rng.choice(mates).pk
+                    )
                     self.progress.gifts += 1
                 except ServiceError:
                     continue  # the receiver already holds a gift
@@ -158,8 +192,11 @@ class TournamentSimulation:
     # -- the whole event -------------------------------------------------------------------
 
     def open_duels(self, kind: str) -> list[Duel]:
-        return list(Duel.objects.filter(tournament=self.tournament, kind=kind,
-                                        status=DuelStatus.READY).order_by("pk"))
+        return list(
+            Duel.objects.filter(
+                tournament=self.tournament, kind=kind, status=DuelStatus.READY
+            ).order_by("pk")
+        )
 
     def run(self, until: str = "complete") -> Progress:
         goal, last_round = parse_until(until)
@@ -192,8 +229,11 @@ class TournamentSimulation:
         if goal == "playoffs":
             return self.progress
         t.refresh_from_db()
-        qualifiers = list(t.entrants.filter(pk__in=[p for p in t.playoff_seeding if p],
-                                            status=EntrantStatus.ACTIVE).order_by("pk"))
+        qualifiers = list(
+            t.entrants.filter(
+                pk__in=[p for p in t.playoff_seeding if p], status=EntrantStatus.ACTIVE
+            ).order_by("pk")
+        )
         if self.chaos and qualifiers and self.rng.random() < 0.3:
             # A qualifier leaves after the start: they lose every later duel by walkover.
             self.withdraw(self.rng.choice(qualifiers))
@@ -201,8 +241,11 @@ class TournamentSimulation:
         self._play_playoffs()
         if self.chaos:
             # A wrong result found after the Grand Final: the bracket re-opens, is replayed.
-            finished = list(Duel.objects.filter(tournament=t, kind=DuelKind.PLAYOFF,
-                                                status=DuelStatus.FINISHED).order_by("pk"))
+            finished = list(
+                Duel.objects.filter(
+                    tournament=t, kind=DuelKind.PLAYOFF, status=DuelStatus.FINISHED
+                ).order_by("pk")
+            )
             if finished and self.correct(self.rng.choice(finished), playoff=True):
                 self.advance()
                 self._play_playoffs()
@@ -224,8 +267,13 @@ class TournamentSimulation:
     def withdraw(self, entrant) -> bool:
         """A player leaves (an elimination it causes is confirmed now and then)."""
         try:
-            services.withdraw(self.tournament, self.organiser, entrant.pk, reason="chaos",
-                              confirm=self.rng.random() < 0.5)
+            services.withdraw(
+                self.tournament,
+                self.organiser,
+                entrant.pk,
+                reason="chaos",
+                confirm=self.rng.random() < 0.5,
+            )
         except ServiceError:
             return False
         self.progress.withdrawals += 1
@@ -233,11 +281,19 @@ class TournamentSimulation:
         return True
 
     def correct(self, duel: Duel, playoff: bool = False) -> bool:
-        winner = ("B" if duel.result.winner_id == duel.seat_a_id else "A") if playoff \
+        winner = (
+            ("B" if duel.result.winner_id == duel.seat_a_id else "A")
+            if playoff
             else self.rng.choice(["A", "B", None])
+        )
         try:
-            corrections.correct_result(self.tournament, self.organiser, duel, winner,
-                                       "chaos: the score sheet said otherwise")
+            corrections.correct_result(
+                self.tournament,
+                self.organiser,
+                duel,
+                winner,
+                "chaos: the score sheet said otherwise",
+            )
         except ServiceError:
             return False
         self.progress.corrections += 1
@@ -247,8 +303,9 @@ class TournamentSimulation:
     def void(self, duel: Duel) -> bool:
         replay = self.rng.random() < 0.6
         try:
-            corrections.void_result(self.tournament, self.organiser, duel, "chaos: void",
-                                    replay=replay)
+            corrections.void_result(
+                self.tournament, self.organiser, duel, "chaos: void", replay=replay
+            )
         except ServiceError:
             return False
         self.progress.voids += 1
@@ -256,38 +313,54 @@ class TournamentSimulation:
         return True
 
     def _finished(self, *kinds: str) -> list[Duel]:
-        return list(Duel.objects.filter(tournament=self.tournament, kind__in=kinds,
-                                        status=DuelStatus.FINISHED)
-                    .select_related("result", "round").order_by("pk"))
+        return list(
+            Duel.objects.filter(
+                tournament=self.tournament, kind__in=kinds, status=DuelStatus.FINISHED
+            )
+            .select_related("result", "round")
+            .order_by("pk")
+        )
 
     def group_chaos(self, number: int) -> None:
         """Between rounds: a withdrawal, a correction, a void, or a group sinking."""
         roll = self.rng.random()
         finished = self._finished(DuelKind.GROUP, DuelKind.REPLAY)
         if roll < CHAOS_WITHDRAWAL:
-            self.withdraw(self.rng.choice(list(self.tournament.entrants.filter(
-                status=EntrantStatus.ACTIVE).order_by("pk"))))
+            self.withdraw(
+                self.rng.choice(
+                    list(
+                        self.tournament.entrants.filter(status=EntrantStatus.ACTIVE).order_by("pk")
+                    )
+                )
+            )
         elif roll < CHAOS_WITHDRAWAL + CHAOS_CORRECTION and finished:
             self.correct(self.rng.choice(finished))
         elif roll < CHAOS_WITHDRAWAL + CHAOS_CORRECTION + CHAOS_VOID and finished:
             self.void(self.rng.choice(finished))
-        elif roll < (CHAOS_WITHDRAWAL + CHAOS_CORRECTION + CHAOS_VOID + CHAOS_ELIMINATION
-                     ) and number >= 5:
+        elif (
+            roll < (CHAOS_WITHDRAWAL + CHAOS_CORRECTION + CHAOS_VOID + CHAOS_ELIMINATION)
+            and number >= 5
+        ):
             self.sink_a_group()
 
     def sink_a_group(self) -> None:
         """One change leaving the smaller group at 4: moves while the other has room, then
         withdrawals; confirmed, so that group is eliminated at once."""
-        small, large = sorted(self.tournament.groups.order_by("order"),
-                              key=lambda g: len(self._active(g)))
+        small, large = sorted(
+            self.tournament.groups.order_by("order"), key=lambda g: len(self._active(g))
+        )
         leaving = self._active(small)
         self.rng.shuffle(leaving)
         room = max(0, 15 - len(self._active(large)))
-        changes = {e.pk: (large.order if i < room else None)
-                   for i, e in enumerate(leaving[4:])}
+        changes = {e.pk: (large.order if i < room else None) for i, e in enumerate(leaving[4:])}
         try:
-            services.change_groups(self.tournament, self.organiser, changes, confirm=True,
-                                   reason="chaos: the group breaks up")
+            services.change_groups(
+                self.tournament,
+                self.organiser,
+                changes,
+                confirm=True,
+                reason="chaos: the group breaks up",
+            )
         except ServiceError:
             return
         self.progress.eliminations += 1
@@ -298,8 +371,13 @@ class TournamentSimulation:
         voided with a replay (played now, holding the plan)."""
         roll = self.rng.random()
         if roll < CHAOS_WITHDRAWAL:
-            self.withdraw(self.rng.choice(list(self.tournament.entrants.filter(
-                status=EntrantStatus.ACTIVE).order_by("pk"))))
+            self.withdraw(
+                self.rng.choice(
+                    list(
+                        self.tournament.entrants.filter(status=EntrantStatus.ACTIVE).order_by("pk")
+                    )
+                )
+            )
         elif roll < CHAOS_WITHDRAWAL + CHAOS_CORRECTION:
             finished = self._finished(DuelKind.TIE_BREAK, DuelKind.GROUP)
             if finished:
@@ -344,11 +422,19 @@ class TournamentSimulation:
         self.report("tie-breaks settled")
 
 
-def simulate_tournament(*, players: int, seed: int | str, until: str = "complete",
-                        name: str | None = None, organiser=None, referee=None,
-                        publish: bool = True, report: Callable[[str], None] = lambda _: None,
-                        wait_for_automation: float = 0,
-                        chaos: bool = False) -> tuple[Tournament, Progress]:
+def simulate_tournament(
+    *,
+    players: int,
+    seed: int | str,
+    until: str = "complete",
+    name: str | None = None,
+    organiser=None,
+    referee=None,
+    publish: bool = True,
+    report: Callable[[str], None] = lambda _: None,
+    wait_for_automation: float = 0,
+    chaos: bool = False,
+) -> tuple[Tournament, Progress]:
     """Create a tournament of `players` bots and play it, through the services, to `until`.
 
     `chaos` adds, seeded like everything else, withdrawals (playing and not), an elimination,
@@ -360,31 +446,63 @@ def simulate_tournament(*, players: int, seed: int | str, until: str = "complete
     users = get_user_model().objects
     organiser = organiser or users.get_or_create(username="sim-organiser")[0]
     referee = referee or users.get_or_create(username="sim-referee")[0]
-    tournament = services.create_tournament(name=name or f"Simulated Cup {seed}",
-                                            created_by=organiser)
-    TournamentRole.objects.get_or_create(tournament=tournament, user=referee, role=Role.REFEREE,
-                                         defaults={"granted_by": organiser})
+    tournament = services.create_tournament(
+        name=name or f"Simulated Cup {seed}", created_by=organiser
+    )
+    TournamentRole.objects.get_or_create(
+        tournament=tournament, user=referee, role=Role.REFEREE, defaults={"granted_by": organiser}
+    )
     services.register_list(tournament, "\n".join(PLAYER_NAMES[:players]), organiser)
     # Everything random comes from the simulation's seed, by name rather than by database id,
     # so the same seed plays the same tournament in any database.
     entrants = sorted(tournament.entrants.all(), key=lambda e: e.name)
     rng.shuffle(entrants)
-    services.split_groups(tournament, organiser, "hand",
-                          {e.pk: 1 + i % 2 for i, e in enumerate(entrants)})
+    services.split_groups(
+        tournament, organiser, "hand", {e.pk: 1 + i % 2 for i, e in enumerate(entrants)}
+    )
     Tournament.objects.filter(pk=tournament.pk).update(
-        tiebreak_seed=fmt.derive_seed(seed, "tiebreaks", []))
+        tiebreak_seed=fmt.derive_seed(seed, "tiebreaks", [])
+    )
     services.start_group_phase(tournament, organiser)
     if publish:
         services.set_published(tournament, True, organiser)
-    simulation = TournamentSimulation(tournament, organiser, referee, rng, report,
-                                      wait_for_automation, chaos=chaos)
+    simulation = TournamentSimulation(
+        tournament, organiser, referee, rng, report, wait_for_automation, chaos=chaos
+    )
     progress = simulation.run(until)
     tournament.refresh_from_db()
     return tournament, progress
 
 
 PLAYER_NAMES = [
-    "Ada", "Bao", "Cleo", "Dev", "Edda", "Farid", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lena",
-    "Milo", "Nia", "Omar", "Pia", "Quinn", "Rosa", "Sami", "Tove", "Uma", "Vik", "Wren", "Xiu",
-    "Yara", "Zeno", "Amir", "Bea", "Cato", "Dara",
+    "Ada",
+    "Bao",
+    "Cleo",
+    "Dev",
+    "Edda",
+    "Farid",
+    "Gus",
+    "Hana",
+    "Ivo",
+    "Jun",
+    "Kai",
+    "Lena",
+    "Milo",
+    "Nia",
+    "Omar",
+    "Pia",
+    "Quinn",
+    "Rosa",
+    "Sami",
+    "Tove",
+    "Uma",
+    "Vik",
+    "Wren",
+    "Xiu",
+    "Yara",
+    "Zeno",
+    "Amir",
+    "Bea",
+    "Cato",
+    "Dara",
 ]

@@ -58,11 +58,13 @@ def sweep() -> dict[str, int]:
     done = {"advanced": 0, "recomputed": 0, "repaired": 0, **keep_time()}
     # Group duels left open past the group phase by an earlier version (one query).
     for tournament in Tournament.objects.filter(
-            phase__in=["tie_breaks", "playoffs", *FINAL_PHASES], pk__in=Duel.objects.filter(
-                kind__in=GROUP_KINDS, status__in=OPEN).values("tournament_id")):
+        phase__in=["tie_breaks", "playoffs", *FINAL_PHASES],
+        pk__in=Duel.objects.filter(kind__in=GROUP_KINDS, status__in=OPEN).values("tournament_id"),
+    ):
         done["repaired"] += repair(tournament)
     for tournament in Tournament.objects.exclude(phase__in=FINAL_PHASES).exclude(
-            phase__in=["draft", "registration"]):
+        phase__in=["draft", "registration"]
+    ):
         if tournament.standing_rows.count() != tournament.entrants.count():
             recompute(tournament)
             done["recomputed"] += 1
@@ -82,6 +84,7 @@ def expire_claim_links() -> int:
 # seconds (`keep_time`). No task waits in the broker for a far deadline: Redis would hand such
 # a task out again after its visibility timeout, and a lost one would wait for the sweep.
 
+
 @shared_task
 def keep_time() -> dict[str, int]:
     """Beat: warn and end the duels whose deadline says so (each service is idempotent)."""
@@ -93,8 +96,7 @@ def keep_time() -> dict[str, int]:
 
     done = {"warned": 0, "timed_out": 0}
     now = timezone.now()
-    for duel in Duel.objects.filter(status=DuelStatus.RUNNING,
-                                    deadline__lte=now + WARNING_BEFORE):
+    for duel in Duel.objects.filter(status=DuelStatus.RUNNING, deadline__lte=now + WARNING_BEFORE):
         done["warned"] += warn_time_limit(duel, now)
         done["timed_out"] += enforce_time_limit(duel, now)
     return done

@@ -1,6 +1,6 @@
 """A player's own pages (issue 9). Include in config/urls.py as
 
-    path("me/", include("tournaments.urls_player")),
+path("me/", include("tournaments.urls_player")),
 """
 
 from django.urls import path

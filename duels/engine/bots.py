@@ -319,9 +319,7 @@ class HeuristicBot(Bot):
         if why == "zero":
             t = sim.table
             # A seat that reveals keeps its card on the table: it must hold two to lose one.
-            robbable = [
-                j for j in sim.opponents(i) if t.num[j] >= (1 if t.blocked[j] else 2)
-            ]
+            robbable = [j for j in sim.opponents(i) if t.num[j] >= (1 if t.blocked[j] else 2)]
             if robbable:
                 return self._closest(sim, robbable)
         return self._closest(sim, sim.opponents(i))

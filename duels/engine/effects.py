@@ -160,8 +160,10 @@ def _await(e: Effect, name: _Namer) -> str:
     elif decision == "dare":
         text = f"complete {other}'s DARE, or refuse"
     elif decision == "penalty":
-        text = (f"penalty for {other}'s refusal: {me} draws 2 action cards and {other} 2 "
-                f"number cards, or {other} draws 5 number cards")
+        text = (
+            f"penalty for {other}'s refusal: {me} draws 2 action cards and {other} 2 "
+            f"number cards, or {other} draws 5 number cards"
+        )
     elif decision == "bonus":
         text = f"bonus: {me} draws 1 action card, or {other} draws 2 number cards"
     elif decision == "challenge":

@@ -13,5 +13,16 @@ from .rules import Legal
 from .simulate import play_game
 from .state import State
 
-__all__ = ["BOTS", "COLOURS", "DECK", "FORMAT", "Game", "HeuristicBot", "Legal", "RandomBot",
-           "State", "play_game", "replay"]
+__all__ = [
+    "BOTS",
+    "COLOURS",
+    "DECK",
+    "FORMAT",
+    "Game",
+    "HeuristicBot",
+    "Legal",
+    "RandomBot",
+    "State",
+    "play_game",
+    "replay",
+]

@@ -17,8 +17,9 @@ from .simulate import simulate
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.cpt113",
-                                     description="The CPT-113 UNO rules engine.")
+    parser = argparse.ArgumentParser(
+        prog="python -m games.cpt113", description="The CPT-113 UNO rules engine."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     rep = commands.add_parser("replay", help="replay a record and print its state as JSON")
     rep.add_argument("record", help="the record file, or - for standard input")
@@ -26,9 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--count", type=int, required=True)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--groups", type=int, default=4, choices=(2, 3, 4))
-    sim.add_argument("--bot", action="append", choices=sorted(BOTS), default=[],
-                     help="the bot of each seat in order A1, B1, …, A2, B2, … "
-                          "(default heuristic)")
+    sim.add_argument(
+        "--bot",
+        action="append",
+        choices=sorted(BOTS),
+        default=[],
+        help="the bot of each seat in order A1, B1, …, A2, B2, … (default heuristic)",
+    )
     args = parser.parse_args(argv)
     if args.command == "simulate":
         if not 1 <= args.count <= 1_000_000:

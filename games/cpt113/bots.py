@@ -31,8 +31,16 @@ class View:
 
 
 def view_for(state: State, legal: Legal) -> View:
-    return View(state.seat, state.group, tuple(state.hands[state.group]), state.top,
-                state.colour, state.number, tuple(len(h) for h in state.hands), legal)
+    return View(
+        state.seat,
+        state.group,
+        tuple(state.hands[state.group]),
+        state.top,
+        state.colour,
+        state.number,
+        tuple(len(h) for h in state.hands),
+        legal,
+    )
 
 
 class Bot(Protocol):
@@ -68,4 +76,6 @@ class HeuristicBot:
 
 
 BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
-    "random": RandomBot, "heuristic": HeuristicBot}
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+}

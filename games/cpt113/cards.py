@@ -30,7 +30,7 @@ def colour_of(card: str) -> str | None:
 
 
 def action_of(card: str) -> str | None:
-    """"S", "R", "D" for the coloured action cards, the card itself for a wild, None for a
+    """ "S", "R", "D" for the coloured action cards, the card itself for a wild, None for a
     number card."""
     if is_wild(card):
         return card

@@ -25,8 +25,9 @@ class Game:
     def __init__(self, seed: int, groups: int = 4, names: Sequence[str] | None = None) -> None:
         if type(groups) is not int or not MIN_GROUPS <= groups <= MAX_GROUPS:
             raise MalformedRecord(f"groups must be {MIN_GROUPS} to {MAX_GROUPS}")
-        if names is not None and (len(names) != 2 * groups
-                                  or not all(isinstance(n, str) and n for n in names)):
+        if names is not None and (
+            len(names) != 2 * groups or not all(isinstance(n, str) and n for n in names)
+        ):
             raise MalformedRecord(f"names must be {2 * groups} non-empty names, one a seat")
         self.state: State = rules.new_game(seed, groups, tuple(names or default_names(groups)))
         self.moves: list[dict[str, Any]] = []
@@ -48,9 +49,14 @@ class Game:
         return effects
 
     def record(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": VERSION, "seed": self.state.seed,
-                "groups": self.state.groups, "names": list(self.state.names),
-                "moves": [dict(m) for m in self.moves]}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "seed": self.state.seed,
+            "groups": self.state.groups,
+            "names": list(self.state.names),
+            "moves": [dict(m) for m in self.moves],
+        }
 
 
 def replay(record: object) -> tuple[Game, IllegalMove | None]:

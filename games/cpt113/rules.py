@@ -58,9 +58,17 @@ def new_game(seed: int, groups: int, names: tuple[str, ...] | None = None) -> St
         start = deck.pop()
     colour = colour_of(start)
     assert colour is not None
-    return State(seed=seed, groups=groups, names=names or default_names(groups), hands=hands,
-                 deck=deck, discard=[start], colour=colour, number=int(start[1]),
-                 set_aside=[[] for _ in range(groups)])
+    return State(
+        seed=seed,
+        groups=groups,
+        names=names or default_names(groups),
+        hands=hands,
+        deck=deck,
+        discard=[start],
+        colour=colour,
+        number=int(start[1]),
+        set_aside=[[] for _ in range(groups)],
+    )
 
 
 def can_play(state: State, card: str) -> bool:
@@ -99,7 +107,8 @@ def apply(state: State, move: object) -> tuple[State, list[Effect]]:
         if not now.can_draw:
             raise IllegalMove(
                 f"{state.names[state.seat]} can play {listing([label(c) for c in now.playable])}"
-                ": cards are drawn only when none can be played")
+                ": cards are drawn only when none can be played"
+            )
         new = state.copy()
         effects = _draw_until_playable(new)
     else:
@@ -120,14 +129,20 @@ def _checked_play(state: State, move: Mapping[str, Any]) -> tuple[str, str | Non
     if card not in state.hands[state.group]:
         raise IllegalMove(f"{group_name(state.group, capital=True)} does not hold {label(card)}")
     if not can_play(state, card):
-        raise IllegalMove(f"{label(card)} cannot go on {label(state.top)}: play "
-                          f"{COLOURS[state.colour]}, a {state.number}, or a wild")
+        raise IllegalMove(
+            f"{label(card)} cannot go on {label(state.top)}: play "
+            f"{COLOURS[state.colour]}, a {state.number}, or a wild"
+        )
     colour = move.get("colour")
     if is_wild(card):
-        if (set(move) != {"kind", "card", "colour"} or not isinstance(colour, str)
-                or colour not in COLOURS):
-            raise IllegalMove(f"{name} must name the colour for {label(card)}: one of "
-                              f"{listing(list(COLOURS))}")
+        if (
+            set(move) != {"kind", "card", "colour"}
+            or not isinstance(colour, str)
+            or colour not in COLOURS
+        ):
+            raise IllegalMove(
+                f"{name} must name the colour for {label(card)}: one of {listing(list(COLOURS))}"
+            )
         return card, str(colour)
     if set(move) != {"kind", "card"}:
         raise IllegalMove('a play is {"kind": "play", "card": ...}; only a wild names a colour')
@@ -163,9 +178,10 @@ def _play(state: State, card: str, colour: str | None) -> list[Effect]:
     if not state.hands[group]:
         state.winners = (group,)
         state.ending = "emptied"
-        return [Effect("play", text + ".", group),
-                Effect("win", f"{group_name(group, capital=True)} has no card left and wins.",
-                       group)]
+        return [
+            Effect("play", text + ".", group),
+            Effect("win", f"{group_name(group, capital=True)} has no card left and wins.", group),
+        ]
     after = next_seat(state, seat)
     effects: list[Effect] = []
     if action == "S":
@@ -194,8 +210,14 @@ def _draw(state: State, group: int, count: int, name: str) -> list[Effect]:
         taken.append(state.deck.pop())
         hand.append(taken[-1])
     text = f"{name} draws {plural(len(taken), 'card')} for {group_name(group)}"
-    return [Effect("draw", text + ".", group,
-                   f"{text}: {listing([label(c) for c in taken])}." if taken else None)]
+    return [
+        Effect(
+            "draw",
+            text + ".",
+            group,
+            f"{text}: {listing([label(c) for c in taken])}." if taken else None,
+        )
+    ]
 
 
 def _draw_until_playable(state: State) -> list[Effect]:
@@ -209,8 +231,9 @@ def _draw_until_playable(state: State) -> list[Effect]:
         hand.append(taken[-1])
         if can_play(state, taken[-1]):
             break
-    text = (f"{name} has no card to play and draws {plural(len(taken), 'card')} "
-            f"for {group_name(group)}")
+    text = (
+        f"{name} has no card to play and draws {plural(len(taken), 'card')} for {group_name(group)}"
+    )
     secret = f"{text}: {listing([label(c) for c in taken])}"
     if taken and can_play(state, taken[-1]) and len(hand) < DROP_OUT and state.deck:
         secret += f" — {label(taken[-1])} can be played"
@@ -226,14 +249,24 @@ def _check_ends(state: State) -> list[Effect]:
             state.out.append(group)
             state.set_aside[group] = state.hands[group]
             state.hands[group] = []
-            effects.append(Effect("drop_out", f"{group_name(group, capital=True)} holds "
-                                  f"{DROP_OUT} cards and drops out.", group))
+            effects.append(
+                Effect(
+                    "drop_out",
+                    f"{group_name(group, capital=True)} holds {DROP_OUT} cards and drops out.",
+                    group,
+                )
+            )
     left = state.playing()
     if len(left) == 1:
         state.winners = (left[0],)
         state.ending = "last_group"
-        effects.append(Effect("win", f"{group_name(left[0], capital=True)} is the only group "
-                              "left and wins.", left[0]))
+        effects.append(
+            Effect(
+                "win",
+                f"{group_name(left[0], capital=True)} is the only group left and wins.",
+                left[0],
+            )
+        )
     elif not state.deck:
         effects.append(_score(state, left))
     elif effects and state.seat % state.groups in state.out:
@@ -251,9 +284,13 @@ def _score(state: State, left: list[int]) -> Effect:
     state.ending = "pile_empty"
     counts = listing([f"{group_name(g)} holds {plural(held[g], 'point')}" for g in left])
     if len(state.winners) == 1:
-        verdict = (f"{group_name(state.winners[0], capital=True)} wins with the highest score, "
-                   f"{total - best} (the points in the other groups' hands).")
+        verdict = (
+            f"{group_name(state.winners[0], capital=True)} wins with the highest score, "
+            f"{total - best} (the points in the other groups' hands)."
+        )
     else:
-        verdict = (f"A tie between {listing([group_name(g) for g in state.winners])}, "
-                   f"with a score of {total - best} each.")
+        verdict = (
+            f"A tie between {listing([group_name(g) for g in state.winners])}, "
+            f"with a score of {total - best} each."
+        )
     return Effect("score", f"The draw pile is empty: {counts}. {verdict}")

@@ -25,8 +25,9 @@ def play_game(seed: int, groups: int = 4, bots: Sequence[str] | None = None) -> 
     return game
 
 
-def simulate(count: int, seed: int = 0, groups: int = 4,
-             bots: Sequence[str] | None = None) -> dict[str, Any]:
+def simulate(
+    count: int, seed: int = 0, groups: int = 4, bots: Sequence[str] | None = None
+) -> dict[str, Any]:
     """``count`` games from seeds ``seed``, ``seed + 1``, …: who won, how, how long."""
     started = time.perf_counter()
     wins: Counter[int] = Counter()

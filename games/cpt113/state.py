@@ -24,7 +24,7 @@ def default_names(groups: int) -> tuple[str, ...]:
 
 
 def group_name(group: int, capital: bool = False) -> str:
-    """"group B", or "Group B" to begin a sentence."""
+    """ "group B", or "Group B" to begin a sentence."""
     return f"{'Group' if capital else 'group'} {LETTERS[group]}"
 
 
@@ -69,10 +69,23 @@ class State:
         return [g for g in range(self.groups) if g not in self.out]
 
     def copy(self) -> State:
-        return State(self.seed, self.groups, self.names, [list(h) for h in self.hands],
-                     list(self.deck), list(self.discard), self.colour, self.number, self.seat,
-                     self.direction, list(self.out), [list(c) for c in self.set_aside],
-                     self.winners, self.ending, self.moves)
+        return State(
+            self.seed,
+            self.groups,
+            self.names,
+            [list(h) for h in self.hands],
+            list(self.deck),
+            list(self.discard),
+            self.colour,
+            self.number,
+            self.seat,
+            self.direction,
+            list(self.out),
+            [list(c) for c in self.set_aside],
+            self.winners,
+            self.ending,
+            self.moves,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """Everything, hidden cards included: what ``replay`` prints, never sent to a page

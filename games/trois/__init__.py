@@ -11,5 +11,20 @@ from .rules import Legal
 from .simulate import play_game
 from .state import NAMES, SEATS, State
 
-__all__ = ["BOTS", "COLOURS", "DECK", "FORMAT", "NAMES", "SEATS", "WILDCARDS", "Game",
-           "HeuristicBot", "Legal", "RandomBot", "State", "play_game", "replay", "state_after"]
+__all__ = [
+    "BOTS",
+    "COLOURS",
+    "DECK",
+    "FORMAT",
+    "NAMES",
+    "SEATS",
+    "WILDCARDS",
+    "Game",
+    "HeuristicBot",
+    "Legal",
+    "RandomBot",
+    "State",
+    "play_game",
+    "replay",
+    "state_after",
+]

@@ -18,18 +18,28 @@ from .state import SEATS
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.trois",
-                                     description="The Trois rules engine.")
+    parser = argparse.ArgumentParser(
+        prog="python -m games.trois", description="The Trois rules engine."
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     rep = commands.add_parser("replay", help="replay a record and print its state as JSON")
     rep.add_argument("record", help="the record file, or - for standard input")
     sim = commands.add_parser("simulate", help="play games between bots, print a summary")
     sim.add_argument("--count", type=int, required=True)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--bot", action="append", choices=sorted(BOTS), default=[],
-                     help="the bot of each seat in order, Player's first (default heuristic)")
-    sim.add_argument("--time-after", type=int, default=TIME_AFTER_MOVES,
-                     help="moves after which the dealer calls time")
+    sim.add_argument(
+        "--bot",
+        action="append",
+        choices=sorted(BOTS),
+        default=[],
+        help="the bot of each seat in order, Player's first (default heuristic)",
+    )
+    sim.add_argument(
+        "--time-after",
+        type=int,
+        default=TIME_AFTER_MOVES,
+        help="moves after which the dealer calls time",
+    )
     args = parser.parse_args(argv)
     if args.command == "simulate":
         if not 1 <= args.count <= 1_000_000:

@@ -30,8 +30,9 @@ class View:
 
 def view_for(state: State, legal: Legal) -> View:
     seat = state.turn
-    return View(seat, tuple(state.hands[seat]), state.top,
-                tuple(len(h) for h in state.hands), legal)
+    return View(
+        seat, tuple(state.hands[seat]), state.top, tuple(len(h) for h in state.hands), legal
+    )
 
 
 class Bot(Protocol):
@@ -68,4 +69,6 @@ class HeuristicBot:
 
 
 BOTS: dict[str, type[RandomBot] | type[HeuristicBot]] = {
-    "random": RandomBot, "heuristic": HeuristicBot}
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+}

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 #: The seven colours in the seed's order, by the letter the cards carry.
-COLOURS = {"B": "blue", "G": "green", "Y": "yellow", "P": "purple", "O": "orange", "R": "red",
-           "M": "magenta"}
+COLOURS = {
+    "B": "blue",
+    "G": "green",
+    "Y": "yellow",
+    "P": "purple",
+    "O": "orange",
+    "R": "red",
+    "M": "magenta",
+}
 #: The wildcards: how many extra cards each makes its taker take. The seed lists one of each,
 #: as it lists each numbered card once (docs/games-trois.md, reading 1).
 WILDCARDS = {"+2": 2, "+4": 4}

@@ -45,8 +45,13 @@ class Game:
         return effects
 
     def record(self) -> dict[str, Any]:
-        return {"format": FORMAT, "version": VERSION, "seed": self.state.seed,
-                "names": list(self.state.names), "moves": [dict(m) for m in self.moves]}
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "seed": self.state.seed,
+            "names": list(self.state.names),
+            "moves": [dict(m) for m in self.moves],
+        }
 
 
 def _plain(move: Mapping[str, Any]) -> dict[str, Any]:

@@ -86,7 +86,8 @@ def apply(state: State, move: object) -> tuple[State, list[Effect]]:
             raise IllegalMove(
                 f"{state.names[state.turn]} holds a card that matches "
                 f"{label(state.top)} ({listing([label(c) for c in now.playable])}): "
-                "a card is taken from the deck only when none matches")
+                "a card is taken from the deck only when none matches"
+            )
         new = state.copy()
         effects = _take(new)
         new.turn = (new.turn + 1) % SEATS
@@ -110,8 +111,10 @@ def _kind(move: object) -> str:
 def _checked_cards(state: State, move: Mapping[str, Any]) -> list[str]:
     """The cards of a play, once every rule about them holds."""
     if set(move) != {"kind", "cards"}:
-        raise IllegalMove('a play is {"kind": "play", "cards": [...]}, the cards in the order '
-                          "they are laid (the last one ends on top)")
+        raise IllegalMove(
+            'a play is {"kind": "play", "cards": [...]}, the cards in the order '
+            "they are laid (the last one ends on top)"
+        )
     cards = move["cards"]
     name = state.names[state.turn]
     hand = state.hands[state.turn]
@@ -120,11 +123,13 @@ def _checked_cards(state: State, move: Mapping[str, Any]) -> list[str]:
     if len(cards) > len(hand):
         raise IllegalMove(f"{name} holds only {plural(len(hand), 'card')}")
     if not all(isinstance(c, str) for c in cards):
-        raise IllegalMove("name each card as text, such as \"B3\"")
+        raise IllegalMove('name each card as text, such as "B3"')
     for card in cards:
         if card not in DECK:
-            raise IllegalMove(f"there is no card {card[:8]!r} in Trois: cards are a colour "
-                              "letter (B G Y P O R M) and a number 0–9")
+            raise IllegalMove(
+                f"there is no card {card[:8]!r} in Trois: cards are a colour "
+                "letter (B G Y P O R M) and a number 0–9"
+            )
         if card not in hand:
             raise IllegalMove(f"{name} does not hold {label(card)}")
     if len(set(cards)) != len(cards):
@@ -134,10 +139,14 @@ def _checked_cards(state: State, move: Mapping[str, Any]) -> list[str]:
     same_number = all(number_of(c) == number_of(top) for c in cards)
     if not (same_colour or same_number):
         if len(cards) == 1:
-            raise IllegalMove(f"{label(cards[0])} does not match {label(top)}: "
-                              "play a card of its colour or its number")
-        raise IllegalMove(f"the cards of a combination must all have the colour of {label(top)} "
-                          "or all have its number")
+            raise IllegalMove(
+                f"{label(cards[0])} does not match {label(top)}: "
+                "play a card of its colour or its number"
+            )
+        raise IllegalMove(
+            f"the cards of a combination must all have the colour of {label(top)} "
+            "or all have its number"
+        )
     return list(cards)
 
 
@@ -172,31 +181,48 @@ def _take(state: State) -> list[Effect]:
         return effects
     if not is_wild(card):
         state.hands[seat].append(card)
-        effects.append(Effect("take", f"{name} takes a card.", seat,
-                              f"{name} takes {label(card)}."))
+        effects.append(
+            Effect("take", f"{name} takes a card.", seat, f"{name} takes {label(card)}.")
+        )
         return effects
     state.wild_pile.append(card)
     extra = WILDCARDS[card]
-    effects.append(Effect("wildcard", f"{name} takes {label(card)}: it goes to the wildcard pile "
-                          f"and {name} must take {extra} more cards.", seat))
+    effects.append(
+        Effect(
+            "wildcard",
+            f"{name} takes {label(card)}: it goes to the wildcard pile "
+            f"and {name} must take {extra} more cards.",
+            seat,
+        )
+    )
     kept: list[str] = []
     for _ in range(extra):
         more = _draw(state, effects)
         if more is None:
-            effects.append(Effect("short", f"No card is left to take: {name} takes no more.",
-                                  seat))
+            effects.append(Effect("short", f"No card is left to take: {name} takes no more.", seat))
             break
         if is_wild(more):
             state.wild_pile.append(more)
-            effects.append(Effect("wildcard_extra", f"{name} takes {label(more)} as an extra card:"
-                                  " it goes to the wildcard pile and asks for no more cards.",
-                                  seat))
+            effects.append(
+                Effect(
+                    "wildcard_extra",
+                    f"{name} takes {label(more)} as an extra card:"
+                    " it goes to the wildcard pile and asks for no more cards.",
+                    seat,
+                )
+            )
         else:
             state.hands[seat].append(more)
             kept.append(more)
     if kept:
-        effects.append(Effect("take", f"{name} takes {plural(len(kept), 'more card')}.", seat,
-                              f"{name} takes {listing([label(c) for c in kept])}."))
+        effects.append(
+            Effect(
+                "take",
+                f"{name} takes {plural(len(kept), 'more card')}.",
+                seat,
+                f"{name} takes {listing([label(c) for c in kept])}.",
+            )
+        )
     return effects
 
 
@@ -211,8 +237,13 @@ def _draw(state: State, effects: list[Effect]) -> str | None:
         state.reshuffles += 1
         random.Random(f"trois:{state.seed}:reshuffle:{state.reshuffles}").shuffle(under)
         state.deck = under
-        effects.append(Effect("reshuffle", "The deck is empty: the pile but its top card is "
-                              f"shuffled into a new deck of {plural(len(under), 'card')}."))
+        effects.append(
+            Effect(
+                "reshuffle",
+                "The deck is empty: the pile but its top card is "
+                f"shuffled into a new deck of {plural(len(under), 'card')}.",
+            )
+        )
     return state.deck.pop()
 
 

@@ -17,8 +17,9 @@ from .state import SEATS
 TIME_AFTER_MOVES = 500
 
 
-def play_game(seed: int, bots: Sequence[str] = ("heuristic",) * SEATS,
-              time_after: int = TIME_AFTER_MOVES) -> Game:
+def play_game(
+    seed: int, bots: Sequence[str] = ("heuristic",) * SEATS, time_after: int = TIME_AFTER_MOVES
+) -> Game:
     """A whole game between bots (one per seat), decided by their choices and the seed."""
     players = [BOTS[name]() for name in bots]
     rng = random.Random(f"trois-bots:{seed}")
@@ -32,8 +33,12 @@ def play_game(seed: int, bots: Sequence[str] = ("heuristic",) * SEATS,
     return game
 
 
-def simulate(count: int, seed: int = 0, bots: Sequence[str] = ("heuristic",) * SEATS,
-             time_after: int = TIME_AFTER_MOVES) -> dict[str, Any]:
+def simulate(
+    count: int,
+    seed: int = 0,
+    bots: Sequence[str] = ("heuristic",) * SEATS,
+    time_after: int = TIME_AFTER_MOVES,
+) -> dict[str, Any]:
     """``count`` games from seeds ``seed``, ``seed + 1``, …: who won, how, how long."""
     started = time.perf_counter()
     wins: Counter[int] = Counter()
@@ -53,8 +58,9 @@ def simulate(count: int, seed: int = 0, bots: Sequence[str] = ("heuristic",) * S
         "games": count,
         "bots": list(bots),
         "wins": {state_name(s): wins[s] for s in range(SEATS)},
-        "win_rates": {state_name(s): round(wins[s] / count, 4) if count else 0.0
-                      for s in range(SEATS)},
+        "win_rates": {
+            state_name(s): round(wins[s] / count, 4) if count else 0.0 for s in range(SEATS)
+        },
         "ties": ties,
         "endings": dict(endings),
         "mean_moves": round(moves / count, 1) if count else 0.0,

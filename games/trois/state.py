@@ -38,9 +38,19 @@ class State:
         return self.pile[-1]
 
     def copy(self) -> State:
-        return State(self.seed, self.names, [list(h) for h in self.hands], list(self.deck),
-                     list(self.pile), list(self.wild_pile), self.turn, self.winners,
-                     self.ending, self.reshuffles, self.moves)
+        return State(
+            self.seed,
+            self.names,
+            [list(h) for h in self.hands],
+            list(self.deck),
+            list(self.pile),
+            list(self.wild_pile),
+            self.turn,
+            self.winners,
+            self.ending,
+            self.reshuffles,
+            self.moves,
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """Everything, hidden cards included: what ``replay`` prints, never sent to a page

@@ -13,9 +13,15 @@ pytestmark = pytest.mark.django_db
 
 
 def test_sign_up_creates_account_and_signs_in(client):
-    response = client.post(reverse("signup"), {
-        "username": "newbie", "email": "", "password1": PASSWORD, "password2": PASSWORD,
-    })
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "newbie",
+            "email": "",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
     assert response.status_code == 302
     assert response.url == reverse("dashboard")
     assert User.objects.filter(username="newbie").exists()
@@ -23,9 +29,14 @@ def test_sign_up_creates_account_and_signs_in(client):
 
 
 def test_sign_up_refuses_mismatched_passwords_and_keeps_the_username(client):
-    response = client.post(reverse("signup"), {
-        "username": "newbie", "password1": PASSWORD, "password2": PASSWORD + "x",
-    })
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "newbie",
+            "password1": PASSWORD,
+            "password2": PASSWORD + "x",
+        },
+    )
     assert response.status_code == 422
     html = response.content.decode()
     assert "didn’t match" in html or "didn't match" in html
@@ -58,9 +69,14 @@ def test_password_change(client):
     user = UserFactory(username="ana")
     client.force_login(user)
     new = "another-long-password-77"
-    response = client.post(reverse("password_change"), {
-        "old_password": PASSWORD, "new_password1": new, "new_password2": new,
-    })
+    response = client.post(
+        reverse("password_change"),
+        {
+            "old_password": PASSWORD,
+            "new_password1": new,
+            "new_password2": new,
+        },
+    )
     assert response.status_code == 302
     user.refresh_from_db()
     assert user.check_password(new)
@@ -92,14 +108,16 @@ class TestThrottling:
 
     def fail(self, client, username, ip, times=5):
         for _ in range(times):
-            client.post(reverse("login"), {"username": username, "password": "wrong"},
-                        REMOTE_ADDR=ip)
+            client.post(
+                reverse("login"), {"username": username, "password": "wrong"}, REMOTE_ADDR=ip
+            )
 
     def test_locks_the_username_from_that_address(self, client):
         UserFactory(username="ana")
         self.fail(client, "ana", "10.0.0.1")
-        response = client.post(reverse("login"), {"username": "ana", "password": PASSWORD},
-                               REMOTE_ADDR="10.0.0.1")
+        response = client.post(
+            reverse("login"), {"username": "ana", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
+        )
         assert response.status_code == 429
         assert "Too many failed sign-ins" in response.content.decode()
 
@@ -107,20 +125,23 @@ class TestThrottling:
         UserFactory(username="ana")
         UserFactory(username="bo")
         self.fail(client, "ana", "10.0.0.1")
-        response = client.post(reverse("login"), {"username": "bo", "password": PASSWORD},
-                               REMOTE_ADDR="10.0.0.1")
+        response = client.post(
+            reverse("login"), {"username": "bo", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
+        )
         assert response.status_code == 302
 
     def test_the_same_username_from_elsewhere_can_still_sign_in(self, client):
         UserFactory(username="ana")
         self.fail(client, "ana", "10.0.0.1")
-        response = client.post(reverse("login"), {"username": "ana", "password": PASSWORD},
-                               REMOTE_ADDR="10.0.0.2")
+        response = client.post(
+            reverse("login"), {"username": "ana", "password": PASSWORD}, REMOTE_ADDR="10.0.0.2"
+        )
         assert response.status_code == 302
 
     def test_four_failures_do_not_lock(self, client):
         UserFactory(username="ana")
         self.fail(client, "ana", "10.0.0.1", times=4)
-        response = client.post(reverse("login"), {"username": "ana", "password": PASSWORD},
-                               REMOTE_ADDR="10.0.0.1")
+        response = client.post(
+            reverse("login"), {"username": "ana", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
+        )
         assert response.status_code == 302

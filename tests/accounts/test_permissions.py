@@ -13,8 +13,15 @@ A = Action
 # Written out from TOURNAMENT.md by hand, not derived from the code's grant table.
 REFEREE_MAY = {A.NAME_REPRESENTATIVES, A.REFEREE_DUELS, A.RECORD_SHARED_CARD}
 CO_ORGANISER_MAY = REFEREE_MAY | {
-    A.MANAGE_SETTINGS, A.MANAGE_REGISTRATION, A.MANAGE_GROUPS, A.WITHDRAW_PLAYERS,
-    A.MANAGE_REFEREES, A.PUBLISH, A.START_PHASES, A.CORRECT_RESULTS, A.VIEW_AUDIT_LOG,
+    A.MANAGE_SETTINGS,
+    A.MANAGE_REGISTRATION,
+    A.MANAGE_GROUPS,
+    A.WITHDRAW_PLAYERS,
+    A.MANAGE_REFEREES,
+    A.PUBLISH,
+    A.START_PHASES,
+    A.CORRECT_RESULTS,
+    A.VIEW_AUDIT_LOG,
 }
 EXPECTED = {
     "organiser": CO_ORGANISER_MAY | {A.MANAGE_CO_ORGANISERS, A.CANCEL},
@@ -35,8 +42,12 @@ def people():
     player = UserFactory()
     EntrantFactory(tournament=tournament, user=player)
     return tournament, {
-        "organiser": organiser, "co_organiser": co, "referee": referee, "player": player,
-        "stranger": UserFactory(), "anonymous": AnonymousUser(),
+        "organiser": organiser,
+        "co_organiser": co,
+        "referee": referee,
+        "player": player,
+        "stranger": UserFactory(),
+        "anonymous": AnonymousUser(),
     }
 
 

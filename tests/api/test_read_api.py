@@ -11,8 +11,16 @@ from tournaments import services
 
 pytestmark = pytest.mark.django_db
 
-ENDPOINTS = ["", "/standings", "/groups", "/rounds", "/tiebreaks", "/bracket", "/standings.csv",
-             "/results.csv"]
+ENDPOINTS = [
+    "",
+    "/standings",
+    "/groups",
+    "/rounds",
+    "/tiebreaks",
+    "/bracket",
+    "/standings.csv",
+    "/results.csv",
+]
 
 
 @pytest.fixture
@@ -26,8 +34,10 @@ def running():
 
 def urls(tournament, duel):
     base = f"/api/tournaments/{tournament.slug}"
-    return [base + e for e in ENDPOINTS] + [f"{base}/duels/{duel.pk}",
-                                            f"{base}/duels/{duel.pk}/record"]
+    return [base + e for e in ENDPOINTS] + [
+        f"{base}/duels/{duel.pk}",
+        f"{base}/duels/{duel.pk}/record",
+    ]
 
 
 def test_every_endpoint_is_404_to_the_public_while_unpublished(running):
@@ -45,7 +55,7 @@ def test_every_endpoint_answers_its_own_people_while_unpublished(running):
 
 
 def test_every_endpoint_is_public_once_published(running):
-    tournament, organiser, *_ , duel = running
+    tournament, organiser, *_, duel = running
     services.set_published(tournament, True, organiser)
     for url in urls(tournament, duel):
         response = Client().get(url)
@@ -91,7 +101,7 @@ def test_duel_record_replays_to_the_cached_state(running):
 
 
 def test_tiebreaks_show_what_would_be_played_if_it_ended_now(running):
-    tournament, organiser, *_ , duel = running
+    tournament, organiser, *_, duel = running
     services.set_published(tournament, True, organiser)
     body = Client().get(f"/api/tournaments/{tournament.slug}/tiebreaks").json()
     knockouts = body["if_it_ended_now"]["knockouts"]
@@ -114,7 +124,7 @@ def test_an_unchanged_poll_is_a_304_and_a_change_makes_it_200(running):
 
 
 def test_csv_exports(running):
-    tournament, organiser, *_ , duel = running
+    tournament, organiser, *_, duel = running
     services.set_published(tournament, True, organiser)
     text = Client().get(f"/api/tournaments/{tournament.slug}/standings.csv").content.decode()
     lines = text.splitlines()
@@ -136,8 +146,9 @@ def test_query_counts_are_fixed_and_at_most_ten():
         for url in urls(tournament, duel):
             with CaptureQueriesContext(connection) as queries:
                 assert Client().get(url).status_code == 200
-            counts.setdefault(url.split(tournament.slug)[1].replace(str(duel.pk), "ID"),
-                              []).append(len(queries))
+            counts.setdefault(url.split(tournament.slug)[1].replace(str(duel.pk), "ID"), []).append(
+                len(queries)
+            )
     for endpoint, (small, large) in counts.items():
         assert small == large, endpoint
         assert large <= 10, (endpoint, large)

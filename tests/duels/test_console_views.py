@@ -55,8 +55,14 @@ def events(duel):
 
 # -- who may do what ------------------------------------------------------------------------
 
-CONSOLE_UNPUBLISHED = {"organiser": 200, "co_organiser": 200, "referee": 200, "player": 403,
-                       "stranger": 404, "anonymous": 404}
+CONSOLE_UNPUBLISHED = {
+    "organiser": 200,
+    "co_organiser": 200,
+    "referee": 200,
+    "player": 403,
+    "stranger": 404,
+    "anonymous": 404,
+}
 CONSOLE_PUBLISHED = {**CONSOLE_UNPUBLISHED, "stranger": 403, "anonymous": 302}
 
 
@@ -67,8 +73,11 @@ def test_console_and_list_are_for_the_tournaments_referees_and_organisers(who, p
     user = people(duel, referee)[who]
     expected = (CONSOLE_PUBLISHED if published else CONSOLE_UNPUBLISHED)[who]
     client = client_for(user)
-    for page in (url(duel), url(duel, "poll") + "?rev=99",
-                 reverse("duels:list", args=[duel.tournament.slug])):
+    for page in (
+        url(duel),
+        url(duel, "poll") + "?rev=99",
+        reverse("duels:list", args=[duel.tournament.slug]),
+    ):
         response = client.get(page)
         assert response.status_code == expected, page
         if expected == 302:
@@ -86,8 +95,11 @@ def test_only_referees_and_organisers_post_moves(who, published):
         assert response.status_code == 200
         assert len(events(duel)) == 1
     else:
-        expected = {"player": 403, "stranger": 403 if published else 404,
-                    "anonymous": 302 if published else 404}[who]
+        expected = {
+            "player": 403,
+            "stranger": 403 if published else 404,
+            "anonymous": 302 if published else 404,
+        }[who]
         assert response.status_code == expected
         assert events(duel) == []
 
@@ -102,9 +114,11 @@ def test_a_player_never_referees_their_own_duel(name):
     duel.seat_b.save()
     client = client_for(player)
     assert client.get(url(duel)).status_code == 403
-    data = {"move": round_(1, 2, seq=1), "undo": {"seq": 1, "rev": 1},
-            "end": {"seq": 1, "rev": 1, "ending": "forfeit_A", "reason": "x",
-                    "confirm": "on"}}[name]
+    data = {
+        "move": round_(1, 2, seq=1),
+        "undo": {"seq": 1, "rev": 1},
+        "end": {"seq": 1, "rev": 1, "ending": "forfeit_A", "reason": "x", "confirm": "on"},
+    }[name]
     before = events(duel)
     assert client.post(url(duel, name), data, headers=HTMX).status_code == 403
     assert events(duel) == before
@@ -116,8 +130,9 @@ def test_an_organiser_who_plays_cannot_correct_their_own_result():
     organiser = duel.tournament.created_by
     duel.seat_a.user = organiser
     duel.seat_a.save()
-    response = client_for(organiser).post(url(duel, "correct"),
-                                          {"winner": "B", "reason": "mine"}, headers=HTMX)
+    response = client_for(organiser).post(
+        url(duel, "correct"), {"winner": "B", "reason": "mine"}, headers=HTMX
+    )
     assert response.status_code == 403
     assert "You play in this duel" in response.content.decode()
     assert not Result.objects.get(duel=duel).corrected
@@ -137,12 +152,15 @@ def test_a_duel_assigned_to_another_referee_is_shown_but_not_theirs_to_play():
     assert events(duel) == []
 
 
-@pytest.mark.parametrize("name,data", [
-    ("move", round_(7, 3)),
-    ("undo", {"seq": 1, "rev": 1}),
-    ("end", {"seq": 0, "rev": 0, "ending": "forfeit_B", "reason": "no show", "confirm": "on"}),
-    ("correct", {"winner": "B", "reason": "wrong card count"}),
-])
+@pytest.mark.parametrize(
+    "name,data",
+    [
+        ("move", round_(7, 3)),
+        ("undo", {"seq": 1, "rev": 1}),
+        ("end", {"seq": 0, "rev": 0, "ending": "forfeit_B", "reason": "no show", "confirm": "on"}),
+        ("correct", {"winner": "B", "reason": "wrong card count"}),
+    ],
+)
 def test_every_post_checks_csrf(name, data):
     duel, referee = group_phase_duel()
     organiser = duel.tournament.created_by
@@ -153,8 +171,7 @@ def test_every_post_checks_csrf(name, data):
     before = (events(duel), list(Result.objects.filter(duel=duel).values_list("corrected")))
     client = client_for(organiser, enforce_csrf_checks=True)
     assert client.post(url(duel, name), data).status_code == 403
-    assert (events(duel), list(Result.objects.filter(duel=duel).values_list("corrected"))) \
-        == before
+    assert (events(duel), list(Result.objects.filter(duel=duel).values_list("corrected"))) == before
     # With the page's token the same post goes through.
     client.get(url(duel))
     token = client.cookies["csrftoken"].value
@@ -163,6 +180,7 @@ def test_every_post_checks_csrf(name, data):
 
 
 # -- playing -------------------------------------------------------------------------------
+
 
 def test_the_console_shows_the_state_and_offers_only_legal_moves():
     duel, referee = group_phase_duel()
@@ -191,8 +209,11 @@ def test_a_decision_offers_its_choices_and_nothing_else():
     page = client_for(referee).get(url(duel)).content.decode()
     assert "Alice may counter Bob&#x27;s +4" in page
     assert 'id="round-form"' not in page and 'id="act-' not in page
-    for choice, label in (("draw_two", "Counter with +2"), ("draw_four", "Counter with +4"),
-                          ("pass", "No counter")):
+    for choice, label in (
+        ("draw_two", "Counter with +2"),
+        ("draw_four", "Counter with +4"),
+        ("pass", "No counter"),
+    ):
         assert f'value="{choice}" id="choice-{choice}"' in page and label in page
     assert 'name="seat" value="A"' in page
 
@@ -214,11 +235,11 @@ def test_a_blocked_seats_pad_is_off():
     assert "Alice is blocked" in page
     assert '<fieldset class="pad" data-seat="A" disabled>' in page
     assert '<fieldset class="pad" data-seat="B">' in page
-    response = client_for(referee).post(url(duel, "move"), round_(None, 5, seq=2) | {
-        "card_A": ""}, headers=HTMX)
+    response = client_for(referee).post(
+        url(duel, "move"), round_(None, 5, seq=2) | {"card_A": ""}, headers=HTMX
+    )
     assert response.status_code == 200
-    assert DuelEvent.objects.get(duel=duel, seq=3).payload == {"type": "round",
-                                                               "cards": {"B": 5}}
+    assert DuelEvent.objects.get(duel=duel, seq=3).payload == {"type": "round", "cards": {"B": 5}}
 
 
 def test_a_colour_change_needs_its_colour():
@@ -237,8 +258,10 @@ def test_a_colour_change_needs_its_colour():
 def test_an_illegal_move_is_refused_with_the_engines_reason():
     duel, referee = group_phase_duel()
     response = client_for(referee).post(
-        url(duel, "move"), {"seq": 0, "rev": 0, "type": "action", "seat": "A", "card": "block"},
-        headers=HTMX)
+        url(duel, "move"),
+        {"seq": 0, "rev": 0, "type": "action", "seat": "A", "card": "block"},
+        headers=HTMX,
+    )
     assert response.status_code == 422
     assert "holds no action card" in response.content.decode()
     assert 'role="alert"' in response.content.decode()
@@ -263,6 +286,7 @@ def test_without_javascript_a_move_posts_and_redirects_to_the_console():
 
 
 # -- two referees, one duel ---------------------------------------------------------------
+
 
 def test_a_stale_page_is_told_and_nothing_is_applied_twice():
     duel, referee = group_phase_duel()
@@ -308,6 +332,7 @@ def test_the_poll_answers_204_until_the_duel_changes():
 
 # -- undo, endings, results, corrections ----------------------------------------------------
 
+
 def test_undo_strikes_the_move_through_and_keeps_it():
     duel, referee = group_phase_duel()
     client = client_for(referee)
@@ -320,8 +345,7 @@ def test_undo_strikes_the_move_through_and_keeps_it():
     assert "undone" in page
     duel.refresh_from_db()
     assert duel.seq == 1
-    assert [(seq, undone is not None) for seq, _, undone in events(duel)] == [(1, False),
-                                                                            (2, True)]
+    assert [(seq, undone is not None) for seq, _, undone in events(duel)] == [(1, False), (2, True)]
 
 
 def test_there_is_nothing_to_undo_before_the_first_move():
@@ -337,8 +361,9 @@ def test_there_is_nothing_to_undo_before_the_first_move():
 def test_an_ending_needs_a_reason_and_a_confirmation():
     duel, referee = group_phase_duel()
     client = client_for(referee)
-    response = client.post(url(duel, "end"), {"seq": 0, "rev": 0, "ending": "forfeit_B"},
-                           headers=HTMX)
+    response = client.post(
+        url(duel, "end"), {"seq": 0, "rev": 0, "ending": "forfeit_B"}, headers=HTMX
+    )
     assert response.status_code == 422
     page = response.content.decode()
     assert "Give a reason" in page and "to confirm" in page
@@ -349,14 +374,24 @@ def test_an_ending_needs_a_reason_and_a_confirmation():
 def test_a_duel_played_on_paper_is_an_adjudication_with_a_note_and_the_page_shows_the_result():
     duel, referee = group_phase_duel()
     client = client_for(referee)
-    response = client.post(url(duel, "end"), {
-        "seq": 0, "rev": 0, "ending": "adjudicate_B", "reason": "played on paper: Bob won",
-        "confirm": "on"})
+    response = client.post(
+        url(duel, "end"),
+        {
+            "seq": 0,
+            "rev": 0,
+            "ending": "adjudicate_B",
+            "reason": "played on paper: Bob won",
+            "confirm": "on",
+        },
+    )
     assert response.status_code == 302
     duel.refresh_from_db()
     assert duel.status == DuelStatus.FINISHED
-    assert events(duel)[0][1] == {"type": "adjudicate", "winner": "B",
-                                  "reason": "played on paper: Bob won"}
+    assert events(duel)[0][1] == {
+        "type": "adjudicate",
+        "winner": "B",
+        "reason": "played on paper: Bob won",
+    }
     page = client.get(url(duel)).content.decode()
     assert "Bob wins — adjudicated" in page
     assert "The referee adjudicates the duel to Bob (played on paper: Bob won)" in page
@@ -379,19 +414,23 @@ def test_an_organiser_corrects_a_finished_result_with_a_reason():
     assert "Correct the result (organisers)" in page
     refused = client.post(url(duel, "correct"), {"winner": "B"}, headers=HTMX)
     assert refused.status_code == 422 and "needs a reason" in refused.content.decode()
-    response = client.post(url(duel, "correct"), {"winner": "B", "reason": "Bob was on time"},
-                           headers=HTMX)
+    response = client.post(
+        url(duel, "correct"), {"winner": "B", "reason": "Bob was on time"}, headers=HTMX
+    )
     assert response.status_code == 200
     assert "Bob wins — adjudicated" in response.content.decode()
     assert "Result corrected by an organiser: Bob was on time" in response.content.decode()
     result = Result.objects.get(duel=duel)
     assert result.corrected and result.winner == duel.seat_b
     # A referee may not correct.
-    assert client_for(referee).post(url(duel, "correct"), {
-        "winner": "A", "reason": "x"}).status_code == 403
+    assert (
+        client_for(referee).post(url(duel, "correct"), {"winner": "A", "reason": "x"}).status_code
+        == 403
+    )
 
 
 # -- records, replay, list, cost ------------------------------------------------------------
+
 
 def test_the_record_downloads_in_the_rules_format_without_undone_moves():
     duel, referee = group_phase_duel(published=True)
@@ -400,8 +439,10 @@ def test_the_record_downloads_in_the_rules_format_without_undone_moves():
     refereeing.undo_last_event(duel, referee, 2)
     response = Client().get(url(duel, "record"))
     assert response.status_code == 200
-    assert response["Content-Disposition"] == \
-        f'attachment; filename="{duel.tournament.slug}-duel-{duel.pk}.json"'
+    assert (
+        response["Content-Disposition"]
+        == f'attachment; filename="{duel.tournament.slug}-duel-{duel.pk}.json"'
+    )
     record = json.loads(response.content)
     assert record == duel_rows.record_of(duel)
     assert record["format"] == "split-uno-duel" and len(record["events"]) == 1
@@ -446,13 +487,15 @@ def test_a_move_costs_a_fixed_number_of_queries():
     counts = []
     for seq in range(1, 12):  # Alice wins with 9 v 1 and claims each streak bonus
         duel.refresh_from_db()
-        data = ({"type": "respond", "seat": "A", "choice": "action_card", "seq": seq,
-                 "rev": seq} if duel.state["awaiting"] else round_(9, 1, seq=seq))
+        data = (
+            {"type": "respond", "seat": "A", "choice": "action_card", "seq": seq, "rev": seq}
+            if duel.state["awaiting"]
+            else round_(9, 1, seq=seq)
+        )
         with CaptureQueriesContext(connection) as queries:
             assert client.post(url(duel, "move"), data, headers=HTMX).status_code == 200
         # The test's own transaction turns the service's atomic() into a savepoint.
-        counts.append(sum(1 for q in queries.captured_queries
-                          if "SAVEPOINT" not in q["sql"]))
+        counts.append(sum(1 for q in queries.captured_queries if "SAVEPOINT" not in q["sql"]))
     assert len(set(counts)) == 1, counts
     assert counts[0] < 15
 
@@ -474,13 +517,17 @@ def test_a_first_move_offers_the_shared_card_a_player_starts_with():
     duel, referee = group_phase_duel()
     mate = EntrantFactory(tournament=duel.tournament, group=duel.group_a)
     earlier, _ = group_phase_duel()
-    SharedCard.objects.create(tournament=duel.tournament, giver=mate, receiver=duel.seat_a,
-                              from_duel=earlier)
+    SharedCard.objects.create(
+        tournament=duel.tournament, giver=mate, receiver=duel.seat_a, from_duel=earlier
+    )
     page = client_for(referee).get(url(duel)).content.decode()
     assert "Starts with a group-mate’s action card" in page
     assert 'id="act-A-block"' in page
-    response = client_for(referee).post(url(duel, "move"), {
-        "seq": 0, "rev": 0, "type": "action", "seat": "A", "card": "block"}, headers=HTMX)
+    response = client_for(referee).post(
+        url(duel, "move"),
+        {"seq": 0, "rev": 0, "type": "action", "seat": "A", "card": "block"},
+        headers=HTMX,
+    )
     assert response.status_code == 200
     assert "Alice plays BLOCK on Bob" in response.content.decode()
 

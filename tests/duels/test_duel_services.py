@@ -16,9 +16,13 @@ R73 = {"type": "round", "cards": {"A": 7, "B": 3}}
 
 def snapshot(duel):
     duel.refresh_from_db()
-    return (duel.seq, duel.status, duel.state,
-            list(DuelEvent.objects.filter(duel=duel).values_list("seq", "undone_at")),
-            Result.objects.filter(duel=duel).count())
+    return (
+        duel.seq,
+        duel.status,
+        duel.state,
+        list(DuelEvent.objects.filter(duel=duel).values_list("seq", "undone_at")),
+        Result.objects.filter(duel=duel).count(),
+    )
 
 
 def test_a_move_is_applied_described_and_cached():
@@ -149,8 +153,9 @@ def test_a_pending_shared_card_is_dealt_at_the_start():
     duel, referee = group_phase_duel()
     giver = EntrantFactory(tournament=duel.tournament, group=duel.group_a)
     earlier, _ = group_phase_duel()
-    gift = SharedCard.objects.create(tournament=duel.tournament, giver=giver,
-                                     receiver=duel.seat_a, from_duel=earlier)
+    gift = SharedCard.objects.create(
+        tournament=duel.tournament, giver=giver, receiver=duel.seat_a, from_duel=earlier
+    )
     refereeing.append_event(duel, referee, R73, 0)
     duel.refresh_from_db()
     gift.refresh_from_db()

@@ -5,8 +5,13 @@ import pytest
 from tests.conftest import CHROMIUM, browser_missing
 
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
     "--disable-dev-shm-usage",
 ]
 PHONE = {"width": 390, "height": 844}
@@ -21,8 +26,9 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                                             headless=True)
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
         yield browser
         browser.close()
 
@@ -34,6 +40,7 @@ def page(browser, live_server):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+
     def on_console(msg):
         # Chromium logs every 4xx answer; refusals (409, 422) are answers the page expects.
         if msg.type == "error" and "status of 4" not in msg.text:

@@ -45,8 +45,14 @@ def watch(page) -> list[str]:
     """Script errors and CSP violations, as the `page` fixture collects them."""
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text)
-            if msg.type == "error" and "status of 4" not in msg.text else None)
+    page.on(
+        "console",
+        lambda msg: (
+            errors.append(msg.text)
+            if msg.type == "error" and "status of 4" not in msg.text
+            else None
+        ),
+    )
     return errors
 
 
@@ -90,8 +96,9 @@ class Referee:
     def wait_for(self, seq: int) -> None:
         # Until htmx has settled the swap, the new forms are not yet wired to htmx: a tap in
         # those 20 ms would post the plain way (which works too, but is not what is tested).
-        expect(self.page.locator(f"#console[data-seq='{seq}']:not(.htmx-settling)")) \
-            .to_have_count(1)
+        expect(self.page.locator(f"#console[data-seq='{seq}']:not(.htmx-settling)")).to_have_count(
+            1
+        )
 
     def play(self, event: dict) -> None:
         seq = self.seq()
@@ -99,8 +106,9 @@ class Referee:
         if kind == "round":
             self.round(event["cards"])
         elif kind == "action":
-            group = self.page.get_by_role("group", name=f"{self.names[event['seat']]} plays an "
-                                                         "action card")
+            group = self.page.get_by_role(
+                "group", name=f"{self.names[event['seat']]} plays an action card"
+            )
             label = {"draw_two": "+2", "draw_four": "+4", "block": "BLOCK"}[event["card"]]
             group.get_by_role("button", name=label, exact=True).click()
         else:
@@ -137,7 +145,8 @@ def play_the_whole_duel(referee: Referee, duel: Duel, artifacts_dir, label: str)
         if n == 2:
             expect(log).to_contain_text("Bob takes 1 number card from Alice (Bob's 0)")
             expect(page.locator("#console-headline")).to_have_text(
-                "Alice won two rounds in a row: choose the streak bonus")
+                "Alice won two rounds in a row: choose the streak bonus"
+            )
             if label == "js":
                 shot(page, artifacts_dir / "console-decision-phone.png")
                 no_accessibility_violations(page)
@@ -151,12 +160,14 @@ def play_the_whole_duel(referee: Referee, duel: Duel, artifacts_dir, label: str)
             referee.play(MISTAKE)
             referee.undo()
             expect(page.locator(".log-list li.undone del")).to_contain_text(
-                "Alice reveals 4. Bob reveals 4.")
+                "Alice reveals 4. Bob reveals 4."
+            )
         if n == 7:
             expect(page.locator(".seat.is-blocked")).to_contain_text("Bob")
             expect(page.locator("#pad-B-5")).to_be_disabled()
             expect(page.locator("#console-headline")).to_have_text(
-                "Round 4: Alice reveals a card — Bob is blocked")
+                "Round 4: Alice reveals a card — Bob is blocked"
+            )
     gave = False
     while True:
         duel.refresh_from_db()
@@ -167,20 +178,23 @@ def play_the_whole_duel(referee: Referee, duel: Duel, artifacts_dir, label: str)
             gave = True
         if event["type"] == "respond" and event["seat"] == "B":
             expect(page.locator("#console-headline")).to_have_text(
-                "Alice is at 0 number cards: does Bob challenge?")
+                "Alice is at 0 number cards: does Bob challenge?"
+            )
         referee.play(event)
         played.append(event)
     expect(page.locator("#console-headline")).to_have_text("Alice wins — shed all cards")
     expect(page.locator(".log-list")).to_contain_text(
-        "Bob holds a single action card and cannot legally challenge")
+        "Bob holds a single action card and cannot legally challenge"
+    )
     return played
 
 
 def check_result(page, duel: Duel, played: list[dict]) -> None:
     # What the server recorded is exactly what was entered, undone move aside.
     duel.refresh_from_db()
-    expected = EngineDuel.new("tournament", {"A": "Alice", "B": "Bob"},
-                              options={"truth_dare": False})
+    expected = EngineDuel.new(
+        "tournament", {"A": "Alice", "B": "Bob"}, options={"truth_dare": False}
+    )
     for event in played:
         expected.apply(event)
     assert duel.state == expected.state()
@@ -275,7 +289,8 @@ def test_two_devices_on_one_duel(browser, live_server, page):
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
     second.locator("#round-form button[type=submit]").click()
     expect(second.get_by_role("alert")).to_have_text(
-        "Someone else entered a move — here is the current state.")
+        "Someone else entered a move — here is the current state."
+    )
     expect(second.locator("#console")).to_have_attribute("data-seq", "1")
     assert DuelEvent.objects.filter(duel=duel).count() == 1  # nothing applied twice
 
@@ -298,7 +313,8 @@ def test_two_devices_on_one_duel(browser, live_server, page):
 
 @pytest.mark.live
 def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_told(
-        browser, live_server, page):
+    browser, live_server, page
+):
     _, other, second, errors = two_devices(browser, live_server, page)
 
     second.locator("label[for='pad-A-4']").click()  # half-entered on the second device
@@ -308,7 +324,8 @@ def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_t
     expect(second.locator("#console")).to_have_attribute("data-seq", "1", timeout=6000)
     expect(second.get_by_role("alert")).to_have_text(
         "Someone else entered a move — the cards picked here (A 4) were cleared: check the "
-        "state, then pick again.")
+        "state, then pick again."
+    )
     expect(second.locator("#pad-A-4")).not_to_be_checked()
     # Another move arriving while nothing is picked here brings no alert.
     page.keyboard.type("91")
@@ -407,8 +424,9 @@ def test_a_move_waiting_for_a_poll_that_brings_another_move_is_not_sent(page):
 
 def test_the_same_duel_without_javascript(browser, live_server, artifacts_dir):
     duel, referee = group_phase_duel()
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url,
-                                  java_script_enabled=False)
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, java_script_enabled=False
+    )
     context.set_default_timeout(10_000)
     page = context.new_page()
     errors = watch(page)

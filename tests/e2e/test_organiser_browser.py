@@ -23,8 +23,29 @@ from tournaments.services import refereeing as duel_services
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 # Distinct names, none inside another, so that a row can be found by its text.
-NAMES = ["Ada", "Bea", "Cy", "Dov", "Eli", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai", "Lea", "Max",
-         "Ned", "Oda", "Pim", "Quin", "Rae", "Sol", "Tea", "Uma"]
+NAMES = [
+    "Ada",
+    "Bea",
+    "Cy",
+    "Dov",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jo",
+    "Kai",
+    "Lea",
+    "Max",
+    "Ned",
+    "Oda",
+    "Pim",
+    "Quin",
+    "Rae",
+    "Sol",
+    "Tea",
+    "Uma",
+]
 
 
 def sign_out(page) -> None:
@@ -36,7 +57,8 @@ def settled(page) -> None:
     """Wait until htmx has finished swapping and settling: a change made to content htmx has
     not processed yet sends no request (a race seen on a loaded machine)."""
     page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
 
 
 def member(page, name: str):
@@ -69,8 +91,7 @@ def test_an_organiser_runs_set_up_and_the_first_transfers(page, artifacts_dir):
     # Split 15/6 by hand: each select moves its row, and the sizes follow live.
     organiser_nav.get_by_role("link", name="Groups").click()
     for i, name in enumerate(NAMES):
-        page.get_by_label(name, exact=True).select_option(label="Group 1" if i < 15
-                                                          else "Group 2")
+        page.get_by_label(name, exact=True).select_option(label="Group 1" if i < 15 else "Group 2")
     status = page.locator("#split-status")
     expect(status).to_contain_text("Group 1: 15")
     expect(status).to_contain_text("Group 2: 6")
@@ -123,15 +144,18 @@ def test_an_organiser_runs_set_up_and_the_first_transfers(page, artifacts_dir):
     check = page.locator("#transfer-check")
     expect(check).to_contain_text("Group 1: 15")
     member(page, "Uma").locator("select").select_option(label="Group 1")
-    expect(check).to_contain_text("Refused: Group 1 would have 16 members, and a group may "
-                                  "have at most 15.")
+    expect(check).to_contain_text(
+        "Refused: Group 1 would have 16 members, and a group may have at most 15."
+    )
     expect(check).to_contain_text("Group 1: 16 of at most 15 (now 15)")
     # caret="initial": hiding the caret injects a style sheet, which the strict CSP refuses.
-    page.screenshot(path=str(artifacts_dir / "organiser-transfers-desktop.png"),
-                    full_page=True, caret="initial")
+    page.screenshot(
+        path=str(artifacts_dir / "organiser-transfers-desktop.png"), full_page=True, caret="initial"
+    )
     page.set_viewport_size(PHONE)
-    page.screenshot(path=str(artifacts_dir / "organiser-transfers-phone.png"), full_page=True,
-                    caret="initial")
+    page.screenshot(
+        path=str(artifacts_dir / "organiser-transfers-phone.png"), full_page=True, caret="initial"
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.set_viewport_size(DESKTOP)
     # Applying anyway: the service refuses, the reason is shown where the organiser looks.
@@ -164,16 +188,24 @@ def test_a_csv_with_two_bad_rows_is_reported_line_by_line(page):
     page.get_by_label("Names, one per line").fill("Ada")
     page.get_by_role("button", name="Register these names").click()
     expect(page.locator("#report-heading")).to_contain_text("1 registered")
-    page.get_by_label("CSV file").set_input_files(files=[{
-        "name": "players.csv", "mimeType": "text/csv",
-        "buffer": b"name,club\nBea,North\n,South\nCy,East\nADA,West\nDov,\n"}])
+    page.get_by_label("CSV file").set_input_files(
+        files=[
+            {
+                "name": "players.csv",
+                "mimeType": "text/csv",
+                "buffer": b"name,club\nBea,North\n,South\nCy,East\nADA,West\nDov,\n",
+            }
+        ]
+    )
     page.get_by_role("button", name="Import the CSV file").click()
     expect(page.locator("#report-heading")).to_have_text("Line by line: 3 registered, 2 refused")
     report = page.locator("#report tbody")
     expect(report.get_by_role("row", name=re.compile(r"^3 "))).to_contain_text(
-        "Refused: A player needs a name.")
+        "Refused: A player needs a name."
+    )
     expect(report.get_by_role("row", name=re.compile(r"^5 "))).to_contain_text(
-        "Refused: “ADA” is already registered.")
+        "Refused: “ADA” is already registered."
+    )
     players = page.get_by_role("table", name=re.compile("^Players"))
     expect(players.get_by_role("cell", name="Dov", exact=True)).to_be_visible()
     expect(players.get_by_role("cell", name="ADA", exact=True)).to_have_count(0)
@@ -183,22 +215,28 @@ def group_phase_after_round_one(sizes=(15, 6)) -> Tournament:
     """A tournament in its group phase with round 1 decided (set up through the services)."""
     organiser = UserFactory(username="olga")
     tournament = services.create_tournament(name="Cup", created_by=organiser)
-    services.register_list(tournament, "\n".join(NAMES[:sum(sizes)]), organiser)
+    services.register_list(tournament, "\n".join(NAMES[: sum(sizes)]), organiser)
     entrants = list(tournament.entrants.order_by("created_at", "pk"))
-    services.split_groups(tournament, organiser, "hand",
-                          {e.pk: 1 if i < sizes[0] else 2 for i, e in enumerate(entrants)})
+    services.split_groups(
+        tournament,
+        organiser,
+        "hand",
+        {e.pk: 1 if i < sizes[0] else 2 for i, e in enumerate(entrants)},
+    )
     RoleFactory(tournament=tournament, role=Role.REFEREE, user=UserFactory(username="rex"))
     services.start_group_phase(tournament, organiser)
-    duel = services.name_representatives(tournament, organiser, 1, entrants[0].pk,
-                                         entrants[-1].pk, "Table 1")
+    duel = services.name_representatives(
+        tournament, organiser, 1, entrants[0].pk, entrants[-1].pk, "Table 1"
+    )
     duel_services.append_event(duel, organiser, {"type": "forfeit", "seat": "B"}, 0)
     return tournament
 
 
 def test_a_transfer_works_without_javascript(browser, live_server):
     tournament = group_phase_after_round_one()
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url,
-                                  java_script_enabled=False)
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, java_script_enabled=False
+    )
     page = context.new_page()
     try:
         sign_in(page, "olga")
@@ -211,8 +249,17 @@ def test_a_transfer_works_without_javascript(browser, live_server):
         context.close()
 
 
-PAGES = ["", "settings/", "players/", "groups/", "transfers/", "rounds/", "results/",
-         "people/", "audit/"]
+PAGES = [
+    "",
+    "settings/",
+    "players/",
+    "groups/",
+    "transfers/",
+    "rounds/",
+    "results/",
+    "people/",
+    "audit/",
+]
 
 
 def test_no_serious_accessibility_violation_on_the_organiser_pages(page):
@@ -225,14 +272,25 @@ def test_no_serious_accessibility_violation_on_the_organiser_pages(page):
         page.goto(f"/t/{tournament.slug}/manage/{path}")
         expect(page.locator("h1")).to_be_visible()
         results = axe.run(page)  # every rule on: nothing is disabled
-        serious = [v["id"] for v in results.response["violations"]
-                   if v["impact"] in ("serious", "critical")]
+        serious = [
+            v["id"]
+            for v in results.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
         if serious:
             found[path or "overview"] = serious
     # The set-up pages before the group phase look different: check them too.
     page.goto("/t/new/")
     results = axe.run(page)
-    found.update({"create": [v["id"] for v in results.response["violations"]
-                             if v["impact"] in ("serious", "critical")]} if any(
-        v["impact"] in ("serious", "critical") for v in results.response["violations"]) else {})
+    found.update(
+        {
+            "create": [
+                v["id"]
+                for v in results.response["violations"]
+                if v["impact"] in ("serious", "critical")
+            ]
+        }
+        if any(v["impact"] in ("serious", "critical") for v in results.response["violations"])
+        else {}
+    )
     assert found == {}

@@ -41,8 +41,9 @@ def play_until_the_end(page, choose) -> None:
     for _ in range(300):
         if RESULT.search(headline.inner_text()):
             return
-        last = page.locator(".log-seq").first.inner_text() if page.locator(".log-seq").count() \
-            else "0"
+        last = (
+            page.locator(".log-seq").first.inner_text() if page.locator(".log-seq").count() else "0"
+        )
         choose(page)
         expect(page.locator(".log-seq").first).not_to_have_text(last)
     raise AssertionError("the game did not end")

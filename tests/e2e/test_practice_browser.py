@@ -13,8 +13,7 @@ from tests.factories import UserFactory
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_duel_against_the_bot_from_the_menu_to_the_result(browser, live_server,
-                                                             artifacts_dir):
+def test_a_duel_against_the_bot_from_the_menu_to_the_result(browser, live_server, artifacts_dir):
     UserFactory(username="ada")
     context = browser.new_context(viewport=PHONE, base_url=live_server.url)
     context.set_default_timeout(10_000)

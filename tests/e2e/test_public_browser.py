@@ -47,8 +47,9 @@ def group_phase(table="3"):
     tournament, organiser, referee, entrants = make()
     services.start_group_phase(tournament, organiser)
     play_round(tournament, referee, 1, entrants[0], entrants[15])
-    duel = services.name_representatives(tournament, referee, 2, entrants[1].pk,
-                                         entrants[16].pk, table=table)
+    duel = services.name_representatives(
+        tournament, referee, 2, entrants[1].pk, entrants[16].pk, table=table
+    )
     services.set_published(tournament, True, organiser)
     return tournament, referee, entrants, duel
 
@@ -69,8 +70,14 @@ def shot(page, path) -> None:
 def test_standings_update_live_when_a_referee_ends_a_duel(page, browser, live_server):
     tournament, referee, entrants, duel = group_phase()
     polls: list[int] = []
-    page.on("response", lambda r: polls.append(r.status)
-            if "/standings/" in r.url and r.request.headers.get("hx-request") else None)
+    page.on(
+        "response",
+        lambda r: (
+            polls.append(r.status)
+            if "/standings/" in r.url and r.request.headers.get("hx-request")
+            else None
+        ),
+    )
     page.goto(f"/t/{tournament.slug}/standings/")
     page.evaluate("window.__marker = 'same page'")  # survives only if nothing reloads
     winner = page.locator("#standings-table tbody tr", has_text=entrants[1].name)
@@ -96,17 +103,18 @@ def test_standings_update_live_when_a_referee_ends_a_duel(page, browser, live_se
         other.close()
 
     expect(winner.locator("td.num").first).to_have_text("3")
-    assert 200 in polls[polls.index(304):]  # the change came with the next poll
+    assert 200 in polls[polls.index(304) :]  # the change came with the next poll
     assert page.evaluate("window.__marker") == "same page"
-    assert page.evaluate("document.activeElement && document.activeElement.id") \
-        == "standings-scroll"
+    assert (
+        page.evaluate("document.activeElement && document.activeElement.id") == "standings-scroll"
+    )
     # Nothing in a live part is announced to a screen reader on its own.
-    assert page.locator("#live [aria-live], #live [role=status], #live [role=alert]").count() \
-        == 0
+    assert page.locator("#live [aria-live], #live [role=status], #live [role=alert]").count() == 0
 
 
 def test_finishing_a_seeded_tournament_shows_the_bracket_and_the_champion(
-        page, quick, artifacts_dir):
+    page, quick, artifacts_dir
+):
     tournament = quick(12, "playoffs", "e2e-bracket")
     page.goto(f"/t/{tournament.slug}/bracket/")
     for stage in ("Qualifier 1", "Eliminator", "Qualifier 2", "Grand Final"):
@@ -117,17 +125,22 @@ def test_finishing_a_seeded_tournament_shows_the_bracket_and_the_champion(
 
     # The referees play the four duels (seat A wins each); the automation moves the bracket on.
     for _ in range(4):
-        ready = Duel.objects.filter(tournament=tournament, kind="playoff",
-                                    status="ready").order_by("pk")
+        ready = Duel.objects.filter(tournament=tournament, kind="playoff", status="ready").order_by(
+            "pk"
+        )
         for duel in ready:
-            duel_services.append_event(duel, tournament.roles.get().user,
-                                       {"type": "forfeit", "seat": "B", "reason": "retired"},
-                                       0)
+            duel_services.append_event(
+                duel,
+                tournament.roles.get().user,
+                {"type": "forfeit", "seat": "B", "reason": "retired"},
+                0,
+            )
         sync(tournament)
     tournament.refresh_from_db()
     assert tournament.phase == "complete"
-    champion = Entrant.objects.get(pk=next(int(k) for k, v in tournament.placings.items()
-                                           if v == 1)).name
+    champion = Entrant.objects.get(
+        pk=next(int(k) for k, v in tournament.placings.items() if v == 1)
+    ).name
     expect(page.locator("#champion")).to_contain_text(champion)  # without a reload
     expect(page.locator(".placings-card .place-1")).to_contain_text(champion)
     shot(page, artifacts_dir / "public-bracket-desktop.png")
@@ -148,8 +161,9 @@ def test_the_player_sees_their_next_duel(page):
     played = page.get_by_role("region", name="My results, latest first")
     expect(played.get_by_role("row", name=entrants[15].name)).to_contain_text("Won")
 
-    services.name_representatives(tournament, referee, 2, entrants[1].pk, entrants[16].pk,
-                                  table="5")
+    services.name_representatives(
+        tournament, referee, 2, entrants[1].pk, entrants[16].pk, table="5"
+    )
     upcoming = page.locator(".my-duels .is-next")
     expect(upcoming).to_contain_text(entrants[16].name)  # the poll brings it in
     expect(upcoming).to_contain_text("Table 5")
@@ -183,8 +197,10 @@ def test_screenshots_of_standings_and_the_big_screen(page, quick, artifacts_dir)
 
     # Printing: the bracket on one landscape page, a referee's score sheet on one A4 page.
     duel = tournament.duels.filter(kind="playoff", stage="GF").get()
-    for url, name, landscape in ((f"/t/{tournament.slug}/bracket/", "bracket", True),
-                                 (f"/t/{tournament.slug}/sheets/{duel.pk}/", "sheet", False)):
+    for url, name, landscape in (
+        (f"/t/{tournament.slug}/bracket/", "bracket", True),
+        (f"/t/{tournament.slug}/sheets/{duel.pk}/", "sheet", False),
+    ):
         page.goto(url)
         page.emulate_media(media="print")
         pdf = page.pdf(prefer_css_page_size=True)
@@ -269,8 +285,11 @@ def serious(page) -> list[str]:
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page)
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:3]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
 
 
 def test_no_serious_accessibility_violation_on_any_public_page(page, quick):
@@ -278,9 +297,21 @@ def test_no_serious_accessibility_violation_on_any_public_page(page, quick):
     running, referee, entrants, duel = group_phase()
     duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     found = {}
-    pages = [f"/t/{t.slug}/{p}" for t in (finished, running)
-             for p in ("live/", "standings/", "groups/", "rounds/", "tiebreaks/", "bracket/",
-                       "screen/", "screen/?show=stage", "screen/?show=now")]
+    pages = [
+        f"/t/{t.slug}/{p}"
+        for t in (finished, running)
+        for p in (
+            "live/",
+            "standings/",
+            "groups/",
+            "rounds/",
+            "tiebreaks/",
+            "bracket/",
+            "screen/",
+            "screen/?show=stage",
+            "screen/?show=now",
+        )
+    ]
     pages.append(f"/t/{running.slug}/sheets/{duel.pk}/")
     for url in pages:
         page.goto(url)

@@ -173,5 +173,7 @@ def test_11_cli_an_illegal_multi_seat_event_prints_the_state_before_it(tmp_path)
     done = run("replay", write(tmp_path, record))
     assert done.returncode == 2
     assert json.loads(done.stdout)["events"] == 1
-    assert done.stderr == b"error: event 2: round: A reveals a 7 and must name its target in " \
+    assert (
+        done.stderr == b"error: event 2: round: A reveals a 7 and must name its target in "
         b'targets, e.g. "targets": {"A": "\xe2\x80\xa6"}\n'
+    )

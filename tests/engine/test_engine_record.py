@@ -377,7 +377,8 @@ def test_effects_every_event_of_the_worked_example_reads_as_lines() -> None:
     duel = Duel.new("tournament", WORKED["seats"])
     texts = [duel.describe(duel.apply(event)) for event in WORKED["events"]]
     assert texts[2] == [
-        "Bob plays +2 on Alice", "Waiting for Alice: counter with +2 or +4, or pass"
+        "Bob plays +2 on Alice",
+        "Waiting for Alice: counter with +2 or +4, or pass",
     ]
     assert texts[3] == ["Alice counters with +4", "Bob draws 3 number cards (draw battle)"]
     assert "Bob takes 1 number card from Alice (Bob's 0)" in texts[4]
@@ -439,8 +440,11 @@ def test_effects_every_kind_is_reachable_and_reads_as_one_line() -> None:
         ("block_counter", "counter with BLOCK, or pass"),
         ("truth", "answer Bob's TRUTH, or refuse"),
         ("dare", "complete Bob's DARE, or refuse"),
-        ("penalty", "penalty for Bob's refusal: Alice draws 2 action cards and Bob 2 number "
-                    "cards, or Bob draws 5 number cards"),
+        (
+            "penalty",
+            "penalty for Bob's refusal: Alice draws 2 action cards and Bob 2 number "
+            "cards, or Bob draws 5 number cards",
+        ),
         ("bonus", "bonus: Alice draws 1 action card, or Bob draws 2 number cards"),
         ("challenge", "challenge Bob, at 0 number cards, with +2 or +4, or pass"),
     ],

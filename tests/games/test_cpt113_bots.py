@@ -28,8 +28,15 @@ def test_the_same_seed_plays_the_same_game() -> None:
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "games.cpt113", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, check=False, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "games.cpt113", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
 
 
 def test_replay_prints_the_state_and_stops_at_an_illegal_move() -> None:

@@ -15,12 +15,19 @@ from games.cpt113.bots import RandomBot, view_for
 from games.cpt113.state import DROP_OUT, State
 
 JUNK = st.one_of(
-    st.none(), st.integers(), st.text(max_size=5),
+    st.none(),
+    st.integers(),
+    st.text(max_size=5),
     st.fixed_dictionaries({"kind": st.sampled_from(["play", "draw", "x"])}),
     st.fixed_dictionaries({"kind": st.just("play"), "card": st.sampled_from(DECK + ("Z", ""))}),
-    st.fixed_dictionaries({"kind": st.just("play"), "card": st.sampled_from(["W", "W4"]),
-                           "colour": st.sampled_from(["R", "Y", "G", "B", "P"])
-                           | st.lists(st.just("R"), max_size=1)}),
+    st.fixed_dictionaries(
+        {
+            "kind": st.just("play"),
+            "card": st.sampled_from(["W", "W4"]),
+            "colour": st.sampled_from(["R", "Y", "G", "B", "P"])
+            | st.lists(st.just("R"), max_size=1),
+        }
+    ),
 )
 
 
@@ -44,10 +51,15 @@ def check_invariants(state: State) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(seed=st.integers(0, 2**63 - 1), groups=st.integers(2, 4),
-       choices=st.randoms(use_true_random=False), junk=st.lists(JUNK, max_size=30))
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    groups=st.integers(2, 4),
+    choices=st.randoms(use_true_random=False),
+    junk=st.lists(JUNK, max_size=30),
+)
 def test_random_games_keep_every_card_and_refusals_change_nothing(
-        seed: int, groups: int, choices: random.Random, junk: list) -> None:
+    seed: int, groups: int, choices: random.Random, junk: list
+) -> None:
     game = Game(seed, groups)
     bot = RandomBot()
     check_invariants(game.state)

@@ -15,16 +15,30 @@ from games.cpt113.state import State, default_names
 DRAW = {"kind": "draw"}
 
 
-def table(hands: list[list[str]], discard: list[str], deck: list[str] | None = None,
-          colour: str | None = None, number: int | None = None, seat: int = 0,
-          groups: int | None = None) -> State:
+def table(
+    hands: list[list[str]],
+    discard: list[str],
+    deck: list[str] | None = None,
+    colour: str | None = None,
+    number: int | None = None,
+    seat: int = 0,
+    groups: int | None = None,
+) -> State:
     """A hand-made moment: each group's hand, the discard pile and the draw pile (tops last)."""
     groups = groups or len(hands)
     top = discard[-1]
-    return State(seed=3, groups=groups, names=default_names(groups), hands=hands,
-                 deck=["Y9"] * 5 if deck is None else deck, discard=discard,
-                 colour=colour or top[0], number=int(top[1]) if number is None else number,
-                 seat=seat, set_aside=[[] for _ in range(groups)])
+    return State(
+        seed=3,
+        groups=groups,
+        names=default_names(groups),
+        hands=hands,
+        deck=["Y9"] * 5 if deck is None else deck,
+        discard=discard,
+        colour=colour or top[0],
+        number=int(top[1]) if number is None else number,
+        seat=seat,
+        set_aside=[[] for _ in range(groups)],
+    )
 
 
 def play(card: str, colour: str | None = None) -> dict:
@@ -32,6 +46,7 @@ def play(card: str, colour: str | None = None) -> dict:
 
 
 # -- reading 1: five cards per group, one hand the two players share ----------------------
+
 
 @pytest.mark.parametrize("groups", [2, 3, 4])
 def test_reading_each_group_starts_with_five_cards_in_one_shared_hand(groups: int) -> None:
@@ -52,6 +67,7 @@ def test_reading_the_partner_plays_from_the_same_hand() -> None:
 
 # -- the seed's worked example ---------------------------------------------------------------
 
+
 def test_the_seeds_example_on_a_blue_5_a_blue_card_or_a_5() -> None:
     # "if the discard pile has a blue card that is a 5, the player must place either a blue
     # card or a card with a 5 on it" — or a wild; nothing else.
@@ -63,11 +79,14 @@ def test_the_seeds_example_on_a_blue_5_a_blue_card_or_a_5() -> None:
 
 # -- reading 2: the 20 number cards --------------------------------------------------------
 
+
 def test_reading_the_deck_has_40_cards_and_numbers_0_to_9_twice() -> None:
     assert len(DECK) == 40
     numbers = [c for c in DECK if is_number(c)]
-    assert sorted(numbers) == sorted([f"{c}{n}" for c in "RB" for n in range(5)]
-                                     + [f"{c}{n}" for c in "YG" for n in range(5, 10)])
+    assert sorted(numbers) == sorted(
+        [f"{c}{n}" for c in "RB" for n in range(5)]
+        + [f"{c}{n}" for c in "YG" for n in range(5, 10)]
+    )
     assert Counter(DECK)["W"] == 4 and Counter(DECK)["W4"] == 4
     for action in "SRD":
         assert sorted(c for c in DECK if c[1:] == action) == [f"{c}{action}" for c in "BGRY"]
@@ -75,6 +94,7 @@ def test_reading_the_deck_has_40_cards_and_numbers_0_to_9_twice() -> None:
 
 
 # -- reading 3: the order of play ----------------------------------------------------------
+
 
 def test_reading_seats_go_round_group_by_group_and_reverse_turns_the_table() -> None:
     assert default_names(3) == ("A1", "B1", "C1", "A2", "B2", "C2")
@@ -90,6 +110,7 @@ def test_the_game_starts_with_the_first_player() -> None:
 
 # -- reading 4: a group has zero cards when its shared hand is empty -----------------------
 
+
 def test_reading_a_group_wins_when_its_shared_hand_is_empty() -> None:
     state = table([["R4"], ["G6", "Y6"]], ["R0"])
     after, effects = apply(state, play("R4"))
@@ -99,14 +120,17 @@ def test_reading_a_group_wins_when_its_shared_hand_is_empty() -> None:
 
 # -- reading 5 and 7: the draw pile running out, and ties ----------------------------------
 
+
 def test_reading_an_empty_draw_pile_gives_the_win_to_the_fewest_points_in_hand() -> None:
     # A draws the last card; A holds 1 + 9 = 10 points, B holds 50 + 2 = 52.
     state = table([["G9"], ["W", "R2"]], ["B3"], deck=["R1"])
     after, effects = apply(state, DRAW)
     assert after.ending == "pile_empty" and after.winners == (0,)
-    assert effects[-1].text == ("The draw pile is empty: group A holds 10 points and group B "
-                                "holds 52 points. Group A wins with the highest score, 52 (the "
-                                "points in the other groups' hands).")
+    assert effects[-1].text == (
+        "The draw pile is empty: group A holds 10 points and group B "
+        "holds 52 points. Group A wins with the highest score, 52 (the "
+        "points in the other groups' hands)."
+    )
 
 
 def test_reading_equal_points_when_the_pile_runs_out_is_a_tie() -> None:
@@ -118,6 +142,7 @@ def test_reading_equal_points_when_the_pile_runs_out_is_a_tie() -> None:
 
 # -- reading 6: an action card turned up to start ------------------------------------------
 
+
 def test_reading_the_start_card_is_the_first_number_card_turned_up() -> None:
     for seed in range(200):
         state = Game(seed, 4).state
@@ -126,6 +151,7 @@ def test_reading_the_start_card_is_the_first_number_card_turned_up() -> None:
 
 
 # -- drop-out at 11, and the original program's misreport ----------------------------------
+
 
 def test_a_group_reaching_eleven_cards_drops_out_and_the_last_group_wins() -> None:
     hand = ["G5", "G6", "G7", "G8", "G9", "Y5", "Y6", "Y7", "Y8"]
@@ -160,14 +186,17 @@ def test_drawing_until_playable_stops_at_eleven_and_play_goes_on_without_the_gro
 
 # -- drawing, actions, wilds ---------------------------------------------------------------
 
+
 def test_a_group_with_no_playable_card_draws_until_one_comes_then_the_same_seat_plays() -> None:
     state = table([["G5"], ["R2"]], ["R0"], deck=["Y9", "R4", "Y6", "G7"])
     with pytest.raises(IllegalMove, match="cards are drawn only when none can be played"):
         apply(table([["R5"], ["R2"]], ["R0"]), DRAW)
     after, effects = apply(state, DRAW)
     assert after.hands[0] == ["G5", "G7", "Y6", "R4"] and after.seat == 0
-    assert effects[0].secret == ("A1 has no card to play and draws 3 cards for group A: green "
-                                 "7, yellow 6 and red 4 — red 4 can be played.")
+    assert effects[0].secret == (
+        "A1 has no card to play and draws 3 cards for group A: green "
+        "7, yellow 6 and red 4 — red 4 can be played."
+    )
     assert effects[0].seen_by(1) == "A1 has no card to play and draws 3 cards for group A."
 
 
@@ -211,19 +240,22 @@ def test_a_wild_names_the_colour_and_may_be_played_any_time() -> None:
     assert len(after.hands[1]) == 5 and after.seat == 0  # B2 drew 4 and missed the turn
 
 
-@pytest.mark.parametrize(("move", "words"), [
-    ([], "a move is an object"),
-    ({"kind": "pass"}, "unknown move"),
-    ({"kind": "play"}, "name a card of the deck"),
-    ({"kind": "play", "card": "X"}, "name a card of the deck"),
-    ({"kind": "play", "card": "G5"}, "Group A does not hold green 5"),
-    ({"kind": "play", "card": "Y6"}, "yellow 6 cannot go on red 0: play red, a 0, or a wild"),
-    ({"kind": "play", "card": "R1", "colour": "G"}, "only a wild names a colour"),
-    ({"kind": "play", "card": "W", "colour": "purple"}, "must name the colour"),
-    ({"kind": "play", "card": "W", "colour": ["R"]}, "must name the colour"),
-    ({"kind": "draw"}, "cards are drawn only when none can be played"),
-    ({"kind": "draw", "n": 2}, "a draw is just"),
-])
+@pytest.mark.parametrize(
+    ("move", "words"),
+    [
+        ([], "a move is an object"),
+        ({"kind": "pass"}, "unknown move"),
+        ({"kind": "play"}, "name a card of the deck"),
+        ({"kind": "play", "card": "X"}, "name a card of the deck"),
+        ({"kind": "play", "card": "G5"}, "Group A does not hold green 5"),
+        ({"kind": "play", "card": "Y6"}, "yellow 6 cannot go on red 0: play red, a 0, or a wild"),
+        ({"kind": "play", "card": "R1", "colour": "G"}, "only a wild names a colour"),
+        ({"kind": "play", "card": "W", "colour": "purple"}, "must name the colour"),
+        ({"kind": "play", "card": "W", "colour": ["R"]}, "must name the colour"),
+        ({"kind": "draw"}, "cards are drawn only when none can be played"),
+        ({"kind": "draw", "n": 2}, "a draw is just"),
+    ],
+)
 def test_refusals_say_why_and_change_nothing(move: object, words: str) -> None:
     state = table([["R1", "Y6", "W"], ["G6"]], ["R0"])
     before = state.as_dict()

@@ -26,7 +26,9 @@ def test_the_game_engines_import_only_the_standard_library_and_themselves() -> N
             for name in names:
                 top = name.split(".")[0]
                 assert top in sys.stdlib_module_names or top in ("__future__", "games"), (
-                    path, name)
+                    path,
+                    name,
+                )
 
 
 def test_importing_and_running_the_engines_loads_no_django() -> None:
@@ -35,7 +37,12 @@ def test_importing_and_running_the_engines_loads_no_django() -> None:
         "games.trois.play_game(1); games.cpt113.play_game(1)\n"
         "assert not [m for m in sys.modules if m.split('.')[0] == 'django'], 'django loaded'\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
-                          check=False, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr.decode()

@@ -15,8 +15,9 @@ from games.trois.simulate import simulate
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("bots", [("heuristic",) * 4, ("random",) * 4,
-                                  ("heuristic", "random", "random", "random")])
+@pytest.mark.parametrize(
+    "bots", [("heuristic",) * 4, ("random",) * 4, ("heuristic", "random", "random", "random")]
+)
 def test_a_hundred_bot_games_end_without_an_error(bots: tuple[str, ...]) -> None:
     summary = simulate(100, seed=1000, bots=bots)
     assert sum(summary["wins"].values()) + summary["ties"] == 100
@@ -33,8 +34,15 @@ def test_the_time_stand_in_ends_a_game_by_the_fewest_cards() -> None:
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "games.trois", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, text=True, check=False, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "games.trois", *args],
+        cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
 
 
 def test_replay_prints_the_state_and_stops_at_an_illegal_move() -> None:

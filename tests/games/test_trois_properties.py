@@ -16,10 +16,13 @@ from games.trois.rules import legal
 from games.trois.state import State
 
 JUNK = st.one_of(
-    st.none(), st.integers(), st.text(max_size=5),
+    st.none(),
+    st.integers(),
+    st.text(max_size=5),
     st.fixed_dictionaries({"kind": st.sampled_from(["play", "take", "time", "x"])}),
-    st.fixed_dictionaries({"kind": st.just("play"),
-                           "cards": st.lists(st.sampled_from(DECK + ("Z9", "")), max_size=4)}),
+    st.fixed_dictionaries(
+        {"kind": st.just("play"), "cards": st.lists(st.sampled_from(DECK + ("Z9", "")), max_size=4)}
+    ),
 )
 
 
@@ -43,10 +46,15 @@ def check_invariants(state: State) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**63 - 1), choices=st.randoms(use_true_random=False),
-       junk=st.lists(JUNK, max_size=30), call_time=st.integers(20, 400))
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    choices=st.randoms(use_true_random=False),
+    junk=st.lists(JUNK, max_size=30),
+    call_time=st.integers(20, 400),
+)
 def test_random_games_keep_every_card_and_refusals_change_nothing(
-        seed: int, choices: random.Random, junk: list, call_time: int) -> None:
+    seed: int, choices: random.Random, junk: list, call_time: int
+) -> None:
     game = Game(seed)
     bot = RandomBot()
     check_invariants(game.state)

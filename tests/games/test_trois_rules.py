@@ -10,8 +10,9 @@ from games.trois.rules import apply, legal
 from games.trois.state import NAMES, State
 
 
-def table(hands: list[list[str]], pile: list[str], deck: list[str] | None = None,
-          turn: int = 0) -> State:
+def table(
+    hands: list[list[str]], pile: list[str], deck: list[str] | None = None, turn: int = 0
+) -> State:
     """A hand-made moment of a game: the four hands, the pile and the deck (tops last)."""
     return State(seed=7, names=NAMES, hands=hands, deck=deck or [], pile=pile, turn=turn)
 
@@ -36,10 +37,12 @@ def test_the_deal_gives_eight_numbered_cards_each_and_player_starts() -> None:
 
 # -- the seed's worked examples (top card B7) ----------------------------------------------
 
+
 @pytest.mark.parametrize("cards", [["B0", "B3", "B8"], ["B6"], ["G7", "P7"], ["O7"]])
 def test_the_seeds_examples_on_a_blue_7_are_legal(cards: list[str]) -> None:
-    state = table([["B0", "B3", "B8", "B6", "G7", "P7", "O7", "R1"], ["G1"], ["G2"], ["G3"]],
-                  ["B7"])
+    state = table(
+        [["B0", "B3", "B8", "B6", "G7", "P7", "O7", "R1"], ["G1"], ["G2"], ["G3"]], ["B7"]
+    )
     after, effects = apply(state, play(*cards))
     assert after.top == cards[-1]
     assert all(c not in after.hands[0] for c in cards)
@@ -49,12 +52,14 @@ def test_the_seeds_examples_on_a_blue_7_are_legal(cards: list[str]) -> None:
 
 # -- reading 1: how many wildcards ----------------------------------------------------------
 
+
 def test_reading_one_plus_two_and_one_plus_four_in_a_deck_of_72() -> None:
     assert len(DECK) == 72 and len(set(DECK)) == 72
     assert [c for c in DECK if c in WILDCARDS] == ["+2", "+4"]
 
 
 # -- reading 2: what a combination may contain ---------------------------------------------
+
 
 def test_reading_a_combination_is_all_of_the_top_colour_or_all_of_the_top_number() -> None:
     state = table([["G7", "G2", "B1", "R7"], ["G1"], ["G2"], ["G3"]], ["B7"])
@@ -74,6 +79,7 @@ def test_reading_a_combination_is_laid_in_the_order_given() -> None:
 
 # -- reading 3: the deck running out -------------------------------------------------------
 
+
 def test_reading_an_empty_deck_is_refilled_from_the_pile_but_its_top_card() -> None:
     state = table([["R1"], ["G1"], ["G2"], ["G3"]], ["B3", "B4", "B5", "B7"], deck=[])
     after, effects = apply(state, TAKE)
@@ -92,10 +98,12 @@ def test_reading_with_no_card_anywhere_to_take_the_character_passes() -> None:
 
 # -- reading 4: wildcards taken as extra cards do not chain --------------------------------
 
+
 def test_reading_a_wildcard_among_the_extra_cards_is_discarded_and_asks_for_nothing() -> None:
     # The deck's top is last: +4 first, then R1, +2, R2, R3, then R4 stays in the deck.
-    state = table([["Y1"], ["G1"], ["G2"], ["G3"]], ["B7"], deck=["R4", "R3", "R2", "+2", "R1",
-                                                                  "+4"])
+    state = table(
+        [["Y1"], ["G1"], ["G2"], ["G3"]], ["B7"], deck=["R4", "R3", "R2", "+2", "R1", "+4"]
+    )
     after, effects = apply(state, TAKE)
     assert after.wild_pile == ["+4", "+2"]
     assert sorted(after.hands[0]) == ["R1", "R2", "R3", "Y1"]  # four drawn, one was the +2
@@ -112,6 +120,7 @@ def test_a_plus_two_makes_its_taker_take_two_more_and_the_turn_passes() -> None:
 
 
 # -- the original program's crash: a wildcard drawn as the last card of the deck ------------
+
 
 def test_a_wildcard_taken_as_the_decks_last_card_refills_the_deck_for_the_extra_cards() -> None:
     state = table([["Y1"], ["G1"], ["G2"], ["G3"]], ["R1", "R2", "R3", "B7"], deck=["+4"])
@@ -131,6 +140,7 @@ def test_a_wildcard_as_the_very_last_card_anywhere_takes_what_there_is() -> None
 
 # -- reading 5: the time limit ----------------------------------------------------------------
 
+
 def test_reading_at_the_time_limit_the_fewest_cards_wins() -> None:
     state = table([["Y1", "Y2"], ["G1"], ["G2", "G3"], ["G3", "G4", "G5"]], ["B7"])
     after, effects = apply(state, TIME)
@@ -146,6 +156,7 @@ def test_reading_at_the_time_limit_a_shared_fewest_is_a_tie() -> None:
 
 
 # -- reading 6: a card is taken only when none matches; then the turn passes ----------------
+
 
 def test_reading_taking_is_refused_while_a_card_matches() -> None:
     state = table([["B1", "R2"], ["G1"], ["G2"], ["G3"]], ["B7"], deck=["R9"])
@@ -169,19 +180,22 @@ def test_emptying_the_hand_wins_at_once() -> None:
         apply(after, TIME)
 
 
-@pytest.mark.parametrize(("move", "words"), [
-    ("play", "a move is an object"),
-    ({"kind": "jump"}, "unknown move"),
-    ({"kind": "play", "cards": []}, "at least one card"),
-    ({"kind": "play", "cards": "B1"}, "at least one card"),
-    ({"kind": "play", "cards": ["Z1"]}, "there is no card 'Z1'"),
-    ({"kind": "play", "cards": ["B9"]}, "Player does not hold blue 9"),
-    ({"kind": "play", "cards": ["B1", "B1"]}, "only once"),
-    ({"kind": "play", "cards": [1]}, "name each card as text"),
-    ({"kind": "play", "cards": ["B1"], "extra": 1}, "a play is"),
-    ({"kind": "take", "cards": []}, "a take is just"),
-    ({"kind": "time", "now": 1}, "a time move is just"),
-])
+@pytest.mark.parametrize(
+    ("move", "words"),
+    [
+        ("play", "a move is an object"),
+        ({"kind": "jump"}, "unknown move"),
+        ({"kind": "play", "cards": []}, "at least one card"),
+        ({"kind": "play", "cards": "B1"}, "at least one card"),
+        ({"kind": "play", "cards": ["Z1"]}, "there is no card 'Z1'"),
+        ({"kind": "play", "cards": ["B9"]}, "Player does not hold blue 9"),
+        ({"kind": "play", "cards": ["B1", "B1"]}, "only once"),
+        ({"kind": "play", "cards": [1]}, "name each card as text"),
+        ({"kind": "play", "cards": ["B1"], "extra": 1}, "a play is"),
+        ({"kind": "take", "cards": []}, "a take is just"),
+        ({"kind": "time", "now": 1}, "a time move is just"),
+    ],
+)
 def test_refusals_say_why_and_change_nothing(move: object, words: str) -> None:
     state = table([["B1", "B2"], ["G1"], ["G2"], ["G3"]], ["B7"], deck=["R1"])
     before = state.as_dict()

@@ -50,23 +50,46 @@ def celery_worker_process(django_db_setup, django_db_blocker):
 
     db = connection.settings_dict
     # The worker must use the database pytest-django created for this run (test_<name>).
-    url = (f"postgres://{db['USER'] or ''}{':' + db['PASSWORD'] if db['PASSWORD'] else ''}"
-           f"@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}")
+    url = (
+        f"postgres://{db['USER'] or ''}{':' + db['PASSWORD'] if db['PASSWORD'] else ''}"
+        f"@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    )
     env = {**os.environ, "DATABASE_URL": url, "DEBUG": os.environ.get("DEBUG", "1")}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     log = open(ROOT / "test-artifacts" / "celery-worker.log", "w")  # noqa: SIM115
     app.control.purge()
     process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
-         "--concurrency", "1", "--hostname", f"{WORKER_NAME}@%h", "--loglevel", "INFO",
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool",
+            "solo",
+            "--concurrency",
+            "1",
+            "--hostname",
+            f"{WORKER_NAME}@%h",
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(f"the Celery worker exited with {process.returncode}; "
-                        "see test-artifacts/celery-worker.log")
+            pytest.fail(
+                f"the Celery worker exited with {process.returncode}; "
+                "see test-artifacts/celery-worker.log"
+            )
         if app.control.ping(timeout=1.0):
             break
     else:

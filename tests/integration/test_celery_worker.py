@@ -25,10 +25,16 @@ def test_task_runs_in_a_worker_process_through_redis_and_changes_postgresql(
     assert app.connection_for_write().transport.driver_type == "redis"
     assert not app.conf.task_always_eager
     tournament = TournamentFactory()
-    stale = EntrantFactory(tournament=tournament, claim_token_hash="a" * 64,
-                           claim_expires_at=timezone.now() - timedelta(hours=1))
-    live = EntrantFactory(tournament=tournament, claim_token_hash="b" * 64,
-                          claim_expires_at=timezone.now() + timedelta(days=1))
+    stale = EntrantFactory(
+        tournament=tournament,
+        claim_token_hash="a" * 64,
+        claim_expires_at=timezone.now() - timedelta(hours=1),
+    )
+    live = EntrantFactory(
+        tournament=tournament,
+        claim_token_hash="b" * 64,
+        claim_expires_at=timezone.now() + timedelta(days=1),
+    )
 
     result = expire_claim_links.delay()
     assert result.get(timeout=30) == 1
@@ -46,8 +52,9 @@ def test_tasks_enqueued_on_commit_reach_the_worker_only_after_commit(celery_work
 
     from django.db import transaction
 
-    entrant = EntrantFactory(claim_token_hash="c" * 64,
-                             claim_expires_at=timezone.now() - timedelta(hours=1))
+    entrant = EntrantFactory(
+        claim_token_hash="c" * 64, claim_expires_at=timezone.now() - timedelta(hours=1)
+    )
     with transaction.atomic():
         expire_claim_links.delay_on_commit()
         # Had the task been sent now, the worker would already have cleared the committed row

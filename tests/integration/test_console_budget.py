@@ -35,14 +35,16 @@ def test_a_move_costs_the_same_few_queries_all_duel_long():
     client = Client()
     client.force_login(referee)
     url = move_url(duel)  # once: refresh_from_db() below forgets the duel's tournament
-    client.post(url, {"seq": 0, "rev": 0, "type": "round", "card_A": 7, "card_B": 3},
-                headers=HTMX)
+    client.post(url, {"seq": 0, "rev": 0, "type": "round", "card_A": 7, "card_B": 3}, headers=HTMX)
     counts = []
     for seq in range(1, 25):  # Alice wins 9 v 1 and claims each streak bonus
         duel.refresh_from_db()
         data = {"seq": seq, "rev": seq}
-        data |= ({"type": "respond", "seat": "A", "choice": "opponents_draw"}
-                 if duel.state["awaiting"] else {"type": "round", "card_A": 9, "card_B": 1})
+        data |= (
+            {"type": "respond", "seat": "A", "choice": "opponents_draw"}
+            if duel.state["awaiting"]
+            else {"type": "round", "card_A": 9, "card_B": 1}
+        )
         with CaptureQueriesContext(connection) as queries:
             assert client.post(url, data, headers=HTMX).status_code == 200
         counts.append(len(queries))  # BEGIN and COMMIT included, as Django counts them
@@ -63,8 +65,9 @@ def race(url: str, users) -> tuple[list[int], list[str]]:
     def post(client):
         try:
             barrier.wait()
-            response = client.post(url, {"seq": 0, "rev": 0, "type": "round", "card_A": 7,
-                                         "card_B": 3}, headers=HTMX)
+            response = client.post(
+                url, {"seq": 0, "rev": 0, "type": "round", "card_A": 7, "card_B": 3}, headers=HTMX
+            )
             statuses.append(response.status_code)
             bodies.append(response.content.decode())
         finally:
@@ -84,8 +87,11 @@ def test_two_devices_race_for_the_same_move_through_the_console(second):
     told someone else entered a move, whichever check the service met first (the winner's
     first move also made the duel theirs)."""
     duel, referee = group_phase_duel()
-    other = referee if second == "same referee" else \
-        RoleFactory(tournament=duel.tournament, role="co_organiser").user
+    other = (
+        referee
+        if second == "same referee"
+        else RoleFactory(tournament=duel.tournament, role="co_organiser").user
+    )
     statuses, bodies = race(move_url(duel), (referee, other))
     assert sorted(statuses) == [200, 409], statuses
     assert "Someone else entered a move" in bodies[statuses.index(409)]

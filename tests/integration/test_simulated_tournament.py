@@ -13,12 +13,14 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 def test_a_simulated_tournament_completes_through_the_worker(celery_worker_process):
     assert connection.vendor == "postgresql"
-    tournament, progress = simulate_tournament(players=10, seed="worker", until="complete",
-                                               wait_for_automation=60)
+    tournament, progress = simulate_tournament(
+        players=10, seed="worker", until="complete", wait_for_automation=60
+    )
     assert tournament.phase == Phase.COMPLETE
     assert_placings_follow_the_playoff_duels(tournament)
     # The steps were the worker's (no actor), and each was taken once.
     planned = AuditEntry.objects.filter(tournament=tournament, action="tiebreaks_planned")
     assert planned.count() == 1 and planned.get().actor is None
-    assert AuditEntry.objects.filter(tournament=tournament,
-                                     action="tournament_complete").count() == 1
+    assert (
+        AuditEntry.objects.filter(tournament=tournament, action="tournament_complete").count() == 1
+    )

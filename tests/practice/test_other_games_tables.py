@@ -15,9 +15,15 @@ from practice.game import Refused
 def person_move(table, rng: random.Random) -> dict:
     """A legal move as the page offers it, or now and then a bad one."""
     if rng.random() < 0.15:
-        return rng.choice([{"kind": "play", "cards": ["Z1"]}, {"kind": "draw", "x": 1},
-                           {"kind": "play", "card": "W", "colour": "P"}, {"kind": "take"},
-                           {"kind": "play", "cards": []}])
+        return rng.choice(
+            [
+                {"kind": "play", "cards": ["Z1"]},
+                {"kind": "draw", "x": 1},
+                {"kind": "play", "card": "W", "colour": "P"},
+                {"kind": "take"},
+                {"kind": "play", "cards": []},
+            ]
+        )
     hand = [c for c in table.hand() if c["playable"]]
     if isinstance(table, trois_table.TroisTable):
         if table.can_take():
@@ -37,8 +43,11 @@ def snapshot(table) -> tuple:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**48 - 1), groups=st.sampled_from([0, 2, 3, 4]),
-       person=st.integers(0, 2**32 - 1))
+@given(
+    seed=st.integers(0, 2**48 - 1),
+    groups=st.sampled_from([0, 2, 3, 4]),
+    person=st.integers(0, 2**32 - 1),
+)
 def test_a_replay_is_the_game_played_and_refusals_change_nothing(seed, groups, person):
     rng = random.Random(person)  # the person's choices
 

@@ -72,8 +72,7 @@ def test_someone_elses_game_is_not_found_and_takes_no_move(ada, kind):
     assert other.get(url(game)).status_code == 404
     assert other.post(url(game, move=True), first_move(game) | {"seen": 0}).status_code == 404
     assert PracticeGame.objects.get(pk=game.pk).moves == []
-    assert "Trois" not in other.get(reverse("practice:games")).content.decode().split(
-        "My games")[1]
+    assert "Trois" not in other.get(reverse("practice:games")).content.decode().split("My games")[1]
 
 
 def test_nothing_hidden_reaches_the_page_during_a_game(ada):
@@ -116,14 +115,17 @@ def test_a_trois_move_is_played_and_the_bots_answer_in_the_log(ada):
     assert "Bot 1 " in page and "by-bot" in page
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    ({"kind": "play", "cards": "Z9"}, "There is no card"),
-    ({"kind": "play"}, "Choose the cards to play."),
-    ({"kind": "jump"}, "Choose a card to play, or take a card."),
-    ({"kind": "play", "cards": ["B1"], "top": "B2"}, "The card to end on top must be one of"),
-    ({"kind": "play", "cards": ["B1"] * 80}, "Choose the cards to play."),
-    ({"kind": "take", "seen": 3}, "This game moved on in another tab"),
-])
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        ({"kind": "play", "cards": "Z9"}, "There is no card"),
+        ({"kind": "play"}, "Choose the cards to play."),
+        ({"kind": "jump"}, "Choose a card to play, or take a card."),
+        ({"kind": "play", "cards": ["B1"], "top": "B2"}, "The card to end on top must be one of"),
+        ({"kind": "play", "cards": ["B1"] * 80}, "Choose the cards to play."),
+        ({"kind": "take", "seen": 3}, "This game moved on in another tab"),
+    ],
+)
 def test_refused_trois_moves_are_explained_and_nothing_is_stored(ada, data, words):
     client = client_for(ada)
     game = start(client)
@@ -143,11 +145,14 @@ def test_a_card_not_held_or_not_matching_is_refused(ada):
     assert PracticeGame.objects.get(pk=game.pk).moves == []
 
 
-@pytest.mark.parametrize(("kind", "groups", "words"), [
-    ("poker", "", "Choose Trois or CPT-113."),
-    ("cpt113", "9", "Choose 2, 3 or 4 groups."),
-    ("cpt113", "x", "Choose 2, 3 or 4 groups."),
-])
+@pytest.mark.parametrize(
+    ("kind", "groups", "words"),
+    [
+        ("poker", "", "Choose Trois or CPT-113."),
+        ("cpt113", "9", "Choose 2, 3 or 4 groups."),
+        ("cpt113", "x", "Choose 2, 3 or 4 groups."),
+    ],
+)
 def test_a_bad_start_is_refused_and_nothing_is_created(ada, kind, groups, words):
     response = client_for(ada).post(reverse("practice:games"), {"kind": kind, "groups": groups})
     assert response.status_code == 422 and words in response.content.decode()

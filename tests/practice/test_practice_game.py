@@ -22,8 +22,11 @@ def some_move(game: Game, rng: random.Random) -> dict:
     playable = game.playable_actions()
     if playable and rng.random() < 0.3:
         card = rng.choice(playable)
-        return {"kind": "action", "card": card, "color": "blue"} if card == "color_change" \
+        return (
+            {"kind": "action", "card": card, "color": "blue"}
+            if card == "color_change"
             else {"kind": "action", "card": card}
+        )
     return {"kind": "reveal", "value": rng.choice(game.my_numbers())[0]}
 
 
@@ -33,8 +36,9 @@ def counts(game: Game) -> dict:
 
 
 @settings(max_examples=12, deadline=None)
-@given(preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**48),
-       style=st.integers(0, 99))
+@given(
+    preset=st.sampled_from(sorted(PRESETS)), seed=st.integers(0, 2**48), style=st.integers(0, 99)
+)
 def test_a_whole_duel_replays_from_its_seed_and_moves(preset: str, seed: int, style: int) -> None:
     rng = random.Random(style)
     game = start(preset, seed, "Ada")
@@ -62,12 +66,20 @@ def test_the_bot_answers_and_acts_on_its_own_and_the_log_says_who_moved() -> Non
 
 
 def refused_changes_nothing(game: Game, move: dict, words: str) -> None:
-    before = (game.state(), list(game.log), [h[:] for h in game.sim.hands.num],
-              game.sim.rng.getstate())
+    before = (
+        game.state(),
+        list(game.log),
+        [h[:] for h in game.sim.hands.num],
+        game.sim.rng.getstate(),
+    )
     with pytest.raises(Refused, match=words):
         game.play(move)
-    assert (game.state(), list(game.log), [h[:] for h in game.sim.hands.num],
-            game.sim.rng.getstate()) == before
+    assert (
+        game.state(),
+        list(game.log),
+        [h[:] for h in game.sim.hands.num],
+        game.sim.rng.getstate(),
+    ) == before
 
 
 def test_a_person_reveals_only_what_they_hold_and_refusals_change_nothing() -> None:
@@ -99,8 +111,9 @@ def test_a_decision_is_answered_only_with_a_choice_the_hand_allows() -> None:
             continue
         decision, choices = game.awaiting_me()
         refused_changes_nothing(game, {"kind": "respond", "choice": "nonsense"}, "Choose one of")
-        refused_changes_nothing(game, {"kind": "reveal", "value": game.my_numbers()[0][0]},
-                                "Answer the question first")
+        refused_changes_nothing(
+            game, {"kind": "reveal", "value": game.my_numbers()[0][0]}, "Answer the question first"
+        )
         game.play({"kind": "respond", "choice": choices[0]})
         return
     pytest.fail("no duel asked the person a decision")

@@ -6,9 +6,11 @@ from tournaments.services import refereeing
 
 
 def open_duels(tournament, kind):
-    return list(Duel.objects.filter(tournament=tournament, kind=kind,
-                                    status__in=[DuelStatus.READY, DuelStatus.RUNNING])
-                .order_by("pk"))
+    return list(
+        Duel.objects.filter(
+            tournament=tournament, kind=kind, status__in=[DuelStatus.READY, DuelStatus.RUNNING]
+        ).order_by("pk")
+    )
 
 
 def finish(duel, referee, winner_seat="A"):

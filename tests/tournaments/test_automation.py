@@ -25,8 +25,7 @@ class TestTimeLimit:
         tournament = duel.tournament
         tournament.duel_time_limit_minutes = 20
         tournament.save()
-        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}},
-                                   0)
+        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}}, 0)
         duel.refresh_from_db()
         return duel
 
@@ -52,13 +51,15 @@ class TestTimeLimit:
         assert timed.events.filter(undone_at=None).count() == 2
 
     def test_starting_a_timed_duel_queues_no_task_for_its_deadline(
-            self, django_capture_on_commit_callbacks):
+        self, django_capture_on_commit_callbacks
+    ):
         duel, referee = group_phase_duel()
         duel.tournament.duel_time_limit_minutes = 20
         duel.tournament.save()
         with django_capture_on_commit_callbacks() as callbacks:
-            duel_services.append_event(duel, referee,
-                                       {"type": "round", "cards": {"A": 9, "B": 1}}, 0)
+            duel_services.append_event(
+                duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}}, 0
+            )
         assert callbacks == []  # the deadline is stored; beat keeps time against it
 
     def test_beat_keeps_time_against_the_stored_deadline(self, timed):
@@ -90,8 +91,9 @@ def play_to_round_15_without_automation():
 
     services.start_group_phase(tournament, organiser)
     for number in range(1, 16):
-        duel = services.name_representatives(tournament, referee, number, entrants[number % 5].pk,
-                                             entrants[5 + number % 3].pk)
+        duel = services.name_representatives(
+            tournament, referee, number, entrants[number % 5].pk, entrants[5 + number % 3].pk
+        )
         finish(duel, referee, "A" if number % 2 else "B")
     tournament.refresh_from_db()
     return tournament
@@ -112,9 +114,14 @@ def test_the_sweep_repairs_a_dropped_enqueue():
 def fingerprint(tournament: Tournament):
     tournament.refresh_from_db()
     return (
-        tournament.phase, tournament.tiebreak_seed, tournament.standings_version,
-        sorted(Duel.objects.filter(tournament=tournament)
-               .values_list("kind", "stage", "status", "seat_a", "seat_b")),
+        tournament.phase,
+        tournament.tiebreak_seed,
+        tournament.standings_version,
+        sorted(
+            Duel.objects.filter(tournament=tournament).values_list(
+                "kind", "stage", "status", "seat_a", "seat_b"
+            )
+        ),
         sorted(tournament.standing_rows.values_list("entrant", "points", "rank")),
         sorted(tournament.tiebreak_draws.values_list("key", "order")),
     )
@@ -132,8 +139,11 @@ def run(name: str, tournament: Tournament) -> None:
         tasks.sweep()
 
 
-@settings(max_examples=12, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(order=st.permutations(TASKS), extra=st.lists(st.sampled_from(TASKS), max_size=4))
 def test_tasks_shuffled_and_duplicated_leave_the_same_state_as_once_in_order(order, extra):
     from django.db import transaction

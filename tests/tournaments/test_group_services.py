@@ -29,9 +29,13 @@ def state(tournament):
     """Everything a refused change must leave as it was."""
     tournament.refresh_from_db()
     return (
-        tournament.phase, tournament.standings_version,
-        sorted(Entrant.objects.filter(tournament=tournament)
-               .values_list("pk", "name", "status", "group_id")),
+        tournament.phase,
+        tournament.standings_version,
+        sorted(
+            Entrant.objects.filter(tournament=tournament).values_list(
+                "pk", "name", "status", "group_id"
+            )
+        ),
         Membership.objects.filter(entrant__tournament=tournament).count(),
         Duel.objects.filter(tournament=tournament).count(),
         AuditEntry.objects.filter(tournament=tournament).count(),
@@ -41,8 +45,9 @@ def state(tournament):
 def make(n_players=21, sizes=(15, 6)):
     organiser = UserFactory()
     tournament = services.create_tournament(name="Harbour Cup", created_by=organiser)
-    services.register_list(tournament, "\n".join(f"P{i:02d}" for i in range(1, n_players + 1)),
-                           organiser)
+    services.register_list(
+        tournament, "\n".join(f"P{i:02d}" for i in range(1, n_players + 1)), organiser
+    )
     entrants = list(tournament.entrants.order_by("name"))
     assignment = {e.pk: 1 if i < sizes[0] else 2 for i, e in enumerate(entrants)}
     services.split_groups(tournament, organiser, "hand", assignment)
@@ -63,10 +68,14 @@ class TestRegistration:
         organiser = UserFactory()
         tournament = services.create_tournament(name="Cup", created_by=organiser)
         services.add_entrant(tournament, "Ada", organiser)
-        report = services.register_list(tournament, "Bea\n\nada\nCy\nBEA\n" + "x" * 81,
-                                        organiser)
+        report = services.register_list(tournament, "Bea\n\nada\nCy\nBEA\n" + "x" * 81, organiser)
         assert [(r.line, r.added) for r in report] == [
-            (1, True), (3, False), (4, True), (5, False), (6, False)]
+            (1, True),
+            (3, False),
+            (4, True),
+            (5, False),
+            (6, False),
+        ]
         assert "already registered" in report[1].message
         assert "at most 80 characters" in report[4].message
         assert sorted(tournament.entrants.values_list("name", flat=True)) == ["Ada", "Bea", "Cy"]
@@ -75,16 +84,17 @@ class TestRegistration:
         organiser = UserFactory()
         tournament = services.create_tournament(name="Cup", created_by=organiser)
         report = services.register_csv(
-            tournament, b"name,club\nAda,North\n,South\nBea,\nAda,East\n", organiser)
-        assert [(r.line, r.added) for r in report] == [(2, True), (3, False), (4, True),
-                                                       (5, False)]
+            tournament, b"name,club\nAda,North\n,South\nBea,\nAda,East\n", organiser
+        )
+        assert [(r.line, r.added) for r in report] == [(2, True), (3, False), (4, True), (5, False)]
         assert "needs a name" in report[1].message
 
     def test_a_31st_active_entrant_is_refused(self):
         organiser = UserFactory()
         tournament = services.create_tournament(name="Cup", created_by=organiser)
-        report = services.register_list(tournament, "\n".join(f"N{i}" for i in range(31)),
-                                        organiser)
+        report = services.register_list(
+            tournament, "\n".join(f"N{i}" for i in range(31)), organiser
+        )
         assert sum(r.added for r in report) == 30
         assert "full" in report[-1].message
         with pytest.raises(ServiceError, match="full"):
@@ -115,8 +125,9 @@ class TestSplitAndStart:
         from tournaments import format as fmt
 
         first, second = tournament.groups.order_by("order")
-        assert split == fmt.random_split(sorted(split), [first.pk, second.pk],
-                                         tournament.split_seed)
+        assert split == fmt.random_split(
+            sorted(split), [first.pk, second.pk], tournament.split_seed
+        )
 
     def test_start_creates_15_rounds_and_membership_and_locks_the_duel_rules(self):
         tournament, organiser, _, _ = make()
@@ -125,17 +136,21 @@ class TestSplitAndStart:
         assert tournament.phase == Phase.GROUP_PHASE
         statuses = list(tournament.rounds.values_list("status", flat=True))
         assert statuses == [RoundStatus.OPEN] + [RoundStatus.PENDING] * 14
-        assert Membership.objects.filter(entrant__tournament=tournament,
-                                         since_round=1).count() == 21
+        assert (
+            Membership.objects.filter(entrant__tournament=tournament, since_round=1).count() == 21
+        )
         assert StandingRow.objects.filter(tournament=tournament).count() == 21
         with pytest.raises(ServiceError, match="locked"):
             services.configure(tournament, organiser, duel_preset="paper")
 
-    @pytest.mark.parametrize(("n", "sizes", "message"), [
-        (9, (5, 4), "10–30 active entrants"),
-        (20, (16, 4), "at most 15"),
-        (12, (8, 4), "needs at least 5"),
-    ])
+    @pytest.mark.parametrize(
+        ("n", "sizes", "message"),
+        [
+            (9, (5, 4), "10–30 active entrants"),
+            (20, (16, 4), "at most 15"),
+            (12, (8, 4), "needs at least 5"),
+        ],
+    )
     def test_start_refusals_name_the_problem(self, n, sizes, message):
         tournament, organiser, _, _ = make(n_players=n, sizes=sizes)
         before = state(tournament)
@@ -203,8 +218,7 @@ class TestTransfers:
         sizes = [tournament.groups.get(order=o).members.count() for o in (1, 2)]
         assert sizes == [15, 6]
 
-    def test_leaving_a_group_below_5_needs_confirmation_then_eliminates_it(self,
-                                                                          after_round_one):
+    def test_leaving_a_group_below_5_needs_confirmation_then_eliminates_it(self, after_round_one):
         tournament, organiser, _, entrants = after_round_one
         services.change_groups(tournament, organiser, {entrants[1].pk: 2})  # 14 / 7
         before = state(tournament)
@@ -221,16 +235,17 @@ class TestTransfers:
         assert set(statuses.values()) == {EntrantStatus.ELIMINATED}
         tournament.refresh_from_db()
         assert tournament.group_phase_ended_at is not None
-        assert set(tournament.rounds.filter(number__gt=1).values_list("status", flat=True)) \
-            == {RoundStatus.NOT_PLAYED}
+        assert set(tournament.rounds.filter(number__gt=1).values_list("status", flat=True)) == {
+            RoundStatus.NOT_PLAYED
+        }
         assert GroupTotal.objects.get(group=tournament.groups.get(order=1)).status == "winner"
 
     def test_no_transfer_while_the_next_duel_runs(self, after_round_one):
         tournament, organiser, referee, entrants = after_round_one
-        duel = services.name_representatives(tournament, referee, 2, entrants[2].pk,
-                                             entrants[17].pk)
-        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}},
-                                   0)
+        duel = services.name_representatives(
+            tournament, referee, 2, entrants[2].pk, entrants[17].pk
+        )
+        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 0)
         before = state(tournament)
         with pytest.raises(ServiceError, match="Round 2's duel has started"):
             services.change_groups(tournament, organiser, {entrants[3].pk: 2})
@@ -238,18 +253,19 @@ class TestTransfers:
 
     def test_moving_a_nominated_player_clears_the_nomination(self, after_round_one):
         tournament, organiser, referee, entrants = after_round_one
-        duel = services.name_representatives(tournament, referee, 2, entrants[2].pk,
-                                             entrants[17].pk)
+        duel = services.name_representatives(
+            tournament, referee, 2, entrants[2].pk, entrants[17].pk
+        )
         services.change_groups(tournament, organiser, {entrants[2].pk: 2})
         duel.refresh_from_db()
         assert duel.status == DuelStatus.VOID
 
     def test_withdrawing_during_a_running_duel_forfeits_it_first(self, after_round_one):
         tournament, organiser, referee, entrants = after_round_one
-        duel = services.name_representatives(tournament, referee, 2, entrants[2].pk,
-                                             entrants[17].pk)
-        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}},
-                                   0)
+        duel = services.name_representatives(
+            tournament, referee, 2, entrants[2].pk, entrants[17].pk
+        )
+        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 0)
         services.withdraw(tournament, organiser, entrants[2].pk, reason="ill")
         duel.refresh_from_db()
         assert duel.status == DuelStatus.FINISHED

@@ -37,8 +37,7 @@ def play(tournament, referee, number, first, second, winner_seat="A"):
 
 
 def start(duel, referee):
-    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}},
-                            duel.seq)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, duel.seq)
     duel.refresh_from_db()
     return duel
 
@@ -48,12 +47,12 @@ class TestAReplayDueAfterRound15:
     referee during the tie-breaks, the plan is provisional and the playoffs wait."""
 
     def test_the_replay_is_played_and_holds_the_plan_and_the_playoffs_until_decided(
-            self, played_group_phase, django_capture_on_commit_callbacks):
+        self, played_group_phase, django_capture_on_commit_callbacks
+    ):
         tournament, organiser, referee = played_group_phase
         settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
         assert tournament.top_four_settled_at is not None
-        round_3 = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP,
-                                   round__number=3)
+        round_3 = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP, round__number=3)
         with django_capture_on_commit_callbacks(execute=True):
             corrections.void_result(tournament, organiser, round_3, "wrong player seated")
         tournament.refresh_from_db()
@@ -78,10 +77,10 @@ class TestAReplayDueAfterRound15:
         assert tournament.phase == Phase.COMPLETE
 
     def test_a_replay_whose_player_withdrew_is_forfeited_at_once(
-            self, played_group_phase, django_capture_on_commit_callbacks):
+        self, played_group_phase, django_capture_on_commit_callbacks
+    ):
         tournament, organiser, referee = played_group_phase
-        round_2 = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP,
-                                   round__number=2)
+        round_2 = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP, round__number=2)
         with django_capture_on_commit_callbacks(execute=True):
             corrections.void_result(tournament, organiser, round_2, "score sheet lost")
         replay = Duel.objects.get(replay_of=round_2)
@@ -99,8 +98,9 @@ class TestAnElimination:
     def test_a_running_duel_is_closed_as_abandoned_and_its_referee_told_why(self):
         tournament, organiser, referee, g1, g2 = ten_players()
         play(tournament, referee, 1, g1[0], g2[0])
-        running = start(services.name_representatives(tournament, referee, 2, g1[1].pk,
-                                                      g2[1].pk), referee)
+        running = start(
+            services.name_representatives(tournament, referee, 2, g1[1].pk, g2[1].pk), referee
+        )
         # A non-playing member of the second group withdraws: it falls to 4, eliminated.
         services.withdraw(tournament, organiser, g2[2].pk, reason="left", confirm=True)
         running.refresh_from_db()
@@ -108,8 +108,9 @@ class TestAnElimination:
         assert "eliminated after round 1" in running.closed_reason
         assert not hasattr(running, "result") or running.result is None
         with pytest.raises(ServiceError, match="abandoned"):
-            refereeing.append_event(running, referee,
-                                    {"type": "round", "cards": {"A": 3, "B": 4}}, running.seq)
+            refereeing.append_event(
+                running, referee, {"type": "round", "cards": {"A": 3, "B": 4}}, running.seq
+            )
         tournament.refresh_from_db()
         assert tournament.group_phase_ended_at is not None
         assert running.round.status == RoundStatus.NOT_PLAYED
@@ -117,8 +118,9 @@ class TestAnElimination:
     def test_the_playing_member_forfeits_first_and_the_elimination_follows_that_round(self):
         tournament, organiser, referee, g1, g2 = ten_players()
         play(tournament, referee, 1, g1[0], g2[0])
-        running = start(services.name_representatives(tournament, referee, 2, g1[1].pk,
-                                                      g2[1].pk), referee)
+        running = start(
+            services.name_representatives(tournament, referee, 2, g1[1].pk, g2[1].pk), referee
+        )
         leaver = running.seat_b if running.seat_b_id == g2[1].pk else running.seat_a
         services.withdraw(tournament, organiser, leaver.pk, reason="ill", confirm=True)
         running.refresh_from_db()
@@ -128,22 +130,30 @@ class TestAnElimination:
         assert second.eliminated_at_round == 2
         assert running.round.status == RoundStatus.DECIDED
         # Membership history: the player was in their group for round 2, which they played.
-        rows = list(Membership.objects.filter(entrant=leaver).order_by("since_round")
-                    .values_list("since_round", "group_id"))
+        rows = list(
+            Membership.objects.filter(entrant=leaver)
+            .order_by("since_round")
+            .values_list("since_round", "group_id")
+        )
         assert rows == [(1, second.pk), (3, None)]
         assert Entrant.objects.get(pk=leaver.pk).status == EntrantStatus.WITHDRAWN
 
 
 class TestPreviews:
     def test_correcting_the_grand_final_names_the_new_champion(
-            self, played_group_phase, django_capture_on_commit_callbacks):
+        self, played_group_phase, django_capture_on_commit_callbacks
+    ):
         tournament, organiser, referee = played_group_phase
         settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
         progression.start_playoffs(tournament, organiser)
         play_playoffs(tournament, referee, django_capture_on_commit_callbacks)
         final = Duel.objects.get(tournament=tournament, stage="GF", status=DuelStatus.FINISHED)
-        lines = preview(tournament, lambda: corrections.correct_result(
-            tournament, organiser, final, "B", "card count was wrong"))
+        lines = preview(
+            tournament,
+            lambda: corrections.correct_result(
+                tournament, organiser, final, "B", "card count was wrong"
+            ),
+        )
         champion, runner_up = final.seat_a.name, final.seat_b.name
         assert f"Champion: {champion} → {runner_up}." in lines
         assert f"2nd place: {runner_up} → {champion}." in lines
@@ -153,7 +163,8 @@ class TestPreviews:
 
 class TestRepair:
     def test_the_sweep_closes_a_replay_left_open_past_the_group_phase_and_the_console_says_why(
-            self, played_group_phase, django_capture_on_commit_callbacks, client):
+        self, played_group_phase, django_capture_on_commit_callbacks, client
+    ):
         from tournaments import tasks
 
         tournament, organiser, referee = played_group_phase
@@ -162,10 +173,19 @@ class TestRepair:
         # What an earlier version could leave: a group replay due after the playoffs started.
         round_4 = Duel.objects.get(tournament=tournament, kind=DuelKind.GROUP, round__number=4)
         stuck = Duel.objects.create(
-            tournament=tournament, kind=DuelKind.REPLAY, round=round_4.round,
-            seat_a=round_4.seat_a, seat_b=round_4.seat_b, group_a=round_4.group_a,
-            group_b=round_4.group_b, referee=referee, status=DuelStatus.READY,
-            replay_of=round_4, ruleset=round_4.ruleset, options=round_4.options)
+            tournament=tournament,
+            kind=DuelKind.REPLAY,
+            round=round_4.round,
+            seat_a=round_4.seat_a,
+            seat_b=round_4.seat_b,
+            group_a=round_4.group_a,
+            group_b=round_4.group_b,
+            referee=referee,
+            status=DuelStatus.READY,
+            replay_of=round_4,
+            ruleset=round_4.ruleset,
+            options=round_4.options,
+        )
         with pytest.raises(ServiceError, match="can no longer be played"):
             refereeing.append_event(stuck, referee, {"type": "forfeit", "seat": "A"}, 0)
         assert tasks.sweep()["repaired"] == 1
@@ -178,7 +198,8 @@ class TestRepair:
         assert tasks.sweep()["repaired"] == 0  # nothing left to repair
 
     def test_the_automation_voids_a_walkover_recorded_for_a_final_never_scheduled(
-            self, played_group_phase_minimal, django_capture_on_commit_callbacks):
+        self, played_group_phase_minimal, django_capture_on_commit_callbacks
+    ):
         from duels import services as duel_rows
         from tournaments.format import duel_key
 
@@ -194,11 +215,16 @@ class TestRepair:
         assert not Duel.objects.filter(tournament=tournament, stage=final).exists()
         # What an earlier version recorded then: the automation's walkover for that final.
         ghost = duel_rows.create_duel(
-            tournament=tournament, kind=DuelKind.TIE_BREAK, stage=final,
-            seat_a_id=min(first, second), seat_b_id=max(first, second),
-            ruleset=tournament.duel_preset, variants=[], options={"truth_dare": False})
-        duel_rows.forfeit(duel_rows.lock(ghost), None, "A" if second < first else "B",
-                          "withdrawn")
+            tournament=tournament,
+            kind=DuelKind.TIE_BREAK,
+            stage=final,
+            seat_a_id=min(first, second),
+            seat_b_id=max(first, second),
+            ruleset=tournament.duel_preset,
+            variants=[],
+            options={"truth_dare": False},
+        )
+        duel_rows.forfeit(duel_rows.lock(ghost), None, "A" if second < first else "B", "withdrawn")
         assert progression.pending(tournament)
         assert progression.sync(tournament)
         ghost.refresh_from_db()

@@ -86,15 +86,27 @@ def snapshot(tournament: Tournament) -> tuple:
     """What a refused service must leave exactly as it was."""
     tournament.refresh_from_db()
     return (
-        tournament.phase, tournament.standings_version, tournament.group_phase_ended_at,
-        tournament.top_four_settled_at, tournament.placings,
-        tuple(Duel.objects.filter(tournament=tournament).order_by("pk")
-              .values_list("pk", "status", "seq", "seat_a_id", "seat_b_id")),
-        tuple(Entrant.objects.filter(tournament=tournament).order_by("pk")
-              .values_list("pk", "status", "group_id")),
+        tournament.phase,
+        tournament.standings_version,
+        tournament.group_phase_ended_at,
+        tournament.top_four_settled_at,
+        tournament.placings,
+        tuple(
+            Duel.objects.filter(tournament=tournament)
+            .order_by("pk")
+            .values_list("pk", "status", "seq", "seat_a_id", "seat_b_id")
+        ),
+        tuple(
+            Entrant.objects.filter(tournament=tournament)
+            .order_by("pk")
+            .values_list("pk", "status", "group_id")
+        ),
         Membership.objects.filter(entrant__tournament=tournament).count(),
-        tuple(Round.objects.filter(tournament=tournament).order_by("number")
-              .values_list("status", flat=True)),
+        tuple(
+            Round.objects.filter(tournament=tournament)
+            .order_by("number")
+            .values_list("status", flat=True)
+        ),
         TieBreakDraw.objects.filter(tournament=tournament).count(),
     )
 
@@ -135,36 +147,49 @@ def assert_open_duels_playable(tournament: Tournament) -> None:
         where = f"{duel.kind} duel {duel.pk} ({duel.stage or duel.round}) {duel.status}"
         assert duel.seat_a_id and duel.seat_b_id, f"{where} has an empty seat"
         assert tournament.phase in refereeing.PLAYED_IN[duel.kind], (
-            f"{where} is open in the {tournament.phase}: nobody may play it")
+            f"{where} is open in the {tournament.phase}: nobody may play it"
+        )
         gone = [e.name for e in (duel.seat_a, duel.seat_b) if e.status != EntrantStatus.ACTIVE]
         if duel.kind == DuelKind.GROUP:
             assert lifecycle.group_phase_open(tournament), f"{where}: the group phase is over"
             assert not gone, f"{where}: {gone} no longer active but still named"
-            assert (duel.seat_a.group_id, duel.seat_b.group_id) == (duel.group_a_id,
-                                                                    duel.group_b_id), (
-                f"{where}: a player no longer in the group they represent")
+            assert (duel.seat_a.group_id, duel.seat_b.group_id) == (
+                duel.group_a_id,
+                duel.group_b_id,
+            ), f"{where}: a player no longer in the group they represent"
             status = duel.round.status
-            waits = status == RoundStatus.PENDING and Round.objects.filter(
-                tournament=tournament, number=duel.round.number - 1,
-                status=RoundStatus.OPEN).exists()
+            waits = (
+                status == RoundStatus.PENDING
+                and Round.objects.filter(
+                    tournament=tournament, number=duel.round.number - 1, status=RoundStatus.OPEN
+                ).exists()
+            )
             assert status == RoundStatus.OPEN or waits, (
-                f"{where}: round {duel.round.number} is {status}")
+                f"{where}: round {duel.round.number} is {status}"
+            )
         elif duel.kind == DuelKind.REPLAY:
             assert not gone, f"{where}: a due replay whose player {gone} is gone (not forfeited)"
         elif gone:
             assert duel.seq == 0 and progression.pending(tournament), (
-                f"{where}: {gone} no longer active and no walkover coming")
+                f"{where}: {gone} no longer active and no walkover coming"
+            )
 
 
 def assert_standings_recomputed(tournament: Tournament) -> None:
     """The materialised standings equal a recomputation from the results."""
     tournament.refresh_from_db()
-    rows = list(StandingRow.objects.filter(tournament=tournament).order_by("position")
-                .values_list("entrant_id", "points", "rank"))
+    rows = list(
+        StandingRow.objects.filter(tournament=tournament)
+        .order_by("position")
+        .values_list("entrant_id", "points", "rank")
+    )
     version = tournament.standings_version
     assert recompute_standings(tournament) == version, "standings differ from the results"
-    assert rows == list(StandingRow.objects.filter(tournament=tournament).order_by("position")
-                        .values_list("entrant_id", "points", "rank"))
+    assert rows == list(
+        StandingRow.objects.filter(tournament=tournament)
+        .order_by("position")
+        .values_list("entrant_id", "points", "rank")
+    )
 
 
 def assert_automation_caught_up(tournament: Tournament) -> None:
@@ -193,10 +218,10 @@ def assert_settled_only_when_final(tournament: Tournament) -> None:
     if tournament.top_four_settled_at is None:
         return
     assert tournament.phase in (Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE), (
-        f"top four settled in the {tournament.phase}")
+        f"top four settled in the {tournament.phase}"
+    )
     changers = open_duels(tournament, DuelKind.GROUP, DuelKind.REPLAY, DuelKind.TIE_BREAK)
-    assert not changers, (f"top four settled with {[(d.kind, d.pk) for d in changers]} "
-                          "still open")
+    assert not changers, f"top four settled with {[(d.kind, d.pk) for d in changers]} still open"
 
 
 def assert_membership_history(tournament: Tournament, known_bug: set[int] = frozenset()) -> None:
@@ -207,14 +232,18 @@ def assert_membership_history(tournament: Tournament, known_bug: set[int] = froz
     if tournament.phase in (Phase.DRAFT, Phase.REGISTRATION):
         return
     rows: dict[int, list[tuple[int, int | None]]] = {}
-    for entrant, group, since in Membership.objects.filter(
-            entrant__tournament=tournament).order_by("pk").values_list(
-            "entrant_id", "group_id", "since_round"):
+    for entrant, group, since in (
+        Membership.objects.filter(entrant__tournament=tournament)
+        .order_by("pk")
+        .values_list("entrant_id", "group_id", "since_round")
+    ):
         rows.setdefault(entrant, []).append((since, group))
     started = Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
     withdrawn_after_rounds = {
-        detail["entrant"] for detail in AuditEntry.objects.filter(
-            tournament=tournament, action="player_withdrawn").values_list("detail", flat=True)
+        detail["entrant"]
+        for detail in AuditEntry.objects.filter(
+            tournament=tournament, action="player_withdrawn"
+        ).values_list("detail", flat=True)
     } - set(known_bug)
     for entrant in Entrant.objects.filter(tournament=tournament):
         history = rows.get(entrant.pk, [])
@@ -229,29 +258,36 @@ def assert_membership_history(tournament: Tournament, known_bug: set[int] = froz
         assert rounds == sorted(rounds), f"{entrant.name}'s membership goes back: {history}"
         if entrant.status == EntrantStatus.ELIMINATED:
             assert history and history[-1][1] == entrant.group_id, (
-                f"eliminated {entrant.name}: {history} but group {entrant.group_id}")
+                f"eliminated {entrant.name}: {history} but group {entrant.group_id}"
+            )
         elif entrant.status == EntrantStatus.ACTIVE or started:
             last = history[-1][1] if history else None
             assert last == entrant.group_id, (
                 f"{entrant.name} ({entrant.status}) is in group {entrant.group_id} but "
-                f"membership says {history}")
+                f"membership says {history}"
+            )
     changes = membership_rows(tournament)
     for number, a, ga, b, gb in Duel.objects.filter(
-            tournament=tournament, kind__in=GROUP_KINDS, status=DuelStatus.FINISHED,
+        tournament=tournament,
+        kind__in=GROUP_KINDS,
+        status=DuelStatus.FINISHED,
     ).values_list("round__number", "seat_a_id", "group_a_id", "seat_b_id", "group_b_id"):
         members = membership_at(changes, number)
         assert a in members.get(ga, []) and b in members.get(gb, []), (
-            f"round {number}: {a} for {ga}, {b} for {gb}, but membership says {members}")
+            f"round {number}: {a} for {ga}, {b} for {gb}, but membership says {members}"
+        )
 
 
 # -- driving -------------------------------------------------------------------------------
 
 
-def name_and_end(tournament: Tournament, referee, number: int, first: int, second: int,
-                 winner: str) -> Duel:
+def name_and_end(
+    tournament: Tournament, referee, number: int, first: int, second: int, winner: str
+) -> Duel:
     duel = services.name_representatives(tournament, referee, number, first, second)
-    refereeing.append_event(duel, referee, {"type": "forfeit",
-                                            "seat": "B" if winner == "A" else "A"}, duel.seq)
+    refereeing.append_event(
+        duel, referee, {"type": "forfeit", "seat": "B" if winner == "A" else "A"}, duel.seq
+    )
     return duel
 
 
@@ -263,9 +299,14 @@ def drive_to_complete(tournament: Tournament, organiser, referee) -> int:
         tournament.refresh_from_db()
         if tournament.phase == Phase.COMPLETE:
             return step
-        playable = [d for d in open_duels(tournament) if d.seat_a_id and d.seat_b_id
-                    and tournament.phase in refereeing.PLAYED_IN[d.kind]
-                    and (d.kind != DuelKind.GROUP or d.round.status == RoundStatus.OPEN)]
+        playable = [
+            d
+            for d in open_duels(tournament)
+            if d.seat_a_id
+            and d.seat_b_id
+            and tournament.phase in refereeing.PLAYED_IN[d.kind]
+            and (d.kind != DuelKind.GROUP or d.round.status == RoundStatus.OPEN)
+        ]
         if playable:
             duel = playable[0]
             refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, duel.seq)
@@ -280,8 +321,10 @@ def drive_to_complete(tournament: Tournament, organiser, referee) -> int:
         if tournament.phase == Phase.TIE_BREAKS:
             progression.start_playoffs(tournament, organiser)  # a refusal here is the bug
             continue
-        raise AssertionError(f"stuck in the {tournament.phase} after {step} steps: nothing "
-                             "open, no round to name, no phase to start")
+        raise AssertionError(
+            f"stuck in the {tournament.phase} after {step} steps: nothing "
+            "open, no round to name, no phase to start"
+        )
     raise AssertionError(f"not complete after {DRIVE_STEPS} steps ({tournament.phase})")
 
 
@@ -299,15 +342,19 @@ class TournamentLife(RuleBasedStateMachine):
         # xfail): a withdrawal before round 1 starts leaves the round-1 membership row.
         self.withdrawn_in_set_up: set[int] = set()
 
-    @initialize(players=st.integers(min_value=10, max_value=30),
-                minimal=st.booleans(), split=st.sampled_from(["alternating", "random"]))
+    @initialize(
+        players=st.integers(min_value=10, max_value=30),
+        minimal=st.booleans(),
+        split=st.sampled_from(["alternating", "random"]),
+    )
     def start(self, players: int, minimal: bool, split: str) -> None:
         self.organiser = UserFactory()
         tournament = services.create_tournament(name="Life Cup", created_by=self.organiser)
         if minimal:
             services.configure(tournament, self.organiser, tiebreak_mode="minimal")
-        services.register_list(tournament, "\n".join(f"P{i:02d}" for i in range(players)),
-                               self.organiser)
+        services.register_list(
+            tournament, "\n".join(f"P{i:02d}" for i in range(players)), self.organiser
+        )
         services.split_groups(tournament, self.organiser, split, seed="life")
         services.start_group_phase(tournament, self.organiser)
         self.referee = RoleFactory(tournament=tournament, role=Role.REFEREE).user
@@ -321,11 +368,14 @@ class TournamentLife(RuleBasedStateMachine):
                 STATS[f"reached {self.tournament.phase}"] += 1
                 STATS["refusals"] += self.refusals
                 STATS["eliminations"] += self.tournament.groups.exclude(
-                    eliminated_at_round=None).count()
+                    eliminated_at_round=None
+                ).count()
                 STATS["corrected results"] += Duel.objects.filter(
-                    tournament=self.tournament, result__corrected=True).count()
+                    tournament=self.tournament, result__corrected=True
+                ).count()
                 STATS["withdrawn"] += self.tournament.entrants.filter(
-                    status=EntrantStatus.WITHDRAWN).count()
+                    status=EntrantStatus.WITHDRAWN
+                ).count()
                 drive_to_complete(self.tournament, self.organiser, self.referee)
                 self.check_all()
                 assert self.tournament.phase == Phase.COMPLETE
@@ -368,8 +418,9 @@ class TournamentLife(RuleBasedStateMachine):
         g1, g2 = self.t.groups.order_by("order")
         a, b = choose(active(self.t, g1), first), choose(active(self.t, g2), second)
         if a and b:
-            self.attempt(lambda: services.name_representatives(self.t, self.referee,
-                                                               rnd.number, a.pk, b.pk))
+            self.attempt(
+                lambda: services.name_representatives(self.t, self.referee, rnd.number, a.pk, b.pk)
+            )
 
     @precondition(lambda self: self.in_group_phase())
     @rule(rounds=st.integers(min_value=1, max_value=6), first=pick, second=pick, winner=seat)
@@ -384,8 +435,9 @@ class TournamentLife(RuleBasedStateMachine):
             b = choose(active(self.t, g2), second + 2 * offset)
             if not (a and b):
                 return
-            self.attempt(partial(name_and_end, self.t, self.referee, rnd.number, a.pk, b.pk,
-                                 winner))
+            self.attempt(
+                partial(name_and_end, self.t, self.referee, rnd.number, a.pk, b.pk, winner)
+            )
 
     # -- refereeing any open duel (every phase) ------------------------------------------------
 
@@ -398,8 +450,11 @@ class TournamentLife(RuleBasedStateMachine):
         """A number round: starts the duel (it runs) or goes on; the engine may refuse."""
         duel = self._open(which)
         if duel:
-            self.attempt(lambda: refereeing.append_event(
-                duel, self.referee, {"type": "round", "cards": {"A": a, "B": b}}, duel.seq))
+            self.attempt(
+                lambda: refereeing.append_event(
+                    duel, self.referee, {"type": "round", "cards": {"A": a, "B": b}}, duel.seq
+                )
+            )
 
     @precondition(lambda self: self.tournament is not None)
     @rule(which=pick, how=st.sampled_from(["forfeit", "adjudicate", "time_limit"]), side=seat)
@@ -408,9 +463,11 @@ class TournamentLife(RuleBasedStateMachine):
         duel = self._open(which)
         if duel is None:
             return
-        event = {"forfeit": {"type": "forfeit", "seat": side},
-                 "adjudicate": {"type": "adjudicate", "winner": side},
-                 "time_limit": {"type": "time_limit"}}[how]
+        event = {
+            "forfeit": {"type": "forfeit", "seat": side},
+            "adjudicate": {"type": "adjudicate", "winner": side},
+            "time_limit": {"type": "time_limit"},
+        }[how]
         self.attempt(lambda: refereeing.append_event(duel, self.referee, event, duel.seq))
 
     @precondition(lambda self: self.tournament is not None)
@@ -429,8 +486,11 @@ class TournamentLife(RuleBasedStateMachine):
         duel = choose([d for d in open_duels(self.t) if d.status == DuelStatus.RUNNING], which)
         if duel:
             player = duel.seat_a if which % 2 else duel.seat_b
-            self.attempt(lambda: services.withdraw(self.t, self.organiser, player.pk,
-                                                   reason="ill", confirm=confirm))
+            self.attempt(
+                lambda: services.withdraw(
+                    self.t, self.organiser, player.pk, reason="ill", confirm=confirm
+                )
+            )
 
     @precondition(lambda self: self.tournament is not None)
     @rule(which=pick, confirm=st.booleans())
@@ -439,12 +499,18 @@ class TournamentLife(RuleBasedStateMachine):
         if player:
             if self.t.phase == Phase.GROUP_PHASE and not round_one_started(self.t):
                 self.withdrawn_in_set_up.add(player.pk)
-            self.attempt(lambda: services.withdraw(self.t, self.organiser, player.pk,
-                                                   reason="left", confirm=confirm))
+            self.attempt(
+                lambda: services.withdraw(
+                    self.t, self.organiser, player.pk, reason="left", confirm=confirm
+                )
+            )
 
     @precondition(lambda self: self.in_group_phase())
-    @rule(movers=st.lists(pick, min_size=1, max_size=4), leaver=st.none() | pick,
-          confirm=st.booleans())
+    @rule(
+        movers=st.lists(pick, min_size=1, max_size=4),
+        leaver=st.none() | pick,
+        confirm=st.booleans(),
+    )
     def transfer(self, movers: list[int], leaver: int | None, confirm: bool) -> None:
         """One change: some players to the other group, maybe a withdrawal with it."""
         players = active(self.t)
@@ -455,8 +521,11 @@ class TournamentLife(RuleBasedStateMachine):
             changes[p.pk] = 3 - groups[p.group_id]
         if leaver is not None:
             changes[choose(players, leaver).pk] = None
-        self.attempt(lambda: services.change_groups(self.t, self.organiser, changes,
-                                                    confirm=confirm, reason="rebalance"))
+        self.attempt(
+            lambda: services.change_groups(
+                self.t, self.organiser, changes, confirm=confirm, reason="rebalance"
+            )
+        )
 
     @precondition(lambda self: self.in_group_phase())
     @rule(order=st.sampled_from([1, 2]))
@@ -469,8 +538,11 @@ class TournamentLife(RuleBasedStateMachine):
         room = max(0, 15 - len(active(self.t, other)))
         changes = {p.pk: (other.order if i < room else None) for i, p in enumerate(leaving)}
         if changes:
-            self.attempt(lambda: services.change_groups(self.t, self.organiser, changes,
-                                                        confirm=True, reason="sinking"))
+            self.attempt(
+                lambda: services.change_groups(
+                    self.t, self.organiser, changes, confirm=True, reason="sinking"
+                )
+            )
 
     # -- organisers' rulings -----------------------------------------------------------------
 
@@ -485,16 +557,22 @@ class TournamentLife(RuleBasedStateMachine):
     def correct(self, which: int, winner: str | None) -> None:
         duel = self._finished(which)
         if duel:
-            self.attempt(lambda: corrections.correct_result(self.t, self.organiser, duel,
-                                                            winner, "score sheet"))
+            self.attempt(
+                lambda: corrections.correct_result(
+                    self.t, self.organiser, duel, winner, "score sheet"
+                )
+            )
 
     @precondition(lambda self: self.tournament is not None)
     @rule(which=pick, replay=st.booleans())
     def void(self, which: int, replay: bool) -> None:
         duel = self._finished(which, GROUP_KINDS)
         if duel:
-            self.attempt(lambda: corrections.void_result(self.t, self.organiser, duel,
-                                                         "wrong player", replay=replay))
+            self.attempt(
+                lambda: corrections.void_result(
+                    self.t, self.organiser, duel, "wrong player", replay=replay
+                )
+            )
 
     # -- the automation and the organiser's start ------------------------------------------
 
@@ -529,22 +607,35 @@ class TournamentLife(RuleBasedStateMachine):
         # Phases only move on (a correction after completion re-opens the playoffs).
         if self.phases_seen and phase != self.phases_seen[-1]:
             last = self.phases_seen[-1]
-            assert (PHASE_ORDER.index(phase) > PHASE_ORDER.index(last)
-                    or (last, phase) == (Phase.COMPLETE, Phase.PLAYOFFS)), f"{last} → {phase}"
+            assert PHASE_ORDER.index(phase) > PHASE_ORDER.index(last) or (last, phase) == (
+                Phase.COMPLETE,
+                Phase.PLAYOFFS,
+            ), f"{last} → {phase}"
         self.phases_seen.append(phase)
 
 
 def test_a_tournaments_life_keeps_its_invariants() -> None:
     STATS.clear()
     started = time.monotonic()
-    run_state_machine_as_test(TournamentLife, settings=settings(
-        max_examples=EXAMPLES, stateful_step_count=STEPS, deadline=None, derandomize=True,
-        database=None, suppress_health_check=list(HealthCheck),
-        # LIFECYCLE_SHRINK=0: report the first failure as found (long runs, fast feedback).
-        phases=list(Phase_) if os.environ.get("LIFECYCLE_SHRINK", "1") == "1"
-        else [Phase_.explicit, Phase_.reuse, Phase_.generate]))
-    print(f"\n{EXAMPLES} examples × ≤{STEPS} steps in {time.monotonic() - started:.1f} s: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(STATS.items())))
+    run_state_machine_as_test(
+        TournamentLife,
+        settings=settings(
+            max_examples=EXAMPLES,
+            stateful_step_count=STEPS,
+            deadline=None,
+            derandomize=True,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+            # LIFECYCLE_SHRINK=0: report the first failure as found (long runs, fast feedback).
+            phases=list(Phase_)
+            if os.environ.get("LIFECYCLE_SHRINK", "1") == "1"
+            else [Phase_.explicit, Phase_.reuse, Phase_.generate],
+        ),
+    )
+    print(
+        f"\n{EXAMPLES} examples × ≤{STEPS} steps in {time.monotonic() - started:.1f} s: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(STATS.items()))
+    )
 
 
 # -- what the machine found, as plain tests ---------------------------------------------------
@@ -554,20 +645,23 @@ def started(players: int = 10) -> tuple[Tournament, Any, Any]:
     """`players` split alternating (the extra one in the first group), the phase started."""
     organiser = UserFactory()
     tournament = services.create_tournament(name="Cup", created_by=organiser)
-    services.register_list(tournament, "\n".join(f"P{i:02d}" for i in range(players)),
-                           organiser)
+    services.register_list(tournament, "\n".join(f"P{i:02d}" for i in range(players)), organiser)
     services.split_groups(tournament, organiser, "alternating")
     services.start_group_phase(tournament, organiser)
     referee = RoleFactory(tournament=tournament, role=Role.REFEREE).user
     return tournament, organiser, referee
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "groups.withdraw's set-up path (group phase started, round 1 not yet) clears the entrant's "
-    "group but leaves the Membership row (group, since_round=1) made by start_group_phase, so "
-    "members_at_round(1) lists a player who withdrew before round 1 was played. Fix belongs "
-    "in groups.withdraw (record the row as split_groups does), outside lifecycle/progression/"
-    "refereeing."))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "groups.withdraw's set-up path (group phase started, round 1 not yet) clears the entrant's "
+        "group but leaves the Membership row (group, since_round=1) made by start_group_phase, so "
+        "members_at_round(1) lists a player who withdrew before round 1 was played. Fix belongs "
+        "in groups.withdraw (record the row as split_groups does), outside lifecycle/progression/"
+        "refereeing."
+    ),
+)
 def test_a_set_up_withdrawal_leaves_no_group_in_the_membership_history() -> None:
     tournament, organiser, referee = started(11)  # 6 / 5: one may leave the first group
     g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
@@ -579,12 +673,16 @@ def test_a_set_up_withdrawal_leaves_no_group_in_the_membership_history() -> None
     assert_membership_history(tournament)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "TOURNAMENT.md 'Split': a set-up withdrawal that leaves a group at 4 blocks round 1 until "
-    "the organiser rebalances; nothing checks it (check_split runs only in start_group_phase), "
-    "so round 1 is named and played 5 v 4. The check would sit in refereeing._check_start, but "
-    "with 10 players one withdrawal leaves 9, which no split can rebalance: the format must "
-    "say what happens then (a stuck event otherwise), so this is reported, not fixed."))
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "TOURNAMENT.md 'Split': a set-up withdrawal that leaves a group at 4 blocks round 1 until "
+        "the organiser rebalances; nothing checks it (check_split runs only in start_group_phase), "
+        "so round 1 is named and played 5 v 4. The check would sit in refereeing._check_start, but "
+        "with 10 players one withdrawal leaves 9, which no split can rebalance: the format must "
+        "say what happens then (a stuck event otherwise), so this is reported, not fixed."
+    ),
+)
 def test_a_set_up_withdrawal_leaving_a_group_at_4_blocks_round_1() -> None:
     tournament, organiser, referee = started(11)
     g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))

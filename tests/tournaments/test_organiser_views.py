@@ -27,13 +27,25 @@ from tournaments.services import refereeing as duel_services
 pytestmark = pytest.mark.django_db
 
 WHO = ["organiser", "co_organiser", "referee", "player", "stranger", "anonymous"]
-ORGANISERS = {"organiser": 200, "co_organiser": 200, "referee": 403, "player": 403,
-              "stranger": 404, "anonymous": 404}
+ORGANISERS = {
+    "organiser": 200,
+    "co_organiser": 200,
+    "referee": 403,
+    "player": 403,
+    "stranger": 404,
+    "anonymous": 404,
+}
 STAFF = {**ORGANISERS, "referee": 200}
 # Expected status of each page for each role on an unpublished tournament.
 PAGES = {
-    "overview": ORGANISERS, "setup": ORGANISERS, "players": ORGANISERS, "groups": ORGANISERS,
-    "transfers": ORGANISERS, "rounds": STAFF, "results": ORGANISERS, "people": ORGANISERS,
+    "overview": ORGANISERS,
+    "setup": ORGANISERS,
+    "players": ORGANISERS,
+    "groups": ORGANISERS,
+    "transfers": ORGANISERS,
+    "rounds": STAFF,
+    "results": ORGANISERS,
+    "people": ORGANISERS,
     "audit": ORGANISERS,
 }
 
@@ -52,8 +64,7 @@ def url(name: str, *args) -> str:
 @pytest.fixture
 def cup():
     organiser = UserFactory(username="olga")
-    tournament = TournamentFactory(created_by=organiser, published=False, slug="cup",
-                                   name="Cup")
+    tournament = TournamentFactory(created_by=organiser, published=False, slug="cup", name="Cup")
     tournament.groups.create(name="Reds", order=1)
     tournament.groups.create(name="Blues", order=2)
     users = {
@@ -70,11 +81,13 @@ def cup():
 def register(tournament, organiser, n=21, first=15):
     """`n` players P01… registered (Pia included when the cup has her) and split first/rest."""
     have = tournament.entrants.count()
-    services.register_list(tournament, "\n".join(f"P{i:02d}" for i in range(1, n - have + 1)),
-                           organiser)
+    services.register_list(
+        tournament, "\n".join(f"P{i:02d}" for i in range(1, n - have + 1)), organiser
+    )
     entrants = list(tournament.entrants.order_by("name"))
-    services.split_groups(tournament, organiser, "hand",
-                          {e.pk: 1 if i < first else 2 for i, e in enumerate(entrants)})
+    services.split_groups(
+        tournament, organiser, "hand", {e.pk: 1 if i < first else 2 for i, e in enumerate(entrants)}
+    )
     return entrants
 
 
@@ -93,6 +106,7 @@ def in_group_phase(tournament, organiser, *, decided=1, sizes=(15, 6)):
 
 
 # ---- the role matrix --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("page", list(PAGES))
 @pytest.mark.parametrize("who", WHO)
@@ -155,10 +169,30 @@ def posts(tournament):
 
 
 POST_NAMES = [
-    "open_registration", "start_group_phase", "start_playoffs", "catch_up", "publish", "cancel",
-    "setup", "players", "register_list", "register_csv", "withdraw", "issue_claim", "groups",
-    "groups_check", "group_names", "transfers", "transfers_check", "name_representatives",
-    "shared_card", "assign_referee", "result", "people", "revoke"]
+    "open_registration",
+    "start_group_phase",
+    "start_playoffs",
+    "catch_up",
+    "publish",
+    "cancel",
+    "setup",
+    "players",
+    "register_list",
+    "register_csv",
+    "withdraw",
+    "issue_claim",
+    "groups",
+    "groups_check",
+    "group_names",
+    "transfers",
+    "transfers_check",
+    "name_representatives",
+    "shared_card",
+    "assign_referee",
+    "result",
+    "people",
+    "revoke",
+]
 
 
 @pytest.mark.parametrize("name", POST_NAMES)
@@ -167,13 +201,19 @@ def test_every_post_needs_the_csrf_token(cup, name):
     _, args, data = next(p for p in posts(tournament) if p[0] == name)
     client = Client(enforce_csrf_checks=True)
     client.force_login(users["organiser"])
-    before = (Tournament.objects.values_list("name", "phase", "published").get(pk=tournament.pk),
-              AuditEntry.objects.count(), Entrant.objects.count())
+    before = (
+        Tournament.objects.values_list("name", "phase", "published").get(pk=tournament.pk),
+        AuditEntry.objects.count(),
+        Entrant.objects.count(),
+    )
     response = client.post(url(name, *args), data)
     assert response.status_code == 403
     assert "form has expired" in response.content.decode()
-    assert (Tournament.objects.values_list("name", "phase", "published").get(pk=tournament.pk),
-            AuditEntry.objects.count(), Entrant.objects.count()) == before
+    assert (
+        Tournament.objects.values_list("name", "phase", "published").get(pk=tournament.pk),
+        AuditEntry.objects.count(),
+        Entrant.objects.count(),
+    ) == before
 
 
 @pytest.mark.parametrize("name", POST_NAMES)
@@ -203,8 +243,14 @@ def test_referees_post_nothing_but_rounds_and_cards(cup, name):
 def test_only_the_organiser_cancels(cup, who):
     tournament, users = cup
     response = client_for(users[who]).post(url("cancel"), {"reason": "rain", "confirm": "on"})
-    expected = {"organiser": 302, "co_organiser": 403, "referee": 403, "player": 403,
-                "stranger": 404, "anonymous": 404}[who]
+    expected = {
+        "organiser": 302,
+        "co_organiser": 403,
+        "referee": 403,
+        "player": 403,
+        "stranger": 404,
+        "anonymous": 404,
+    }[who]
     assert response.status_code == expected
     tournament.refresh_from_db()
     assert (tournament.phase == Phase.CANCELLED) is (who == "organiser")
@@ -212,26 +258,45 @@ def test_only_the_organiser_cancels(cup, who):
 
 # ---- creating and setting up ------------------------------------------------------------
 
+
 def test_create_with_settings_leads_to_the_overview(client):
     user = UserFactory()
     client.force_login(user)
-    response = client.post(reverse("tournaments:create"), {
-        "name": "Harbour Cup", "duel_preset": "paper", "variants": ["speed"],
-        "tiebreak_mode": "minimal", "shared_cards": "", "duel_time_limit_minutes": "30"})
+    response = client.post(
+        reverse("tournaments:create"),
+        {
+            "name": "Harbour Cup",
+            "duel_preset": "paper",
+            "variants": ["speed"],
+            "tiebreak_mode": "minimal",
+            "shared_cards": "",
+            "duel_time_limit_minutes": "30",
+        },
+    )
     tournament = Tournament.objects.get()
     assert response.url == reverse("organiser:overview", args=[tournament.slug])
-    assert (tournament.duel_preset, tournament.variants, tournament.tiebreak_mode,
-            tournament.shared_cards, tournament.duel_time_limit_minutes) == (
-        "paper", ["speed"], "minimal", False, 30)
+    assert (
+        tournament.duel_preset,
+        tournament.variants,
+        tournament.tiebreak_mode,
+        tournament.shared_cards,
+        tournament.duel_time_limit_minutes,
+    ) == ("paper", ["speed"], "minimal", False, 30)
     html = client.get(response.url).content.decode()
     assert "Paper + Speed rules" in html and "no time limit" not in html
 
 
 def test_create_refuses_a_time_limit_out_of_range_and_keeps_the_input(client):
     client.force_login(UserFactory())
-    response = client.post(reverse("tournaments:create"), {
-        "name": "Harbour Cup", "duel_preset": "tournament", "tiebreak_mode": "full",
-        "duel_time_limit_minutes": "999"})
+    response = client.post(
+        reverse("tournaments:create"),
+        {
+            "name": "Harbour Cup",
+            "duel_preset": "tournament",
+            "tiebreak_mode": "full",
+            "duel_time_limit_minutes": "999",
+        },
+    )
     assert response.status_code == 422
     html = response.content.decode()
     assert 'value="Harbour Cup"' in html and "less than or equal to 240" in html
@@ -241,8 +306,10 @@ def test_create_refuses_a_time_limit_out_of_range_and_keeps_the_input(client):
 def test_settings_lock_once_the_group_phase_has_started(cup):
     tournament, users = cup
     client = client_for(users["co_organiser"])
-    response = client.post(url("setup"), {"name": "Cup", "duel_preset": "official",
-                                          "tiebreak_mode": "full", "shared_cards": "on"})
+    response = client.post(
+        url("setup"),
+        {"name": "Cup", "duel_preset": "official", "tiebreak_mode": "full", "shared_cards": "on"},
+    )
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.duel_preset == "official"
@@ -256,6 +323,7 @@ def test_settings_lock_once_the_group_phase_has_started(cup):
 
 
 # ---- players ----------------------------------------------------------------------------
+
 
 def test_old_addresses_redirect_to_the_organiser_pages(cup):
     tournament, users = cup
@@ -301,22 +369,25 @@ def test_a_csv_with_two_bad_rows_reports_both(cup):
     tournament, users = cup
     client = client_for(users["co_organiser"])
     data = b"name,club\nAda,North\n,South\nBea,\nPIA,East\n"
-    response = client.post(url("register_csv"),
-                           {"file": SimpleUploadedFile("players.csv", data, "text/csv")},
-                           headers={"HX-Request": "true"})
+    response = client.post(
+        url("register_csv"),
+        {"file": SimpleUploadedFile("players.csv", data, "text/csv")},
+        headers={"HX-Request": "true"},
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert "2 registered, 2 refused" in html
-    assert "<td>3</td><td>(empty)</td><td><strong>Refused:</strong> A player needs a name." \
-        in html
-    assert "<td>5</td><td>PIA</td><td><strong>Refused:</strong> “PIA” is already registered." \
-        in html
+    assert "<td>3</td><td>(empty)</td><td><strong>Refused:</strong> A player needs a name." in html
+    assert (
+        "<td>5</td><td>PIA</td><td><strong>Refused:</strong> “PIA” is already registered." in html
+    )
 
 
 def test_a_file_that_is_not_utf8_is_refused_in_words(cup):
     tournament, users = cup
     response = client_for(users["organiser"]).post(
-        url("register_csv"), {"file": SimpleUploadedFile("p.csv", "Zoë\n".encode("latin-1"))})
+        url("register_csv"), {"file": SimpleUploadedFile("p.csv", "Zoë\n".encode("latin-1"))}
+    )
     assert response.status_code == 422
     assert "not UTF-8" in response.content.decode()
 
@@ -345,8 +416,9 @@ def test_claim_links_are_issued_from_the_players_page(cup):
 def test_withdraw_during_set_up_keeps_a_private_reason(cup):
     tournament, users = cup
     pia = tournament.entrants.get(name="Pia")
-    response = client_for(users["co_organiser"]).post(url("withdraw"),
-                                                      {"entrant": pia.pk, "reason": "ill"})
+    response = client_for(users["co_organiser"]).post(
+        url("withdraw"), {"entrant": pia.pk, "reason": "ill"}
+    )
     assert response.status_code == 302
     pia.refresh_from_db()
     assert (pia.status, pia.withdrawal_reason) == (EntrantStatus.WITHDRAWN, "ill")
@@ -364,14 +436,16 @@ def test_a_withdrawal_that_sinks_a_group_asks_for_confirmation(cup):
     assert 'name="confirm" value="1"' in html
     leaving.refresh_from_db()
     assert leaving.status == EntrantStatus.ACTIVE
-    response = client.post(url("withdraw"), {"entrant": leaving.pk, "reason": "ill",
-                                             "confirm": "1"})
+    response = client.post(
+        url("withdraw"), {"entrant": leaving.pk, "reason": "ill", "confirm": "1"}
+    )
     assert response.status_code == 302
     blues.refresh_from_db()
     assert blues.eliminated_at_round == 1
 
 
 # ---- groups and starting ----------------------------------------------------------------
+
 
 def test_split_by_hand_and_the_live_check(cup):
     tournament, users = cup
@@ -380,8 +454,7 @@ def test_split_by_hand_and_the_live_check(cup):
     entrants = list(tournament.entrants.order_by("name"))
     # The check (htmx, on every change) counts what the selects say, before saving.
     data = {f"g{e.pk}": "1" if i < 8 else "2" for i, e in enumerate(entrants)}
-    html = client.post(url("groups_check"), data, headers={"HX-Request": "true"}
-                       ).content.decode()
+    html = client.post(url("groups_check"), data, headers={"HX-Request": "true"}).content.decode()
     assert "Reds: <strong>8</strong>" in html and "Blues: <strong>4</strong>" in html
     assert "Blues has 4 members; a group needs 5 to 15." in html
     data[f"g{entrants[0].pk}"] = "2"
@@ -413,7 +486,9 @@ def test_group_names(cup):
     assert "two different names" in response.content.decode()
     client.post(url("group_names"), {"first": "Suns", "second": "Moons"})
     assert list(tournament.groups.order_by("order").values_list("name", flat=True)) == [
-        "Suns", "Moons"]
+        "Suns",
+        "Moons",
+    ]
 
 
 def test_starting_explains_what_blocks_it_then_starts(cup):
@@ -435,6 +510,7 @@ def test_starting_explains_what_blocks_it_then_starts(cup):
 
 # ---- transfers --------------------------------------------------------------------------
 
+
 def test_transfers_wait_for_round_one_and_say_so(cup):
     tournament, users = cup
     in_group_phase(tournament, users["organiser"], decided=0)
@@ -451,13 +527,13 @@ def test_the_board_refuses_a_move_into_the_full_group_on_the_spot(cup):
     assert "Round 1 is decided" in html
     assert "Reds: <strong>15</strong>" in html and "Blues: <strong>6</strong>" in html
     mover = tournament.entrants.filter(group=blues).first()
-    check = client.post(url("transfers_check"), {f"to{mover.pk}": "1"},
-                        headers={"HX-Request": "true"}).content.decode()
+    check = client.post(
+        url("transfers_check"), {f"to{mover.pk}": "1"}, headers={"HX-Request": "true"}
+    ).content.decode()
     assert "Refused: Reds would have 16 members, and a group may have at most 15." in check
     assert "Reds: <strong>16</strong>" in check and "(now 15)" in check
     assert 'id="transfer-actions" class="button-row" hx-swap-oob="true"' in check
-    response = client.post(url("transfers"), {f"to{mover.pk}": "1"},
-                           headers={"HX-Request": "true"})
+    response = client.post(url("transfers"), {f"to{mover.pk}": "1"}, headers={"HX-Request": "true"})
     assert response.status_code == 422
     assert "at most 15" in response.content.decode()
     mover.refresh_from_db()
@@ -472,8 +548,11 @@ def test_a_move_the_other_way_is_applied_and_the_board_says_what_happened(cup):
     check = client.post(url("transfers_check"), {f"to{mover.pk}": "2"}).content.decode()
     assert "1 change, within the limits" in check
     assert f"{mover.name} → Blues" in check
-    response = client.post(url("transfers"), {f"to{mover.pk}": "2", "reason": "balance"},
-                           headers={"HX-Request": "true"})
+    response = client.post(
+        url("transfers"),
+        {f"to{mover.pk}": "2", "reason": "balance"},
+        headers={"HX-Request": "true"},
+    )
     assert response.status_code == 200
     assert f"Applied: {mover.name} → Blues." in response.content.decode()
     mover.refresh_from_db()
@@ -488,8 +567,9 @@ def test_a_whole_reshuffle_is_checked_as_a_whole(cup):
     red = tournament.entrants.filter(group=reds).first()
     blue = tournament.entrants.filter(group=blues).first()
     # A swap: each move alone is fine or refused, together they keep 15/6.
-    check = client.post(url("transfers_check"), {f"to{red.pk}": "2", f"to{blue.pk}": "1"}
-                        ).content.decode()
+    check = client.post(
+        url("transfers_check"), {f"to{red.pk}": "2", f"to{blue.pk}": "1"}
+    ).content.decode()
     assert "2 changes, within the limits" in check
     response = client.post(url("transfers"), {f"to{red.pk}": "2", f"to{blue.pk}": "1"})
     assert response.status_code == 302
@@ -518,8 +598,9 @@ def test_a_change_that_sinks_a_group_needs_confirmation_then_eliminates_it(cup):
     assert "Blues is eliminated" in response.content.decode()
     blues.refresh_from_db()
     assert blues.eliminated_at_round == 1
-    assert all(e.status == EntrantStatus.ELIMINATED
-               for e in tournament.entrants.filter(group=blues))
+    assert all(
+        e.status == EntrantStatus.ELIMINATED for e in tournament.entrants.filter(group=blues)
+    )
 
 
 def test_nothing_to_apply_is_explained(cup):
@@ -532,6 +613,7 @@ def test_nothing_to_apply_is_explained(cup):
 
 # ---- rounds -----------------------------------------------------------------------------
 
+
 def test_naming_representatives_with_a_table_and_a_referee(cup):
     tournament, users = cup
     reds, blues = in_group_phase(tournament, users["organiser"], decided=0)
@@ -539,12 +621,19 @@ def test_naming_representatives_with_a_table_and_a_referee(cup):
     second = tournament.entrants.filter(group=blues).first()
     referee = users["referee"]
     client = client_for(users["co_organiser"])
-    response = client.post(url("name_representatives"), {
-        "first": first.pk, "second": second.pk, "table": "Table 3", "referee": referee.pk})
+    response = client.post(
+        url("name_representatives"),
+        {"first": first.pk, "second": second.pk, "table": "Table 3", "referee": referee.pk},
+    )
     assert response.status_code == 302
     duel = Duel.objects.get(tournament=tournament, round__number=1)
     assert (duel.seat_a, duel.seat_b, duel.table, duel.referee, duel.status) == (
-        first, second, "Table 3", referee, DuelStatus.READY)
+        first,
+        second,
+        "Table 3",
+        referee,
+        DuelStatus.READY,
+    )
     html = client.get(url("rounds")).content.decode()
     assert "Ready for a referee" in html and "Table 3" in html
     assert "Next up" in html
@@ -559,8 +648,9 @@ def test_a_referee_names_but_does_not_assign_and_a_wrong_group_is_refused(cup):
     html = client.get(url("rounds")).content.decode()
     assert 'name="referee"' not in html
     # A player of the wrong group is not even offered; posting one anyway is refused.
-    response = client.post(url("name_representatives"),
-                           {"first": red.pk, "second": other_red.pk, "table": "T1"})
+    response = client.post(
+        url("name_representatives"), {"first": red.pk, "second": other_red.pk, "table": "T1"}
+    )
     assert response.status_code == 422
     assert "Select a valid choice" in response.content.decode()
     assert not Duel.objects.filter(tournament=tournament).exists()
@@ -577,8 +667,10 @@ def test_naming_and_assigning_are_both_or_neither(cup):
     pia = tournament.entrants.get(name="Pia")
     assert pia.group in (reds, blues)
     first, second = (pia, blue) if pia.group == reds else (red, pia)
-    response = client_for(users["organiser"]).post(url("name_representatives"), {
-        "first": first.pk, "second": second.pk, "referee": pia_user.pk})
+    response = client_for(users["organiser"]).post(
+        url("name_representatives"),
+        {"first": first.pk, "second": second.pk, "referee": pia_user.pk},
+    )
     assert response.status_code == 422
     assert "cannot referee this duel" in response.content.decode()
     assert not Duel.objects.filter(tournament=tournament).exists()
@@ -589,14 +681,16 @@ def test_now_playing_and_next_up(cup):
     reds, blues = in_group_phase(tournament, users["organiser"], decided=1)
     red = tournament.entrants.filter(group=reds).last()
     blue = tournament.entrants.filter(group=blues).last()
-    duel = services.name_representatives(tournament, users["organiser"], 2, red.pk, blue.pk,
-                                         "Table 9")
+    duel = services.name_representatives(
+        tournament, users["organiser"], 2, red.pk, blue.pk, "Table 9"
+    )
     client = client_for(users["referee"])
     html = client.get(url("rounds")).content.decode()
     next_up = html.split('id="next-up-heading"', 1)[1]
     assert "Table 9" in next_up and "Group round 2" in next_up
-    duel_services.append_event(duel, users["referee"], {"type": "round", "cards": {"A": 5,
-                                                                                  "B": 3}}, 0)
+    duel_services.append_event(
+        duel, users["referee"], {"type": "round", "cards": {"A": 5, "B": 3}}, 0
+    )
     html = client.get(url("rounds")).content.decode()
     playing = html.split('id="playing-heading"', 1)[1].split('id="next-up-heading"', 1)[0]
     assert blue.name in playing and "Table 9" in playing
@@ -611,8 +705,9 @@ def test_record_a_shared_card(cup):
     blue = tournament.entrants.filter(group=blues).order_by("name").first()
     duel = services.name_representatives(tournament, users["organiser"], 1, red.pk, blue.pk)
     # A real round so that the winner ends with an action card: a 7 gives Bob a card.
-    duel_services.append_event(duel, users["referee"],
-                               {"type": "round", "cards": {"A": 3, "B": 7}}, 0)
+    duel_services.append_event(
+        duel, users["referee"], {"type": "round", "cards": {"A": 3, "B": 7}}, 0
+    )
     duel_services.append_event(duel, users["referee"], {"type": "forfeit", "seat": "B"}, 1)
     mate = tournament.entrants.filter(group=reds).exclude(pk=red.pk).first()
     client = client_for(users["referee"])
@@ -626,29 +721,38 @@ def test_record_a_shared_card(cup):
 
 # ---- results ----------------------------------------------------------------------------
 
+
 def test_a_correction_is_previewed_exactly_then_recorded(cup):
     tournament, users = cup
     in_group_phase(tournament, users["organiser"], decided=1)
-    duel = Duel.objects.select_related("seat_a", "seat_b").get(tournament=tournament,
-                                                               round__number=1)
+    duel = Duel.objects.select_related("seat_a", "seat_b").get(
+        tournament=tournament, round__number=1
+    )
     a, b = duel.seat_a, duel.seat_b
     client = client_for(users["co_organiser"])
     assert f"{a.name} won" in client.get(url("results")).content.decode()
-    before = (AuditEntry.objects.count(), list(StandingRow.objects.values_list("points",
-                                                                               flat=True)))
-    response = client.post(url("result", duel.pk), {"ruling": "B", "reason": "wrong seat",
-                                                    "preview": "1"},
-                           headers={"HX-Request": "true"})
+    before = (
+        AuditEntry.objects.count(),
+        list(StandingRow.objects.values_list("points", flat=True)),
+    )
+    response = client.post(
+        url("result", duel.pk),
+        {"ruling": "B", "reason": "wrong seat", "preview": "1"},
+        headers={"HX-Request": "true"},
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith('<div id="ruling">')
     assert f"{a.name}: 3 → -2 points" in html and f"{b.name}: -2 → 3 points" in html
     assert "Total of Reds: 3 → -2." in html
     assert "Nothing has been recorded yet." in html
-    assert (AuditEntry.objects.count(), list(StandingRow.objects.values_list(
-        "points", flat=True))) == before
-    response = client.post(url("result", duel.pk), {"ruling": "B", "reason": "wrong seat",
-                                                    "apply": "1"})
+    assert (
+        AuditEntry.objects.count(),
+        list(StandingRow.objects.values_list("points", flat=True)),
+    ) == before
+    response = client.post(
+        url("result", duel.pk), {"ruling": "B", "reason": "wrong seat", "apply": "1"}
+    )
     assert response.status_code == 302
     duel.result.refresh_from_db()
     assert (duel.result.winner, duel.result.correction_reason) == (b, "wrong seat")
@@ -662,8 +766,9 @@ def test_a_void_with_replay_is_previewed_and_a_missing_reason_refused(cup):
     response = client.post(url("result", duel.pk), {"ruling": "void_replay", "reason": ""})
     assert response.status_code == 422
     assert "This field is required." in response.content.decode()
-    html = client.post(url("result", duel.pk), {"ruling": "void_replay", "reason": "noise",
-                                                "preview": "1"}).content.decode()
+    html = client.post(
+        url("result", duel.pk), {"ruling": "void_replay", "reason": "noise", "preview": "1"}
+    ).content.decode()
     assert "New duel to play — Group round 1 (replay)" in html
     assert "Group round 1: P01 v P16: finished → void." in html
     assert "Total of Reds: 3 → 0." in html
@@ -678,9 +783,11 @@ def test_a_ruling_applied_from_the_results_page_sends_htmx_to_the_page_not_into_
     in_group_phase(tournament, users["organiser"], decided=1)
     duel = Duel.objects.get(tournament=tournament, round__number=1)
     client = client_for(users["organiser"])
-    response = client.post(url("result", duel.pk),
-                           {"ruling": "void_replay", "reason": "noise", "apply": "1"},
-                           HTTP_HX_REQUEST="true")
+    response = client.post(
+        url("result", duel.pk),
+        {"ruling": "void_replay", "reason": "noise", "apply": "1"},
+        HTTP_HX_REQUEST="true",
+    )
     assert response.status_code == 204 and response.content == b""
     assert response["HX-Redirect"] == url("results")
     duel.refresh_from_db()
@@ -688,8 +795,7 @@ def test_a_ruling_applied_from_the_results_page_sends_htmx_to_the_page_not_into_
     page = client.get(url("results")).content.decode()
     assert "the ruling is recorded" in page  # the message waits for the page it leads to
     again = Duel.objects.get(replay_of=duel)
-    finish_duel = client.post(url("result", again.pk), {"ruling": "A", "reason": "x",
-                                                         "apply": "1"})
+    finish_duel = client.post(url("result", again.pk), {"ruling": "A", "reason": "x", "apply": "1"})
     assert finish_duel.status_code == 404  # not finished yet: nothing to rule on
 
 
@@ -697,13 +803,15 @@ def test_a_refused_correction_is_explained(cup):
     tournament, users = cup
     in_group_phase(tournament, users["organiser"], decided=1)
     duel = Duel.objects.get(tournament=tournament, round__number=1)
-    response = client_for(users["organiser"]).post(url("result", duel.pk), {
-        "ruling": "A", "reason": "check", "preview": "1"})
+    response = client_for(users["organiser"]).post(
+        url("result", duel.pk), {"ruling": "A", "reason": "check", "preview": "1"}
+    )
     assert response.status_code == 422
     assert "That is already the result." in response.content.decode()
 
 
 # ---- phases and the automation ----------------------------------------------------------
+
 
 def test_the_overview_shows_the_round_and_the_window(cup):
     tournament, users = cup
@@ -764,6 +872,7 @@ def test_publish_from_the_overview(cup):
 
 # ---- people and the audit log -----------------------------------------------------------
 
+
 def test_people_grant_and_revoke(cup):
     tournament, users = cup
     UserFactory(username="rex")
@@ -782,8 +891,9 @@ def test_the_audit_log_filters_by_what_and_who(cup):
     client = client_for(users["co_organiser"])
     html = client.get(url("audit")).content.decode()
     assert "Group phase started" in html and "Players registered" in html
-    html = client.get(url("audit"), {"action": "duel_finished"},
-                      headers={"HX-Request": "true"}).content.decode()
+    html = client.get(
+        url("audit"), {"action": "duel_finished"}, headers={"HX-Request": "true"}
+    ).content.decode()
     assert html.lstrip().startswith('<div id="audit-log">')
     assert "Duel finished" in html and "Players registered" not in html
     html = client.get(url("audit"), {"who": str(users["organiser"].pk)}).content.decode()
@@ -793,6 +903,7 @@ def test_the_audit_log_filters_by_what_and_who(cup):
 
 
 # ---- a fixed number of queries ----------------------------------------------------------
+
 
 @pytest.mark.parametrize("page", ["transfers", "players", "rounds", "overview"])
 def test_pages_cost_the_same_queries_for_12_or_24_players(page):
@@ -806,13 +917,15 @@ def test_pages_cost_the_same_queries_for_12_or_24_players(page):
         client = client_for(organiser)
         client.get(reverse(f"organiser:{page}", args=[tournament.slug]))  # warm caches
         with CaptureQueriesContext(connection) as queries:
-            assert client.get(reverse(f"organiser:{page}", args=[tournament.slug])
-                              ).status_code == 200
+            assert (
+                client.get(reverse(f"organiser:{page}", args=[tournament.slug])).status_code == 200
+            )
         counts.append(len(queries))
     assert counts[0] == counts[1]
 
 
 # ---- later phases ------------------------------------------------------------------------
+
 
 def play_open_duels(tournament, actor, kind):
     """Seat A wins every waiting duel of `kind` by a forfeit; the automation then steps on
@@ -836,9 +949,9 @@ def finished(cup):
     tournament, users = cup
     organiser = users["organiser"]
     reds, blues = in_group_phase(tournament, organiser, decided=1, sizes=(10, 5))
-    services.change_groups(tournament, organiser,
-                           {tournament.entrants.filter(group=blues).first().pk: 1},
-                           confirm=True)
+    services.change_groups(
+        tournament, organiser, {tournament.entrants.filter(group=blues).first().pk: 1}, confirm=True
+    )
     progression.sync(tournament)
     stages = {}
     play_open_duels(tournament, organiser, "tie_break")
@@ -876,8 +989,9 @@ def test_an_organiser_gives_any_open_duel_a_table_and_a_referee(cup):
     referee = users["referee"]
     version = Tournament.objects.get(pk=tournament.pk).standings_version
     client = client_for(users["co_organiser"])
-    response = client.post(url("assign_referee", duel.pk),
-                           {"referee": referee.pk, "table": "  Table   5 "})
+    response = client.post(
+        url("assign_referee", duel.pk), {"referee": referee.pk, "table": "  Table   5 "}
+    )
     assert response.status_code == 302
     duel.refresh_from_db()
     assert (duel.table, duel.referee) == ("Table 5", referee)
@@ -899,18 +1013,19 @@ def test_a_referee_takes_a_duel_but_does_not_choose_its_table(cup):
     reds, blues = in_group_phase(tournament, users["organiser"], decided=1)
     red = tournament.entrants.filter(group=reds).last()
     blue = tournament.entrants.filter(group=blues).last()
-    duel = services.name_representatives(tournament, users["organiser"], 2, red.pk, blue.pk,
-                                         "Table 1")
+    duel = services.name_representatives(
+        tournament, users["organiser"], 2, red.pk, blue.pk, "Table 1"
+    )
     referee = users["referee"]
     client = client_for(referee)
-    response = client.post(url("assign_referee", duel.pk),
-                           {"referee": referee.pk, "table": "Table 2"})
+    response = client.post(
+        url("assign_referee", duel.pk), {"referee": referee.pk, "table": "Table 2"}
+    )
     assert response.status_code == 422
     assert "Only organisers choose tables." in response.content.decode()
     duel.refresh_from_db()
     assert (duel.table, duel.referee) == ("Table 1", None)
     # Without a table the same referee takes the duel.
-    assert client.post(url("assign_referee", duel.pk),
-                       {"referee": referee.pk}).status_code == 302
+    assert client.post(url("assign_referee", duel.pk), {"referee": referee.pk}).status_code == 302
     duel.refresh_from_db()
     assert (duel.table, duel.referee) == ("Table 1", referee)

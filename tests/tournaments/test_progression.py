@@ -32,8 +32,10 @@ def test_the_organiser_gives_a_tie_break_duel_its_table_and_referee(played_group
     client.force_login(organiser)
     page = f"/t/{tournament.slug}/manage/rounds/"
     assert f'id="table-{duel.pk}"' in client.get(page).content.decode()
-    response = client.post(f"/t/{tournament.slug}/manage/duels/{duel.pk}/referee/",
-                           {"referee": referee.pk, "table": "Table 2"})
+    response = client.post(
+        f"/t/{tournament.slug}/manage/duels/{duel.pk}/referee/",
+        {"referee": referee.pk, "table": "Table 2"},
+    )
     assert response.status_code == 302
     duel.refresh_from_db()
     assert (duel.table, duel.referee, duel.kind) == ("Table 2", referee, DuelKind.TIE_BREAK)
@@ -42,25 +44,34 @@ def test_the_organiser_gives_a_tie_break_duel_its_table_and_referee(played_group
 
 def test_sync_is_idempotent(played_group_phase):
     tournament, _, _ = played_group_phase
-    before = (list(Duel.objects.filter(tournament=tournament).values_list("pk", "status")),
-              tournament.standings_version)
+    before = (
+        list(Duel.objects.filter(tournament=tournament).values_list("pk", "status")),
+        tournament.standings_version,
+    )
     assert progression.sync(tournament) is False
     tournament.refresh_from_db()
-    after = (list(Duel.objects.filter(tournament=tournament).values_list("pk", "status")),
-             tournament.standings_version)
+    after = (
+        list(Duel.objects.filter(tournament=tournament).values_list("pk", "status")),
+        tournament.standings_version,
+    )
     assert after == before
 
 
 def test_the_whole_tournament_reaches_complete_with_four_distinct_placings(
-        played_group_phase, django_capture_on_commit_callbacks):
+    played_group_phase, django_capture_on_commit_callbacks
+):
     tournament, organiser, referee = played_group_phase
     settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
     assert tournament.top_four_settled_at is not None
     with django_capture_on_commit_callbacks(execute=True):
         progression.start_playoffs(tournament, organiser)
     assert {d.stage for d in open_duels(tournament, DuelKind.PLAYOFF)} == {"Q1", "E1"}
-    play_playoffs(tournament, referee, django_capture_on_commit_callbacks,
-                  lambda stage: "B" if stage == "E1" else "A")
+    play_playoffs(
+        tournament,
+        referee,
+        django_capture_on_commit_callbacks,
+        lambda stage: "B" if stage == "E1" else "A",
+    )
     assert tournament.phase == Phase.COMPLETE
     placings = tournament.placings
     assert sorted(placings.values()) == [1, 2, 3, 4]
@@ -73,7 +84,8 @@ def test_the_whole_tournament_reaches_complete_with_four_distinct_placings(
 
 
 def test_a_playoff_correction_after_completion_reopens_the_bracket(
-        played_group_phase, django_capture_on_commit_callbacks):
+    played_group_phase, django_capture_on_commit_callbacks
+):
     tournament, organiser, referee = played_group_phase
     settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
     progression.start_playoffs(tournament, organiser)
@@ -90,8 +102,9 @@ def test_a_playoff_correction_after_completion_reopens_the_bracket(
     assert gf.last().seat_b == q2.seat_b
 
 
-def test_group_results_freeze_when_the_playoffs_start(played_group_phase,
-                                                     django_capture_on_commit_callbacks):
+def test_group_results_freeze_when_the_playoffs_start(
+    played_group_phase, django_capture_on_commit_callbacks
+):
     tournament, organiser, referee = played_group_phase
     settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
     progression.start_playoffs(tournament, organiser)
@@ -101,7 +114,8 @@ def test_group_results_freeze_when_the_playoffs_start(played_group_phase,
 
 
 def test_a_withdrawal_during_the_tie_breaks_forfeits_the_pending_duel(
-        played_group_phase, django_capture_on_commit_callbacks):
+    played_group_phase, django_capture_on_commit_callbacks
+):
     tournament, organiser, referee = played_group_phase
     duel = open_duels(tournament, DuelKind.TIE_BREAK)[0]
     leaving = duel.seat_a
@@ -116,15 +130,17 @@ def test_a_withdrawal_during_the_tie_breaks_forfeits_the_pending_duel(
 
 
 def test_a_playoff_no_show_loses_every_later_duel_by_walkover(
-        played_group_phase, django_capture_on_commit_callbacks):
+    played_group_phase, django_capture_on_commit_callbacks
+):
     tournament, organiser, referee = played_group_phase
     settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
     progression.start_playoffs(tournament, organiser)
     q1 = Duel.objects.get(tournament=tournament, stage="Q1")
     absent = q1.seat_b
     with django_capture_on_commit_callbacks(execute=True):
-        duel_services.append_event(q1, referee, {"type": "forfeit", "seat": "B",
-                                                 "reason": "no_show"}, 0)
+        duel_services.append_event(
+            q1, referee, {"type": "forfeit", "seat": "B", "reason": "no_show"}, 0
+        )
     e1 = Duel.objects.get(tournament=tournament, stage="E1")
     with django_capture_on_commit_callbacks(execute=True):
         finish(e1, referee, "A")

@@ -24,6 +24,7 @@ pytestmark = pytest.mark.django_db
 PAGES = ["live/", "standings/", "groups/", "rounds/", "tiebreaks/", "bracket/", "screen/"]
 POLLED = ["live/", "standings/", "groups/", "rounds/", "tiebreaks/", "bracket/"]
 
+
 @pytest.fixture
 def quick(monkeypatch):
     """Simulated tournaments in which every duel is a forfeit: the whole format, fast."""
@@ -31,7 +32,8 @@ def quick(monkeypatch):
 
     def run(players=12, until="complete", seed=None, **kwargs):
         tournament, _ = simulation.simulate_tournament(
-            players=players, seed=seed or f"pages-{players}-{until}", until=until, **kwargs)
+            players=players, seed=seed or f"pages-{players}-{until}", until=until, **kwargs
+        )
         return tournament
 
     return run
@@ -53,8 +55,9 @@ def running():
     tournament, organiser, referee, entrants = make()
     services.start_group_phase(tournament, organiser)
     play_round(tournament, referee, 1, entrants[0], entrants[15])
-    duel = services.name_representatives(tournament, referee, 2, entrants[1].pk,
-                                         entrants[16].pk, table="7")
+    duel = services.name_representatives(
+        tournament, referee, 2, entrants[1].pk, entrants[16].pk, table="7"
+    )
     services.set_published(tournament, True, organiser)
     tournament.refresh_from_db()
     return tournament, organiser, referee, entrants, duel
@@ -90,7 +93,6 @@ class TestWhoSeesThem:
             # CSP: no inline style and no inline handlers (charts use SVG attributes).
             assert not re.search(r"\sstyle=", html), page
             assert "hx-on" not in html and "<script>" not in html, page
-
 
     @pytest.mark.parametrize("phase", ["draft", "registration", "cancelled"])
     def test_pages_answer_before_the_group_phase_and_after_a_cancellation(self, phase):
@@ -143,8 +145,7 @@ class TestLivePolls:
         tournament, *_ = running
         client = Client()
         page = client.get(f"/t/{tournament.slug}/standings/")
-        tag = client.get(f"/t/{tournament.slug}/standings/", headers={"HX-Request": "true"})[
-            "ETag"]
+        tag = client.get(f"/t/{tournament.slug}/standings/", headers={"HX-Request": "true"})["ETag"]
         html = page.content.decode()
         assert 'hx-trigger="every 5s"' in html and 'hx-swap="outerHTML"' in html
         # The header travels as JSON in hx-headers (HTML-escaped in the attribute).
@@ -155,15 +156,18 @@ class TestLivePolls:
     def test_a_result_changes_every_tag(self, running):
         tournament, organiser, referee, entrants, duel = running
         client = Client()
-        tags = {page: client.get(f"/t/{tournament.slug}/{page}",
-                                 headers={"HX-Request": "true"})["ETag"] for page in POLLED}
+        tags = {
+            page: client.get(f"/t/{tournament.slug}/{page}", headers={"HX-Request": "true"})["ETag"]
+            for page in POLLED
+        }
         # Round 2 is even: seat A is the second group's player, entrants[16].
         duel_services.append_event(duel, referee, {"type": "forfeit", "seat": "A"}, 0)
         for page, tag in tags.items():
             response, _ = poll(client, f"/t/{tournament.slug}/{page}", tag)
             assert response.status_code == 200, page
-        standings = poll(client, f"/t/{tournament.slug}/standings/",
-                         tags["standings/"])[0].content.decode()
+        standings = poll(client, f"/t/{tournament.slug}/standings/", tags["standings/"])[
+            0
+        ].content.decode()
         assert re.search(rf"{entrants[1].name}</th>\s*<td class=\"num\">3</td>", standings)
 
     def test_a_duel_starting_changes_now_playing_but_not_the_standings(self, running):
@@ -172,14 +176,12 @@ class TestLivePolls:
         home = client.get(f"/t/{tournament.slug}/live/", headers={"HX-Request": "true"})
         table = client.get(f"/t/{tournament.slug}/standings/", headers={"HX-Request": "true"})
         assert "No duel is being played right now." in home.content.decode()
-        duel_services.append_event(duel, referee,
-                                   {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
         now, _ = poll(client, f"/t/{tournament.slug}/live/", home["ETag"])
         assert now.status_code == 200
         html = now.content.decode()
         assert "Playing" in html and "Number cards left" in html and "Table 7" in html
-        assert poll(client, f"/t/{tournament.slug}/standings/", table["ETag"])[0].status_code \
-            == 304
+        assert poll(client, f"/t/{tournament.slug}/standings/", table["ETag"])[0].status_code == 304
 
     def test_screen_panels_poll_on_their_own(self, running):
         tournament, *_ = running
@@ -187,14 +189,20 @@ class TestLivePolls:
         page = client.get(f"/t/{tournament.slug}/screen/").content.decode()
         for panel in ("standings", "stage", "now"):
             assert f"?panel={panel}" in page
-            first, _ = get(client, f"/t/{tournament.slug}/screen/?panel={panel}",
-                           **{"HX-Request": "true"})
+            first, _ = get(
+                client, f"/t/{tournament.slug}/screen/?panel={panel}", **{"HX-Request": "true"}
+            )
             assert first.status_code == 200 and f'id="panel-{panel}"' in first.content.decode()
-            again, queries = poll(client, f"/t/{tournament.slug}/screen/?panel={panel}",
-                                  first["ETag"])
+            again, queries = poll(
+                client, f"/t/{tournament.slug}/screen/?panel={panel}", first["ETag"]
+            )
             assert again.status_code == 304 and queries <= 2
-        assert get(client, f"/t/{tournament.slug}/screen/?panel=nope",
-                   **{"HX-Request": "true"})[0].status_code == 404
+        assert (
+            get(client, f"/t/{tournament.slug}/screen/?panel=nope", **{"HX-Request": "true"})[
+                0
+            ].status_code
+            == 404
+        )
         pinned = client.get(f"/t/{tournament.slug}/screen/?show=now").content.decode()
         assert 'id="panel-now"' in pinned and 'id="panel-standings"' not in pinned
         assert "is-pinned" in pinned
@@ -203,12 +211,33 @@ class TestLivePolls:
 class TestFixedQueryCounts:
     # Anonymous visitors: the count depends on the phase, never on the tournament's size.
     EXPECTED = {
-        "round:5": {"live/": 7, "standings/": 2, "groups/": 5, "rounds/": 6, "tiebreaks/": 2,
-                    "bracket/": 1, "screen/": 10},
-        "tie_breaks": {"live/": 7, "standings/": 5, "groups/": 5, "rounds/": 6,
-                       "tiebreaks/": 7, "bracket/": 1, "screen/": 15},
-        "complete": {"live/": 9, "standings/": 2, "groups/": 5, "rounds/": 6, "tiebreaks/": 7,
-                     "bracket/": 7, "screen/": 12},
+        "round:5": {
+            "live/": 7,
+            "standings/": 2,
+            "groups/": 5,
+            "rounds/": 6,
+            "tiebreaks/": 2,
+            "bracket/": 1,
+            "screen/": 10,
+        },
+        "tie_breaks": {
+            "live/": 7,
+            "standings/": 5,
+            "groups/": 5,
+            "rounds/": 6,
+            "tiebreaks/": 7,
+            "bracket/": 1,
+            "screen/": 15,
+        },
+        "complete": {
+            "live/": 9,
+            "standings/": 2,
+            "groups/": 5,
+            "rounds/": 6,
+            "tiebreaks/": 7,
+            "bracket/": 7,
+            "screen/": 12,
+        },
     }
 
     @pytest.mark.parametrize("until", EXPECTED)
@@ -241,8 +270,8 @@ class TestPages:
         tournament, organiser, referee, entrants, duel = running
         services.change_groups(tournament, organiser, {entrants[2].pk: 2})
         html = Client().get(f"/t/{tournament.slug}/rounds/").content.decode()
-        round_1 = html[html.index('id="round-1"'):html.index('id="round-2"')]
-        round_2 = html[html.index('id="round-2"'):html.index('id="round-3"')]
+        round_1 = html[html.index('id="round-1"') : html.index('id="round-2"')]
+        round_2 = html[html.index('id="round-2"') : html.index('id="round-3"')]
         first = tournament.groups.get(order=1).name
         second = tournament.groups.get(order=2).name
         members_1 = re.search(rf"<dt>{first} \(15\)</dt><dd>([^<]*)</dd>", round_1)
@@ -260,15 +289,16 @@ class TestPages:
         for knockout in data["planned"]["knockouts"]:
             assert knockout["seed"] in html
             drawn = re.findall(r"<li>([^<]+)</li>", html.split(knockout["seed"], 1)[1])
-            assert drawn[:len(knockout["draw"])] == knockout["draw"]
+            assert drawn[: len(knockout["draw"])] == knockout["draw"]
 
     def test_the_bracket_shows_four_duels_the_placings_and_the_champion(self, quick):
         tournament = quick(players=12, until="complete")
         html = Client().get(f"/t/{tournament.slug}/bracket/").content.decode()
         for name in ("Qualifier 1", "Eliminator", "Qualifier 2", "Grand Final", "Placings"):
             assert f">{name}</h2>" in html
-        champion = Entrant.objects.get(pk=int(next(
-            k for k, v in tournament.placings.items() if v == 1))).name
+        champion = Entrant.objects.get(
+            pk=int(next(k for k, v in tournament.placings.items() if v == 1))
+        ).name
         assert f"Champion: <strong>{champion}</strong>" in html
 
     def test_before_the_playoffs_the_bracket_says_when_it_comes(self, running):
@@ -281,10 +311,10 @@ class TestPages:
         html = Client().get(f"/t/{tournament.slug}/live/").content.decode()
         assert "Round 1 of 15 decided; round 2 is next." in html
         assert "No duel is being played right now." in html
-        next_up = html[html.index("Next up"):html.index("Last results")]
+        next_up = html[html.index("Next up") : html.index("Last results")]
         assert entrants[1].name in next_up and "Table 7" in next_up
         assert f"/t/{tournament.slug}/sheets/{duel.pk}/" in next_up
-        recent = html[html.index("Last results"):]
+        recent = html[html.index("Last results") :]
         assert f"<strong>{entrants[0].name}</strong> beat {entrants[15].name}" in recent
 
     def test_score_sheet_shows_a_pending_shared_card_to_referees_only(self, running):
@@ -319,7 +349,7 @@ class TestPlayerPages:
         client = Client()
         client.force_login(player)
         html = client.get(reverse("player:duels")).content.decode()
-        upcoming = html[html.index("Coming up"):html.index("Played")]
+        upcoming = html[html.index("Coming up") : html.index("Played")]
         assert "Next" in upcoming and entrants[16].name in upcoming
         assert "Table <strong>7</strong>" in upcoming
         assert "You have not played a duel yet." in html
@@ -328,7 +358,7 @@ class TestPlayerPages:
         assert "table 7" in mine
         duel_services.append_event(duel, referee, {"type": "forfeit", "seat": "A"}, 0)
         html = client.get(reverse("player:duels")).content.decode()
-        played = html[html.index("Played"):]
+        played = html[html.index("Played") :]
         assert "Won" in played and "+3" in played
         assert f"/t/{tournament.slug}/duels/{duel.pk}/replay/" in played
 
@@ -353,8 +383,10 @@ class TestPlayerPages:
         client.force_login(player)
         html = client.get(reverse("player:tournaments")).content.decode()
         assert tournament.name in html and "Private" in html
-        counts = [get(client, reverse("player:tournaments"))[1],
-                  get(client, reverse("player:duels"))[1]]
+        counts = [
+            get(client, reverse("player:tournaments"))[1],
+            get(client, reverse("player:duels"))[1],
+        ]
         assert counts == [8, 5]
 
 

@@ -15,8 +15,11 @@ pytestmark = pytest.mark.django_db
 
 def fingerprint(tournament):
     return (
-        list(Duel.objects.filter(tournament=tournament).values_list(
-            "pk", "seat_a", "seat_b", "status", "table", "seq")),
+        list(
+            Duel.objects.filter(tournament=tournament).values_list(
+                "pk", "seat_a", "seat_b", "status", "table", "seq"
+            )
+        ),
         SharedCard.objects.filter(tournament=tournament).count(),
         AuditEntry.objects.filter(tournament=tournament).count(),
     )
@@ -55,13 +58,16 @@ class TestNameRepresentatives:
         again = name_representatives(tournament, referee, 2, first.seat_a.pk, dan.pk)
         assert again.pk == duel.pk and again.seat_b == first.seat_a
 
-    @pytest.mark.parametrize(("case", "message"), [
-        ("wrong_group", "is not an active member of Reds"),
-        ("closed_round", "Round 3 is not open"),
-        ("not_a_referee", "Only referees and organisers"),
-        ("started", "can no longer be replaced"),
-        ("stranger", "not in this tournament"),
-    ])
+    @pytest.mark.parametrize(
+        ("case", "message"),
+        [
+            ("wrong_group", "is not an active member of Reds"),
+            ("closed_round", "Round 3 is not open"),
+            ("not_a_referee", "Only referees and organisers"),
+            ("started", "can no longer be replaced"),
+            ("stranger", "not in this tournament"),
+        ],
+    )
     def test_refusals(self, round2, case, message):
         tournament, first, referee = round2
         reds, blues = tournament.groups.order_by("order")
@@ -77,8 +83,9 @@ class TestNameRepresentatives:
             args[1] = UserFactory()
         elif case == "started":
             duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk)
-            duel_services.append_event(duel, referee, {"type": "round",
-                                                       "cards": {"A": 1, "B": 2}}, 0)
+            duel_services.append_event(
+                duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 0
+            )
         elif case == "stranger":
             args[3] = EntrantFactory(name="Elsewhere").pk
         before = fingerprint(tournament)
@@ -97,14 +104,17 @@ class TestSharedCards:
         card = record_shared_card(tournament, referee, alice.pk, mate.pk)
         assert card.status == SharedCardStatus.PENDING and card.from_duel == first
 
-    @pytest.mark.parametrize(("case", "message"), [
-        ("no_card", "no action card to give"),
-        ("other_group", "is not a current member"),
-        ("twice", "already given a card from that duel"),
-        ("self", "to themselves"),
-        ("switched_off", "switched off"),
-        ("never_played", "has not played a group duel"),
-    ])
+    @pytest.mark.parametrize(
+        ("case", "message"),
+        [
+            ("no_card", "no action card to give"),
+            ("other_group", "is not a current member"),
+            ("twice", "already given a card from that duel"),
+            ("self", "to themselves"),
+            ("switched_off", "switched off"),
+            ("never_played", "has not played a group duel"),
+        ],
+    )
     def test_refusals(self, round2, case, message):
         tournament, first, referee = round2
         alice = first.seat_a

@@ -18,8 +18,11 @@ pytestmark = pytest.mark.django_db
 
 def snapshot(tournament):
     row = Tournament.objects.filter(pk=tournament.pk).values().get()
-    return row, AuditEntry.objects.filter(tournament=tournament).count(), \
-        list(Duel.objects.filter(tournament=tournament).values_list("pk", "status"))
+    return (
+        row,
+        AuditEntry.objects.filter(tournament=tournament).count(),
+        list(Duel.objects.filter(tournament=tournament).values_list("pk", "status")),
+    )
 
 
 @pytest.fixture
@@ -37,23 +40,36 @@ def test_create_makes_two_groups_and_an_audit_entry(cup):
 
 def test_configure_records_what_changed(cup):
     tournament, organiser = cup
-    services.configure(tournament, organiser, duel_preset="paper", variants=["speed"],
-                       tiebreak_mode="minimal", duel_time_limit_minutes=30)
+    services.configure(
+        tournament,
+        organiser,
+        duel_preset="paper",
+        variants=["speed"],
+        tiebreak_mode="minimal",
+        duel_time_limit_minutes=30,
+    )
     tournament.refresh_from_db()
-    assert (tournament.duel_preset, tournament.variants, tournament.tiebreak_mode,
-            tournament.duel_time_limit_minutes) == ("paper", ["speed"], "minimal", 30)
+    assert (
+        tournament.duel_preset,
+        tournament.variants,
+        tournament.tiebreak_mode,
+        tournament.duel_time_limit_minutes,
+    ) == ("paper", ["speed"], "minimal", 30)
     entry = AuditEntry.objects.filter(action="settings_changed").get()
     assert entry.detail["changes"]["duel_preset"] == ["tournament", "paper"]
 
 
-@pytest.mark.parametrize(("changes", "message"), [
-    ({"duel_preset": "poker"}, "Unknown duel preset"),
-    ({"variants": ["team"]}, "Unknown variant “team”"),
-    ({"tiebreak_mode": "chaos"}, "“full” or “minimal”"),
-    ({"duel_time_limit_minutes": 999}, "1 to 240 minutes"),
-    ({"colour": "red"}, "not a tournament setting"),
-    ({"name": "   "}, "Give the tournament a name"),
-])
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"duel_preset": "poker"}, "Unknown duel preset"),
+        ({"variants": ["team"]}, "Unknown variant “team”"),
+        ({"tiebreak_mode": "chaos"}, "“full” or “minimal”"),
+        ({"duel_time_limit_minutes": 999}, "1 to 240 minutes"),
+        ({"colour": "red"}, "not a tournament setting"),
+        ({"name": "   "}, "Give the tournament a name"),
+    ],
+)
 def test_configure_refusals_change_nothing(cup, changes, message):
     tournament, organiser = cup
     before = snapshot(tournament)
@@ -133,15 +149,15 @@ class TestCorrections:
     def test_voiding_without_replay_leaves_the_round_not_played(self, decided):
         duel, _ = decided
         organiser = duel.tournament.created_by
-        corrections.void_result(duel.tournament, organiser, duel, "wrong players",
-                                replay=False)
+        corrections.void_result(duel.tournament, organiser, duel, "wrong players", replay=False)
         duel.refresh_from_db()
         assert duel.status == DuelStatus.VOID
         assert duel.round.status == "not_played"
         from tournaments.models import StandingRow
 
-        assert set(StandingRow.objects.filter(tournament=duel.tournament)
-                   .values_list("points", flat=True)) == {0}
+        assert set(
+            StandingRow.objects.filter(tournament=duel.tournament).values_list("points", flat=True)
+        ) == {0}
 
 
 class TestAReplayDueReopensItsRound:
@@ -160,8 +176,7 @@ class TestAReplayDueReopensItsRound:
         assert self.statuses(tournament) == {1: "open", 2: "pending", 3: "pending"}
         assert not groups.change_window(tournament).open
         with pytest.raises(ServiceError, match="Round 2 is not open"):
-            services.name_representatives(tournament, organiser, 2, duel.seat_a_id,
-                                          duel.seat_b_id)
+            services.name_representatives(tournament, organiser, 2, duel.seat_a_id, duel.seat_b_id)
         replay = Duel.objects.get(replay_of=duel)
         duel_services.append_event(replay, referee, {"type": "forfeit", "seat": "A"}, 0)
         assert self.statuses(tournament) == {1: "decided", 2: "open", 3: "pending"}
@@ -170,8 +185,9 @@ class TestAReplayDueReopensItsRound:
     def test_a_duel_named_for_the_next_round_waits_for_the_replay(self, decided):
         duel, referee = decided
         tournament, organiser = duel.tournament, duel.tournament.created_by
-        second = services.name_representatives(tournament, organiser, 2, duel.seat_a_id,
-                                                duel.seat_b_id, "Table 2")
+        second = services.name_representatives(
+            tournament, organiser, 2, duel.seat_a_id, duel.seat_b_id, "Table 2"
+        )
         corrections.correct_result(tournament, organiser, duel, None, "both at zero")
         assert self.statuses(tournament) == {1: "open", 2: "pending", 3: "pending"}
         before = snapshot(tournament)
@@ -186,10 +202,10 @@ class TestAReplayDueReopensItsRound:
     def test_once_the_next_round_has_started_the_rounds_go_on(self, decided):
         duel, referee = decided
         tournament, organiser = duel.tournament, duel.tournament.created_by
-        second = services.name_representatives(tournament, organiser, 2, duel.seat_a_id,
-                                               duel.seat_b_id)
-        duel_services.append_event(second, referee, {"type": "round", "cards": {"A": 4,
-                                                                               "B": 2}}, 0)
+        second = services.name_representatives(
+            tournament, organiser, 2, duel.seat_a_id, duel.seat_b_id
+        )
+        duel_services.append_event(second, referee, {"type": "round", "cards": {"A": 4, "B": 2}}, 0)
         corrections.void_result(tournament, organiser, duel, "wrong players")
         assert self.statuses(tournament) == {1: "decided", 2: "open", 3: "pending"}
         assert Duel.objects.filter(replay_of=duel, status=DuelStatus.READY).exists()
@@ -204,14 +220,14 @@ def test_a_move_costs_the_same_queries_in_a_small_and_a_large_tournament():
         reds, blues = duel.tournament.groups.order_by("order")
         for i in range(extra):
             EntrantFactory(tournament=duel.tournament, group=reds if i % 2 else blues)
-        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}},
-                                   0)
+        duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 0)
         for n in range(1, 6):  # winners alternate: no streak bonus interrupts
             cards = {"A": 4, "B": 3} if n % 2 else {"A": 3, "B": 4}
             duel_services.append_event(duel, referee, {"type": "round", "cards": cards}, n)
         with CaptureQueriesContext(connection) as queries:
-            duel_services.append_event(duel, referee,
-                                       {"type": "round", "cards": {"A": 6, "B": 5}}, 6)
+            duel_services.append_event(
+                duel, referee, {"type": "round", "cards": {"A": 6, "B": 5}}, 6
+            )
         counts.append(len(queries))
     assert counts[0] == counts[1]
 
@@ -225,7 +241,8 @@ def test_a_transfer_costs_the_same_queries_in_a_small_and_a_large_tournament():
         services.start_group_phase(tournament, organiser)
         play_round(tournament, referee, 1, entrants[0], entrants[sizes[0]])
         with CaptureQueriesContext(connection) as queries:
-            services.change_groups(tournament, organiser, {entrants[1].pk: 2,
-                                                           entrants[sizes[0] + 1].pk: 1})
+            services.change_groups(
+                tournament, organiser, {entrants[1].pk: 2, entrants[sizes[0] + 1].pk: 1}
+            )
         counts.append(len(queries))
     assert counts[0] == counts[1]

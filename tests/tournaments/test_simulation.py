@@ -11,9 +11,12 @@ pytestmark = pytest.mark.django_db
 
 
 def assert_placings_follow_the_playoff_duels(tournament):
-    duels = {d.stage: d for d in Duel.objects.filter(
-        tournament=tournament, kind=DuelKind.PLAYOFF, status=DuelStatus.FINISHED)
-        .select_related("result")}
+    duels = {
+        d.stage: d
+        for d in Duel.objects.filter(
+            tournament=tournament, kind=DuelKind.PLAYOFF, status=DuelStatus.FINISHED
+        ).select_related("result")
+    }
     assert set(duels) == {"Q1", "E1", "Q2", "GF"}
     placings = {int(k): v for k, v in tournament.placings.items()}
     gf, q2, e1, q1 = duels["GF"].result, duels["Q2"].result, duels["E1"].result, duels["Q1"].result
@@ -52,9 +55,12 @@ def test_the_same_seed_plays_the_same_tournament():
     second, _ = simulate_tournament(players=10, seed="same", until="round:4", name="Two")
 
     def results(t):
-        return [(d.round.number, d.seat_a.name, d.seat_b.name, d.state["winner"], d.seq)
-                for d in Duel.objects.filter(tournament=t).select_related(
-                    "round", "seat_a", "seat_b").order_by("pk")]
+        return [
+            (d.round.number, d.seat_a.name, d.seat_b.name, d.state["winner"], d.seq)
+            for d in Duel.objects.filter(tournament=t)
+            .select_related("round", "seat_a", "seat_b")
+            .order_by("pk")
+        ]
 
     assert results(first) == results(second)
 
@@ -71,18 +77,22 @@ def test_bad_arguments_are_refused():
 def test_a_chaos_simulation_still_reaches_complete():
     """--chaos: withdrawals, transfers, an elimination, corrections and voids in every phase,
     through the services; the event still completes and its placings follow the bracket."""
-    tournament, progress = simulate_tournament(players=12, seed="chaos", until="complete",
-                                               chaos=True)
+    tournament, progress = simulate_tournament(
+        players=12, seed="chaos", until="complete", chaos=True
+    )
     assert tournament.phase == Phase.COMPLETE
     assert progress.withdrawals + progress.corrections + progress.voids > 0
     assert sorted(tournament.placings.values()) == sorted(set(tournament.placings.values()))
-    again, _ = simulate_tournament(players=12, seed="chaos", until="complete", chaos=True,
-                                   name="Again")
+    again, _ = simulate_tournament(
+        players=12, seed="chaos", until="complete", chaos=True, name="Again"
+    )
 
     def results(t):
-        return [(d.kind, d.stage, d.seat_a.name, d.seat_b.name, d.status, d.seq)
-                for d in Duel.objects.filter(tournament=t).select_related(
-                    "seat_a", "seat_b").order_by("pk")]
+        return [
+            (d.kind, d.stage, d.seat_a.name, d.seat_b.name, d.status, d.seq)
+            for d in Duel.objects.filter(tournament=t)
+            .select_related("seat_a", "seat_b")
+            .order_by("pk")
+        ]
 
     assert results(again) == results(tournament)  # the same seed plays the same event
-

@@ -41,12 +41,30 @@ def client_for(user) -> Client:
 # Expected status of each page for each role on an unpublished tournament. The old
 # management addresses redirect (301) those who may manage, and refuse the others as before.
 PAGES = {
-    "detail": {"organiser": 200, "co_organiser": 200, "referee": 200, "player": 200,
-               "stranger": 404, "anonymous": 404},
-    "entrants": {"organiser": 301, "co_organiser": 301, "referee": 403, "player": 403,
-                 "stranger": 404, "anonymous": 404},
-    "people": {"organiser": 301, "co_organiser": 301, "referee": 403, "player": 403,
-               "stranger": 404, "anonymous": 404},
+    "detail": {
+        "organiser": 200,
+        "co_organiser": 200,
+        "referee": 200,
+        "player": 200,
+        "stranger": 404,
+        "anonymous": 404,
+    },
+    "entrants": {
+        "organiser": 301,
+        "co_organiser": 301,
+        "referee": 403,
+        "player": 403,
+        "stranger": 404,
+        "anonymous": 404,
+    },
+    "people": {
+        "organiser": 301,
+        "co_organiser": 301,
+        "referee": 403,
+        "player": 403,
+        "stranger": 404,
+        "anonymous": 404,
+    },
 }
 
 
@@ -65,19 +83,27 @@ def test_published_detail_is_public_but_management_is_not(cup, who):
     tournament.save()
     client = client_for(users[who])
     assert client.get(reverse("tournaments:detail", args=["cup"])).status_code == 200
-    expected = {"organiser": 200, "co_organiser": 200, "referee": 403, "player": 403,
-                "stranger": 403, "anonymous": 302}[who]
+    expected = {
+        "organiser": 200,
+        "co_organiser": 200,
+        "referee": 403,
+        "player": 403,
+        "stranger": 403,
+        "anonymous": 302,
+    }[who]
     assert client.get(reverse("organiser:players", args=["cup"])).status_code == expected
 
 
 @pytest.mark.parametrize("who", WHO)
 def test_publish_matrix(cup, who):
     tournament, users = cup
-    response = client_for(users[who]).post(reverse("tournaments:publish", args=["cup"]),
-                                           {"published": "1"})
+    response = client_for(users[who]).post(
+        reverse("tournaments:publish", args=["cup"]), {"published": "1"}
+    )
     allowed = who in {"organiser", "co_organiser"}
-    assert response.status_code == (302 if allowed else {"referee": 403, "player": 403}.get(
-        who, 404))
+    assert response.status_code == (
+        302 if allowed else {"referee": 403, "player": 403}.get(who, 404)
+    )
     tournament.refresh_from_db()
     assert tournament.published is allowed
 
@@ -95,8 +121,10 @@ def test_anonymous_sees_published_detail_with_its_players(cup):
 def test_create_tournament_makes_the_creator_organiser(client):
     user = UserFactory()
     client.force_login(user)
-    response = client.post(reverse("tournaments:create"), {
-        "name": "  Spring   Open ", "duel_preset": "tournament", "tiebreak_mode": "full"})
+    response = client.post(
+        reverse("tournaments:create"),
+        {"name": "  Spring   Open ", "duel_preset": "tournament", "tiebreak_mode": "full"},
+    )
     tournament = Tournament.objects.get()
     # Straight to the organiser's overview, where the next steps are.
     assert response.url == reverse("organiser:overview", args=[tournament.slug])
@@ -104,9 +132,10 @@ def test_create_tournament_makes_the_creator_organiser(client):
     assert tournament.slug == "spring-open"
     assert tournament.created_by == user
     assert not tournament.published
-    client.post(reverse("tournaments:create"), {"name": "Spring Open",
-                                                "duel_preset": "tournament",
-                                                "tiebreak_mode": "full"})
+    client.post(
+        reverse("tournaments:create"),
+        {"name": "Spring Open", "duel_preset": "tournament", "tiebreak_mode": "full"},
+    )
     assert Tournament.objects.filter(slug="spring-open-2").exists()
 
 
@@ -131,7 +160,8 @@ class TestClaimLinks:
     def issue(self, cup, entrant):
         tournament, users = cup
         response = client_for(users["organiser"]).post(
-            reverse("organiser:issue_claim", args=["cup", entrant.pk]))
+            reverse("organiser:issue_claim", args=["cup", entrant.pk])
+        )
         assert response.status_code == 200
         return response.context["link"].split("testserver", 1)[1]
 
@@ -198,7 +228,8 @@ class TestClaimLinks:
         tournament, users = cup
         entrant = EntrantFactory(tournament=tournament, name="Bea")
         response = client_for(users[who]).post(
-            reverse("organiser:issue_claim", args=["cup", entrant.pk]))
+            reverse("organiser:issue_claim", args=["cup", entrant.pk])
+        )
         assert response.status_code in (403, 404)
         entrant.refresh_from_db()
         assert entrant.claim_token_hash == ""
@@ -214,7 +245,8 @@ class TestClaimLinks:
         entrant = EntrantFactory(tournament=tournament, name="Bea")
         link = self.issue(cup, entrant)
         Entrant.objects.filter(pk=entrant.pk).update(
-            claim_expires_at=timezone.now() - timedelta(minutes=1))
+            claim_expires_at=timezone.now() - timedelta(minutes=1)
+        )
         assert client_for(UserFactory()).post(link).status_code == 404
         assert expire_claim_links.delay().get() == 1
         entrant.refresh_from_db()
@@ -248,14 +280,14 @@ class TestRoles:
     def test_co_organiser_cannot_revoke_another_co_organiser(self, cup):
         tournament, users = cup
         other = RoleFactory(tournament=tournament, role=Role.CO_ORGANISER)
-        client_for(users["co_organiser"]).post(
-            reverse("organiser:revoke", args=["cup", other.pk]))
+        client_for(users["co_organiser"]).post(reverse("organiser:revoke", args=["cup", other.pk]))
         assert TournamentRole.objects.filter(pk=other.pk).exists()
 
     def test_unknown_username_is_explained(self, cup):
         tournament, users = cup
         response = client_for(users["organiser"]).post(
-            reverse("organiser:people", args=["cup"]), {"username": "nobody", "role": "referee"})
+            reverse("organiser:people", args=["cup"]), {"username": "nobody", "role": "referee"}
+        )
         assert response.status_code == 422
         assert "There is no account called" in response.content.decode()
 
@@ -264,7 +296,8 @@ class TestRoles:
         tournament, users = cup
         UserFactory(username="rex")
         response = client_for(users[who]).post(
-            reverse("organiser:people", args=["cup"]), {"username": "rex", "role": "referee"})
+            reverse("organiser:people", args=["cup"]), {"username": "rex", "role": "referee"}
+        )
         assert response.status_code == 403
         assert not TournamentRole.objects.filter(user__username="rex").exists()
 
@@ -310,12 +343,17 @@ def test_htmx_registration_returns_the_panel_and_422_with_the_reason(cup):
     assert 'value="ADA"' in response.content.decode()
 
 
-@pytest.mark.parametrize(("who", "link"), [("organiser", "Manage the tournament"),
-                                           ("co_organiser", "Manage the tournament"),
-                                           ("referee", "Rounds"), ("player", None)])
+@pytest.mark.parametrize(
+    ("who", "link"),
+    [
+        ("organiser", "Manage the tournament"),
+        ("co_organiser", "Manage the tournament"),
+        ("referee", "Rounds"),
+        ("player", None),
+    ],
+)
 def test_the_overview_leads_each_role_to_its_organiser_pages(cup, who, link):
     tournament, users = cup
-    html = client_for(users[who]).get(reverse("tournaments:detail", args=["cup"])
-                                      ).content.decode()
+    html = client_for(users[who]).get(reverse("tournaments:detail", args=["cup"])).content.decode()
     for text in ("Manage the tournament", ">Rounds<"):
         assert (text.strip("><") == link) is (text in html)

@@ -92,7 +92,8 @@ def seeding_from_positions(positions: Mapping[int, Sequence[int]]) -> tuple[int 
 
 
 def page_bracket(
-    seeding: Sequence[int | None], duels: Iterable[PlayoffDuel] = (),
+    seeding: Sequence[int | None],
+    duels: Iterable[PlayoffDuel] = (),
     forfeited: Collection[int] = (),
 ) -> Bracket:
     """Progress the Page playoff from its results.
@@ -128,8 +129,9 @@ def page_bracket(
             return PlayoffMatch(stage, True, decided=True, walkover=True)
         if b is None:
             return PlayoffMatch(stage, True, a, None, a, None, True, True)
-        rows = [i for i, d in enumerate(stored)
-                if d.stage == stage and {d.seat_a, d.seat_b} == {a, b}]
+        rows = [
+            i for i, d in enumerate(stored) if d.stage == stage and {d.seat_a, d.seat_b} == {a, b}
+        ]
         used.update(rows)
         winners = {stored[i].winner for i in rows} - {None}
         if not winners <= {a, b}:
@@ -137,7 +139,8 @@ def page_bracket(
         if len(winners) > 1:
             raise ValueError(f"{stage} has two different winners stored")
         refs = [stored[i].ref for i in rows if stored[i].winner is not None] + [
-            stored[i].ref for i in rows if stored[i].winner is None]
+            stored[i].ref for i in rows if stored[i].winner is None
+        ]
         ref = refs[0] if refs else None
         if winners:
             w = winners.pop()
@@ -165,8 +168,9 @@ def page_bracket(
         matches=matches,
         to_play=tuple(m for m in matches if m.playable),
         void=tuple(d for i, d in enumerate(stored) if i not in used),
-        walkovers=tuple(m for m in matches
-                        if m.walkover and m.seat_a is not None and m.seat_b is not None),
+        walkovers=tuple(
+            m for m in matches if m.walkover and m.seat_a is not None and m.seat_b is not None
+        ),
         complete=gf.decided,
         placings=dict(sorted(placings.items())),
     )

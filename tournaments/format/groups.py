@@ -109,9 +109,7 @@ def end_state(before: Membership, changes: Mapping[int, GroupId | None]) -> dict
     return after
 
 
-def check_change(
-    before: Membership, after: Membership, groups: Sequence[GroupId]
-) -> ChangeVerdict:
+def check_change(before: Membership, after: Membership, groups: Sequence[GroupId]) -> ChangeVerdict:
     """Check one change of the group phase on its end state only.
 
     TOURNAMENT.md "Fluid membership": any set of moves is one change, applied atomically. A
@@ -128,7 +126,8 @@ def check_change(
     if unknown_players:
         # No late entries and no re-entry once the group phase has started ("Phases").
         return ChangeVerdict(
-            REFUSED, "unknown_player",
+            REFUSED,
+            "unknown_player",
             f"Players {unknown_players} are not in the group phase and cannot join a group.",
         )
     unknown_groups = sorted({str(g) for g in after.values() if g not in (first, second)})
@@ -145,27 +144,36 @@ def check_change(
     over = [g for g in (first, second) if sizes[g] > GROUP_MAX]
     if over:
         return ChangeVerdict(
-            REFUSED, "above_limit",
+            REFUSED,
+            "above_limit",
             f"A group may have at most {GROUP_MAX} members; this change leaves "
             f"{sizes[over[0]]} in one group.",
-            sizes, moves,
+            sizes,
+            moves,
         )
     below = [g for g in (first, second) if sizes[g] < GROUP_MIN]
     if len(below) == 2:
         return ChangeVerdict(
-            REFUSED, "both_below",
+            REFUSED,
+            "both_below",
             f"This change leaves both groups below {GROUP_MIN} members "
             f"({sizes[first]} and {sizes[second]}).",
-            sizes, moves,
+            sizes,
+            moves,
         )
     if below:
         sinking = below[0]
         standing = second if sinking == first else first
         return ChangeVerdict(
-            NEEDS_CONFIRMATION, "elimination",
+            NEEDS_CONFIRMATION,
+            "elimination",
             f"This change leaves a group with {sizes[sinking]} members: once confirmed, that "
             f"group is eliminated at once and its members are out of the tournament.",
-            sizes, moves, sinking, members_of(after, sinking), standing,
+            sizes,
+            moves,
+            sinking,
+            members_of(after, sinking),
+            standing,
         )
     return ChangeVerdict(OK, "ok", "The change keeps both groups within the limits.", sizes, moves)
 
@@ -183,15 +191,19 @@ def check_split(membership: Membership, groups: Sequence[GroupId]) -> tuple[Prob
         problems.append(Problem("unknown_group", f"Players {strays} are in an unknown group."))
     for group, size in group_sizes(membership, groups).items():
         if size < GROUP_MIN:
-            problems.append(Problem(
-                "group_too_small",
-                f"Group {group} has {size} members; it needs at least {GROUP_MIN}.",
-            ))
+            problems.append(
+                Problem(
+                    "group_too_small",
+                    f"Group {group} has {size} members; it needs at least {GROUP_MIN}.",
+                )
+            )
         elif size > GROUP_MAX:
-            problems.append(Problem(
-                "group_too_large",
-                f"Group {group} has {size} members; it may have at most {GROUP_MAX}.",
-            ))
+            problems.append(
+                Problem(
+                    "group_too_large",
+                    f"Group {group} has {size} members; it may have at most {GROUP_MAX}.",
+                )
+            )
     return tuple(problems)
 
 
@@ -206,19 +218,21 @@ def check_start(
     active = set(active_players)
     problems: list[Problem] = []
     if not ENTRANTS_MIN <= len(active) <= ENTRANTS_MAX:
-        problems.append(Problem(
-            "entrant_count",
-            f"The group phase needs {ENTRANTS_MIN}–{ENTRANTS_MAX} active entrants; "
-            f"there are {len(active)}.",
-        ))
+        problems.append(
+            Problem(
+                "entrant_count",
+                f"The group phase needs {ENTRANTS_MIN}–{ENTRANTS_MAX} active entrants; "
+                f"there are {len(active)}.",
+            )
+        )
     missing = sorted(active - set(membership))
     if missing:
         problems.append(Problem("not_in_group", f"Players {missing} are in no group."))
     inactive = sorted(set(membership) - active)
     if inactive:
-        problems.append(Problem(
-            "inactive_member", f"Players {inactive} are in a group but not active."
-        ))
+        problems.append(
+            Problem("inactive_member", f"Players {inactive} are in a group but not active.")
+        )
     problems.extend(check_split({p: g for p, g in membership.items() if p in active}, groups))
     return tuple(problems)
 

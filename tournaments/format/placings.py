@@ -54,7 +54,7 @@ def final_table(
     table: list[FinalRow] = []
     for line, player in enumerate(ordered, start=1):
         r = by_player[player]
-        table.append(FinalRow(
-            line, player, r.name, r.status, r.points, placed.get(player), r.rank, r.shared
-        ))
+        table.append(
+            FinalRow(line, player, r.name, r.status, r.points, placed.get(player), r.rank, r.shared)
+        )
     return tuple(table)

@@ -45,7 +45,9 @@ def next_round(duels: Iterable[GroupDuel], not_played: Collection[int] = ()) -> 
 
 
 def group_phase_over(
-    duels: Iterable[GroupDuel], *, eliminated: GroupId | None = None,
+    duels: Iterable[GroupDuel],
+    *,
+    eliminated: GroupId | None = None,
     not_played: Collection[int] = (),
 ) -> bool:
     """True after round 15's decisive result (or its voiding without replay) or an elimination.

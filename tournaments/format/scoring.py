@@ -161,7 +161,9 @@ def group_progression(
             gained[duel.group_of(duel.loser)] += LOSS_POINTS
             for group in pair:
                 totals[group] += gained[group]
-        progression.append(RoundTotals(
-            number, duel is not None, duel.winner if duel else None, gained, dict(totals)
-        ))
+        progression.append(
+            RoundTotals(
+                number, duel is not None, duel.winner if duel else None, gained, dict(totals)
+            )
+        )
     return tuple(progression)

@@ -111,15 +111,35 @@ def individual_standings(
         t = tallies.get(e.id, Tally())
         if t.points != previous:
             rank, previous = position, t.points
-        rows.append(StandingRow(
-            e.id, e.name, e.status, t.points, t.played, t.won, t.lost, position, rank,
-            count[t.points] > 1,
-        ))
+        rows.append(
+            StandingRow(
+                e.id,
+                e.name,
+                e.status,
+                t.points,
+                t.played,
+                t.won,
+                t.lost,
+                position,
+                rank,
+                count[t.points] > 1,
+            )
+        )
     for e in inactive:
         t = tallies.get(e.id, Tally())
-        rows.append(StandingRow(
-            e.id, e.name, e.status, t.points, t.played, t.won, t.lost, None, None,
-        ))
+        rows.append(
+            StandingRow(
+                e.id,
+                e.name,
+                e.status,
+                t.points,
+                t.played,
+                t.won,
+                t.lost,
+                None,
+                None,
+            )
+        )
     return tuple(rows)
 
 
@@ -155,10 +175,14 @@ def level_blocks(rows: Iterable[StandingRow]) -> tuple[LevelBlock, ...]:
         end = start
         while end + 1 < len(active) and active[end + 1].points == active[start].points:
             end += 1
-        blocks.append(LevelBlock(
-            active[start].points, tuple(r.player for r in active[start:end + 1]),
-            start + 1, end + 1,
-        ))
+        blocks.append(
+            LevelBlock(
+                active[start].points,
+                tuple(r.player for r in active[start : end + 1]),
+                start + 1,
+                end + 1,
+            )
+        )
         start = end + 1
     return tuple(blocks)
 
@@ -184,7 +208,10 @@ class GroupRow:
 
 
 def group_phase_winners(
-    groups: Sequence[GroupId], duels: Iterable[GroupDuel], *, phase_over: bool,
+    groups: Sequence[GroupId],
+    duels: Iterable[GroupDuel],
+    *,
+    phase_over: bool,
     eliminated: GroupId | None = None,
 ) -> tuple[GroupId, ...]:
     """The group phase's winner(s): empty while it runs, two groups for a shared title.
@@ -204,8 +231,12 @@ def group_phase_winners(
 
 
 def group_standings(
-    groups: Sequence[GroupId], duels: Iterable[GroupDuel], *, phase_over: bool,
-    eliminated: GroupId | None = None, membership: Mapping[int, GroupId] | None = None,
+    groups: Sequence[GroupId],
+    duels: Iterable[GroupDuel],
+    *,
+    phase_over: bool,
+    eliminated: GroupId | None = None,
+    membership: Mapping[int, GroupId] | None = None,
 ) -> tuple[GroupRow, ...]:
     """Both groups' lines, first-named group first (TOURNAMENT.md "Standings", "Group winner").
 
@@ -224,8 +255,14 @@ def group_standings(
         else:
             status = GROUP_ACTIVE
         t = tallies[group]
-        rows.append(GroupRow(
-            group, t.points, t.won, t.lost, status,
-            members_of(membership, group) if membership is not None else (),
-        ))
+        rows.append(
+            GroupRow(
+                group,
+                t.points,
+                t.won,
+                t.lost,
+                status,
+                members_of(membership, group) if membership is not None else (),
+            )
+        )
     return tuple(rows)

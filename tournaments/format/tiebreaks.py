@@ -231,8 +231,12 @@ class TieBreakPlan:
 
 class _Planner:
     def __init__(
-        self, mode: str, master_seed: str, draws: Mapping[str, Sequence[int]],
-        duels: Sequence[TieBreakDuel], withdrawn: frozenset[int],
+        self,
+        mode: str,
+        master_seed: str,
+        draws: Mapping[str, Sequence[int]],
+        duels: Sequence[TieBreakDuel],
+        withdrawn: frozenset[int],
     ) -> None:
         self.mode = mode
         self.master_seed = master_seed
@@ -271,8 +275,11 @@ class _Planner:
         outside the group; of several (left by corrections), the one with most players.
         """
         outer, inner = frozenset(members), frozenset(active)
-        found = [(len(drawn), key) for drawn, key in self.stored_knockouts
-                 if inner <= drawn <= outer and len(drawn) >= 2]
+        found = [
+            (len(drawn), key)
+            for drawn, key in self.stored_knockouts
+            if inner <= drawn <= outer and len(drawn) >= 2
+        ]
         return self._stored(KNOCKOUT, max(found)[1]) if found else None
 
     def _new_draw(self, kind: str, members: tuple[int, ...]) -> Draw:
@@ -317,11 +324,15 @@ class _Planner:
         self.draws[draw.key] = draw
         self.tiers.append(Tier(first, first + 1, draw.order, points, SHARED))
 
-    def _match(self, knockout: str, round_number: int, number: int, a: int, b: int
-               ) -> tuple[Match, list[int]]:
+    def _match(
+        self, knockout: str, round_number: int, number: int, a: int, b: int
+    ) -> tuple[Match, list[int]]:
         key = duel_key(knockout, round_number, number)
-        rows = [i for i in self.rows.get(key, ())
-                if {self.duels[i].seat_a, self.duels[i].seat_b} == {a, b}]
+        rows = [
+            i
+            for i in self.rows.get(key, ())
+            if {self.duels[i].seat_a, self.duels[i].seat_b} == {a, b}
+        ]
         winners = {self.duels[i].winner for i in rows} - {None}
         if not winners <= {a, b}:
             raise ValueError(f"duel {key} has a winner who did not play it")
@@ -339,8 +350,9 @@ class _Planner:
             return Match(key, knockout, round_number, number, a, b, winner, True, ref), rows
         return Match(key, knockout, round_number, number, a, b, ref=ref), rows
 
-    def _knockout(self, draw: Draw, points: int, first: int, last: int, parent: str | None,
-                  required: bool) -> bool:
+    def _knockout(
+        self, draw: Draw, points: int, first: int, last: int, parent: str | None, required: bool
+    ) -> bool:
         """Run one knockout as far as results and need go. False if it never started."""
         line = list(draw.order)
         byes = _next_power_of_two(len(line)) - len(line)
@@ -351,12 +363,14 @@ class _Planner:
         number = 1
         while len(current) > 1:
             holders = current[:byes] if number == 1 else []
-            rest = current[len(holders):]
+            rest = current[len(holders) :]
             in_last = first + len(self._active(current)) - 1
             # Round 1 was decided on by ``place``; later rounds only while still needed.
             needed = required if number == 1 else self.mode == FULL or _straddles(first, in_last)
-            resolved = [self._match(draw.key, number, i // 2 + 1, rest[i], rest[i + 1])
-                        for i in range(0, len(rest), 2)]
+            resolved = [
+                self._match(draw.key, number, i // 2 + 1, rest[i], rest[i + 1])
+                for i in range(0, len(rest), 2)
+            ]
             complete = all(m.decided for m, _ in resolved)
             played = all(m.decided and not m.walkover for m, _ in resolved)
             if not needed and not played:
@@ -382,9 +396,11 @@ class _Planner:
         if not rounds:
             return False
         self.draws[draw.key] = draw
-        self.knockouts.append(Knockout(
-            draw.key, draw.members, draw, points, first, last, parent, tuple(rounds), state
-        ))
+        self.knockouts.append(
+            Knockout(
+                draw.key, draw.members, draw, points, first, last, parent, tuple(rounds), state
+            )
+        )
         still_in = tuple(sorted(self._active(current)))
         if state == PLAYING:
             self.tiers.append(Tier(first, first + len(still_in) - 1, still_in, points, PENDING))
@@ -399,8 +415,12 @@ class _Planner:
 
 
 def plan_tiebreaks(
-    points: Mapping[int, int], *, master_seed: Seed, mode: str = FULL,
-    draws: Mapping[str, Sequence[int]] | None = None, duels: Iterable[TieBreakDuel] = (),
+    points: Mapping[int, int],
+    *,
+    master_seed: Seed,
+    mode: str = FULL,
+    draws: Mapping[str, Sequence[int]] | None = None,
+    duels: Iterable[TieBreakDuel] = (),
     withdrawn: Collection[int] = (),
 ) -> TieBreakPlan:
     """Plan (or re-plan) the tie-breaks for positions 1–4.
@@ -493,11 +513,16 @@ def what_if_now(points: Mapping[int, int], *, mode: str = FULL) -> WhatIf:
     plan = plan_tiebreaks(points, master_seed=PREVIEW_SEED, mode=mode)
     knockouts = tuple(
         WhatIfKnockout(
-            k.members, k.points, k.first, k.last, k.byes,
+            k.members,
+            k.points,
+            k.first,
+            k.last,
+            k.byes,
             len(k.members) - _next_power_of_two(len(k.members)) // 2,
             max(1, (_next_power_of_two(len(k.members)) - 1).bit_length()),
         )
-        for k in plan.knockouts if k.parent is None
+        for k in plan.knockouts
+        if k.parent is None
     )
     shared = tuple(t for t in plan.tiers if t.state == SHARED)
     return WhatIf(knockouts, shared, plan)

@@ -25,8 +25,9 @@ def _check(tournament: Tournament, actor, duel, reason: str) -> str:
     if not can(actor, Action.CORRECT_RESULTS, tournament):
         raise ServiceError("Only the organisers correct results.", code="forbidden")
     if not can(actor, Action.CORRECT_RESULTS, tournament, players=players):
-        raise ServiceError("You play in this duel: another organiser must correct it.",
-                           code="forbidden")
+        raise ServiceError(
+            "You play in this duel: another organiser must correct it.", code="forbidden"
+        )
     reason = " ".join((reason or "").split())
     if not reason:
         raise ServiceError("A correction needs a reason: it is shown with the result.")
@@ -41,9 +42,11 @@ def _check(tournament: Tournament, actor, duel, reason: str) -> str:
 
 
 def _locked_duel(tournament: Tournament, duel):
-    return (Duel.objects.select_for_update(of=("self",))
-            .select_related("seat_a", "seat_b", "round", "result").get(pk=duel.pk,
-                                                                      tournament=tournament))
+    return (
+        Duel.objects.select_for_update(of=("self",))
+        .select_related("seat_a", "seat_b", "round", "result")
+        .get(pk=duel.pk, tournament=tournament)
+    )
 
 
 def _downstream(tournament: Tournament) -> None:
@@ -55,15 +58,15 @@ def _downstream(tournament: Tournament) -> None:
 
 
 @transaction.atomic
-def correct_result(tournament: Tournament, actor, duel, winner_seat: str | None,
-                   reason: str):
+def correct_result(tournament: Tournament, actor, duel, winner_seat: str | None, reason: str):
     """Override a finished duel's result: `winner_seat` "A", "B" or None (no winner)."""
     tournament = lock(tournament)
     duel = _locked_duel(tournament, duel)
     reason = _check(tournament, actor, duel, reason)
     was_decisive = duel.result.winner is not None
-    result = duels.override_result(duel, winner_seat=winner_seat, finish=CORRECTED_FINISH,
-                                   reason=reason, actor=actor)
+    result = duels.override_result(
+        duel, winner_seat=winner_seat, finish=CORRECTED_FINISH, reason=reason, actor=actor
+    )
     if was_decisive and result.winner is None:
         # A win corrected to none makes a replay due (played during the tie-breaks when the
         # group phase is over); round n is open again until round n + 1 has started.
@@ -75,8 +78,14 @@ def correct_result(tournament: Tournament, actor, duel, winner_seat: str | None,
         lifecycle.void_replays(duel)
         if duel.kind in lifecycle.GROUP_KINDS and duel.round.status != RoundStatus.DECIDED:
             lifecycle.decide_round(tournament, duel.round)
-    audit.record(tournament, actor, "result_corrected", reason=reason, duel=duel.pk,
-                 winner=result.winner.pk if result.winner else None)
+    audit.record(
+        tournament,
+        actor,
+        "result_corrected",
+        reason=reason,
+        duel=duel.pk,
+        winner=result.winner.pk if result.winner else None,
+    )
     _downstream(tournament)
     return result
 
@@ -102,6 +111,5 @@ def void_result(tournament: Tournament, actor, duel, reason: str, *, replay: boo
     else:
         duel.round.status = RoundStatus.NOT_PLAYED
         duel.round.save(update_fields=["status"])
-    audit.record(tournament, actor, "result_voided", reason=reason, duel=duel.pk,
-                 replay=replay)
+    audit.record(tournament, actor, "result_voided", reason=reason, duel=duel.pk, replay=replay)
     _downstream(tournament)

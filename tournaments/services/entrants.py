@@ -38,8 +38,9 @@ def clean_entrant_name(name: str) -> str:
 
 def _check_open(tournament: Tournament) -> None:
     if tournament.phase not in REGISTRATION_PHASES:
-        raise ServiceError("Registration is closed: no late entries once the group phase has "
-                           "started.")
+        raise ServiceError(
+            "Registration is closed: no late entries once the group phase has started."
+        )
 
 
 @transaction.atomic
@@ -65,8 +66,9 @@ class LineReport:
     message: str
 
 
-def _register_names(tournament: Tournament, rows: list[tuple[int, str]], actor,
-                    source: str) -> list[LineReport]:
+def _register_names(
+    tournament: Tournament, rows: list[tuple[int, str]], actor, source: str
+) -> list[LineReport]:
     """Register each (line, name); good rows are added, each bad row reported by its line."""
     tournament = lock(tournament)
     _check_open(tournament)
@@ -83,9 +85,14 @@ def _register_names(tournament: Tournament, rows: list[tuple[int, str]], actor,
             reports.append(LineReport(line, raw, False, f"“{name}” is already registered."))
             continue
         if room <= 0:
-            reports.append(LineReport(line, raw, False,
-                                      f"The tournament is full: {MAX_ACTIVE_ENTRANTS} active "
-                                      "players at most."))
+            reports.append(
+                LineReport(
+                    line,
+                    raw,
+                    False,
+                    f"The tournament is full: {MAX_ACTIVE_ENTRANTS} active players at most.",
+                )
+            )
             continue
         taken.add(name.casefold())
         room -= 1
@@ -93,8 +100,9 @@ def _register_names(tournament: Tournament, rows: list[tuple[int, str]], actor,
         reports.append(LineReport(line, name, True, "registered"))
     if new:
         Entrant.objects.bulk_create(new)
-        audit.record(tournament, actor, "players_registered", source=source,
-                     names=[e.name for e in new])
+        audit.record(
+            tournament, actor, "players_registered", source=source, names=[e.name for e in new]
+        )
         audit.bump_version(tournament)
     return reports
 
@@ -103,15 +111,16 @@ def _register_names(tournament: Tournament, rows: list[tuple[int, str]], actor,
 def register_list(tournament: Tournament, text: str, actor=None) -> list[LineReport]:
     """A pasted list: one name a line; blank lines are skipped."""
     if len((text or "").encode()) > UPLOAD_MAX_BYTES:
-        raise ServiceError(f"The list is too long: at most {UPLOAD_MAX_BYTES // 1024} KiB. "
-                           "Nothing was registered.")
-    rows = [(n, line) for n, line in enumerate((text or "").splitlines(), start=1)
-            if line.strip()]
+        raise ServiceError(
+            f"The list is too long: at most {UPLOAD_MAX_BYTES // 1024} KiB. Nothing was registered."
+        )
+    rows = [(n, line) for n, line in enumerate((text or "").splitlines(), start=1) if line.strip()]
     if not rows:
         raise ServiceError("Paste at least one name, one per line.")
     if len(rows) > LINES_MAX:
-        raise ServiceError(f"The list has {len(rows)} lines: at most {LINES_MAX}. Nothing was "
-                           "registered.")
+        raise ServiceError(
+            f"The list has {len(rows)} lines: at most {LINES_MAX}. Nothing was registered."
+        )
     return _register_names(tournament, rows, actor, "list")
 
 
@@ -119,8 +128,10 @@ def register_list(tournament: Tournament, text: str, actor=None) -> list[LineRep
 def register_csv(tournament: Tournament, data: bytes | str, actor=None) -> list[LineReport]:
     """A CSV whose first column is the name; a first row reading `name` is a header."""
     if len(data if isinstance(data, bytes) else data.encode()) > UPLOAD_MAX_BYTES:
-        raise ServiceError(f"The file is too large: at most {UPLOAD_MAX_BYTES // 1024} KiB. "
-                           "Nothing was registered.")
+        raise ServiceError(
+            f"The file is too large: at most {UPLOAD_MAX_BYTES // 1024} KiB. "
+            "Nothing was registered."
+        )
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -140,8 +151,9 @@ def register_csv(tournament: Tournament, data: bytes | str, actor=None) -> list[
     if not rows:
         raise ServiceError("The file holds no names: put one name per row, in the first column.")
     if len(rows) > LINES_MAX:
-        raise ServiceError(f"The file has {len(rows)} rows: at most {LINES_MAX}. Nothing was "
-                           "registered.")
+        raise ServiceError(
+            f"The file has {len(rows)} rows: at most {LINES_MAX}. Nothing was registered."
+        )
     return _register_names(tournament, rows, actor, "csv")
 
 
@@ -167,7 +179,8 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
     """The entrant a live claim token points at, or a ServiceError saying why not."""
     entrant = (
         tournament.entrants.filter(claim_token_hash=hash_claim_token(token)).first()
-        if token else None
+        if token
+        else None
     )
     if entrant is None:
         raise ServiceError("This claim link is not valid. Ask the organiser for a new one.")
@@ -196,6 +209,8 @@ def claim_entry(tournament: Tournament, token: str, user) -> Entrant:
 def expire_claim_links(now=None) -> int:
     """Clear claim tokens past their expiry; returns how many were cleared."""
     now = now or timezone.now()
-    return Entrant.objects.filter(
-        claim_expires_at__lte=now, user__isnull=True
-    ).exclude(claim_token_hash="").update(claim_token_hash="", claim_expires_at=None)
+    return (
+        Entrant.objects.filter(claim_expires_at__lte=now, user__isnull=True)
+        .exclude(claim_token_hash="")
+        .update(claim_token_hash="", claim_expires_at=None)
+    )

@@ -48,9 +48,11 @@ def _with_names(message: str, names: Mapping[int, str], groups: tuple[Group, Gro
     """The format rules speak in ids; people read names."""
     group_names = {str(g.pk): g.name for g in groups}
     message = re.sub(r"Group (\d+)\b", lambda m: group_names.get(m[1], m[0]), message)
-    return re.sub(r"\[(\d+(?:, \d+)*)\]",
-                  lambda m: ", ".join(names.get(int(pk), pk) for pk in m[1].split(", ")),
-                  message)
+    return re.sub(
+        r"\[(\d+(?:, \d+)*)\]",
+        lambda m: ", ".join(names.get(int(pk), pk) for pk in m[1].split(", ")),
+        message,
+    )
 
 
 @transaction.atomic
@@ -72,9 +74,13 @@ def round_one_started(tournament: Tournament) -> bool:
 
 
 @transaction.atomic
-def split_groups(tournament: Tournament, actor, method: str,
-                 assignment: Mapping[int, int | None] | None = None,
-                 seed: str | None = None) -> dict[int, int]:
+def split_groups(
+    tournament: Tournament,
+    actor,
+    method: str,
+    assignment: Mapping[int, int | None] | None = None,
+    seed: str | None = None,
+) -> dict[int, int]:
     """Split the active entrants: by hand (`assignment`: entrant id → group order 1 or 2, or
     None for no group), at random (a stored seed) or alternating (registration order).
 
@@ -83,9 +89,12 @@ def split_groups(tournament: Tournament, actor, method: str,
     tournament = lock(tournament)
     _require(actor, Action.MANAGE_GROUPS, tournament, "split the groups")
     if tournament.phase not in SET_UP_PHASES and not (
-            tournament.phase == Phase.GROUP_PHASE and not round_one_started(tournament)):
-        raise ServiceError("The split can be edited only until round 1's duel starts; after "
-                           "that, players move between groups by transfers.")
+        tournament.phase == Phase.GROUP_PHASE and not round_one_started(tournament)
+    ):
+        raise ServiceError(
+            "The split can be edited only until round 1's duel starts; after "
+            "that, players move between groups by transfers."
+        )
     first, second = _groups(tournament)
     by_order = {1: first.pk, 2: second.pk}
     active = _active(tournament)
@@ -104,8 +113,14 @@ def split_groups(tournament: Tournament, actor, method: str,
         if bad:
             raise ServiceError("Each player goes to group 1, group 2 or no group.")
         split = {pk: by_order[order] for pk, order in (assignment or {}).items() if order}
-        split = {**{pk: e.group_id for pk, e in active.items()
-                    if e.group_id and pk not in (assignment or {})}, **split}
+        split = {
+            **{
+                pk: e.group_id
+                for pk, e in active.items()
+                if e.group_id and pk not in (assignment or {})
+            },
+            **split,
+        }
     else:
         raise ServiceError("Split by hand, at random or alternating.")
     for pk, entrant in active.items():
@@ -115,11 +130,17 @@ def split_groups(tournament: Tournament, actor, method: str,
             entrant.save(update_fields=["group"])
     if tournament.phase == Phase.GROUP_PHASE:
         Membership.objects.filter(entrant__tournament=tournament).delete()
-        Membership.objects.bulk_create([Membership(entrant_id=pk, group_id=g, since_round=1)
-                                        for pk, g in split.items()])
-    audit.record(tournament, actor, "groups_split", method=method, seed=tournament.split_seed
-                 if method == "random" else "", sizes=fmt.group_sizes(split, [first.pk,
-                                                                             second.pk]))
+        Membership.objects.bulk_create(
+            [Membership(entrant_id=pk, group_id=g, since_round=1) for pk, g in split.items()]
+        )
+    audit.record(
+        tournament,
+        actor,
+        "groups_split",
+        method=method,
+        seed=tournament.split_seed if method == "random" else "",
+        sizes=fmt.group_sizes(split, [first.pk, second.pk]),
+    )
     audit.bump_version(tournament)
     return split
 
@@ -136,20 +157,34 @@ def start_group_phase(tournament: Tournament, actor) -> Tournament:
     problems = fmt.check_start(list(active), membership, [first.pk, second.pk])
     if problems:
         names = {pk: e.name for pk, e in active.items()}
-        raise ServiceError("The group phase cannot start: " + " ".join(
-            _with_names(p.message, names, (first, second)) for p in problems))
-    Round.objects.bulk_create([
-        Round(tournament=tournament, number=n,
-              status=RoundStatus.OPEN if n == 1 else RoundStatus.PENDING)
-        for n in range(1, fmt.ROUNDS + 1)
-    ])
-    Membership.objects.bulk_create([Membership(entrant_id=pk, group_id=g, since_round=1)
-                                    for pk, g in membership.items()])
+        raise ServiceError(
+            "The group phase cannot start: "
+            + " ".join(_with_names(p.message, names, (first, second)) for p in problems)
+        )
+    Round.objects.bulk_create(
+        [
+            Round(
+                tournament=tournament,
+                number=n,
+                status=RoundStatus.OPEN if n == 1 else RoundStatus.PENDING,
+            )
+            for n in range(1, fmt.ROUNDS + 1)
+        ]
+    )
+    Membership.objects.bulk_create(
+        [Membership(entrant_id=pk, group_id=g, since_round=1) for pk, g in membership.items()]
+    )
     tournament.phase = Phase.GROUP_PHASE
     tournament.save(update_fields=["phase"])
-    audit.record(tournament, actor, "group_phase_started",
-                 sizes={first.name: len(fmt.members_of(membership, first.pk)),
-                        second.name: len(fmt.members_of(membership, second.pk))})
+    audit.record(
+        tournament,
+        actor,
+        "group_phase_started",
+        sizes={
+            first.name: len(fmt.members_of(membership, first.pk)),
+            second.name: len(fmt.members_of(membership, second.pk)),
+        },
+    )
     recompute_standings(tournament)
     return tournament
 
@@ -169,19 +204,31 @@ def change_window(tournament: Tournament) -> Window:
     if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
         return Window(False, "Transfers happen only while the group phase is open.", 0)
     decided = lifecycle.last_decided_round(tournament)
-    started = Duel.objects.filter(tournament=tournament, round__number=decided + 1,
-                                  seq__gt=0).exists()
+    started = Duel.objects.filter(
+        tournament=tournament, round__number=decided + 1, seq__gt=0
+    ).exists()
     if fmt.change_window_open(decided, started):
-        return Window(True, f"Round {decided} is decided: changes take effect from round "
-                            f"{decided + 1}, and the window closes when round {decided + 1}'s "
-                            "duel starts.", decided)
+        return Window(
+            True,
+            f"Round {decided} is decided: changes take effect from round "
+            f"{decided + 1}, and the window closes when round {decided + 1}'s "
+            "duel starts.",
+            decided,
+        )
     if decided == 0:
-        return Window(False, "Transfers open once round 1 has a decisive result; until round "
-                             "1's duel starts, edit the split instead.", 0)
+        return Window(
+            False,
+            "Transfers open once round 1 has a decisive result; until round "
+            "1's duel starts, edit the split instead.",
+            0,
+        )
     if decided >= fmt.ROUNDS:
         return Window(False, "There are no transfers after round 15.", decided)
-    return Window(False, f"Round {decided + 1}'s duel has started: transfers wait until it "
-                         "has a decisive result.", decided)
+    return Window(
+        False,
+        f"Round {decided + 1}'s duel has started: transfers wait until it has a decisive result.",
+        decided,
+    )
 
 
 def _window(tournament: Tournament) -> int:
@@ -193,9 +240,15 @@ def _window(tournament: Tournament) -> int:
 
 
 @transaction.atomic
-def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | None], *,
-                  confirm: bool = False, reason: str = "",
-                  withdrawal_reasons: Mapping[int, str] | None = None) -> fmt.ChangeVerdict:
+def change_groups(
+    tournament: Tournament,
+    actor,
+    changes: Mapping[int, int | None],
+    *,
+    confirm: bool = False,
+    reason: str = "",
+    withdrawal_reasons: Mapping[int, str] | None = None,
+) -> fmt.ChangeVerdict:
     """Apply one change of membership between rounds: moves (entrant id → group order 1 or 2)
     and withdrawals (→ None), checked together on the end state.
 
@@ -210,8 +263,7 @@ def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | Non
     if withdrawing:
         _require(actor, Action.WITHDRAW_PLAYERS, tournament, "withdraw players")
     if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
-        raise ServiceError("Group limits and transfers apply only while the group phase is "
-                           "open.")
+        raise ServiceError("Group limits and transfers apply only while the group phase is open.")
     after_round = _window(tournament) if moving else lifecycle.last_decided_round(tournament)
     first, second = _groups(tournament)
     by_order = {1: first.pk, 2: second.pk}
@@ -231,7 +283,9 @@ def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | Non
         raise ServiceError(
             f"This change leaves {sinking.name} with {verdict.sizes[sinking.pk]} members: "
             f"{sinking.name} would be eliminated at once and its members would be out of the "
-            "tournament. Confirm to go ahead.", code="confirm")
+            "tournament. Confirm to go ahead.",
+            code="confirm",
+        )
     # Order matters (TOURNAMENT.md "Fluid membership"): a playing representative who
     # withdraws first forfeits the running duel, which decides that round; the change, and an
     # elimination it causes, take effect after that round.
@@ -248,27 +302,39 @@ def change_groups(tournament: Tournament, actor, changes: Mapping[int, int | Non
             entrant.withdrawal_reason = why[:200]
         entrant.group_id = move.target
         entrant.save(update_fields=["status", "group", "withdrawal_reason"])
-    Membership.objects.bulk_create([Membership(entrant_id=m.player, group_id=m.target,
-                                               since_round=since) for m in verdict.moves])
+    Membership.objects.bulk_create(
+        [
+            Membership(entrant_id=m.player, group_id=m.target, since_round=since)
+            for m in verdict.moves
+        ]
+    )
     changed = {m.player for m in verdict.moves}
     lifecycle.clear_nominations(tournament, changed)
     lapse_gifts(tournament, receivers=changed)
-    audit.record(tournament, actor, "membership_changed", reason=reason,
-                 moves=[[m.player, m.source, m.target] for m in verdict.moves],
-                 after_round=after_round, sizes={str(k): v for k, v in verdict.sizes.items()})
+    audit.record(
+        tournament,
+        actor,
+        "membership_changed",
+        reason=reason,
+        moves=[[m.player, m.source, m.target] for m in verdict.moves],
+        after_round=after_round,
+        sizes={str(k): v for k, v in verdict.sizes.items()},
+    )
     if verdict.needs_confirmation and lifecycle.group_phase_open(tournament):
         # (A forfeit that decided round 15 ended the phase: the limits no longer apply.)
         sinking = first if verdict.eliminated_group == first.pk else second
-        lifecycle.eliminate(tournament, actor, sinking, list(verdict.eliminated_players),
-                            after_round)
+        lifecycle.eliminate(
+            tournament, actor, sinking, list(verdict.eliminated_players), after_round
+        )
     recompute_standings(tournament)
     audit.bump_version(tournament)  # membership is state too, even when no point moved
     return verdict
 
 
 @transaction.atomic
-def withdraw(tournament: Tournament, actor, entrant_id: int, reason: str = "", *,
-             confirm: bool = False) -> None:
+def withdraw(
+    tournament: Tournament, actor, entrant_id: int, reason: str = "", *, confirm: bool = False
+) -> None:
     """Withdraw a player. In the group phase this is a change of membership (the limits apply);
     before it, the player simply leaves; later phases re-plan from results."""
     tournament = lock(tournament)
@@ -276,8 +342,11 @@ def withdraw(tournament: Tournament, actor, entrant_id: int, reason: str = "", *
     entrant = tournament.entrants.filter(pk=entrant_id).first()
     if entrant is None or entrant.status != EntrantStatus.ACTIVE:
         raise ServiceError("That player is not active in this tournament.")
-    if tournament.phase == Phase.GROUP_PHASE and not tournament.group_phase_ended_at \
-            and round_one_started(tournament):
+    if (
+        tournament.phase == Phase.GROUP_PHASE
+        and not tournament.group_phase_ended_at
+        and round_one_started(tournament)
+    ):
         change_groups(tournament, actor, {entrant_id: None}, confirm=confirm, reason=reason)
         return
     if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):

@@ -266,12 +266,15 @@ def repair(tournament: Tournament) -> int:
     stale = Duel.objects.filter(tournament=tournament, kind__in=GROUP_KINDS, status__in=OPEN)
     closed = duels.void(stale.filter(kind=DuelKind.GROUP, seq=0).values_list("pk", flat=True))
     if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE, Phase.CANCELLED):
-        closed += duels.abandon(stale.exclude(status=DuelStatus.VOID).values_list("pk", flat=True),
-                                "Group results froze when the playoffs started: this duel "
-                                "has no result.")
+        closed += duels.abandon(
+            stale.exclude(status=DuelStatus.VOID).values_list("pk", flat=True),
+            "Group results froze when the playoffs started: this duel has no result.",
+        )
     else:
-        closed += duels.abandon(stale.filter(kind=DuelKind.GROUP).values_list("pk", flat=True),
-                                "The group phase is over: this round's duel has no result.")
+        closed += duels.abandon(
+            stale.filter(kind=DuelKind.GROUP).values_list("pk", flat=True),
+            "The group phase is over: this round's duel has no result.",
+        )
     if closed:
         audit.record(tournament, None, "stale_duels_closed", count=closed)
         audit.bump_version(tournament)

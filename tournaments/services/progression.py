@@ -22,65 +22,99 @@ MAX_STEPS = 32  # each step records at least one walkover; the bracket and plans
 
 
 def _duels(tournament: Tournament, kind: str):
-    return (Duel.objects.filter(tournament=tournament, kind=kind)
-            .exclude(status__in=[DuelStatus.VOID, DuelStatus.ABANDONED])
-            .values_list("pk", "stage", "seat_a_id", "seat_b_id", "status", "result__winner_id"))
+    return (
+        Duel.objects.filter(tournament=tournament, kind=kind)
+        .exclude(status__in=[DuelStatus.VOID, DuelStatus.ABANDONED])
+        .values_list("pk", "stage", "seat_a_id", "seat_b_id", "status", "result__winner_id")
+    )
 
 
-def tiebreak_plan(tournament: Tournament, *,
-                  leave_out: set[int] = frozenset()) -> fmt.TieBreakPlan:
+def tiebreak_plan(tournament: Tournament, *, leave_out: set[int] = frozenset()) -> fmt.TieBreakPlan:
     """The tie-break plan from stored standings, draws and duels (a fixed number of queries)."""
     draws = {d.key: d.order for d in TieBreakDraw.objects.filter(tournament=tournament)}
     drawn = {p for order in draws.values() for p in order}
     points, withdrawn = {}, set()
     for entrant, pts, status in StandingRow.objects.filter(tournament=tournament).values_list(
-            "entrant_id", "points", "entrant__status"):
+        "entrant_id", "points", "entrant__status"
+    ):
         if status == EntrantStatus.ACTIVE:
             points[entrant] = pts
         elif status == EntrantStatus.WITHDRAWN and entrant in drawn:
             points[entrant] = pts  # withdrew during the tie-breaks: keeps its knockouts' keys
             withdrawn.add(entrant)
-    duels = [fmt.TieBreakDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None,
-                              pk)
-             for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.TIE_BREAK)
-             if pk not in leave_out]
-    return fmt.plan_tiebreaks(points, master_seed=tournament.tiebreak_seed or "unplanned",
-                              mode=tournament.tiebreak_mode, draws=draws, duels=duels,
-                              withdrawn=withdrawn)
+    duels = [
+        fmt.TieBreakDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None, pk)
+        for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.TIE_BREAK)
+        if pk not in leave_out
+    ]
+    return fmt.plan_tiebreaks(
+        points,
+        master_seed=tournament.tiebreak_seed or "unplanned",
+        mode=tournament.tiebreak_mode,
+        draws=draws,
+        duels=duels,
+        withdrawn=withdrawn,
+    )
 
 
 def playoff_bracket(tournament: Tournament) -> fmt.Bracket:
     seeding = tuple(tournament.playoff_seeding) or (None,) * 4
-    duels = [fmt.PlayoffDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None, pk)
-             for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.PLAYOFF)]
+    duels = [
+        fmt.PlayoffDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None, pk)
+        for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.PLAYOFF)
+    ]
     seeded = [p for p in seeding if p is not None]
-    withdrawn = set(tournament.entrants.filter(pk__in=seeded, status=EntrantStatus.WITHDRAWN)
-                    .values_list("pk", flat=True))
+    withdrawn = set(
+        tournament.entrants.filter(pk__in=seeded, status=EntrantStatus.WITHDRAWN).values_list(
+            "pk", flat=True
+        )
+    )
     # A qualifier who does not show (a forfeit recorded with the reason "no_show") forfeits
     # that duel and every later one; a forfeit for any other reason loses that duel only.
     no_show = set()
-    for seat_a, seat_b, payload in DuelEvent.objects.filter(
-            duel__tournament=tournament, duel__kind=DuelKind.PLAYOFF, undone_at=None,
-            payload__type="forfeit", payload__reason="no_show",
-    ).exclude(duel__status=DuelStatus.VOID).values_list("duel__seat_a_id", "duel__seat_b_id",
-                                                        "payload"):
+    for seat_a, seat_b, payload in (
+        DuelEvent.objects.filter(
+            duel__tournament=tournament,
+            duel__kind=DuelKind.PLAYOFF,
+            undone_at=None,
+            payload__type="forfeit",
+            payload__reason="no_show",
+        )
+        .exclude(duel__status=DuelStatus.VOID)
+        .values_list("duel__seat_a_id", "duel__seat_b_id", "payload")
+    ):
         no_show.add(seat_a if payload.get("seat") == "A" else seat_b)
     return fmt.page_bracket(seeding, duels, forfeited=withdrawn | no_show)
 
 
-def _new_duel(tournament: Tournament, kind: str, stage: str, seat_a: int | None,
-              seat_b: int | None) -> Duel:
+def _new_duel(
+    tournament: Tournament, kind: str, stage: str, seat_a: int | None, seat_b: int | None
+) -> Duel:
     return duels.create_duel(
-        tournament=tournament, kind=kind, stage=stage, seat_a_id=seat_a, seat_b_id=seat_b,
-        ruleset=tournament.duel_preset, variants=tournament.variants,
-        options={"truth_dare": False})
+        tournament=tournament,
+        kind=kind,
+        stage=stage,
+        seat_a_id=seat_a,
+        seat_b_id=seat_b,
+        ruleset=tournament.duel_preset,
+        variants=tournament.variants,
+        options={"truth_dare": False},
+    )
 
 
 def _walkover(tournament: Tournament, kind: str, match) -> None:
     """Record a walkover as a forfeit of the absent player, on the stored row or a new one."""
-    duel = (Duel.objects.get(pk=match.ref) if match.ref
-            else _new_duel(tournament, kind, match.key if kind == "tie_break" else match.stage,
-                           match.seat_a, match.seat_b))
+    duel = (
+        Duel.objects.get(pk=match.ref)
+        if match.ref
+        else _new_duel(
+            tournament,
+            kind,
+            match.key if kind == "tie_break" else match.stage,
+            match.seat_a,
+            match.seat_b,
+        )
+    )
     loser = match.seat_b if match.winner == match.seat_a else match.seat_a
     lifecycle.forfeit(tournament, None, duel, "A" if duel.seat_a_id == loser else "B")
 
@@ -90,10 +124,17 @@ def _spurious_walkovers(tournament: Tournament) -> list[int]:
     (minimal mode, a final decided only by a withdrawal): the automation's lone forfeit of a
     withdrawn player, in a match the plan without it does not reach."""
     candidates = [
-        duel_id for duel_id, in DuelEvent.objects.filter(
-            duel__tournament=tournament, duel__kind=DuelKind.TIE_BREAK, duel__seq=1,
-            duel__status=DuelStatus.FINISHED, seq=1, undone_at=None, created_by=None,
-            payload__type="forfeit", payload__reason="withdrawn",
+        duel_id
+        for (duel_id,) in DuelEvent.objects.filter(
+            duel__tournament=tournament,
+            duel__kind=DuelKind.TIE_BREAK,
+            duel__seq=1,
+            duel__status=DuelStatus.FINISHED,
+            seq=1,
+            undone_at=None,
+            created_by=None,
+            payload__type="forfeit",
+            payload__reason="withdrawn",
         ).values_list("duel_id")
     ]
     if not candidates:
@@ -115,13 +156,16 @@ def _sync_tiebreaks(tournament: Tournament) -> None:
     for _step in range(MAX_STEPS):
         plan = tiebreak_plan(tournament)
         for draw in plan.new_draws:
-            TieBreakDraw.objects.get_or_create(tournament=tournament, key=draw.key,
-                                               defaults={"seed": draw.seed,
-                                                         "order": list(draw.order)})
+            TieBreakDraw.objects.get_or_create(
+                tournament=tournament,
+                key=draw.key,
+                defaults={"seed": draw.seed, "order": list(draw.order)},
+            )
         if plan.void:
             duels.void(d.ref for d in plan.void)
-            audit.record(tournament, None, "tiebreak_duels_voided",
-                         duels=[d.ref for d in plan.void])
+            audit.record(
+                tournament, None, "tiebreak_duels_voided", duels=[d.ref for d in plan.void]
+            )
         if not plan.walkovers:
             break
         for match in plan.walkovers:
@@ -132,8 +176,12 @@ def _sync_tiebreaks(tournament: Tournament) -> None:
     if plan.settled and tournament.top_four_settled_at is None:
         tournament.top_four_settled_at = timezone.now()
         tournament.save(update_fields=["top_four_settled_at"])
-        audit.record(tournament, None, "top_four_settled",
-                     positions={str(k): list(v) for k, v in plan.positions.items()})
+        audit.record(
+            tournament,
+            None,
+            "top_four_settled",
+            positions={str(k): list(v) for k, v in plan.positions.items()},
+        )
     elif not plan.settled and tournament.top_four_settled_at is not None:
         # A withdrawal or a correction re-opened positions 1–4.
         tournament.top_four_settled_at = None
@@ -147,8 +195,7 @@ def _hold_tiebreaks(tournament: Tournament) -> None:
     plan = tiebreak_plan(tournament)
     if plan.void:
         duels.void(d.ref for d in plan.void)
-        audit.record(tournament, None, "tiebreak_duels_voided",
-                     duels=[d.ref for d in plan.void])
+        audit.record(tournament, None, "tiebreak_duels_voided", duels=[d.ref for d in plan.void])
     if tournament.top_four_settled_at is not None:
         tournament.top_four_settled_at = None
         tournament.save(update_fields=["top_four_settled_at"])
@@ -159,8 +206,9 @@ def _sync_playoffs(tournament: Tournament) -> None:
         bracket = playoff_bracket(tournament)
         if bracket.void:
             duels.void(d.ref for d in bracket.void)
-            audit.record(tournament, None, "playoff_duels_voided",
-                         duels=[d.ref for d in bracket.void])
+            audit.record(
+                tournament, None, "playoff_duels_voided", duels=[d.ref for d in bracket.void]
+            )
         if not bracket.walkovers:
             break
         for match in bracket.walkovers:
@@ -194,23 +242,35 @@ def pending(tournament: Tournament) -> bool:
             return True
         if lifecycle.due_group_replays(tournament).exists():
             return bool(plan.void) or tournament.top_four_settled_at is not None
-        return (bool(plan.new_draws or plan.void or plan.walkovers)
-                or any(m.ref is None for m in plan.to_play)
-                or plan.settled != (tournament.top_four_settled_at is not None))
+        return (
+            bool(plan.new_draws or plan.void or plan.walkovers)
+            or any(m.ref is None for m in plan.to_play)
+            or plan.settled != (tournament.top_four_settled_at is not None)
+        )
     if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
         bracket = playoff_bracket(tournament)
-        return (bool(bracket.void or bracket.walkovers)
-                or any(m.ref is None for m in bracket.to_play)
-                or bracket.complete != (tournament.phase == Phase.COMPLETE))
+        return (
+            bool(bracket.void or bracket.walkovers)
+            or any(m.ref is None for m in bracket.to_play)
+            or bracket.complete != (tournament.phase == Phase.COMPLETE)
+        )
     return False
 
 
 def _fingerprint(tournament: Tournament) -> tuple:
     tournament.refresh_from_db(fields=["phase", "top_four_settled_at", "placings"])
-    return (tournament.phase, tournament.top_four_settled_at, tournament.placings,
-            tuple(Duel.objects.filter(tournament=tournament).exclude(kind="group")
-                  .values_list("pk", "status").order_by("pk")),
-            TieBreakDraw.objects.filter(tournament=tournament).count())
+    return (
+        tournament.phase,
+        tournament.top_four_settled_at,
+        tournament.placings,
+        tuple(
+            Duel.objects.filter(tournament=tournament)
+            .exclude(kind="group")
+            .values_list("pk", "status")
+            .order_by("pk")
+        ),
+        TieBreakDraw.objects.filter(tournament=tournament).count(),
+    )
 
 
 @transaction.atomic
@@ -224,8 +284,14 @@ def sync(tournament: Tournament) -> bool:
         tournament.phase = Phase.TIE_BREAKS
         tournament.save(update_fields=["tiebreak_seed", "phase"])
         plan = tiebreak_plan(tournament)
-        audit.record(tournament, None, "tiebreaks_planned", seed=tournament.tiebreak_seed,
-                     mode=tournament.tiebreak_mode, needed=plan.needed)
+        audit.record(
+            tournament,
+            None,
+            "tiebreaks_planned",
+            seed=tournament.tiebreak_seed,
+            mode=tournament.tiebreak_mode,
+            needed=plan.needed,
+        )
     if tournament.phase == Phase.TIE_BREAKS:
         _sync_tiebreaks(tournament)
     elif tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
@@ -245,13 +311,17 @@ def start_playoffs(tournament: Tournament, actor) -> Tournament:
     if tournament.phase != Phase.TIE_BREAKS:
         raise ServiceError("The playoffs start after the group phase and its tie-breaks.")
     if lifecycle.due_group_replays(tournament).exists():
-        raise ServiceError("A group-phase replay is still to be played: the tie-breaks wait "
-                           "for its result, and so do the playoffs.")
+        raise ServiceError(
+            "A group-phase replay is still to be played: the tie-breaks wait "
+            "for its result, and so do the playoffs."
+        )
     plan = tiebreak_plan(tournament)
     if not plan.settled:
         left = len(plan.to_play)
-        raise ServiceError(f"Positions 1–4 are not settled yet: {left} tie-break duel"
-                           f"{'s' if left != 1 else ''} to play first.")
+        raise ServiceError(
+            f"Positions 1–4 are not settled yet: {left} tie-break duel"
+            f"{'s' if left != 1 else ''} to play first."
+        )
     tournament.playoff_seeding = list(fmt.seeding_from_positions(plan.positions))
     tournament.phase = Phase.PLAYOFFS
     tournament.save(update_fields=["playoff_seeding", "phase"])

@@ -84,10 +84,13 @@ def _check_start(tournament: Tournament, duel: Duel) -> None:
         entrant.refresh_from_db(fields=["status", "group"])
         # A round's duel is played by active members of the groups they represent; a replay
         # by the same two players for the same groups, wherever they stand now.
-        if duel.kind == DuelKind.GROUP and (entrant.status != EntrantStatus.ACTIVE
-                                            or entrant.group_id != group_id):
-            raise ServiceError(f"{entrant.name} is no longer an active member of the group "
-                               "they represent: name another representative.")
+        if duel.kind == DuelKind.GROUP and (
+            entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group_id
+        ):
+            raise ServiceError(
+                f"{entrant.name} is no longer an active member of the group "
+                "they represent: name another representative."
+            )
         if entrant.status != EntrantStatus.ACTIVE:
             raise ServiceError(f"{entrant.name} is no longer an active player.")
 

@@ -14,24 +14,25 @@ from .setup import lock
 
 
 @transaction.atomic
-def name_representatives(tournament: Tournament, actor, round_number: int, first_id: int,
-                         second_id: int, table: str = ""):
+def name_representatives(
+    tournament: Tournament, actor, round_number: int, first_id: int, second_id: int, table: str = ""
+):
     """Name (or replace, until the duel's first event) the two players of a round's duel.
 
     `first_id` represents the first-named group, `second_id` the other.
     """
     tournament = lock(tournament)
     if not can(actor, Action.NAME_REPRESENTATIVES, tournament):
-        raise ServiceError("Only referees and organisers name representatives.",
-                           code="forbidden")
+        raise ServiceError("Only referees and organisers name representatives.", code="forbidden")
     if tournament.phase != Phase.GROUP_PHASE:
         raise ServiceError("Representatives are named during the group phase.")
     rnd = Round.objects.filter(tournament=tournament, number=round_number).first()
     if rnd is None or rnd.status != RoundStatus.OPEN:
         raise ServiceError(f"Round {round_number} is not open.")
     groups = list(tournament.groups.order_by("order"))
-    named = {e.pk: e for e in Entrant.objects.filter(tournament=tournament,
-                                                     pk__in=[first_id, second_id])}
+    named = {
+        e.pk: e for e in Entrant.objects.filter(tournament=tournament, pk__in=[first_id, second_id])
+    }
     for entrant_id, group in ((first_id, groups[0]), (second_id, groups[1])):
         entrant = named.get(entrant_id)
         if entrant is None:
@@ -39,8 +40,9 @@ def name_representatives(tournament: Tournament, actor, round_number: int, first
         if entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group.pk:
             raise ServiceError(f"{entrant.name} is not an active member of {group.name}.")
     table = duels.clean_table(table)
-    duel = rnd.duels.filter(status__in=[DuelStatus.PENDING, DuelStatus.READY,
-                                        DuelStatus.RUNNING]).first()
+    duel = rnd.duels.filter(
+        status__in=[DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING]
+    ).first()
     if duel is not None and duel.kind == DuelKind.REPLAY:
         raise ServiceError("A replay is played by the same players on the same seats.")
     pairs = [(named[first_id], groups[0]), (named[second_id], groups[1])]
@@ -49,13 +51,30 @@ def name_representatives(tournament: Tournament, actor, round_number: int, first
     (seat_a, group_a), (seat_b, group_b) = pairs
     if duel is None:
         duel = duels.create_duel(
-            tournament=tournament, kind=DuelKind.GROUP, round=rnd, ruleset=tournament.duel_preset,
-            variants=tournament.variants, options={"truth_dare": False}, seat_a_id=seat_a.pk,
-            seat_b_id=seat_b.pk, group_a_id=group_a.pk, group_b_id=group_b.pk, table=table)
+            tournament=tournament,
+            kind=DuelKind.GROUP,
+            round=rnd,
+            ruleset=tournament.duel_preset,
+            variants=tournament.variants,
+            options={"truth_dare": False},
+            seat_a_id=seat_a.pk,
+            seat_b_id=seat_b.pk,
+            group_a_id=group_a.pk,
+            group_b_id=group_b.pk,
+            table=table,
+        )
     else:
-        duels.name_seats(duel, seat_a=seat_a, seat_b=seat_b, group_a=group_a, group_b=group_b,
-                         table=table)
-    audit.record(tournament, actor, "representatives_named", round=round_number,
-                 seat_a=seat_a.pk, seat_b=seat_b.pk, table=table)
+        duels.name_seats(
+            duel, seat_a=seat_a, seat_b=seat_b, group_a=group_a, group_b=group_b, table=table
+        )
+    audit.record(
+        tournament,
+        actor,
+        "representatives_named",
+        round=round_number,
+        seat_a=seat_a.pk,
+        seat_b=seat_b.pk,
+        table=table,
+    )
     audit.bump_version(tournament)
     return duel

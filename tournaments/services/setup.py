@@ -71,20 +71,30 @@ def _check_settings(tournament: Tournament, changes: dict) -> dict:
         if key == "name":
             clean["name"] = clean_name(value)
             continue
-        if key in ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes") \
-                and duel_rules_locked:
-            raise ServiceError("The duel rules, shared cards and time limit are locked once the "
-                               "group phase has started.")
+        if (
+            key in ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes")
+            and duel_rules_locked
+        ):
+            raise ServiceError(
+                "The duel rules, shared cards and time limit are locked once the "
+                "group phase has started."
+            )
         if key == "duel_preset":
             if value not in TOURNAMENT_PRESETS or value not in PRESETS:
-                raise ServiceError(f"Unknown duel preset “{value}”. Choose one of: "
-                                   + ", ".join(TOURNAMENT_PRESETS) + ".")
+                raise ServiceError(
+                    f"Unknown duel preset “{value}”. Choose one of: "
+                    + ", ".join(TOURNAMENT_PRESETS)
+                    + "."
+                )
         elif key == "variants":
             value = list(dict.fromkeys(value or []))
             bad = [v for v in value if v not in TOURNAMENT_VARIANTS]
             if bad:
-                raise ServiceError(f"Unknown variant “{bad[0]}”. Tournament duels allow: "
-                                   + ", ".join(TOURNAMENT_VARIANTS) + ".")
+                raise ServiceError(
+                    f"Unknown variant “{bad[0]}”. Tournament duels allow: "
+                    + ", ".join(TOURNAMENT_VARIANTS)
+                    + "."
+                )
         elif key == "tiebreak_mode":
             if value not in TieBreakMode.values:
                 raise ServiceError("The tie-break mode is “full” or “minimal”.")
@@ -96,8 +106,9 @@ def _check_settings(tournament: Tournament, changes: dict) -> dict:
             if value in ("", None, 0):
                 value = None
             elif not isinstance(value, int) or not 1 <= value <= MAX_TIME_LIMIT_MINUTES:
-                raise ServiceError(f"A duel time limit is 1 to {MAX_TIME_LIMIT_MINUTES} minutes, "
-                                   "or none.")
+                raise ServiceError(
+                    f"A duel time limit is 1 to {MAX_TIME_LIMIT_MINUTES} minutes, or none."
+                )
         else:
             raise ServiceError(f"“{key}” is not a tournament setting.")
         clean[key] = value

@@ -13,13 +13,18 @@ from .setup import lock
 
 
 def _last_duel(entrant: Entrant):
-    return (Duel.objects.filter(Q(seat_a=entrant) | Q(seat_b=entrant))
-            .exclude(status__in=["void", "abandoned"]).order_by("-created_at", "-pk").first())
+    return (
+        Duel.objects.filter(Q(seat_a=entrant) | Q(seat_b=entrant))
+        .exclude(status__in=["void", "abandoned"])
+        .order_by("-created_at", "-pk")
+        .first()
+    )
 
 
 @transaction.atomic
-def record_shared_card(tournament: Tournament, actor, giver_id: int,
-                       receiver_id: int) -> SharedCard:
+def record_shared_card(
+    tournament: Tournament, actor, giver_id: int, receiver_id: int
+) -> SharedCard:
     """Record, on both players' word, that `giver` gives one action card to `receiver`."""
     tournament = lock(tournament)
     if not can(actor, Action.RECORD_SHARED_CARD, tournament):
@@ -36,8 +41,9 @@ def record_shared_card(tournament: Tournament, actor, giver_id: int,
         raise ServiceError("A player cannot give a card to themselves.")
     players = [giver.user_id, receiver.user_id]
     if not can(actor, Action.RECORD_SHARED_CARD, tournament, players=[p for p in players if p]):
-        raise ServiceError("You are one of these players: another referee records it.",
-                           code="forbidden")
+        raise ServiceError(
+            "You are one of these players: another referee records it.", code="forbidden"
+        )
     for entrant in (giver, receiver):
         if entrant.status != EntrantStatus.ACTIVE:
             raise ServiceError(f"{entrant.name} is no longer an active player.")
@@ -47,8 +53,10 @@ def record_shared_card(tournament: Tournament, actor, giver_id: int,
     if duel is None or duel.kind not in (DuelKind.GROUP, DuelKind.REPLAY):
         raise ServiceError(f"{giver.name} has not played a group duel yet.")
     if duel.status != DuelStatus.FINISHED:
-        raise ServiceError(f"{giver.name}'s next duel has already started (or their last one "
-                           "is still running): the card can no longer be given.")
+        raise ServiceError(
+            f"{giver.name}'s next duel has already started (or their last one "
+            "is still running): the card can no longer be given."
+        )
     seat = "A" if duel.seat_a_id == giver.pk else "B"
     if not duel.state or duel.state["seats"][seat]["action_cards"] < 1:
         raise ServiceError(f"{giver.name} ended their last duel with no action card to give.")
@@ -56,10 +64,17 @@ def record_shared_card(tournament: Tournament, actor, giver_id: int,
         raise ServiceError(f"{giver.name} has already given a card from that duel.")
     if SharedCard.objects.filter(receiver=receiver, status=SharedCardStatus.PENDING).exists():
         raise ServiceError(f"{receiver.name} already holds a pending gift: one at a time.")
-    card = SharedCard.objects.create(tournament=tournament, giver=giver, receiver=receiver,
-                                     from_duel=duel, recorded_by=actor)
-    audit.record(tournament, actor, "shared_card_recorded", giver=giver.pk,
-                 receiver=receiver.pk, from_duel=duel.pk)
+    card = SharedCard.objects.create(
+        tournament=tournament, giver=giver, receiver=receiver, from_duel=duel, recorded_by=actor
+    )
+    audit.record(
+        tournament,
+        actor,
+        "shared_card_recorded",
+        giver=giver.pk,
+        receiver=receiver.pk,
+        from_duel=duel.pk,
+    )
     return card
 
 
@@ -74,8 +89,12 @@ def lapse_gifts(tournament: Tournament, receivers=None, reason: str = "") -> int
 
 def pending_gifts(duel: Duel) -> dict[str, SharedCard]:
     """Seat → the pending shared card its player would start this duel with."""
-    by_receiver = {g.receiver_id: g for g in SharedCard.objects.filter(
-        receiver_id__in=[duel.seat_a_id, duel.seat_b_id], status=SharedCardStatus.PENDING)}
+    by_receiver = {
+        g.receiver_id: g
+        for g in SharedCard.objects.filter(
+            receiver_id__in=[duel.seat_a_id, duel.seat_b_id], status=SharedCardStatus.PENDING
+        )
+    }
     seats = {"A": duel.seat_a_id, "B": duel.seat_b_id}
     return {seat: by_receiver[pk] for seat, pk in seats.items() if pk in by_receiver}
 

@@ -37,27 +37,34 @@ def create(request: HttpRequest) -> HttpResponse:
         except ServiceError as err:
             form.add_error("name", err.message)
         else:
-            messages.success(request, f"“{tournament.name}” is created. It stays private "
-                             "until you publish it.")
+            messages.success(
+                request, f"“{tournament.name}” is created. It stays private until you publish it."
+            )
             # Straight to the organiser's overview: its checklist says what comes next.
             return redirect("organiser:overview", slug=tournament.slug)
-    return render(request, "tournaments/create.html", {"form": form},
-                  status=422 if form.errors else 200)
+    return render(
+        request, "tournaments/create.html", {"form": form}, status=422 if form.errors else 200
+    )
 
 
 @tournament_view(Action.VIEW_PUBLIC)
 def detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     user = request.user
-    return render(request, "tournaments/detail.html", {
-        "tournament": tournament,
-        "roles": sorted(roles_of(user, tournament)),
-        "entrants": tournament.entrants.all(),
-        "my_entry": tournament.entrants.filter(user=user).first()
-        if user.is_authenticated else None,
-        "may_manage": can(user, Action.START_PHASES, tournament),
-        "may_run_rounds": can(user, Action.NAME_REPRESENTATIVES, tournament),
-        "may_publish": can(user, Action.PUBLISH, tournament),
-    })
+    return render(
+        request,
+        "tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "roles": sorted(roles_of(user, tournament)),
+            "entrants": tournament.entrants.all(),
+            "my_entry": tournament.entrants.filter(user=user).first()
+            if user.is_authenticated
+            else None,
+            "may_manage": can(user, Action.START_PHASES, tournament),
+            "may_run_rounds": can(user, Action.NAME_REPRESENTATIVES, tournament),
+            "may_publish": can(user, Action.PUBLISH, tournament),
+        },
+    )
 
 
 @tournament_view(Action.MANAGE_REGISTRATION)
@@ -81,10 +88,13 @@ def claim(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     except ServiceError as err:
         if not can(request.user, Action.VIEW_PUBLIC, tournament):
             raise Http404(err.message) from None
-        return render(request, "tournaments/claim.html",
-                      {"tournament": tournament, "error": err.message}, status=410)
-    return render(request, "tournaments/claim.html",
-                  {"tournament": tournament, "entrant": entrant})
+        return render(
+            request,
+            "tournaments/claim.html",
+            {"tournament": tournament, "error": err.message},
+            status=410,
+        )
+    return render(request, "tournaments/claim.html", {"tournament": tournament, "entrant": entrant})
 
 
 @tournament_view(Action.MANAGE_REFEREES)

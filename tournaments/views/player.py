@@ -29,9 +29,13 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
 def _my_tag(request: HttpRequest) -> str:
     """The tag of "my duels": a digest of my duels' state (one query). Results, tables and
     starts all show in it, whichever tournament they belong to."""
-    rows = list(sel.my_duel_queryset(request.user).order_by("pk")
-                .values_list("pk", "status", "seq", "table", "result__winner_id",
-                             "tournament__standings_version"))
+    rows = list(
+        sel.my_duel_queryset(request.user)
+        .order_by("pk")
+        .values_list(
+            "pk", "status", "seq", "table", "result__winner_id", "tournament__standings_version"
+        )
+    )
     return f'"u{request.user.pk}-{hashlib.blake2s(repr(rows).encode(), digest_size=6).hexdigest()}"'
 
 
@@ -55,5 +59,4 @@ def my_duels(request: HttpRequest) -> HttpResponse:
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """After sign-in: the tournaments a person runs, referees or plays in."""
-    return render(request, "accounts/dashboard.html",
-                  {"rows": tournaments_for_user(request.user)})
+    return render(request, "accounts/dashboard.html", {"rows": tournaments_for_user(request.user)})

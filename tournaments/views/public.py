@@ -29,8 +29,14 @@ from tournaments.presentation import rules_text
 SCREEN_PANELS = ("standings", "stage", "now")
 
 
-def live_page(request: HttpRequest, tournament: Tournament, template: str, page: str,
-              tag: str, build: Callable[[], dict[str, Any]]) -> HttpResponse:
+def live_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    template: str,
+    page: str,
+    tag: str,
+    build: Callable[[], dict[str, Any]],
+) -> HttpResponse:
     """The whole page, or (htmx) its `live` partial, or a 304 when the poll's tag is current.
 
     `build` runs only when something is rendered, so an unchanged poll costs the queries
@@ -39,8 +45,13 @@ def live_page(request: HttpRequest, tournament: Tournament, template: str, page:
     fragment = bool(request.htmx)
     if fragment and unchanged(request, tag):
         return not_modified(tag)
-    context = {"tournament": tournament, "page": page, "live": live_attrs(request, tag),
-               "api": api_links(tournament), **build()}
+    context = {
+        "tournament": tournament,
+        "page": page,
+        "live": live_attrs(request, tag),
+        "api": api_links(tournament),
+        **build(),
+    }
     response = render(request, template + ("#live" if fragment else ""), context)
     if fragment:
         # Only fragments carry the tag: a whole page holds a CSP nonce and a CSRF token of
@@ -53,10 +64,16 @@ def live_page(request: HttpRequest, tournament: Tournament, template: str, page:
 def api_links(tournament: Tournament) -> dict[str, str]:
     """The read API's exports (tournaments/api.py serves them; the pages only link)."""
     base = f"/api/tournaments/{tournament.slug}"
-    return {"standings_csv": f"{base}/standings.csv", "results_csv": f"{base}/results.csv",
-            "standings_json": f"{base}/standings", "rounds_json": f"{base}/rounds",
-            "groups_json": f"{base}/groups", "tiebreaks_json": f"{base}/tiebreaks",
-            "bracket_json": f"{base}/bracket", "summary_json": base}
+    return {
+        "standings_csv": f"{base}/standings.csv",
+        "results_csv": f"{base}/results.csv",
+        "standings_json": f"{base}/standings",
+        "rounds_json": f"{base}/rounds",
+        "groups_json": f"{base}/groups",
+        "tiebreaks_json": f"{base}/tiebreaks",
+        "bracket_json": f"{base}/bracket",
+        "summary_json": base,
+    }
 
 
 @require_safe
@@ -65,48 +82,79 @@ def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Phase, now playing, next up, last results."""
     # Duels starting and moving do not bump the version: now playing needs the open duels.
     tag = sel.etag(tournament, sel.live_fingerprint(tournament))
-    return live_page(request, tournament, "public/home.html", "home", tag,
-                     lambda: sel.home(tournament))
+    return live_page(
+        request, tournament, "public/home.html", "home", tag, lambda: sel.home(tournament)
+    )
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Individual standings ("T3" for a shared rank) and the tie-break plan beside them."""
-    return live_page(request, tournament, "public/standings.html", "standings",
-                     sel.etag(tournament), lambda: sel.standings(tournament))
+    return live_page(
+        request,
+        tournament,
+        "public/standings.html",
+        "standings",
+        sel.etag(tournament),
+        lambda: sel.standings(tournament),
+    )
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def groups(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Group totals and members, with the charts of the race round by round."""
-    return live_page(request, tournament, "public/groups.html", "groups",
-                     sel.etag(tournament), lambda: sel.groups(tournament))
+    return live_page(
+        request,
+        tournament,
+        "public/groups.html",
+        "groups",
+        sel.etag(tournament),
+        lambda: sel.groups(tournament),
+    )
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The 15 rounds: results and each group's membership at that round."""
-    return live_page(request, tournament, "public/rounds.html", "rounds",
-                     sel.etag(tournament), lambda: sel.rounds(tournament))
+    return live_page(
+        request,
+        tournament,
+        "public/rounds.html",
+        "rounds",
+        sel.etag(tournament),
+        lambda: sel.rounds(tournament),
+    )
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def tiebreaks(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The tie-break knockouts with their draws and seeds (or what would be played now)."""
-    return live_page(request, tournament, "public/tiebreaks.html", "tiebreaks",
-                     sel.etag(tournament), lambda: sel.tiebreaks(tournament))
+    return live_page(
+        request,
+        tournament,
+        "public/tiebreaks.html",
+        "tiebreaks",
+        sel.etag(tournament),
+        lambda: sel.tiebreaks(tournament),
+    )
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The Page playoff drawn as a bracket, with the placings."""
-    return live_page(request, tournament, "public/bracket.html", "bracket",
-                     sel.etag(tournament), lambda: sel.bracket(tournament))
+    return live_page(
+        request,
+        tournament,
+        "public/bracket.html",
+        "bracket",
+        sel.etag(tournament),
+        lambda: sel.bracket(tournament),
+    )
 
 
 @require_safe
@@ -133,11 +181,14 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         return response
     shown = request.GET.get("show", "")
     panels = (shown,) if shown in SCREEN_PANELS else SCREEN_PANELS
-    context: dict[str, Any] = {"tournament": tournament, "page": "screen",
-                               "pinned": shown in SCREEN_PANELS, "panels": panels}
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "page": "screen",
+        "pinned": shown in SCREEN_PANELS,
+        "panels": panels,
+    }
     for name in panels:
-        context.update(_screen_panel(request, tournament, name,
-                                     _screen_tag(tournament, name)))
+        context.update(_screen_panel(request, tournament, name, _screen_tag(tournament, name)))
     response = render(request, "public/screen.html", context)
     cache_headers(response, fragment=False)
     return response
@@ -149,8 +200,9 @@ def _screen_tag(tournament: Tournament, panel: str) -> str:
     return sel.etag(tournament, panel)
 
 
-def _screen_panel(request: HttpRequest, tournament: Tournament, panel: str,
-                  tag: str) -> dict[str, Any]:
+def _screen_panel(
+    request: HttpRequest, tournament: Tournament, panel: str, tag: str
+) -> dict[str, Any]:
     url = f"{reverse('public:screen', kwargs={'slug': tournament.slug})}?panel={panel}"
     live = {f"live_{panel}": live_attrs(request, tag, url)}
     if panel == "standings":
@@ -173,19 +225,24 @@ def sheet(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRes
     if duel is None:
         raise Http404("No such duel.")
     gifts: dict[str, Any] = {}
-    if can(request.user, Action.REFEREE_DUELS, tournament) and duel.status in ("pending",
-                                                                               "ready"):
+    if can(request.user, Action.REFEREE_DUELS, tournament) and duel.status in ("pending", "ready"):
         # A pending shared card is hidden from the public until the duel starts
         # (TOURNAMENT.md): only the tournament's referees and organisers see it here.
         from duels.models import Duel
         from tournaments.services.shared_cards import pending_gifts
 
-        gifts = pending_gifts(Duel.objects.select_related("seat_a", "seat_b")
-                              .get(pk=duel.id))
-    response = render(request, "public/sheet.html", {
-        "tournament": tournament, "page": "sheet", "duel": duel, "gifts": sorted(gifts),
-        "rules": rules_text(tournament.duel_preset, tournament.variants),
-        "lines": range(1, sel.SHEET_LINES + 1),
-    })
+        gifts = pending_gifts(Duel.objects.select_related("seat_a", "seat_b").get(pk=duel.id))
+    response = render(
+        request,
+        "public/sheet.html",
+        {
+            "tournament": tournament,
+            "page": "sheet",
+            "duel": duel,
+            "gifts": sorted(gifts),
+            "rules": rules_text(tournament.duel_preset, tournament.variants),
+            "lines": range(1, sel.SHEET_LINES + 1),
+        },
+    )
     cache_headers(response, fragment=False)
     return response

@@ -135,7 +135,8 @@ def test_bad_input_is_refused():
 
 @settings(max_examples=200, deadline=None)
 @given(
-    st.integers(0, 4), st.randoms(use_true_random=False),
+    st.integers(0, 4),
+    st.randoms(use_true_random=False),
     st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3)), max_size=3),
 )
 def test_the_bracket_always_ends_with_four_distinct_placings(count, rnd, withdrawals):

@@ -35,6 +35,7 @@ def membership(first: int, second: int) -> dict[int, int]:
 
 # Fluid membership: checked on the end state only.
 
+
 def test_a_transfer_within_limits_is_accepted():
     before = membership(8, 8)
     verdict = check_change(before, end_state(before, {1: 2}), GROUPS)
@@ -119,6 +120,7 @@ def test_an_unknown_group_is_refused():
 
 # Split and start.
 
+
 def test_alternating_split_follows_registration_order_extra_player_to_first_group():
     split = alternating_split([10, 11, 12, 13, 14], ("red", "blue"))
     assert split == {10: "red", 11: "blue", 12: "red", 13: "blue", 14: "red"}
@@ -150,6 +152,7 @@ def test_a_split_at_four_blocks_round_one_but_eliminates_nobody():
 
 # Property: random transfer sequences never leave a group above 15 and always eliminate below 5.
 
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(GROUP_MIN, GROUP_MAX), st.integers(GROUP_MIN, GROUP_MAX), st.data())
 def test_random_changes_keep_the_limits(first, second, data):
@@ -162,7 +165,7 @@ def test_random_changes_keep_the_limits(first, second, data):
             crossing = data.draw(st.integers(0, min(8, len(members))))
             leaving = data.draw(st.integers(0, min(10, len(members) - crossing)))
             wanted.update({p: target for p in members[:crossing]})
-            wanted.update({p: None for p in members[crossing:crossing + leaving]})
+            wanted.update({p: None for p in members[crossing : crossing + leaving]})
         after = end_state(state, wanted)
         sizes = group_sizes(after, GROUPS)
         verdict = check_change(state, after, GROUPS)

@@ -20,7 +20,8 @@ def win(n, winner, loser):
 
 
 ENTRANTS = [Entrant(i, name) for i, name in enumerate("ABCDEFG", start=1)] + [
-    Entrant(8, "H", WITHDRAWN), Entrant(9, "I", ELIMINATED),
+    Entrant(8, "H", WITHDRAWN),
+    Entrant(9, "I", ELIMINATED),
 ]
 DUELS = [win(1, 1, 7), win(2, 2, 6), win(3, 3, 6), win(4, 4, 7), win(5, 8, 5), win(6, 9, 5)]
 

@@ -27,8 +27,13 @@ def win(n: int, winner: int, loser: int) -> GroupDuel:
 
 
 ENTRANTS = [
-    Entrant(1, "Zoe"), Entrant(2, "adam"), Entrant(3, "Bea"), Entrant(4, "Cy"),
-    Entrant(5, "Dee"), Entrant(6, "Eve", WITHDRAWN), Entrant(7, "Fay", ELIMINATED),
+    Entrant(1, "Zoe"),
+    Entrant(2, "adam"),
+    Entrant(3, "Bea"),
+    Entrant(4, "Cy"),
+    Entrant(5, "Dee"),
+    Entrant(6, "Eve", WITHDRAWN),
+    Entrant(7, "Fay", ELIMINATED),
 ]
 
 
@@ -39,9 +44,13 @@ def test_ranks_are_standard_competition_ranks_by_points_among_active_players():
     # Eve (withdrawn, 6 points) and Fay take no rank; Zoe, adam and Bea share rank 1 and are
     # shown alphabetically (casefolded); Dee and Cy follow.
     assert table == [
-        ("adam", 3, "=1"), ("Bea", 3, "=1"), ("Zoe", 3, "=1"),
-        ("Cy", -4, "=4"), ("Dee", -4, "=4"),
-        ("Eve", 6, "withdrawn"), ("Fay", -2, "eliminated"),
+        ("adam", 3, "=1"),
+        ("Bea", 3, "=1"),
+        ("Zoe", 3, "=1"),
+        ("Cy", -4, "=4"),
+        ("Dee", -4, "=4"),
+        ("Eve", 6, "withdrawn"),
+        ("Fay", -2, "eliminated"),
     ]
     assert [r.position for r in rows] == [1, 2, 3, 4, 5, None, None]
 
@@ -75,7 +84,8 @@ def test_group_winner_after_round_15_has_the_higher_total():
     duels = [win(n, 1, 2) for n in range(1, 16)]  # red wins every round
     rows = group_standings(GROUPS, duels, phase_over=True, membership={1: "red", 2: "blue"})
     assert [(r.group, r.total, r.status, r.members) for r in rows] == [
-        ("red", 45, GROUP_WINNER, (1,)), ("blue", -30, GROUP_ACTIVE, (2,)),
+        ("red", 45, GROUP_WINNER, (1,)),
+        ("blue", -30, GROUP_ACTIVE, (2,)),
     ]
 
 

@@ -41,6 +41,7 @@ def pairs(plan) -> list[tuple[int, int]]:
 
 # Nothing to play.
 
+
 def test_no_level_players_in_the_top_four_needs_no_tie_break():
     plan = plan_tiebreaks({1: 9, 2: 6, 3: 3, 4: 0, 5: -2, 6: -2}, master_seed=SEED)
     assert plan.settled and not plan.needed and plan.to_play == ()
@@ -63,6 +64,7 @@ def test_a_level_block_after_position_four_is_never_separated():
 
 # Point 1: seeded draws.
 
+
 def test_a_new_draw_is_the_seeded_order_of_a_seed_derived_from_master_seed_and_sorted_ids():
     plan = plan_tiebreaks({7: 3, 3: 3, 12: 3, 1: 0}, master_seed=SEED)
     (ko,) = plan.knockouts
@@ -80,11 +82,11 @@ def test_a_stored_draw_is_authoritative_and_not_reported_as_new():
 
 def test_a_stored_draw_that_does_not_list_its_members_is_refused():
     with pytest.raises(ValueError):
-        plan_tiebreaks({1: 3, 2: 3, 3: 0}, master_seed=SEED,
-                       draws={knockout_key([1, 2]): (1, 3)})
+        plan_tiebreaks({1: 3, 2: 3, 3: 0}, master_seed=SEED, draws={knockout_key([1, 2]): (1, 3)})
 
 
 # Point 2: byes, later rounds, seat A.
+
 
 def test_byes_go_to_the_first_drawn_and_seat_a_to_the_earlier_in_the_line():
     # Three players: P = 4, one bye for the first drawn; 3 v 1 with 3 in seat A.
@@ -93,8 +95,9 @@ def test_byes_go_to_the_first_drawn_and_seat_a_to_the_earlier_in_the_line():
     assert pairs(plan) == [(3, 1)]
     duels: list[TieBreakDuel] = []
     won(plan, 1, among=duels)
-    plan = plan_tiebreaks({1: 3, 2: 3, 3: 3, 4: 0}, master_seed=SEED, draws=line(2, 3, 1),
-                          duels=duels)
+    plan = plan_tiebreaks(
+        {1: 3, 2: 3, 3: 3, 4: 0}, master_seed=SEED, draws=line(2, 3, 1), duels=duels
+    )
     # Round 2: bye holders first, then the winners in match order.
     assert pairs(plan) == [(2, 1)]
     assert plan.to_play[0].key == duel_key(knockout_key([1, 2, 3]), 2, 1)
@@ -121,6 +124,7 @@ def test_rounds_are_played_round_by_round():
 
 
 # Point 3: final loser next; same-round losers level; their own knockouts.
+
 
 def test_full_mode_four_level_players_play_semis_then_final_and_losers_duel_side_by_side():
     points = {1: 5, 2: 5, 3: 5, 4: 5, 5: 0}
@@ -175,6 +179,7 @@ def test_a_block_straddling_position_four_plays_until_four_is_settled():
 
 
 # Point 4: minimal mode.
+
 
 def test_minimal_mode_four_level_at_the_top_play_the_semis_only():
     points = {1: 5, 2: 5, 3: 5, 4: 5, 5: 0}
@@ -236,8 +241,9 @@ def test_minimal_mode_records_no_walkover_for_a_final_it_never_scheduled():
     duels: list[TieBreakDuel] = []
     plan = plan_tiebreaks(points, master_seed=SEED, mode=MINIMAL, draws=draws)
     won(plan, 4, among=duels)
-    plan = plan_tiebreaks(points, master_seed=SEED, mode=MINIMAL, draws=draws, duels=duels,
-                          withdrawn={3})
+    plan = plan_tiebreaks(
+        points, master_seed=SEED, mode=MINIMAL, draws=draws, duels=duels, withdrawn={3}
+    )
     assert plan.walkovers == ()
     assert plan.to_play == ()
     assert plan.void == ()
@@ -246,6 +252,7 @@ def test_minimal_mode_records_no_walkover_for_a_final_it_never_scheduled():
 
 
 # Point 5: draws replayed, withdrawals.
+
 
 def test_a_duel_without_winner_is_still_to_be_played():
     points = {1: 3, 2: 3, 3: 0}
@@ -263,8 +270,7 @@ def test_a_withdrawal_forfeits_the_pending_duel_and_removes_the_player_from_the_
     plan = plan_tiebreaks(points, master_seed=SEED, draws=draws)
     pending = TieBreakDuel(plan.to_play[0].key, 2, 3, None, ref=7)
     # 3 withdraws with the duel pending: a walkover the caller records on row 7.
-    plan = plan_tiebreaks(points, master_seed=SEED, draws=draws, duels=[pending],
-                          withdrawn={3})
+    plan = plan_tiebreaks(points, master_seed=SEED, draws=draws, duels=[pending], withdrawn={3})
     assert plan.knockouts[0].rounds[0].matches[0].walkover
     assert plan.knockouts[0].rounds[0].matches[0].ref == 7
     assert [(m.ref, m.winner) for m in plan.walkovers] == [(7, 2)]
@@ -288,6 +294,7 @@ def test_finished_knockouts_stand_after_a_withdrawal_and_a_block_now_covering_fo
 
 
 # Corrections: re-planning from results and stored draws.
+
 
 def test_a_correction_that_changes_a_block_gives_it_a_new_draw_and_voids_its_old_duels():
     before = {1: 3, 2: 3, 3: 0, 4: 0, 5: -2}
@@ -333,8 +340,10 @@ def test_a_win_corrected_to_none_makes_the_duel_due_again_and_voids_what_followe
     points = {p: 0 for p in range(1, 4)}
     draws = line(1, 2, 3)
     ko = knockout_key([1, 2, 3])
-    duels = [TieBreakDuel(duel_key(ko, 1, 1), 2, 3, None),
-             TieBreakDuel(duel_key(ko, 2, 1), 1, 2, 1)]
+    duels = [
+        TieBreakDuel(duel_key(ko, 1, 1), 2, 3, None),
+        TieBreakDuel(duel_key(ko, 2, 1), 1, 2, 1),
+    ]
     plan = plan_tiebreaks(points, master_seed=SEED, draws=draws, duels=duels)
     assert pairs(plan) == [(2, 3)]
     assert plan.void == (duels[1],)
@@ -343,8 +352,9 @@ def test_a_win_corrected_to_none_makes_the_duel_due_again_and_voids_what_followe
 def test_planning_is_repeatable():
     points = {p: p % 3 for p in range(1, 12)}
     first = plan_tiebreaks(points, master_seed=SEED, mode=FULL)
-    again = plan_tiebreaks(points, master_seed=SEED, mode=FULL,
-                           draws={d.key: d.order for d in first.new_draws})
+    again = plan_tiebreaks(
+        points, master_seed=SEED, mode=FULL, draws={d.key: d.order for d in first.new_draws}
+    )
     assert again.to_play == first.to_play and again.new_draws == ()
 
 
@@ -354,6 +364,7 @@ def test_unknown_mode_is_refused():
 
 
 # "What if it ended now".
+
 
 def test_what_if_now_shows_the_knockouts_the_standings_would_need():
     points = {1: 6, 2: 3, 3: 3, 4: 3, 5: 3, 6: 3, 7: 0}
@@ -385,8 +396,9 @@ def test_minimal_mode_a_result_already_played_stands_when_it_is_no_longer_needed
     m = plan.to_play[0]
     draws = {d.key: d.order for d in plan.new_draws}
     duels = [TieBreakDuel(m.key, m.seat_a, m.seat_b, 5)]
-    plan = plan_tiebreaks(points, master_seed=SEED, mode=MINIMAL, draws=draws, duels=duels,
-                          withdrawn={1})
+    plan = plan_tiebreaks(
+        points, master_seed=SEED, mode=MINIMAL, draws=draws, duels=duels, withdrawn={1}
+    )
     assert plan.void == () and plan.new_draws == ()
     assert plan.positions == {1: (2,), 2: (3,), 3: (5,), 4: (4,)}
 

@@ -35,8 +35,9 @@ def play_out(points, mode, seed, choose, withdrawals=None):
     for step in range(MAX_STEPS):
         if withdrawals and step in withdrawals and withdrawals[step] not in gone:
             gone.add(withdrawals[step])
-        plan = plan_tiebreaks(points, master_seed=seed, mode=mode, draws=draws, duels=duels,
-                              withdrawn=gone)
+        plan = plan_tiebreaks(
+            points, master_seed=seed, mode=mode, draws=draws, duels=duels, withdrawn=gone
+        )
         assert plan.void == (), "a forward run never voids anything"
         for d in plan.new_draws:
             assert d.key not in draws, "a stored draw is never drawn again"
@@ -90,8 +91,12 @@ points_patterns = st.lists(st.integers(-3, 3), min_size=1, max_size=30)
 
 
 @settings(max_examples=120, deadline=None)
-@given(points_patterns, st.sampled_from([FULL, MINIMAL]), st.randoms(use_true_random=False),
-       st.text(max_size=6))
+@given(
+    points_patterns,
+    st.sampled_from([FULL, MINIMAL]),
+    st.randoms(use_true_random=False),
+    st.text(max_size=6),
+)
 def test_any_pattern_of_ties_ends_with_an_unambiguous_top_four(values, mode, rnd, seed):
     points = field_points(values)
     plan, _, _ = play_out(points, mode, seed, lambda m: rnd.choice([m.seat_a, m.seat_b]))
@@ -142,7 +147,8 @@ def test_minimal_mode_plays_only_what_changes_who_qualifies_or_who_meets_whom(va
             return frozenset([boundaries(plan)])
         m = plan.to_play[0]
         return reachable(results | {(m.key, m.seat_a, m.seat_b, m.seat_a)}) | reachable(
-            results | {(m.key, m.seat_a, m.seat_b, m.seat_b)})
+            results | {(m.key, m.seat_a, m.seat_b, m.seat_b)}
+        )
 
     seen: set[frozenset] = set()
     todo = [frozenset()]
@@ -168,11 +174,15 @@ def test_replanning_from_stored_draws_and_results_gives_the_same_plan(values, mo
     for _ in range(MAX_STEPS):
         plan = plan_tiebreaks(points, master_seed="r", mode=mode, draws=draws, duels=duels)
         draws.update({d.key: d.order for d in plan.new_draws})
-        again = plan_tiebreaks(points, master_seed="r", mode=mode, draws=draws,
-                               duels=list(reversed(duels)))
+        again = plan_tiebreaks(
+            points, master_seed="r", mode=mode, draws=draws, duels=list(reversed(duels))
+        )
         assert again.new_draws == ()
         assert (again.to_play, again.tiers, again.positions) == (
-            plan.to_play, plan.tiers, plan.positions)
+            plan.to_play,
+            plan.tiers,
+            plan.positions,
+        )
         if plan.settled:
             break
         # Decide only part of what is to play: plans in the middle of rounds are covered too.
@@ -182,22 +192,32 @@ def test_replanning_from_stored_draws_and_results_gives_the_same_plan(values, mo
 
 
 @settings(max_examples=80, deadline=None)
-@given(points_patterns, st.sampled_from([FULL, MINIMAL]), st.randoms(use_true_random=False),
-       st.dictionaries(st.integers(0, 6), st.integers(0, 29), max_size=3))
+@given(
+    points_patterns,
+    st.sampled_from([FULL, MINIMAL]),
+    st.randoms(use_true_random=False),
+    st.dictionaries(st.integers(0, 6), st.integers(0, 29), max_size=3),
+)
 def test_withdrawals_during_the_tie_breaks_still_end_with_an_unambiguous_top_four(
     values, mode, rnd, when
 ):
     points = field_points(values)
     ids = sorted(points)
     withdrawals = {step: ids[i % len(ids)] for step, i in when.items()}
-    plan, _, gone = play_out(points, mode, "w", lambda m: rnd.choice([m.seat_a, m.seat_b]),
-                             withdrawals)
+    plan, _, gone = play_out(
+        points, mode, "w", lambda m: rnd.choice([m.seat_a, m.seat_b]), withdrawals
+    )
     check_positions(plan, points, mode, frozenset(gone))
 
 
 @settings(max_examples=60, deadline=None)
-@given(points_patterns, st.sampled_from([FULL, MINIMAL]), st.randoms(use_true_random=False),
-       st.integers(0, 29), st.integers(-2, 2))
+@given(
+    points_patterns,
+    st.sampled_from([FULL, MINIMAL]),
+    st.randoms(use_true_random=False),
+    st.integers(0, 29),
+    st.integers(-2, 2),
+)
 def test_after_a_correction_the_plan_keeps_what_still_follows_and_settles(
     values, mode, rnd, who, delta
 ):
@@ -229,7 +249,10 @@ def test_after_a_correction_the_plan_keeps_what_still_follows_and_settles(
         for d in plan.void:
             assert d.key not in reached or any(
                 m.key == d.key and {m.seat_a, m.seat_b} != {d.seat_a, d.seat_b}
-                for ko in plan.knockouts for r in ko.rounds for m in r.matches)
+                for ko in plan.knockouts
+                for r in ko.rounds
+                for m in r.matches
+            )
         duels = [d for d in duels if d not in plan.void]
         draws.update({d.key: d.order for d in plan.new_draws})
         if plan.settled:

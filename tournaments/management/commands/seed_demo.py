@@ -25,7 +25,8 @@ class Command(BaseCommand):
         users = {}
         for username, display in DEMO_USERS.items():
             user, created = get_user_model().objects.get_or_create(
-                username=username, defaults={"display_name": display})
+                username=username, defaults={"display_name": display}
+            )
             if created:
                 user.set_password(DEMO_PASSWORD)
                 user.save()
@@ -34,12 +35,20 @@ class Command(BaseCommand):
         if tournament is None:
             self.stdout.write("Playing the demo tournament's first 8 rounds with the bots…")
             tournament, _ = simulate_tournament(
-                players=21, seed="demo", until="round:8", name="Demo Open",
-                organiser=users["organiser"], referee=users["referee"],
-                report=lambda line: sys.stdout.write(f"  {line}\n"))
+                players=21,
+                seed="demo",
+                until="round:8",
+                name="Demo Open",
+                organiser=users["organiser"],
+                referee=users["referee"],
+                report=lambda line: sys.stdout.write(f"  {line}\n"),
+            )
             Entrant.objects.filter(tournament=tournament, name=DEMO_PLAYER_ENTRY).update(
-                user=users["player"])
-        self.stdout.write(f"Demo tournament: /t/{tournament.slug}/ ({tournament.name}, "
-                          f"{tournament.get_phase_display().lower()})")
+                user=users["player"]
+            )
+        self.stdout.write(
+            f"Demo tournament: /t/{tournament.slug}/ ({tournament.name}, "
+            f"{tournament.get_phase_display().lower()})"
+        )
         for username in DEMO_USERS:
             self.stdout.write(f"  sign in as {username:<10} password {DEMO_PASSWORD}")

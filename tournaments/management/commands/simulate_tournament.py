@@ -9,19 +9,27 @@ from tournaments.simulation import parse_until, simulate_tournament
 
 
 class Command(BaseCommand):
-    help = ("Create a tournament of bot players and play it through the same services a "
-            "referee uses, then print the standings and the placings.")
+    help = (
+        "Create a tournament of bot players and play it through the same services a "
+        "referee uses, then print the standings and the placings."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--players", type=int, default=20, help="10 to 30 (default 20)")
         parser.add_argument("--seed", default="1", help="the same seed plays the same event")
-        parser.add_argument("--until", default="complete",
-                            help="round:K, tie_breaks, playoffs or complete (default)")
+        parser.add_argument(
+            "--until",
+            default="complete",
+            help="round:K, tie_breaks, playoffs or complete (default)",
+        )
         parser.add_argument("--name", default=None)
         parser.add_argument("--private", action="store_true", help="do not publish it")
-        parser.add_argument("--chaos", action="store_true",
-                            help="add withdrawals, transfers, an elimination, corrections and "
-                                 "voids in every phase (seeded too)")
+        parser.add_argument(
+            "--chaos",
+            action="store_true",
+            help="add withdrawals, transfers, an elimination, corrections and "
+            "voids in every phase (seeded too)",
+        )
 
     def handle(self, *args, players, seed, until, name, private, chaos=False, **options):
         try:
@@ -36,22 +44,34 @@ class Command(BaseCommand):
             err.write(f"  {line}\n")
             err.flush()
 
-        tournament, progress = simulate_tournament(players=players, seed=seed, until=until,
-                                                   name=name, publish=not private,
-                                                   report=report, chaos=chaos)
+        tournament, progress = simulate_tournament(
+            players=players,
+            seed=seed,
+            until=until,
+            name=name,
+            publish=not private,
+            report=report,
+            chaos=chaos,
+        )
         out = self.stdout
-        out.write(f"{tournament.name} ({tournament.slug}): phase {tournament.phase}, "
-                  f"{progress.duels} duels, {progress.moves} moves, {progress.transfers} "
-                  f"transfers, {progress.gifts} shared cards, {progress.forfeits} forfeits")
+        out.write(
+            f"{tournament.name} ({tournament.slug}): phase {tournament.phase}, "
+            f"{progress.duels} duels, {progress.moves} moves, {progress.transfers} "
+            f"transfers, {progress.gifts} shared cards, {progress.forfeits} forfeits"
+        )
         if chaos:
-            out.write(f"Chaos: {progress.withdrawals} withdrawals, {progress.eliminations} "
-                      f"eliminations, {progress.corrections} corrections, {progress.voids} "
-                      "voids")
+            out.write(
+                f"Chaos: {progress.withdrawals} withdrawals, {progress.eliminations} "
+                f"eliminations, {progress.corrections} corrections, {progress.voids} "
+                "voids"
+            )
         out.write("\nStandings")
         for row in read_models.standings(tournament):
             rank = ("T" if row["shared"] else "") + str(row["rank"]) if row["rank"] else "—"
-            out.write(f"  {rank:>4}  {row['name']:<10} {row['points']:>4} pts  "
-                      f"{row['won']}-{row['lost']}  {row['status']}")
+            out.write(
+                f"  {rank:>4}  {row['name']:<10} {row['points']:>4} pts  "
+                f"{row['won']}-{row['lost']}  {row['status']}"
+            )
         placings = read_models.summary(tournament)["placings"]
         if placings:
             names = dict(tournament.entrants.values_list("pk", "name"))
