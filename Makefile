@@ -5,3 +5,5 @@ test:
 	./dev test
 lint:
 	.venv/bin/python -m ruff check .
+	.venv/bin/python -m ruff format --check .
+	.venv/bin/lint-imports
