@@ -232,3 +232,19 @@ class TestRepair:
         assert not progression.pending(tournament)
         settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
         assert tournament.top_four_settled_at is not None
+
+
+class TestVoidWithoutReplay:
+    def test_a_reopened_round_voided_without_replay_lets_the_next_round_open(self):
+        tournament, organiser, referee, g1, g2 = ten_players()
+        play(tournament, referee, 1, g1[0], g2[0])
+        second = play(tournament, referee, 2, g1[1], g2[1])
+        # Round 2's win corrected to none: a replay is due and round 2 is open again, round 3
+        # waits for it. Then the organiser rules that round 2 has no result after all.
+        corrections.correct_result(tournament, organiser, second, None, "miscount")
+        assert tournament.rounds.get(number=3).status == RoundStatus.PENDING
+        corrections.void_result(tournament, organiser, second, "no result", replay=False)
+        assert tournament.rounds.get(number=2).status == RoundStatus.NOT_PLAYED
+        assert not Duel.objects.filter(replay_of=second).exclude(status=DuelStatus.VOID).exists()
+        assert tournament.rounds.get(number=3).status == RoundStatus.OPEN
+        play(tournament, referee, 3, g1[2], g2[2])  # the rounds go on

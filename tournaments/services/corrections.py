@@ -109,7 +109,6 @@ def void_result(tournament: Tournament, actor, duel, reason: str, *, replay: boo
         if again.status != DuelStatus.FINISHED:
             lifecycle.undecide_round(tournament, duel.round)
     else:
-        duel.round.status = RoundStatus.NOT_PLAYED
-        duel.round.save(update_fields=["status"])
+        lifecycle.round_not_played(tournament, duel.round)
     audit.record(tournament, actor, "result_voided", reason=reason, duel=duel.pk, replay=replay)
     _downstream(tournament)

@@ -357,6 +357,10 @@ def withdraw(
     entrant.withdrawal_reason = (reason or "")[:200]
     entrant.group = None
     entrant.save(update_fields=["status", "withdrawal_reason", "group"])
+    if tournament.phase == Phase.GROUP_PHASE and not tournament.group_phase_ended_at:
+        # Before round 1's duel the split is still set-up (split_groups rebuilds these rows):
+        # a player who leaves now was never in a group for round 1.
+        Membership.objects.filter(entrant=entrant).delete()
     lapse_gifts(tournament, receivers=[entrant_id])
     audit.record(tournament, actor, "player_withdrawn", reason=reason, entrant=entrant_id)
     recompute_standings(tournament)

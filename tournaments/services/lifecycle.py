@@ -72,6 +72,21 @@ def undecide_round(tournament: Tournament, round_: Round) -> bool:
     return True
 
 
+def round_not_played(tournament: Tournament, round_: Round) -> None:
+    """A round voided without a replay has no result ("not played"); the rounds go on: the
+    next opens if it was waiting for this one, and after round 15 the group phase is over."""
+    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.NOT_PLAYED)
+    round_.status = RoundStatus.NOT_PLAYED
+    if not group_phase_open(tournament):
+        return
+    if round_.number >= fmt.ROUNDS:
+        end_group_phase(tournament)
+    else:
+        Round.objects.filter(
+            tournament=tournament, number=round_.number + 1, status=RoundStatus.PENDING
+        ).update(status=RoundStatus.OPEN)
+
+
 def last_decided_round(tournament: Tournament) -> int:
     return (
         Round.objects.filter(tournament=tournament, status=RoundStatus.DECIDED)
