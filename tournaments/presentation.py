@@ -19,7 +19,6 @@ __all__ = [
     "duel_title",
     "finish_label",
     "preset_label",
-    "result_text",
     "rules_text",
     "stage_label",
     "title_of",
@@ -58,13 +57,6 @@ def duel_title(duel: Any) -> str:
     """The title of a duel row (its round read through the foreign key, when it has one)."""
     number = duel.round.number if getattr(duel, "round_id", None) else None
     return title_of(duel.kind, duel.stage, number)
-
-
-def result_text(winner: str | None, finish: str | None) -> str:
-    """ "Ada won (shed all cards)", "No winner (double zero …)"."""
-    how = finish_label(finish)
-    head = f"{winner} won" if winner else "No winner"
-    return f"{head} ({how})" if how else head
 
 
 # A tournament's duel rules ------------------------------------------------------------------
