@@ -57,6 +57,11 @@ def group_phase_duel(*, players=("Alice", "Bob"), round_number=1, referee=None, 
     g2 = t.groups.create(name="Blues", order=2)
     a = EntrantFactory(tournament=t, name=players[0], group=g1)
     b = EntrantFactory(tournament=t, name=players[1], group=g2)
+    # Four more members each, so the split is one the group phase can start with (5–15 a
+    # group: TOURNAMENT.md "Split"; round 1 refuses to start otherwise).
+    for group in (g1, g2):
+        for i in range(2, 6):
+            EntrantFactory(tournament=t, name=f"{group.name} {i}", group=group)
     for n in range(1, 16):
         Round.objects.create(
             tournament=t,

@@ -55,7 +55,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import membership_at, membership_rows
 from tournaments.services import corrections, lifecycle, progression, refereeing
-from tournaments.services.groups import round_one_started
+from tournaments.services.groups import round_one_blocked, round_one_started
 from tournaments.services.standings import recompute_standings
 
 pytestmark = pytest.mark.django_db
@@ -224,7 +224,7 @@ def assert_settled_only_when_final(tournament: Tournament) -> None:
     assert not changers, f"top four settled with {[(d.kind, d.pk) for d in changers]} still open"
 
 
-def assert_membership_history(tournament: Tournament, known_bug: set[int] = frozenset()) -> None:
+def assert_membership_history(tournament: Tournament) -> None:
     """Membership history follows the order of events: each entrant's rows, in the order they
     were made, never go back in rounds; the latest row is where the entrant is now (no group
     once withdrawn during the group phase); and every decided group duel's players were, at
@@ -244,15 +244,16 @@ def assert_membership_history(tournament: Tournament, known_bug: set[int] = froz
         for detail in AuditEntry.objects.filter(
             tournament=tournament, action="player_withdrawn"
         ).values_list("detail", flat=True)
-    } - set(known_bug)
+    }
     for entrant in Entrant.objects.filter(tournament=tournament):
         history = rows.get(entrant.pk, [])
-        if entrant.pk in known_bug:
-            continue  # withdrawn before round 1 started: test_a_set_up_withdrawal_… (xfail)
         if entrant.pk in withdrawn_after_rounds:
-            # Withdrawn once the group phase was over: the rounds are over too, so the
-            # group-phase history stays as it was played (by design, no row is added).
-            assert history and history[-1][1] is not None
+            # Withdrawn before round 1's duel started (the split was still set-up): never in
+            # a group for any round, so no row at all. Withdrawn once the group phase was
+            # over: the group-phase history stays as it was played (no row is added).
+            assert not history or history[-1][1] is not None, (
+                f"{entrant.name} withdrew outside the change windows: {history}"
+            )
             continue
         rounds = [since for since, _ in history]
         assert rounds == sorted(rounds), f"{entrant.name}'s membership goes back: {history}"
@@ -297,8 +298,16 @@ def drive_to_complete(tournament: Tournament, organiser, referee) -> int:
     for step in range(DRIVE_STEPS):
         progression.sync(tournament)
         tournament.refresh_from_db()
-        if tournament.phase == Phase.COMPLETE:
+        if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
             return step
+        if round_one_blocked(tournament):
+            # A set-up withdrawal left a group at 4 (TOURNAMENT.md "Split"): the organiser
+            # rebalances; with fewer than 10 players no split can, and they cancel.
+            if tournament.entrants.filter(status=EntrantStatus.ACTIVE).count() >= 10:
+                services.split_groups(tournament, organiser, "alternating")
+            else:
+                services.cancel(tournament, organiser, reason="too few players to play on")
+            continue
         playable = [
             d
             for d in open_duels(tournament)
@@ -338,9 +347,6 @@ class TournamentLife(RuleBasedStateMachine):
         self.tournament: Tournament | None = None
         self.phases_seen: list[str] = []
         self.refusals = 0
-        # Known bug (test_a_set_up_withdrawal_leaves_no_group_in_the_membership_history,
-        # xfail): a withdrawal before round 1 starts leaves the round-1 membership row.
-        self.withdrawn_in_set_up: set[int] = set()
 
     @initialize(
         players=st.integers(min_value=10, max_value=30),
@@ -378,7 +384,13 @@ class TournamentLife(RuleBasedStateMachine):
                 ).count()
                 drive_to_complete(self.tournament, self.organiser, self.referee)
                 self.check_all()
-                assert self.tournament.phase == Phase.COMPLETE
+                self.tournament.refresh_from_db()
+                if self.tournament.phase == Phase.CANCELLED:
+                    # Only a round 1 no split could unblock ends this way.
+                    assert not round_one_started(self.tournament)
+                    STATS["cancelled: fewer than 10 before round 1"] += 1
+                else:
+                    assert self.tournament.phase == Phase.COMPLETE
         finally:
             transaction.set_rollback(True)
             self._atomic.__exit__(None, None, None)
@@ -430,6 +442,8 @@ class TournamentLife(RuleBasedStateMachine):
             rnd = open_round(self.t)
             if rnd is None or open_duels(self.t, *GROUP_KINDS):
                 return
+            if rnd.number == 1 and round_one_blocked(self.t):
+                return  # the organiser must rebalance first (rebalance_before_round_one)
             g1, g2 = self.t.groups.order_by("order")
             a = choose(active(self.t, g1), first + offset)
             b = choose(active(self.t, g2), second + 2 * offset)
@@ -492,13 +506,25 @@ class TournamentLife(RuleBasedStateMachine):
                 )
             )
 
+    @precondition(
+        lambda self: (
+            self.tournament is not None
+            and self.t.phase == Phase.GROUP_PHASE
+            and not round_one_started(self.t)
+        )
+    )
+    @rule()
+    def rebalance_before_round_one(self) -> None:
+        """A set-up withdrawal may leave a group at 4: the organiser re-splits (TOURNAMENT.md
+        "Split"); with fewer than 10 players left the split cannot be mended and round 1 stays
+        blocked, in words."""
+        self.attempt(lambda: services.split_groups(self.t, self.organiser, "alternating"))
+
     @precondition(lambda self: self.tournament is not None)
     @rule(which=pick, confirm=st.booleans())
     def withdraw_anyone(self, which: int, confirm: bool) -> None:
         player = choose(active(self.t), which)
         if player:
-            if self.t.phase == Phase.GROUP_PHASE and not round_one_started(self.t):
-                self.withdrawn_in_set_up.add(player.pk)
             self.attempt(
                 lambda: services.withdraw(
                     self.t, self.organiser, player.pk, reason="left", confirm=confirm
@@ -595,7 +621,7 @@ class TournamentLife(RuleBasedStateMachine):
         assert_open_duels_playable(self.tournament)
         assert_standings_recomputed(self.tournament)
         assert_settled_only_when_final(self.tournament)
-        assert_membership_history(self.tournament, self.withdrawn_in_set_up)
+        assert_membership_history(self.tournament)
 
     @invariant()
     def lifecycle_invariants(self) -> None:
@@ -663,22 +689,32 @@ def test_a_set_up_withdrawal_leaves_no_group_in_the_membership_history() -> None
     assert_membership_history(tournament)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "TOURNAMENT.md 'Split': a set-up withdrawal that leaves a group at 4 blocks round 1 until "
-        "the organiser rebalances; nothing checks it (check_split runs only in start_group_phase), "
-        "so round 1 is named and played 5 v 4. The check would sit in refereeing._check_start, but "
-        "with 10 players one withdrawal leaves 9, which no split can rebalance: the format must "
-        "say what happens then (a stuck event otherwise), so this is reported, not fixed."
-    ),
-)
-def test_a_set_up_withdrawal_leaving_a_group_at_4_blocks_round_1() -> None:
+def test_a_set_up_withdrawal_leaving_a_group_at_4_blocks_round_1_until_rebalanced() -> None:
+    """TOURNAMENT.md "Split": the split is set-up until round 1's duel starts; a withdrawal
+    that leaves a group at 4 blocks round 1 (nobody is eliminated) until the organiser
+    rebalances."""
     tournament, organiser, referee = started(11)
     g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
     services.withdraw(tournament, organiser, g2[0].pk, reason="flight")  # 6 / 4
-    with pytest.raises(ServiceError):
+    assert not tournament.entrants.filter(status=EntrantStatus.ELIMINATED).exists()
+    with pytest.raises(ServiceError, match="Round 1 cannot start: .* has 4 members"):
         name_and_end(tournament, referee, 1, g1[0].pk, g2[1].pk, "A")
+    assert not round_one_started(tournament)
+    services.split_groups(tournament, organiser, "hand", {g1[5].pk: 2})  # 5 / 5
+    name_and_end(tournament, referee, 1, g1[0].pk, g2[1].pk, "A")
+    assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
+
+
+def test_a_set_up_withdrawal_leaving_9_players_says_the_event_cannot_go_on() -> None:
+    tournament, organiser, referee = started(10)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    services.withdraw(tournament, organiser, g2[0].pk, reason="flight")  # 5 / 4: no rebalance
+    with pytest.raises(ServiceError, match="with 9 active players no split") as refused:
+        name_and_end(tournament, referee, 1, g1[0].pk, g2[1].pk, "A")
+    assert "cancel" in refused.value.message
+    services.cancel(tournament, organiser, reason="too few players")
+    tournament.refresh_from_db()
+    assert tournament.phase == Phase.CANCELLED
 
 
 def test_a_draw_corrected_to_a_win_voids_every_replay_after_it() -> None:

@@ -508,6 +508,20 @@ def test_starting_explains_what_blocks_it_then_starts(cup):
     assert "The split is final" not in client.get(url("groups")).content.decode()
 
 
+def test_the_overview_says_when_a_set_up_withdrawal_blocks_round_1(cup):
+    tournament, users = cup
+    in_group_phase(tournament, users["organiser"], decided=0, sizes=(6, 5))
+    blues = tournament.groups.get(order=2)
+    leaver = tournament.entrants.filter(group=blues).order_by("name").first()
+    services.withdraw(tournament, users["organiser"], leaver.pk, reason="flight")
+    client = client_for(users["organiser"])
+    html = client.get(url("overview")).content.decode()
+    assert "Round 1 cannot start: Blues has 4 members" in html
+    mover = tournament.entrants.filter(group__order=1).order_by("name").last()
+    services.split_groups(tournament, users["organiser"], "hand", {mover.pk: 2})
+    assert "Round 1 cannot start" not in client.get(url("overview")).content.decode()
+
+
 # ---- transfers --------------------------------------------------------------------------
 
 

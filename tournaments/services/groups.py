@@ -73,6 +73,40 @@ def round_one_started(tournament: Tournament) -> bool:
     return Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
 
 
+def round_one_blocked(tournament: Tournament) -> str:
+    """Why round 1's duel cannot start yet, in words (empty when it can).
+
+    TOURNAMENT.md "Split": until round 1's duel starts the split is still set-up, so a
+    withdrawal that leaves a group at 4 blocks round 1 until the organiser rebalances, and
+    eliminates nobody. With fewer than 10 active players no split can be rebalanced: the
+    event cannot go on, and the words say so (cancelling is the organiser's way out).
+    """
+    if tournament.phase != Phase.GROUP_PHASE or round_one_started(tournament):
+        return ""
+    groups = _groups(tournament)
+    active = _active(tournament)
+    membership = {pk: e.group_id for pk, e in active.items() if e.group_id}
+    if not fmt.check_split(membership, [g.pk for g in groups]):
+        return ""
+    sizes = fmt.group_sizes(membership, [g.pk for g in groups])
+    words = "; ".join(
+        f"{g.name} has {sizes[g.pk]} member{'s' if sizes[g.pk] != 1 else ''}"
+        for g in groups
+        if not fmt.GROUP_MIN <= sizes[g.pk] <= fmt.GROUP_MAX
+    )
+    if len(active) < 2 * fmt.GROUP_MIN:
+        return (
+            f"Round 1 cannot start: {words}, and with {len(active)} active players no split "
+            f"gives both groups {fmt.GROUP_MIN}. The event cannot go on; the organiser may "
+            "cancel it."
+        )
+    return (
+        f"Round 1 cannot start: {words}; each group needs {fmt.GROUP_MIN} to "
+        f"{fmt.GROUP_MAX}. Rebalance the split on the groups page (it can be edited until "
+        "round 1's duel starts)."
+    )
+
+
 @transaction.atomic
 def split_groups(
     tournament: Tournament,

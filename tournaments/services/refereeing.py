@@ -20,6 +20,7 @@ from duels.selectors import player_ids
 
 from ..models import EntrantStatus, Phase, RoundStatus, Tournament
 from . import audit, lifecycle
+from .groups import round_one_blocked
 from .setup import lock
 from .shared_cards import deal_gifts
 
@@ -93,6 +94,9 @@ def _check_start(tournament: Tournament, duel: Duel) -> None:
             )
         if entrant.status != EntrantStatus.ACTIVE:
             raise ServiceError(f"{entrant.name} is no longer an active player.")
+    blocked = round_one_blocked(tournament) if duel.kind == DuelKind.GROUP else ""
+    if blocked and duel.round.number == 1:
+        raise ServiceError(blocked)
 
 
 def _start(tournament: Tournament, duel: Duel, actor: Any) -> None:

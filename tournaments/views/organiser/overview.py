@@ -26,6 +26,7 @@ from tournaments.models import (
 from tournaments.presentation import rules_text
 from tournaments.services import progression
 from tournaments.services.entrants import REGISTRATION_PHASES
+from tournaments.services.groups import round_one_blocked
 
 from ._common import (
     OPEN_DUEL,
@@ -78,6 +79,7 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
             tournament=tournament, status=RoundStatus.DECIDED
         ).count()
         context["window"] = transfer_window(tournament)
+        context["round_one_blocked"] = round_one_blocked(tournament)
     if tournament.phase in (Phase.GROUP_PHASE, Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE):
         context["open_duels"] = [
             duel_row(tournament, d)
