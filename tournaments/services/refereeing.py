@@ -94,8 +94,8 @@ def _check_start(tournament: Tournament, duel: Duel) -> None:
             )
         if entrant.status != EntrantStatus.ACTIVE:
             raise ServiceError(f"{entrant.name} is no longer an active player.")
-    blocked = round_one_blocked(tournament) if duel.kind == DuelKind.GROUP else ""
-    if blocked and duel.round.number == 1:
+    first_round = duel.kind == DuelKind.GROUP and duel.round.number == 1
+    if first_round and (blocked := round_one_blocked(tournament)):
         raise ServiceError(blocked)
 
 
