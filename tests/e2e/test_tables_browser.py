@@ -10,7 +10,7 @@ import sys
 import pytest
 from playwright.sync_api import expect
 
-from tables import selectors
+from tables import selectors, services
 from tables.models import CasualTable, TableStatus
 from tests.e2e.conftest import PHONE
 from tests.e2e.test_console_browser import no_accessibility_violations, shot, sign_in, watch
@@ -117,3 +117,55 @@ def test_a_three_seat_table_refereed_on_a_phone_then_replayed(browser, live_serv
     shot(replay, artifacts_dir / "table-replay-phone.png")
     guest.close()
     assert guest_errors == []
+
+
+@pytest.mark.live
+def test_a_co_referee_invited_by_link_follows_and_moves(browser, live_server):
+    """Two phones on one table: the co-referee accepts the invitation, each console redraws
+    with the other's move by itself, and a revoked co-referee no longer opens the table."""
+    owner = UserFactory(username="ada")
+    UserFactory(username="bob")
+    table = services.open_table(
+        owner=owner, ruleset="official", names=["Ann", "Bo", "Cy"], number_cards=1, action_cards=1
+    )
+    phones = []
+    for who in ("ada", "bob"):
+        context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        phones.append((context, page, watch(page)))
+        sign_in(page, who)
+    (_, ada, ada_errors), (_, bob, bob_errors) = phones
+
+    ada.goto(f"/tables/{table.pk}/sharing/")
+    ada.get_by_role("button", name="Make an invitation link").click()
+    link = ada.get_by_label("The invitation link").input_value()
+    bob.goto(link)
+    no_accessibility_violations(bob)
+    bob.get_by_role("button", name="Referee this table").click()
+    bob_headline = bob.get_by_role("heading", level=1)
+    expect(bob_headline).to_have_text("Round 1: every seat reveals a number card")
+    ada.goto(f"/tables/{table.pk}/sharing/")
+    expect(ada.get_by_text("bob, co-referee since")).to_be_visible()
+
+    ada.goto(f"/tables/{table.pk}/")
+    tap_round(ada, {"Ann (A)": 9, "Bo (B)": 1, "Cy (C)": 2})
+    expect(ada.get_by_role("heading", level=1)).to_have_text(
+        "Ann is at 0 number cards: does Bo challenge?"
+    )
+    # Bob's phone catches up by itself, then Bob enters the next move; Ada's follows.
+    expect(bob_headline).to_have_text("Ann is at 0 number cards: does Bo challenge?")
+    bob.get_by_role("button", name="No challenge").click()
+    expect(bob_headline).to_have_text("Ann is at 0 number cards: does Cy challenge?")
+    expect(ada.get_by_role("heading", level=1)).to_have_text(
+        "Ann is at 0 number cards: does Cy challenge?"
+    )
+
+    ada.goto(f"/tables/{table.pk}/sharing/")
+    ada.get_by_role("button", name="Revoke bob").click()
+    expect(ada.get_by_text("No co-referee and no open invitation.")).to_be_visible()
+    response = bob.goto(f"/tables/{table.pk}/")
+    assert response.status == 404
+    for context, _, _ in phones:
+        context.close()
+    assert ada_errors == [] and bob_errors == []
