@@ -10,6 +10,7 @@ partial back (refusals included, with their status), a plain post is redirected.
 
 import json
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -38,8 +39,33 @@ def _console_url(table_id: int) -> str:
     return reverse("tables:console", args=[table_id])
 
 
+class Gone(Exception):
+    """The console asked about a table this person no longer referees."""
+
+
 def _table(request: HttpRequest, table_id: int) -> CasualTable:
-    return selectors.refereed_table(request.user, table_id)
+    try:
+        return selectors.refereed_table(request.user, table_id)
+    except Http404:
+        if request.htmx:
+            # A console's own request (a poll, a move) after the owner revoked this person, or
+            # deleted the table: reload the whole page, which then says "not found", rather
+            # than draw a 404 page inside the console.
+            raise Gone from None
+        raise
+
+
+def _console_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Gone:
+            response = HttpResponse("No such table.", status=404, content_type="text/plain")
+            response["HX-Refresh"] = "true"
+            return response
+
+    return wrapped
 
 
 # Opening and listing --------------------------------------------------------------------------
@@ -115,26 +141,30 @@ def _console_response(
     return response
 
 
-def _write(request: HttpRequest, table: CasualTable, apply: Callable[[], Any], done: str):
+def _write(
+    request: HttpRequest, table: CasualTable, apply: Callable[[], Any], done: str
+) -> HttpResponse:
     try:
         apply()
     except ServiceError as err:
-        fresh = selectors.refereed_table(request.user, table.pk)
+        fresh = _table(request, table.pk)
         return _console_response(
             request, fresh, error=err.message, status=STATUS_OF.get(err.code, 422)
         )
     if not request.htmx:
         messages.success(request, done)
         return HttpResponseRedirect(_console_url(table.pk))
-    return _console_response(request, selectors.refereed_table(request.user, table.pk))
+    return _console_response(request, _table(request, table.pk))
 
 
+@_console_view
 @require_GET
 @never_cache
 def console(request: HttpRequest, table_id: int) -> HttpResponse:
     return _console_response(request, _table(request, table_id))
 
 
+@_console_view
 @require_GET
 @never_cache
 def poll(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -147,6 +177,7 @@ def poll(request: HttpRequest, table_id: int) -> HttpResponse:
     return _console_response(request, table)
 
 
+@_console_view
 @require_POST
 def move(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(request, table_id)
@@ -167,6 +198,7 @@ def move(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
+@_console_view
 @require_POST
 def undo(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(request, table_id)
@@ -180,6 +212,7 @@ def undo(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
+@_console_view
 @require_POST
 def end(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(request, table_id)

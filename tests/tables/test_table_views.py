@@ -327,3 +327,14 @@ def test_the_record_download(cast):
     record = json.loads(response.content)
     assert record["seats"] == {"A": "Ann", "B": "Bo", "C": "Cy"}
     assert record["events"] == [{"type": "round", "cards": {"A": 9, "B": 1, "C": 2}}]
+
+
+def test_a_revoked_co_referees_console_reloads_into_not_found(cast):
+    table, client = cast["table"], client_for(cast["revoked"])
+    htmx = {"HTTP_HX_REQUEST": "true"}
+    for response in (
+        client.get(urls(table)["poll"] + "?rev=0", **htmx),
+        client.post(reverse("tables:move", args=[table.pk]), {"type": "round"}, **htmx),
+    ):
+        assert response.status_code == 404 and response["HX-Refresh"] == "true"
+    assert not TableEvent.objects.filter(table=table).exists()
