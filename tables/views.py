@@ -99,6 +99,7 @@ def index(request: HttpRequest) -> HttpResponse:
                 for i in range(1, services.MAX_SEATS + 1)
             ],
             "ruleset": request.POST.get("ruleset", "official"),
+            "post_team": request.POST.get("variant_team") == "on",
             "error": error,
             "keep_note": words.KEEP_NOTE.format(n=services.KEEP_TABLES),
             "keep": services.KEEP_TABLES,

@@ -42,6 +42,7 @@ def test_a_three_seat_table_refereed_on_a_phone_then_replayed(browser, live_serv
     sign_in(page, "ada")
     page.get_by_role("link", name="Tables").click()
     expect(page.get_by_text("You keep your latest 50 tables")).to_be_visible()
+    shot(page, artifacts_dir / "tables-index-phone.png")
     no_accessibility_violations(page)
 
     for row, name in enumerate(("Ann", "Bo", "Cy"), start=1):
@@ -94,6 +95,7 @@ def test_a_three_seat_table_refereed_on_a_phone_then_replayed(browser, live_serv
     page.get_by_role("link", name="Replay link and co-referees").click()
     page.get_by_role("button", name="Make a replay link").click()
     link = page.get_by_label("The replay link").input_value()
+    shot(page, artifacts_dir / "table-sharing-phone.png")
     no_accessibility_violations(page)
     context.close()
     assert errors == []
