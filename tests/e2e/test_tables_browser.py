@@ -172,3 +172,40 @@ def test_a_co_referee_invited_by_link_follows_and_moves(browser, live_server):
     for context, _, _ in phones:
         context.close()
     assert ada_errors == [] and bob_errors == []
+
+
+def test_the_same_table_without_javascript(browser, live_server, artifacts_dir):
+    """Every tap posts the form and the page reloads: a round with a 7 and its target, an
+    action card against a chosen seat, and the undo."""
+    owner = UserFactory(username="ada")
+    table = services.open_table(
+        owner=owner, ruleset="official", names=["Ann", "Bo", "Cy"], action_cards=1
+    )
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, java_script_enabled=False
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    sign_in(page, "ada")
+    page.goto(f"/tables/{table.pk}/")
+    headline = page.get_by_role("heading", level=1)
+    page.get_by_role("group", name="Ann (A) reveals").get_by_text("7", exact=True).click()
+    page.get_by_label("If Ann reveals a 0 or a 7, it targets").select_option(label="Cy")
+    page.get_by_role("group", name="Bo (B) reveals").get_by_text("3", exact=True).click()
+    page.get_by_role("group", name="Cy (C) reveals").get_by_text("5", exact=True).click()
+    page.get_by_role("button", name="Play round 1").click()
+    expect(headline).to_have_text("Round 2: every seat reveals a number card")
+    expect(page.locator(".log-list li").first).to_contain_text("Cy draws 2")
+    bo_plays = page.get_by_role("group", name="Bo plays an action card")
+    bo_plays.get_by_label("Against").select_option(label="Cy")
+    bo_plays.get_by_role("button", name="BLOCK").click()
+    # Official rules let Cy, who holds action cards, counter the BLOCK.
+    expect(headline).to_have_text("Cy may counter Bo's BLOCK")
+    shot(page, artifacts_dir / "table-no-js-phone.png")
+    page.get_by_role("button", name="Undo last move").click()
+    expect(headline).to_have_text("Round 2: every seat reveals a number card")
+    expect(page.locator(".log-list li").first).to_contain_text("undone")
+    context.close()
+    assert [
+        e["payload"]["type"] for e in table.events.filter(undone_at=None).values("payload")
+    ] == ["round"]
