@@ -262,6 +262,22 @@ def _headline(view: TableView) -> None:
         view.headline = words.result_headline(name, state.get("finish"), len(view.seats))
 
 
+@dataclass
+class TableReplay(ReplayView):
+    """The duel's replay view, with a team game's winner named as its team."""
+
+    teams: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def status_text(self) -> str:
+        state = self.state
+        if state["status"] == "finished":
+            winner = state["winner"]
+            name = (self.teams.get(winner) or state["seats"][winner]["name"]) if winner else None
+            return words.result_headline(name, state["finish"], len(state["seats"]))
+        return super().status_text
+
+
 def replay(table: CasualTable, step: int | None) -> ReplayView:
     """The state after the first `step` active moves, beside the moves (one query)."""
     rows = list(
@@ -270,10 +286,11 @@ def replay(table: CasualTable, step: int | None) -> ReplayView:
     record = services.record_of(table, events=[payload for _, payload, _ in rows])
     total = len(rows)
     step = total if step is None else max(0, min(step, total))
-    return ReplayView(
+    return TableReplay(
         duel=table,  # type: ignore[arg-type]  # the view reads only the state and the moves
         step=step,
         total=total,
         state=state_after(record, step),
         moves=[LogEntry(seq, list(summary), False) for seq, _, summary in rows],
+        teams=_team_labels(table),
     )

@@ -338,3 +338,25 @@ def test_a_revoked_co_referees_console_reloads_into_not_found(cast):
     ):
         assert response.status_code == 404 and response["HX-Refresh"] == "true"
     assert not TableEvent.objects.filter(table=table).exists()
+
+
+def test_a_team_games_result_names_the_team_on_the_console_and_the_replay():
+    owner = UserFactory()
+    table = services.open_table(
+        owner=owner,
+        ruleset="official",
+        names=["Ann", "Bo", "Cy", "Di"],
+        variants=["team"],
+        teams=[["A", "C"], ["B", "D"]],
+    )
+    services.append_event(
+        table_id=table.pk,
+        actor=owner,
+        event={"type": "forfeit", "seat": "D", "reason": "gone"},
+        expected_revision=0,
+    )
+    console = client_for(owner).get(urls(table)["console"]).text
+    assert "Team 1 (Ann and Cy) wins — forfeit" in console
+    link = services.make_replay_link(table_id=table.pk, actor=owner)
+    replay = Client().get(reverse("tables:replay", args=[link])).text
+    assert "Team 1 (Ann and Cy) wins — forfeit" in replay
