@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "tournaments",
     "duels",
     "practice",
+    "tables",
 ]
 
 MIDDLEWARE = [

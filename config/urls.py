@@ -17,6 +17,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/", include("tournaments.urls_organiser")),
     path("t/<slug:slug>/", include("tournaments.urls_public")),
     path("practice/", include("practice.urls")),
+    path("tables/", include("tables.urls")),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("api/", api.urls),

@@ -1,0 +1,112 @@
+"""A casual table: a game of 2–6 named seats (or teams) refereed outside any tournament
+(docs/tables.md). Its seats are names, not entrants; its record is the engine's, like a duel's.
+
+`tables/services.py` alone writes these rows.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class TableStatus(models.TextChoices):
+    PLAYING = "playing", "Playing"
+    FINISHED = "finished", "Finished"
+
+
+class CasualTable(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="casual_tables"
+    )
+    # The engine's record header (RULES.md sections 8 and 11), fixed when the table opens.
+    ruleset = models.CharField(max_length=20)
+    variants = models.JSONField(default=list, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    #: The seat names in seat order: A, B, C, …
+    seats = models.JSONField()
+    #: Lists of seat letters (the `team` variant), or null.
+    teams = models.JSONField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=TableStatus.choices, default="playing")
+    seq = models.PositiveIntegerField(default=0)  # active events
+    # Every move and every undo adds one; a page's revision tells whether it is stale.
+    revision = models.PositiveIntegerField(default=0)
+    #: SHA-256 of the public replay link's token; empty: no live link.
+    replay_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["owner", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk}: " + " v ".join(self.seats)
+
+    @property
+    def title(self) -> str:
+        return " v ".join(self.seats)
+
+    @property
+    def letters(self) -> list[str]:
+        return [chr(ord("A") + i) for i in range(len(self.seats))]
+
+    @property
+    def names(self) -> dict[str, str]:
+        return dict(zip(self.letters, self.seats, strict=True))
+
+
+class TableEvent(models.Model):
+    """One move of a table's record. Undo marks the row undone; it is never deleted."""
+
+    table = models.ForeignKey(CasualTable, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    payload = models.JSONField()
+    summary = models.JSONField(default=list)  # the engine's effects, in words
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "seq"],
+                condition=models.Q(undone_at=None),
+                name="unique_active_table_event_seq",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} #{self.seq}" + (" (undone)" if self.undone_at else "")
+
+
+class CoReferee(models.Model):
+    """An invitation to referee a table with its owner: one use (whoever accepts it first),
+    revocable by the owner before or after it is accepted. The token is stored as a hash."""
+
+    table = models.ForeignKey(CasualTable, on_delete=models.CASCADE, related_name="co_referees")
+    token_hash = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="co_refereed_tables",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"Co-referee of {self.table}: {self.user or 'invited'}"
+
+    @property
+    def live(self) -> bool:
+        return self.revoked_at is None

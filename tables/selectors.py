@@ -1,0 +1,296 @@
+"""Reads for the casual tables: who may see a table, and its console and replay in words.
+
+The state and the legal moves come from the engine replaying the active moves, never from a
+cache; a console costs a fixed number of queries whatever the length of the game.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from duels import words as duel_words
+from duels.engine import CARDS, EngineError, Legal, resolve_rules, state_after
+from duels.engine import Duel as EngineDuel
+from duels.engine.constants import CARD_LABELS
+from duels.selectors import Choice, LogEntry, ReplayView
+
+from . import services, words
+from .models import CasualTable, CoReferee, TableStatus
+
+
+def refereed_table(user: Any, table_id: int) -> CasualTable:
+    """The table, for its owner or an accepted co-referee; anyone else gets a 404 (a table's
+    existence is nobody else's business)."""
+    table = CasualTable.objects.filter(pk=table_id).select_related("owner").first()
+    if table is None or not services.may_referee(user, table):
+        raise Http404("No such table.")
+    return table
+
+
+def revision_of(table_id: int) -> int | None:
+    return CasualTable.objects.filter(pk=table_id).values_list("revision", flat=True).first()
+
+
+def tables_of(user: Any) -> QuerySet[CasualTable]:
+    """The tables a person owns or co-referees, newest first."""
+    co = CoReferee.objects.filter(user=user, accepted_at__isnull=False, revoked_at=None)
+    return (
+        CasualTable.objects.filter(Q(owner=user) | Q(pk__in=co.values("table")))
+        .select_related("owner")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def co_referees(table: CasualTable) -> list[CoReferee]:
+    return list(table.co_referees.filter(revoked_at=None).select_related("user"))
+
+
+@dataclass
+class SeatView:
+    letter: str
+    name: str
+    number_cards: int
+    action_cards: int
+    streak: int
+    blocked: bool
+    out: bool
+    team: str
+    reveals: bool
+    actions: list[Choice]
+    color_change: bool
+    targets: list[Choice]
+
+
+@dataclass
+class Decision:
+    seat: str
+    name: str
+    text: str
+    choices: list[Choice]
+
+
+@dataclass
+class TableView:
+    table: CasualTable
+    revision: int
+    seq: int
+    state: dict[str, Any] | None
+    many: bool  # more than two seats: targets are named
+    seats: list[SeatView] = field(default_factory=list)
+    headline: str = ""
+    subline: str = ""
+    decision: Decision | None = None
+    can_play_round: bool = False
+    pads: list[SeatView] = field(default_factory=list)
+    in_play: list[SeatView] = field(default_factory=list)
+    log: list[LogEntry] = field(default_factory=list)
+    last_move: LogEntry | None = None
+    playing: bool = False
+    finished: bool = False
+    winner_seat: str | None = None
+    deck_note: str = ""
+
+    @property
+    def round_number(self) -> int:
+        return (self.state or {}).get("rounds", 0) + 1
+
+    @property
+    def can_undo(self) -> bool:
+        return self.seq > 0
+
+    @property
+    def endings(self) -> list[Choice]:
+        """A referee ending for every seat in play (RULES.md 6 and 11.7)."""
+        out = [Choice(f"forfeit_{s.letter}", f"{s.name} forfeits") for s in self.in_play]
+        out.append(Choice("time_limit", "Time limit: fewest number cards wins (equal: drawn)"))
+        out += [Choice(f"adjudicate_{s.letter}", f"Adjudicate to {s.name}") for s in self.in_play]
+        return out
+
+
+Row = tuple[int, dict, list[str], Any]
+
+
+def _rows(table: CasualTable) -> list[Row]:
+    return list(table.events.order_by("pk").values_list("seq", "payload", "summary", "undone_at"))
+
+
+def _team_labels(table: CasualTable) -> dict[str, str]:
+    if not table.teams:
+        return {}
+    names = table.names
+    ordered = sorted((sorted(team) for team in table.teams), key=lambda team: team[0])
+    return {
+        letter: words.team_label(i, [names[s] for s in team])
+        for i, team in enumerate(ordered, start=1)
+        for letter in team
+    }
+
+
+def _deck_note(table: CasualTable) -> str:
+    if "number_pool" not in table.options:
+        return ""
+    rules = resolve_rules(table.ruleset, list(table.variants), dict(table.options))
+    return words.deck_note(rules.number_pool, len(table.seats), rules.starting_number_cards)
+
+
+def console(table: CasualTable) -> TableView:
+    """The console of `table` (one query for its moves)."""
+    rows = _rows(table)
+    revision = len(rows) + sum(1 for row in rows if row[3] is not None)
+    active = [payload for _, payload, _, undone in rows if undone is None]
+    view = TableView(
+        table=table, revision=revision, seq=len(active), state=None, many=len(table.seats) > 2
+    )
+    view.log = [
+        LogEntry(seq, list(summary), undone is not None)
+        for seq, _, summary, undone in reversed(rows)
+    ]
+    view.last_move = next((entry for entry in view.log if not entry.undone), None)
+    view.deck_note = _deck_note(table)
+    try:
+        engine = EngineDuel.from_record(services.record_of(table, events=active))
+    except EngineError:
+        view.headline = "This table's record cannot be replayed"
+        return view
+    view.state = engine.state()
+    legal = engine.legal()
+    view.playing = not engine.finished
+    view.finished = engine.finished or table.status == TableStatus.FINISHED
+    view.seats = _seats(table, view.state, legal, view.playing)
+    view.in_play = [seat for seat in view.seats if not seat.out]
+    view.pads = [seat for seat in view.seats if seat.reveals]
+    view.can_play_round = view.playing and legal.can_play_round
+    if view.playing and legal.awaiting:
+        view.decision = _decision(table, legal.awaiting, view.seats, active)
+    _headline(view)
+    return view
+
+
+def _seats(table: CasualTable, state: dict, legal: Legal, playing: bool) -> list[SeatView]:
+    teams = _team_labels(table)
+    names = table.names
+    out = []
+    for letter in table.letters:
+        seat = state["seats"][letter]
+        cards = legal.actions.get(letter, ()) if playing else ()
+        out.append(
+            SeatView(
+                letter=letter,
+                name=seat["name"],
+                number_cards=seat["number_cards"],
+                action_cards=seat["action_cards"],
+                streak=seat["streak"],
+                blocked=seat["blocked"],
+                out=bool(seat.get("out")),
+                team=teams.get(letter, ""),
+                reveals=playing and legal.can_play_round and letter in legal.round_seats,
+                actions=[
+                    Choice(c, CARD_LABELS[c]) for c in CARDS if c in cards and c != "color_change"
+                ],
+                color_change="color_change" in cards,
+                targets=[Choice(t, names[t]) for t in legal.targets.get(letter, ())],
+            )
+        )
+    return out
+
+
+def _last_action(active: list[dict]) -> dict:
+    return next((ev for ev in reversed(active) if ev.get("type") == "action"), {})
+
+
+def _potential_winner(table: CasualTable, seats: list[SeatView]) -> SeatView | None:
+    """The seat at 0 whose window is open; in a team game, its team's first seat (11.6)."""
+    by_letter = {s.letter: s for s in seats}
+    for team in sorted(sorted(t) for t in table.teams or []):
+        playing = [by_letter[s] for s in team if not by_letter[s].out]
+        if playing and all(s.number_cards == 0 for s in playing):
+            return by_letter[team[0]]
+    return next((s for s in seats if not s.out and s.number_cards == 0), None)
+
+
+def _decision(table: CasualTable, awaiting: dict, seats: list[SeatView], active: list) -> Decision:
+    by_letter = {s.letter: s for s in seats}
+    me = by_letter[awaiting["seat"]]
+    kind = awaiting["decision"]
+    action = _last_action(active)
+    other: SeatView | None = None
+    if kind == "challenge":
+        other = _potential_winner(table, seats)
+    elif kind != "bonus":
+        actor = action.get("seat")
+        target = action.get("target") or next((s for s in by_letter if s != actor), None)
+        other = by_letter.get(actor if actor != me.letter else target)
+    if other is None:
+        opponents = [s for s in me.targets]
+        other_name = opponents[0].label if len(opponents) == 1 else "Every opponent"
+    else:
+        other_name = other.name
+    card = CARD_LABELS.get(action.get("card", ""), "card")
+    return Decision(
+        seat=me.letter,
+        name=me.name,
+        text=duel_words.decision_text(kind, me.name, other_name, card),
+        choices=[
+            Choice(c, duel_words.choice_label(kind, c, me.name, other_name))
+            for c in awaiting["choices"]
+        ],
+    )
+
+
+def _headline(view: TableView) -> None:
+    state = view.state or {}
+    if view.decision:
+        view.headline = view.decision.text
+        view.subline = "Only these choices, or ending the game, are possible now."
+    elif view.playing:
+        view.headline = words.round_headline(
+            view.round_number,
+            [s.name for s in view.pads],
+            [s.name for s in view.in_play if s.blocked and not s.reveals],
+            len(view.seats),
+        )
+        view.subline = "Or play an action card."
+    else:
+        winner = state.get("winner")
+        view.winner_seat = winner
+        name = None
+        if winner:
+            seat = next(s for s in view.seats if s.letter == winner)
+            name = seat.team or seat.name
+        view.headline = words.result_headline(name, state.get("finish"), len(view.seats))
+
+
+@dataclass
+class TableReplay(ReplayView):
+    """The duel's replay view, with a team game's winner named as its team."""
+
+    teams: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def status_text(self) -> str:
+        state = self.state
+        if state["status"] == "finished":
+            winner = state["winner"]
+            name = (self.teams.get(winner) or state["seats"][winner]["name"]) if winner else None
+            return words.result_headline(name, state["finish"], len(state["seats"]))
+        return super().status_text
+
+
+def replay(table: CasualTable, step: int | None) -> ReplayView:
+    """The state after the first `step` active moves, beside the moves (one query)."""
+    rows = list(
+        table.events.filter(undone_at=None).order_by("seq").values_list("seq", "payload", "summary")
+    )
+    record = services.record_of(table, events=[payload for _, payload, _ in rows])
+    total = len(rows)
+    step = total if step is None else max(0, min(step, total))
+    return TableReplay(
+        duel=table,  # type: ignore[arg-type]  # the view reads only the state and the moves
+        step=step,
+        total=total,
+        state=state_after(record, step),
+        moves=[LogEntry(seq, list(summary), False) for seq, _, summary in rows],
+        teams=_team_labels(table),
+    )

@@ -1,0 +1,365 @@
+"""Casual tables (docs/tables.md): open a table, referee it in its console, share a replay
+link and invite co-referees. Thin: reads through `tables.selectors`, every write one call to
+`tables.services`.
+
+Who sees what: the owner and accepted co-referees referee a table; a live replay link shows
+its replay and nothing else; to anyone else a table does not exist (404), signed in or not.
+Like the duel console, every form posts with htmx and without it; htmx gets the console
+partial back (refusals included, with their status), a plain post is redirected.
+"""
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from core.errors import ServiceError
+from core.numbers import read_int
+from duels.engine import COLORS, PRESETS, VARIANTS
+
+from . import forms, selectors, services, words
+from .models import CasualTable
+
+POLL_SECONDS = 2
+KEYPAD = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
+STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 404, "illegal": 422}
+
+
+def _console_url(table_id: int) -> str:
+    return reverse("tables:console", args=[table_id])
+
+
+class Gone(Exception):
+    """The console asked about a table this person no longer referees."""
+
+
+def _table(request: HttpRequest, table_id: int) -> CasualTable:
+    try:
+        return selectors.refereed_table(request.user, table_id)
+    except Http404:
+        if request.htmx:
+            # A console's own request (a poll, a move) after the owner revoked this person, or
+            # deleted the table: reload the whole page, which then says "not found", rather
+            # than draw a 404 page inside the console.
+            raise Gone from None
+        raise
+
+
+def _console_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except Gone:
+            response = HttpResponse("No such table.", status=404, content_type="text/plain")
+            response["HX-Refresh"] = "true"
+            return response
+
+    return wrapped
+
+
+# Opening and listing --------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def index(request: HttpRequest) -> HttpResponse:
+    """My tables, and the form that opens one."""
+    error = None
+    if request.method == "POST":
+        try:
+            table = services.open_table(owner=request.user, **forms.new_table(request.POST))
+        except ServiceError as err:
+            error = err.message
+        else:
+            return HttpResponseRedirect(_console_url(table.pk))
+    return render(
+        request,
+        "tables/index.html",
+        {
+            "tables": selectors.tables_of(request.user),
+            "presets": PRESETS,
+            "variants": VARIANTS,
+            "rows": [
+                {
+                    "i": i,
+                    "name": request.POST.get(f"name_{i}", "")[: services.NAME_MAX],
+                    "team": request.POST.get(f"team_{i}") or str(2 - i % 2),
+                }
+                for i in range(1, services.MAX_SEATS + 1)
+            ],
+            "ruleset": request.POST.get("ruleset", "official"),
+            "post_team": request.POST.get("variant_team") == "on",
+            "error": error,
+            "keep_note": words.KEEP_NOTE.format(n=services.KEEP_TABLES),
+            "keep": services.KEEP_TABLES,
+            "max_numbers": services.MAX_STARTING_NUMBER_CARDS,
+            "max_actions": services.MAX_STARTING_ACTION_CARDS,
+        },
+        status=422 if error else 200,
+    )
+
+
+# The console ---------------------------------------------------------------------------------
+
+
+def _context(
+    request: HttpRequest, view: selectors.TableView, error: str | None = None
+) -> dict[str, Any]:
+    return {
+        "table": view.table,
+        "view": view,
+        "error": error,
+        "is_owner": view.table.owner_id == request.user.pk,
+        "keypad": KEYPAD,
+        "colors": COLORS,
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def _console_response(
+    request: HttpRequest, table: CasualTable, *, error: str | None = None, status: int = 200
+) -> HttpResponse:
+    context = _context(request, selectors.console(table), error)
+    if request.htmx:
+        body = render_to_string("tables/console.html#console", context, request) + render_to_string(
+            "tables/console.html#news_oob", context, request
+        )
+        response = HttpResponse(body, status=status)
+    else:
+        response = render(request, "tables/console.html", context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _write(
+    request: HttpRequest, table: CasualTable, apply: Callable[[], Any], done: str
+) -> HttpResponse:
+    try:
+        apply()
+    except ServiceError as err:
+        fresh = _table(request, table.pk)
+        return _console_response(
+            request, fresh, error=err.message, status=STATUS_OF.get(err.code, 422)
+        )
+    if not request.htmx:
+        messages.success(request, done)
+        return HttpResponseRedirect(_console_url(table.pk))
+    return _console_response(request, _table(request, table.pk))
+
+
+@_console_view
+@require_GET
+@never_cache
+def console(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _console_response(request, _table(request, table_id))
+
+
+@_console_view
+@require_GET
+@never_cache
+def poll(request: HttpRequest, table_id: int) -> HttpResponse:
+    """204 while the table is as the page shows it, else the current console."""
+    table = _table(request, table_id)
+    if request.GET.get("rev") == str(table.revision):
+        response = HttpResponse(status=204)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    return _console_response(request, table)
+
+
+@_console_view
+@require_POST
+def move(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(request, table_id)
+    try:
+        event = forms.move_event(request.POST, table.letters)
+    except ServiceError as err:
+        return _console_response(request, table, error=err.message, status=422)
+    return _write(
+        request,
+        table,
+        lambda: services.append_event(
+            table_id=table.pk,
+            actor=request.user,
+            event=event,
+            expected_revision=forms.revision(request.POST),
+        ),
+        "Move entered.",
+    )
+
+
+@_console_view
+@require_POST
+def undo(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(request, table_id)
+    return _write(
+        request,
+        table,
+        lambda: services.undo(
+            table_id=table.pk, actor=request.user, expected_revision=forms.revision(request.POST)
+        ),
+        "The last move is undone (it stays in the log, struck through).",
+    )
+
+
+@_console_view
+@require_POST
+def end(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _table(request, table_id)
+    try:
+        event = forms.ending_event(request.POST, table.letters)
+    except ServiceError as err:
+        return _console_response(request, table, error=err.message, status=422)
+    return _write(
+        request,
+        table,
+        lambda: services.append_event(
+            table_id=table.pk,
+            actor=request.user,
+            event=event,
+            expected_revision=forms.revision(request.POST),
+        ),
+        "The game is ended.",
+    )
+
+
+@require_GET
+def record(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table's record (RULES.md section 8, teams per 11.9) as a file: active moves only."""
+    table = _table(request, table_id)
+    body = json.dumps(services.record_of(table), ensure_ascii=False, indent=1)
+    response = HttpResponse(body + "\n", content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="table-{table.pk}.json"'
+    return response
+
+
+# Sharing: the replay link and co-referees ----------------------------------------------------
+
+
+def _sharing(
+    request: HttpRequest,
+    table: CasualTable,
+    *,
+    replay_link: str = "",
+    invite_link: str = "",
+    error: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    response = render(
+        request,
+        "tables/sharing.html",
+        {
+            "table": table,
+            "co_referees": selectors.co_referees(table),
+            "replay_link": replay_link,
+            "invite_link": invite_link,
+            "error": error,
+            "max_co_referees": services.MAX_CO_REFEREES,
+        },
+        status=status,
+    )
+    response["Cache-Control"] = "no-store"  # a fresh link is on it: never kept by a cache
+    return response
+
+
+def _owned(request: HttpRequest, table_id: int) -> CasualTable:
+    """The table, for its owner; a co-referee may not share it (404 as for anyone else:
+    a co-referee knows the table, but sharing it is the owner's)."""
+    table = _table(request, table_id)
+    if table.owner_id != request.user.pk:
+        raise Http404("Only the owner shares a table.")
+    return table
+
+
+@require_GET
+def sharing(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _sharing(request, _owned(request, table_id))
+
+
+@require_POST
+def share(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Make a replay link, revoke it, invite a co-referee or revoke one (`do`)."""
+    table = _owned(request, table_id)
+    action = request.POST.get("do", "")
+    try:
+        if action == "replay_link":
+            token = services.make_replay_link(table_id=table.pk, actor=request.user)
+            link = request.build_absolute_uri(reverse("tables:replay", args=[token]))
+            return _sharing(request, _owned(request, table_id), replay_link=link)
+        if action == "revoke_replay_link":
+            services.revoke_replay_link(table_id=table.pk, actor=request.user)
+            done = "The replay link is revoked: it shows nothing any more."
+        elif action == "invite":
+            token = services.invite_co_referee(table_id=table.pk, actor=request.user)
+            link = request.build_absolute_uri(reverse("tables:invitation", args=[token]))
+            return _sharing(request, table, invite_link=link)
+        elif action == "revoke_invite":
+            invite_id = read_int(request.POST.get("invite", ""))
+            if invite_id is None:
+                raise ServiceError("Say which invitation to revoke.")
+            services.revoke_co_referee(table_id=table.pk, actor=request.user, invite_id=invite_id)
+            done = "Revoked: that link and that co-referee no longer open the table."
+        else:
+            raise ServiceError("That is not something this page does.")
+    except ServiceError as err:
+        return _sharing(
+            request,
+            _owned(request, table_id),
+            error=err.message,
+            status=STATUS_OF.get(err.code, 422),
+        )
+    messages.success(request, done)
+    return HttpResponseRedirect(reverse("tables:sharing", args=[table.pk]))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation to co-referee: shown, then accepted by a button (a link preview that
+    opens the address must not use it up)."""
+    error = None
+    if request.method == "POST":
+        try:
+            table = services.accept_invitation(token=token, user=request.user)
+        except ServiceError as err:
+            error = err.message
+        else:
+            messages.success(request, "You now referee this table.")
+            return HttpResponseRedirect(_console_url(table.pk))
+    invite = services.invitation(token)
+    if invite is None and error is None:
+        raise Http404("This invitation does not exist or is no longer valid.")
+    response = render(
+        request,
+        "tables/invitation.html",
+        {"invite": invite, "error": error},
+        status=422 if error else 200,
+    )
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def replay(request: HttpRequest, token: str) -> HttpResponse:
+    """The replay of a table whose owner made this link; 404 once it is revoked."""
+    table = services.table_for_replay(token)
+    if table is None:
+        raise Http404("This replay link does not exist or was revoked.")
+    view = selectors.replay(table, read_int(request.GET.get("step", "")))
+    template = "tables/replay.html" + ("#replay" if request.htmx else "")
+    response = render(request, template, {"table": table, "view": view})
+    patch_vary_headers(response, ["HX-Request"])
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it onwards
+    return response
