@@ -343,6 +343,8 @@ def parse_move(data: Mapping[str, str]) -> dict[str, Any]:
         elif kind == "action":
             card, _, color = rest.partition(":")
             data = {"card": card, "color": color, "target": data.get("target", "")}
+        elif kind != "blocked_round":
+            kind = "?"  # decisions and resigning have forms of their own
     move: dict[str, Any] = {"kind": kind}
     if kind == "reveal":
         value = data.get("value", "")
