@@ -73,6 +73,7 @@ def play_to_the_end(page) -> str:
 
 def test_a_four_seat_game_against_three_bots_to_the_end(phone, artifacts_dir):
     page = phone
+    no_accessibility_violations(page)  # the start form, with its new fields
     page.get_by_label("Rules").select_option("official")
     page.get_by_label("Bot opponents").select_option("3")
     page.get_by_role("button", name="Start a duel").click()
