@@ -1,18 +1,24 @@
-"""A practice duel against the heuristic bot: plain functions over the referee engine.
+"""A practice duel against the heuristic bots: plain functions over the referee engine.
 
-The person holds seat A, the bot seat B. Nothing is stored but the seed and the person's moves:
-``replay(ruleset, seed, name, moves)`` plays the duel again from its seed — the deal, every bot
-decision and every draw come from one random source in the same order — so the same moves
-always give the same table, and the server never trusts a hand or a state sent by the browser.
+The person holds seat A, a bot each other seat (B at two seats; B to F at up to six, RULES.md
+section 11, the table chosen in ``seating.py``). Nothing is stored but the table, the seed and
+the person's moves: ``replay(ruleset, seed, name, moves, seating)`` plays the duel again from
+its seed — the deal, every bot decision and every draw come from one random source in the same
+order — so the same moves always give the same table, and the server never trusts a hand or a
+state sent by the browser.
 
 Every move goes through the engine's checked path (``Simulator.apply``). What the engine cannot
 know is checked here first: a person reveals only a value they hold and plays only an action
 card they hold. Where the rules let a seat choose which number card to shed (COLOR CHANGE,
 TRUTH, DARE, a BLOCK battle), the person's card is picked at random (docs/practice.md).
 
-A round is simultaneous: when the person is free, the bot has already decided — it plays an
-action card at once (the person then sees it before choosing), or it keeps a value hidden for
-the round, which the person's reveal then plays.
+A round is simultaneous: when the person is free, the bots have already decided — one that
+plays an action card plays it at once (the person then sees it before choosing; with several,
+one picked at random, as ``Simulator.next_event`` does), or each keeps a value hidden for the
+round, which the person's reveal then plays. With more than two seats every 0 and 7 names a
+target (RULES.md 11.3) and so does every action card but COLOR CHANGE (11.4): the person's
+from the move, a bot's from its ``target``. If the person's side leaves (resign) while other
+sides play on, the bots play the duel to its end (11.7).
 """
 
 from __future__ import annotations
@@ -20,17 +26,29 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from math import floor
 from typing import Any
 
 from core.numbers import read_int
 from duels.engine import CARDS, COLORS, PRESETS, EngineError, Simulator
 from duels.engine import Duel as EngineDuel
 from duels.engine.constants import CARD_LABELS
+from duels.engine.simulate import CAP_REASON, DEFAULT_MAX_EVENTS
+
+from .seating import Seating
 
 PERSON, BOT = 0, 1
 BOT_NAME = "Bot"
 #: Moves a person may make, by ``kind``.
 KINDS = ("reveal", "blocked_round", "action", "respond", "resign")
+#: The 0 and 7 name a target at more than two seats (RULES.md 11.3).
+TARGETED_VALUES = (0, 7)
+TWO_SEATS = Seating()
+
+
+def bot_name(seat: str, seats: int) -> str:
+    """The bot's name in the log: "Bot" facing the person alone, else "Bot B", "Bot C", …"""
+    return BOT_NAME if seats == 2 else f"{BOT_NAME} {seat}"
 
 
 class Refused(ValueError):
@@ -49,14 +67,29 @@ class Entry:
 class Game:
     """One practice duel in play. Build it with ``start`` or ``replay``."""
 
-    def __init__(self, ruleset: str, seed: int, name: str) -> None:
+    def __init__(self, ruleset: str, seed: int, name: str, seating: Seating = TWO_SEATS) -> None:
         if ruleset not in PRESETS:
             raise Refused(f"Choose one of the rule sets: {', '.join(PRESETS)}.")
-        duel = EngineDuel.new(ruleset, {"A": name, "B": BOT_NAME})
-        self.sim = Simulator(duel, [None, "heuristic"], random.Random(seed))
+        self.seating = seating
+        letters = seating.letters
+        names = {"A": name} | {s: bot_name(s, seating.seats) for s in letters[1:]}
+        try:
+            duel = EngineDuel.new(
+                ruleset,
+                names,
+                list(seating.variants),
+                seating.options or None,
+                [list(team) for team in seating.teams] or None,
+            )
+        except EngineError as malformed:
+            raise Refused(f"This table cannot be dealt: {malformed}.") from None
+        bots = [None] + ["heuristic"] * (seating.seats - 1)
+        self.sim = Simulator(duel, bots, random.Random(seed))
+        #: More than two seats: 0s, 7s and action cards name targets (RULES.md 11.3, 11.4).
+        self.many = seating.seats > 2
         self.log: list[Entry] = []
-        #: The value the bot keeps hidden for the next round (None: blocked, or not free).
-        self._bot_value: int | None = None
+        #: The values the bots keep hidden for the next round, by seat (none: not free).
+        self._bot_values: dict[str, int] = {}
         self._bot_turns()
 
     # -- reading ---------------------------------------------------------------------------
@@ -86,6 +119,26 @@ class Game:
     def blocked(self) -> bool:
         return bool(self.sim.table.blocked[PERSON])
 
+    def out(self) -> bool:
+        """The person's side has left the duel (resigned, RULES.md 11.7)."""
+        return bool(self.sim.table.out[PERSON])
+
+    def reveals(self) -> bool:
+        """The person reveals a card if a round is played now (RULES.md 11.3: not blocked,
+        and in a team game holding a number card)."""
+        return self.free() and "A" in self.sim.duel.legal().round_seats
+
+    def targets(self) -> list[str]:
+        """The seats the person may name as a target, in seat order (their opponents in
+        play); empty at two seats, where nothing names one."""
+        if not self.many or self.finished:
+            return []
+        return list(self.sim.duel.legal().targets.get("A", ()))
+
+    def needs_target(self, card: str) -> bool:
+        """Whether the action ``card`` names a target at this table (RULES.md 11.4)."""
+        return self.many and card != "color_change"
+
     def my_numbers(self) -> list[tuple[int, int]]:
         """(value, how many) for every value the person holds, lowest first."""
         return [(v, n) for v, n in enumerate(self.sim.hands.num[PERSON]) if n]
@@ -103,15 +156,19 @@ class Game:
 
     # -- playing ---------------------------------------------------------------------------
 
-    def play(self, move: Mapping[str, Any]) -> None:
-        """Apply the person's ``move`` and then the bot's answers; Refused changes nothing."""
+    def play(self, move: Mapping[str, Any]) -> dict[str, Any]:
+        """Apply the person's ``move`` and then the bots' answers; Refused changes nothing.
+
+        Returns the move as it is kept: only the fields that played (a target only where one
+        was named, RULES.md 11.3 and 11.4), each one checked."""
         if self.finished:
             raise Refused("This duel is over: start a new one.")
         kind = move.get("kind")
+        kept: dict[str, Any]
         if kind == "resign":
             self._apply({"type": "forfeit", "seat": "A", "reason": "resigned"}, False)
-            return
-        if kind == "respond":
+            kept = {"kind": kind}
+        elif kind == "respond":
             asked = self.awaiting_me()
             if asked is None:
                 raise Refused("Nothing is asked of you now.")
@@ -119,33 +176,64 @@ class Game:
             if choice not in asked[1]:
                 raise Refused(f"Choose one of: {', '.join(asked[1])}.")
             self._apply({"type": "respond", "seat": "A", "choice": choice}, False)
+            kept = {"kind": kind, "choice": choice}
         elif kind in ("reveal", "blocked_round"):
-            self._round(kind, move.get("value"))
+            kept = self._round(kind, move.get("value"), move.get("target"))
         elif kind == "action":
-            self._action(move.get("card"), move.get("color"))
+            kept = self._action(move.get("card"), move.get("color"), move.get("target"))
         else:
             raise Refused(f"Unknown move: choose one of {', '.join(KINDS)}.")
         self._bot_turns()
+        return kept
 
-    def _round(self, kind: str, value: object) -> None:
+    def _target(self, target: object, what: str) -> str:
+        """The person's target for ``what``: one of their opponents in play."""
+        allowed = self.targets()
+        if target not in allowed:
+            raise Refused(f"Choose whom your {what} targets: {', '.join(allowed)}.")
+        return str(target)
+
+    def _round(self, kind: str, value: object, target: object = None) -> dict[str, Any]:
         if not self.free():
             raise Refused("Answer the question first.")
         cards: dict[str, int] = {}
+        targets: dict[str, str] = {}
+        reveals = self.reveals()
         if kind == "reveal":
             if self.blocked():
                 raise Refused("You are blocked this round: play it without a card.")
+            if not reveals:
+                raise Refused("You hold no number card: play the round without a card.")
             if type(value) is not int or not 0 <= value <= 9:
                 raise Refused("Reveal a number card from 0 to 9.")
             if not self.sim.hands.num[PERSON][value]:
                 raise Refused(f"You hold no {value}.")
             cards["A"] = value
-        elif not self.blocked():
+            if self.many and value in TARGETED_VALUES:
+                targets["A"] = self._target(target, str(value))
+        elif reveals:
             raise Refused("You are not blocked: reveal a card.")
-        if self._bot_value is not None:
-            cards["B"] = self._bot_value
-        self._apply({"type": "round", "cards": cards}, False)
+        cards.update(self._bot_values)
+        if self.many:
+            # Each bot's 0 or 7 names the target its bot chooses, in seat order (RULES.md 11.3).
+            sim = self.sim
+            for seat, shown in self._bot_values.items():
+                if shown in TARGETED_VALUES:
+                    i = sim.seats.index(seat)
+                    why = "zero" if shown == 0 else "seven"
+                    targets[seat] = sim.seats[sim.bots[i].target(sim, i, why)]  # type: ignore[union-attr]
+        event: dict[str, Any] = {"type": "round", "cards": cards}
+        if targets:
+            event["targets"] = targets
+        self._apply(event, False)
+        kept: dict[str, Any] = {"kind": kind}
+        if "A" in cards:
+            kept["value"] = cards["A"]
+        if "A" in targets:
+            kept["target"] = targets["A"]
+        return kept
 
-    def _action(self, card: object, color: object) -> None:
+    def _action(self, card: object, color: object, target: object = None) -> dict[str, Any]:
         if not self.free():
             raise Refused("Answer the question first.")
         if card not in CARDS:
@@ -157,7 +245,10 @@ class Game:
         event: dict[str, Any] = {"type": "action", "seat": "A", "card": card}
         if card == "color_change":
             event["color"] = color
+        elif self.many:
+            event["target"] = self._target(target, CARD_LABELS[str(card)])
         self._apply(event, False)
+        return {"kind": "action", **{k: v for k, v in event.items() if k not in ("type", "seat")}}
 
     def _apply(self, event: Mapping[str, Any], by_bot: bool) -> None:
         try:
@@ -169,28 +260,70 @@ class Game:
         )
 
     def _bot_turns(self) -> None:
-        """The bot answers its decisions and plays its action cards until the person is asked
-        something or free; its value for the next round stays hidden."""
-        self._bot_value = None
+        """The bots answer their decisions and play their action cards until the person is
+        asked something or free; their values for the next round stay hidden.
+
+        At two seats this asks the one bot exactly as before more seats came (the same random
+        numbers in the same order), so every stored two-seat duel replays as it was played."""
+        self._bot_values = {}
+        sim = self.sim
+        seats = sim.seats
+        while not self.finished:
+            t = sim.table
+            if t.out[PERSON]:
+                self._bots_finish()
+                return
+            pending = t.pending
+            if pending is not None:
+                if pending.seat == PERSON:
+                    return
+                self._apply(sim.move_for(seats[pending.seat]), True)  # type: ignore[arg-type]
+                continue
+            values: dict[str, int] = {}
+            actions: list[dict[str, Any]] = []
+            for i in range(1, len(seats)):
+                move = sim.move_for(seats[i])  # None for a seat that left, or has nothing
+                if isinstance(move, dict):
+                    actions.append(move)
+                elif move is not None:
+                    values[seats[i]] = move
+            if actions:
+                # One of the bots that play a card plays it (as Simulator.next_event picks).
+                pick = (
+                    actions[0] if len(actions) == 1 else actions[floor(sim.random() * len(actions))]
+                )
+                self._apply(pick, True)
+                continue
+            self._bot_values = values
+            return
+
+    def _bots_finish(self) -> None:
+        """The person's side has left but other sides play on (RULES.md 11.7): the bots play
+        to the end, a ``time_limit`` ending a duel that reaches the simulator's event cap."""
         sim = self.sim
         while not self.finished:
-            pending = sim.table.pending
-            if pending is not None and pending.seat != BOT:
-                return
-            move = sim.move_for("B")
-            if pending is None and not isinstance(move, dict):
-                self._bot_value = move
-                return
-            self._apply(move, True)  # type: ignore[arg-type]
+            if sim.table.events >= DEFAULT_MAX_EVENTS - 1:
+                self._apply({"type": "time_limit", "reason": CAP_REASON}, True)
+                break
+            event = sim.next_event()
+            if event is None:  # cannot happen: every seat in play has a bot
+                break
+            self._apply(event, True)
 
 
-def start(ruleset: str, seed: int, name: str) -> Game:
-    return Game(ruleset, seed, name)
+def start(ruleset: str, seed: int, name: str, seating: Seating = TWO_SEATS) -> Game:
+    return Game(ruleset, seed, name, seating)
 
 
-def replay(ruleset: str, seed: int, name: str, moves: Sequence[Mapping[str, Any]]) -> Game:
+def replay(
+    ruleset: str,
+    seed: int,
+    name: str,
+    moves: Sequence[Mapping[str, Any]],
+    seating: Seating = TWO_SEATS,
+) -> Game:
     """The duel after ``moves``, played again from its seed (each was accepted once)."""
-    game = Game(ruleset, seed, name)
+    game = Game(ruleset, seed, name, seating)
     for move in moves:
         game.play(move)
     return game
@@ -199,6 +332,19 @@ def replay(ruleset: str, seed: int, name: str, moves: Sequence[Mapping[str, Any]
 def parse_move(data: Mapping[str, str]) -> dict[str, Any]:
     """A move from a submitted form: strings in, a move of KINDS out (checked when played)."""
     kind = data.get("kind", "")
+    play = data.get("play", "")
+    if play:
+        # The hand of a table of more than two seats is one form (its target picker serves
+        # every card): each button says its move as "reveal:3", "action:block",
+        # "action:color_change:red" or "blocked_round".
+        kind, _, rest = play.partition(":")
+        if kind == "reveal":
+            data = {"value": rest, "target": data.get("target", "")}
+        elif kind == "action":
+            card, _, color = rest.partition(":")
+            data = {"card": card, "color": color, "target": data.get("target", "")}
+        elif kind != "blocked_round":
+            kind = "?"  # decisions and resigning have forms of their own
     move: dict[str, Any] = {"kind": kind}
     if kind == "reveal":
         value = data.get("value", "")
@@ -209,4 +355,6 @@ def parse_move(data: Mapping[str, str]) -> dict[str, Any]:
             move["color"] = data["color"]
     elif kind == "respond":
         move["choice"] = data.get("choice", "")
+    if data.get("target") and kind in ("reveal", "action"):
+        move["target"] = data["target"]
     return move

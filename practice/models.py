@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.db import models
 
+from .seating import Seating, stored, table_words
+
 
 class Outcome(models.TextChoices):
     PLAYING = "", "Playing"
@@ -19,6 +21,12 @@ class PracticeDuel(models.Model):
     seed = models.BigIntegerField()
     #: The person's seat name as the log words it, fixed when the duel starts.
     name = models.CharField(max_length=150)
+    #: The table (practice/seating.py): seats A (the person) to F, the record's variants and
+    #: options (max_seats, a raised number_pool) and teams as lists of seat letters.
+    seats = models.PositiveSmallIntegerField(default=2)
+    variants = models.JSONField(default=list, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    teams = models.JSONField(default=list, blank=True)
     moves = models.JSONField(default=list, blank=True)
     outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True, default="")
     finished = models.BooleanField(default=False)
@@ -30,7 +38,16 @@ class PracticeDuel(models.Model):
         indexes = [models.Index(fields=["user", "-updated_at"])]
 
     def __str__(self) -> str:
-        return f"Practice {self.pk} ({self.ruleset}) of {self.user}"
+        return f"Practice {self.pk} ({self.ruleset}, {self.seats} seats) of {self.user}"
+
+    @property
+    def seating(self) -> Seating:
+        return stored(self.seats, self.variants, self.options, self.teams)
+
+    @property
+    def table_words(self) -> str:
+        """ "4 seats, teams You + Bot C against Bot B + Bot D, speed" for the lists."""
+        return table_words(self.seating)
 
 
 class PracticeGame(models.Model):

@@ -6,6 +6,7 @@ from django.db import transaction
 
 from .game import Game, Refused, replay, start
 from .models import Outcome, PracticeDuel
+from .seating import Seating, SeatingRefused, choose
 
 #: How many moves one practice duel keeps at most (a duel ends long before: a guard).
 MAX_MOVES = 2000
@@ -13,12 +14,28 @@ MAX_MOVES = 2000
 KEPT_PER_PERSON = 50
 
 
-def start_practice(user, ruleset: str) -> PracticeDuel:
-    """A new duel against the bot under ``ruleset``; Refused for an unknown rule set."""
+def start_practice(
+    user, ruleset: str, seats: int = 2, variants: tuple[str, ...] = (), layout: str = ""
+) -> PracticeDuel:
+    """A new duel against ``seats - 1`` bots under ``ruleset`` with ``variants`` and the team
+    ``layout`` (practice/seating.py); Refused for a table the rules do not offer."""
     seed = secrets.randbits(48)
     name = user.get_username()
-    start(ruleset, seed, name)  # refuses a bad ruleset before anything is stored
-    practice = PracticeDuel.objects.create(user=user, ruleset=ruleset, seed=seed, name=name)
+    try:
+        seating = choose(ruleset, seats, variants, layout)
+    except SeatingRefused as err:
+        raise Refused(str(err)) from None
+    start(ruleset, seed, name, seating)  # the engine deals it before anything is stored
+    practice = PracticeDuel.objects.create(
+        user=user,
+        ruleset=ruleset,
+        seed=seed,
+        name=name,
+        seats=seating.seats,
+        variants=list(seating.variants),
+        options=seating.options,
+        teams=[list(team) for team in seating.teams],
+    )
     # Bounded storage whatever a person (or a script) starts: the oldest are forgotten.
     oldest = (
         PracticeDuel.objects.filter(user=user)
@@ -30,7 +47,13 @@ def start_practice(user, ruleset: str) -> PracticeDuel:
 
 
 def load(practice: PracticeDuel) -> Game:
-    return replay(practice.ruleset, practice.seed, practice.name, practice.moves)
+    return replay(practice.ruleset, practice.seed, practice.name, practice.moves, practice.seating)
+
+
+def person_won(seating: Seating, winner: str | None) -> bool:
+    """Whether the winning seat is the person's side (in a team game the state's winner is
+    the winning team's first seat, RULES.md 11.9)."""
+    return winner is not None and "A" in seating.team_of(winner)
 
 
 @transaction.atomic
@@ -45,13 +68,16 @@ def play(practice_id: int, user, move: dict, seen: int | None = None) -> tuple[P
     if len(practice.moves) >= MAX_MOVES:
         raise Refused("This duel has gone on too long: start a new one.")
     game = load(practice)
-    game.play(move)
-    practice.moves.append(move)
+    practice.moves.append(game.play(move))
     practice.finished = game.finished
     if game.finished:
         winner = game.state()["winner"]
         practice.outcome = (
-            Outcome.DRAWN if winner is None else Outcome.WON if winner == "A" else Outcome.LOST
+            Outcome.DRAWN
+            if winner is None
+            else Outcome.WON
+            if person_won(practice.seating, winner)
+            else Outcome.LOST
         )
     practice.save()
     return practice, game
