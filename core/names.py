@@ -46,8 +46,8 @@ def clean_name(
     """`text` as a name is stored: cleaned, NFC, within `max_length` characters.
 
     Raises ServiceError, in words, for control characters, an empty name (`missing` says so;
-    allowed when not `required`), nothing visible or too long a name. Never cuts a name: a person chooses
-    a shorter one.
+    allowed when not `required`), nothing visible or too long a name. Never cuts a name: a
+    person chooses a shorter one.
     """
     name = unicodedata.normalize("NFC", clean_line(text, what=what))
     if not name:
