@@ -53,7 +53,8 @@ def clean_name(
     if not name:
         if not required:
             return ""
-        raise ServiceError(missing or f"{what} is missing.")
+        if not (text or "").strip():
+            raise ServiceError(missing or f"{what} is missing.")
     if not has_visible(name):
         raise ServiceError(f"{what} needs at least one visible character.")
     if len(name) > max_length:
