@@ -6,6 +6,7 @@ import time
 import pytest
 from axes.helpers import get_client_ip_address
 from django.core import mail
+from django.core.cache import caches
 from django.test import RequestFactory
 from django.urls import reverse
 from django.utils import timezone
@@ -24,6 +25,10 @@ ELSEWHERE = "198.51.100.20"
 @pytest.fixture(autouse=True)
 def _limits(settings):
     settings.RATE_LIMITS = {"signup": (3, 600), "password_reset": (2, 3600)}
+    # Each test starts with fresh counters and a clock it may move: a cache of its own (the
+    # same counters on Redis: tests/integration/test_rate_limits_redis.py).
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    caches["default"].clear()
 
 
 def sign_up(client, username, *, ip=VENUE, good=False, next_url=None):
