@@ -104,6 +104,16 @@ def test_group_names_are_cleaned_and_look_alikes_refused(cup):
     ]
 
 
+def test_the_two_groups_may_swap_names(cup):
+    tournament, organiser = cup
+    services.name_groups(tournament, organiser, "Reds", "Blues")
+    services.name_groups(tournament, organiser, "BLUES", "reds")
+    assert list(tournament.groups.values_list("name", "name_key")) == [
+        ("BLUES", "blues"),
+        ("reds", "reds"),
+    ]
+
+
 def test_tournament_names_are_cleaned_but_may_repeat():
     organiser = UserFactory()
     one = services.create_tournament(name="Spring\u200b Cup\u2066", created_by=organiser)

@@ -61,7 +61,11 @@ def name_groups(tournament: Tournament, actor, first: str, second: str) -> None:
     tournament = lock(tournament)
     _require(actor, Action.MANAGE_GROUPS, tournament, "name the groups")
     names = check_group_names((first, second))
-    for group, name in zip(_groups(tournament), names, strict=True):
+    groups = _groups(tournament)
+    # The two may swap names: free both keys first, or the first save meets the other's key.
+    for group in groups:
+        Group.objects.filter(pk=group.pk).update(name_key=f"#{group.pk}")
+    for group, name in zip(groups, names, strict=True):
         group.name = name
         group.save(update_fields=["name"])
     audit.record(tournament, actor, "groups_named", names=names)
