@@ -212,7 +212,7 @@ def test_the_migration_renames_look_alikes_visibly_and_goes_back():
         OldGroup.objects.create(tournament=cup, name="Reds", order=1)
         OldGroup.objects.create(tournament=cup, name="REDS", order=2)
         OldGroup.objects.create(tournament=other, name="Reds", order=1)
-        names = ["Ada", "Ada\u200b", "Ａｄａ", "Ada (2)", "Bo\u202e", "\u3164"]
+        names = ["Ada", "Ada\u200b", "Ａｄａ", "Ada (2)", "Bo\u202e", "\u3164", "\ufdfa" * 20]
         if connection.vendor == "sqlite":  # SQLite keeps a value longer than its column
             names.append("x" * 90)
         old_rows = [OldEntrant.objects.create(tournament=cup, name=n) for n in names]
@@ -228,6 +228,7 @@ def test_the_migration_renames_look_alikes_visibly_and_goes_back():
             "Ada (2)": "Ada (2) (2)",
             "Bo\u202e": "Bo",
             "\u3164": f"Player {old_rows[5].pk}",
+            "\ufdfa" * 20: "\ufdfa" * 17,  # 18 characters each once written out: 320 at most
             "x" * 90: "x" * 80,
         }
         assert [after[row.pk] for row in old_rows] == [renamed[n] for n in names]

@@ -17,7 +17,7 @@ import unicodedata
 
 from django.db import migrations, models
 
-from core.names import has_visible, name_key, with_suffix
+from core.names import KEY_WIDTH, has_visible, name_key, with_suffix
 
 ACTION = "name_changed_by_upgrade"
 LIMITS = {"tournament": 120, "group": 40, "entrant": 80}
@@ -39,6 +39,10 @@ def _cleaned(name: str, kind: str, pk: int) -> tuple[str, list[str]]:
     if len(text) > LIMITS[kind]:
         why.append(f"longer than {LIMITS[kind]} characters")
         text = text[: LIMITS[kind]].rstrip()
+    if len(name_key(text)) > LIMITS[kind] * KEY_WIDTH:  # the key column would refuse it
+        why.append("too long once written out")
+        while len(name_key(text)) > LIMITS[kind] * KEY_WIDTH:
+            text = text[:-1]
     return text, why
 
 
