@@ -6,7 +6,7 @@ from django.db import models
 class User(AbstractUser):
     """The project's own user model, from the first migration, so it can grow without pain."""
 
-    display_name = models.CharField(max_length=80, blank=True)
+    display_name = models.CharField(max_length=80, blank=True)  # services.clean_display_name
 
     def __str__(self) -> str:
         return self.display_name or self.username

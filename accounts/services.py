@@ -1,12 +1,22 @@
-"""Granting and revoking per-tournament roles."""
+"""Granting and revoking per-tournament roles; an account's display name."""
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from core.errors import ServiceError
+from core.names import clean_name
 
 from .models import Role, TournamentRole
 from .permissions import Action, can
+
+DISPLAY_NAME_MAX = 80
+
+
+def clean_display_name(name: str | None) -> str:
+    """An account's display name, cleaned as every name is (core.names); may be empty (the
+    username shows instead). Not unique: the username, unique, tells accounts apart."""
+    return clean_name(name, what="A display name", max_length=DISPLAY_NAME_MAX, required=False)
+
 
 GRANTABLE = {Role.CO_ORGANISER: Action.MANAGE_CO_ORGANISERS, Role.REFEREE: Action.MANAGE_REFEREES}
 

@@ -1,13 +1,25 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from .forms import SignUpForm
+from .ratelimit import is_invited_signup, limited
 
 
 @require_http_methods(["GET", "POST"])
+@limited(
+    "signup",
+    identity_field="username",
+    template="registration/signup.html",
+    form_class=SignUpForm,
+    keep=("username", "email"),
+    what="sign-up attempts",
+    exempt=is_invited_signup,
+)
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("dashboard")
@@ -20,3 +32,14 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(
         request, "registration/signup.html", {"form": form}, status=422 if form.errors else 200
     )
+
+
+# Django's own view, its POST limited per address and e-mail (accounts.ratelimit).
+password_reset = limited(
+    "password_reset",
+    identity_field="email",
+    template="registration/password_reset_form.html",
+    form_class=PasswordResetForm,
+    keep=("email",),
+    what="password reset requests",
+)(PasswordResetView.as_view())

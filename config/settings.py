@@ -135,7 +135,27 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
-AXES_IPWARE_PROXY_COUNT = int(os.environ.get("AXES_PROXY_COUNT", "0")) or None
+# The client's address for axes and the rate limits alike (core.http.client_ip): REMOTE_ADDR,
+# or behind TRUSTED_PROXY_COUNT proxies of ours the address the outermost one saw.
+# AXES_PROXY_COUNT is its older name (it needed django-ipware, which is not installed).
+TRUSTED_PROXY_COUNT = int(
+    os.environ.get("TRUSTED_PROXY_COUNT", os.environ.get("AXES_PROXY_COUNT", "0")) or 0
+)
+AXES_CLIENT_IP_CALLABLE = "core.http.client_ip"
+
+# Sign-up and password reset (accounts.ratelimit): at most ATTEMPTS posts per WINDOW seconds
+# for one address and one username or e-mail together, counted in the cache (Redis when
+# REDIS_URL is set). Sign-ups through a valid claim or invite link are not counted.
+RATE_LIMITS = {
+    "signup": (
+        int(os.environ.get("SIGNUP_RATE_ATTEMPTS", "5")),
+        int(os.environ.get("SIGNUP_RATE_WINDOW", "900")),
+    ),
+    "password_reset": (
+        int(os.environ.get("PASSWORD_RESET_RATE_ATTEMPTS", "3")),
+        int(os.environ.get("PASSWORD_RESET_RATE_WINDOW", "3600")),
+    ),
+}
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

@@ -2,6 +2,7 @@
 pages and fragments apart (DESIGN.md, pitfalls: send the tag ourselves, vary on HX-Request
 and the cookie)."""
 
+import ipaddress
 import json
 from typing import Any
 
@@ -47,3 +48,27 @@ def live_attrs(request: HttpRequest, tag: str, url: str | None = None) -> dict[s
         "every": poll_seconds(),
         "headers": json.dumps({"If-None-Match": tag}),
     }
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The address a request came from: REMOTE_ADDR, unless `settings.TRUSTED_PROXY_COUNT`
+    (environment `TRUSTED_PROXY_COUNT`) says that many proxies of ours stand in front, each
+    appending the address it received from to X-Forwarded-For; then the entry the outermost of
+    them wrote. Entries further left are the client's own claims and are never trusted.
+
+    Used by sign-in throttling (django-axes, `AXES_CLIENT_IP_CALLABLE`) and the rate limits on
+    sign-up and password reset (`accounts.ratelimit`).
+    """
+    remote = request.META.get("REMOTE_ADDR", "") or ""
+    count = int(getattr(settings, "TRUSTED_PROXY_COUNT", 0) or 0)
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if count <= 0 or not forwarded:
+        return remote
+    hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
+    if not hops:
+        return remote
+    candidate = hops[-count] if len(hops) >= count else hops[0]
+    try:
+        return str(ipaddress.ip_address(candidate))
+    except ValueError:
+        return remote

@@ -18,6 +18,7 @@ from typing import Any
 from django.utils import timezone
 
 from core.errors import ServiceError
+from core.names import clean_name
 
 from .engine import Duel as EngineDuel
 from .engine import EngineError
@@ -155,11 +156,10 @@ def name_seats(
 
 
 def clean_table(table: str | None) -> str:
-    """A table's name on one line; longer than the pages can show is refused, not cut."""
-    table = " ".join((table or "").split())
-    if len(table) > TABLE_MAX:
-        raise ServiceError(f"A table's name is at most {TABLE_MAX} characters.")
-    return table
+    """A table's name, cleaned as every name is (core.names); empty means no table. Longer
+    than the pages can show is refused, not cut. Tables are not unique: two duels may share one
+    table, one after the other."""
+    return clean_name(table, what="A table's name", max_length=TABLE_MAX, required=False)
 
 
 def set_referee(duel: Duel, *, referee: Any, table: str | None = None) -> dict[str, Any]:

@@ -157,3 +157,16 @@ def _fast_password_hashing(request):
         request.getfixturevalue("settings").PASSWORD_HASHERS = [
             "django.contrib.auth.hashers.MD5PasswordHasher"
         ]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_local_cache(request):
+    """Rate-limit counters (accounts.ratelimit) do not carry from one test into the next: the
+    local-memory cache starts each test empty. A Redis cache is shared and never flushed."""
+    if _pure(request):
+        return
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    if isinstance(caches["default"], LocMemCache):
+        caches["default"].clear()

@@ -4,7 +4,7 @@ from typing import Any
 
 from django import forms
 
-from .models import TieBreakMode
+from .models import ENTRANT_NAME_MAX, TOURNAMENT_NAME_MAX, TieBreakMode
 from .presentation import preset_label, variant_label
 from .services.setup import MAX_TIME_LIMIT_MINUTES, TOURNAMENT_PRESETS, TOURNAMENT_VARIANTS
 
@@ -15,7 +15,7 @@ SETTINGS = ("duel_preset", "variants", "tiebreak_mode", "shared_cards", "duel_ti
 class TournamentForm(forms.Form):
     """A new tournament: its name and the settings of TOURNAMENT.md (each has a default)."""
 
-    name = forms.CharField(max_length=120, label="Tournament name")
+    name = forms.CharField(max_length=TOURNAMENT_NAME_MAX, label="Tournament name")
     duel_preset = forms.ChoiceField(
         label="Duel rules",
         initial="tournament",
@@ -58,4 +58,4 @@ class TournamentForm(forms.Form):
 
 
 class EntrantForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Player name")
+    name = forms.CharField(max_length=ENTRANT_NAME_MAX, label="Player name")

@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 
 from .forms import TournamentForm
-from .models import Entrant, Group, Phase, Tournament
+from .models import GROUP_NAME_MAX, Entrant, Group, Phase, Tournament
 from .presentation import action_text
 
 NO_GROUP = ""
@@ -47,8 +47,8 @@ class SettingsForm(TournamentForm):
 
 
 class GroupNamesForm(forms.Form):
-    first = forms.CharField(max_length=40, label="First-named group")
-    second = forms.CharField(max_length=40, label="Second-named group")
+    first = forms.CharField(max_length=GROUP_NAME_MAX, label="First-named group")
+    second = forms.CharField(max_length=GROUP_NAME_MAX, label="Second-named group")
 
 
 class PasteForm(forms.Form):

@@ -2,8 +2,15 @@
 
 from django.conf import settings
 from django.db import models
-from django.db.models.functions import Lower
 from django.urls import reverse
+
+from core.names import KEY_WIDTH, name_key
+
+# Longest names the pages show (they wrap anywhere, so a long unbroken name never widens a
+# page); the services refuse longer ones (core.names.clean_name).
+TOURNAMENT_NAME_MAX = 120
+GROUP_NAME_MAX = 40
+ENTRANT_NAME_MAX = 80
 
 GROUP_PHASE_ROUNDS = 15
 
@@ -29,7 +36,7 @@ class TieBreakMode(models.TextChoices):
 class Tournament(models.Model):
     """A Split UNO tournament and its settings."""
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=TOURNAMENT_NAME_MAX)
     slug = models.SlugField(max_length=140, unique=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments"
@@ -71,7 +78,9 @@ class Group(models.Model):
     """One of the two fluid groups; `order` 1 is the first-named group."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="groups")
-    name = models.CharField(max_length=40)
+    name = models.CharField(max_length=GROUP_NAME_MAX)
+    # core.names.name_key(name): two groups of one tournament never look alike.
+    name_key = models.CharField(max_length=GROUP_NAME_MAX * KEY_WIDTH, editable=False)
     order = models.PositiveSmallIntegerField()
     eliminated_at_round = models.PositiveSmallIntegerField(null=True, blank=True)
 
@@ -80,10 +89,18 @@ class Group(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "order"], name="unique_group_order"),
             models.CheckConstraint(condition=models.Q(order__in=[1, 2]), name="two_groups"),
+            models.UniqueConstraint(fields=["tournament", "name_key"], name="unique_group_name"),
         ]
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        # The key follows the name on every save; bulk writes set it themselves.
+        self.name_key = name_key(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
 
 
 class EntrantStatus(models.TextChoices):
@@ -99,7 +116,9 @@ class Entrant(models.Model):
     """
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=ENTRANT_NAME_MAX)
+    # core.names.name_key(name): "Ada", "ADA" and "Ａｄａ" are one player's name.
+    name_key = models.CharField(max_length=ENTRANT_NAME_MAX * KEY_WIDTH, editable=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -121,7 +140,7 @@ class Entrant(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint("tournament", Lower("name"), name="unique_entrant_name"),
+            models.UniqueConstraint(fields=["tournament", "name_key"], name="unique_entrant_name"),
             models.UniqueConstraint(
                 fields=["tournament", "user"],
                 name="one_entry_per_user",
@@ -131,6 +150,13 @@ class Entrant(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs) -> None:
+        # The key follows the name on every save; bulk writes set it themselves.
+        self.name_key = name_key(self.name)
+        if kwargs.get("update_fields") is not None and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Membership(models.Model):

@@ -125,6 +125,7 @@ ACTION_TEXT = {
     "tournament_complete": "Tournament complete",
     "tournament_reopened": "Tournament reopened",
     "stale_duels_closed": "Duels nobody could play closed",
+    "name_changed_by_upgrade": "Name changed by an upgrade (names must look different)",
 }
 # Which detail keys hold what, so that ids become names and codes become words.
 _ENTRANT_KEYS = {"entrant", "giver", "receiver", "winner", "seat_a", "seat_b"}
@@ -153,6 +154,9 @@ _KEY_WORDS = {
     "moves": "moves",
     "positions": "positions",
     "placings": "placings",
+    "was": "was",
+    "now": "now",
+    "why": "why",
 }
 
 

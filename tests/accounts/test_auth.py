@@ -145,3 +145,25 @@ class TestThrottling:
             reverse("login"), {"username": "ana", "password": PASSWORD}, REMOTE_ADDR="10.0.0.1"
         )
         assert response.status_code == 302
+
+
+@pytest.mark.parametrize("look_alike", ["ADA", "Ａｄａ", "ada"])
+def test_sign_up_refuses_a_username_that_looks_like_another(client, look_alike):
+    UserFactory(username="Ada")
+    response = client.post(
+        reverse("signup"),
+        {"username": look_alike, "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 422
+    assert "A user with that username already exists." in response.content.decode()
+    assert User.objects.count() == 1
+
+
+def test_sign_up_refuses_invisible_characters_in_a_username(client):
+    response = client.post(
+        reverse("signup"),
+        {"username": "Ada\u200b", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 422
+    assert "Enter a valid username" in response.content.decode()
+    assert not User.objects.exists()

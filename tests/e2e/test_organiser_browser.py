@@ -204,7 +204,7 @@ def test_a_csv_with_two_bad_rows_is_reported_line_by_line(page):
         "Refused: A player needs a name."
     )
     expect(report.get_by_role("row", name=re.compile(r"^5 "))).to_contain_text(
-        "Refused: “ADA” is already registered."
+        "Refused: “ADA” is already registered as “Ada”"
     )
     players = page.get_by_role("table", name=re.compile("^Players"))
     expect(players.get_by_role("cell", name="Dov", exact=True)).to_be_visible()

@@ -357,7 +357,7 @@ def test_a_pasted_list_is_reported_line_by_line_and_refused_lines_stay_to_fix(cu
     html = response.content.decode()
     assert response.status_code == 200
     assert "2 registered, 2 refused" in html
-    assert "“pia” is already registered." in html
+    assert "“pia” is already registered as “Pia”: names that differ only in capitals" in html
     assert "at most 80 characters" in html
     # The refused lines are back in the box, the registered ones are not.
     box = html.split('name="names"', 1)[1].split("</textarea>", 1)[0]
@@ -379,7 +379,8 @@ def test_a_csv_with_two_bad_rows_reports_both(cup):
     assert "2 registered, 2 refused" in html
     assert "<td>3</td><td>(empty)</td><td><strong>Refused:</strong> A player needs a name." in html
     assert (
-        "<td>5</td><td>PIA</td><td><strong>Refused:</strong> “PIA” is already registered." in html
+        "<td>5</td><td>PIA</td><td><strong>Refused:</strong> “PIA” is already registered as “Pia”"
+        in html
     )
 
 

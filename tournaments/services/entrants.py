@@ -12,28 +12,20 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.errors import ServiceError
-from core.text import clean_line
+from core.names import name_key
 
-from ..models import Entrant, EntrantStatus, Phase, Tournament
+from ..models import ENTRANT_NAME_MAX, Entrant, EntrantStatus, Phase, Tournament
 from . import audit
+from .names import check_entrant_name_free, clean_entrant_name, collision_message
 from .setup import lock
 
-NAME_MAX = 80
+NAME_MAX = ENTRANT_NAME_MAX
 # A list or a file registers at most 30 active players; these bounds leave room for notes,
 # blank lines and mistakes, and refuse anything larger before a row is read or saved.
 UPLOAD_MAX_BYTES = 256 * 1024
 LINES_MAX = 500
 MAX_ACTIVE_ENTRANTS = 30  # TOURNAMENT.md, "Phases": a 31st active entrant is refused
 REGISTRATION_PHASES = (Phase.DRAFT, Phase.REGISTRATION)
-
-
-def clean_entrant_name(name: str) -> str:
-    name = clean_line(name, what="A player's name")
-    if not name:
-        raise ServiceError("A player needs a name.")
-    if len(name) > NAME_MAX:
-        raise ServiceError(f"A player's name has at most {NAME_MAX} characters.")
-    return name
 
 
 def _check_open(tournament: Tournament) -> None:
@@ -48,8 +40,7 @@ def add_entrant(tournament: Tournament, name: str, actor=None) -> Entrant:
     tournament = lock(tournament)
     _check_open(tournament)
     name = clean_entrant_name(name)
-    if tournament.entrants.filter(name__iexact=name).exists():
-        raise ServiceError(f"“{name}” is already registered in this tournament.")
+    check_entrant_name_free(tournament, name)
     if tournament.entrants.filter(status=EntrantStatus.ACTIVE).count() >= MAX_ACTIVE_ENTRANTS:
         raise ServiceError(f"The tournament is full: {MAX_ACTIVE_ENTRANTS} active players at most.")
     entrant = Entrant.objects.create(tournament=tournament, name=name)
@@ -72,7 +63,8 @@ def _register_names(
     """Register each (line, name); good rows are added, each bad row reported by its line."""
     tournament = lock(tournament)
     _check_open(tournament)
-    taken = {n.casefold() for n in tournament.entrants.values_list("name", flat=True)}
+    # key → the name as registered (earlier in the database or earlier in this list)
+    taken = dict(tournament.entrants.values_list("name_key", "name"))
     room = MAX_ACTIVE_ENTRANTS - tournament.entrants.filter(status=EntrantStatus.ACTIVE).count()
     reports, new = [], []
     for line, raw in rows:
@@ -81,8 +73,11 @@ def _register_names(
         except ServiceError as err:
             reports.append(LineReport(line, raw, False, err.message))
             continue
-        if name.casefold() in taken:
-            reports.append(LineReport(line, raw, False, f"“{name}” is already registered."))
+        key = name_key(name)
+        if key in taken:
+            reports.append(
+                LineReport(line, raw, False, collision_message(name, taken[key], "registered"))
+            )
             continue
         if room <= 0:
             reports.append(
@@ -94,9 +89,9 @@ def _register_names(
                 )
             )
             continue
-        taken.add(name.casefold())
+        taken[key] = name
         room -= 1
-        new.append(Entrant(tournament=tournament, name=name))
+        new.append(Entrant(tournament=tournament, name=name, name_key=key))
         reports.append(LineReport(line, name, True, "registered"))
     if new:
         Entrant.objects.bulk_create(new)

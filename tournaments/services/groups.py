@@ -23,6 +23,7 @@ from ..models import (
     Tournament,
 )
 from . import audit, lifecycle
+from .names import check_group_names
 from .setup import lock
 from .shared_cards import lapse_gifts
 from .standings import recompute_standings
@@ -59,10 +60,12 @@ def _with_names(message: str, names: Mapping[int, str], groups: tuple[Group, Gro
 def name_groups(tournament: Tournament, actor, first: str, second: str) -> None:
     tournament = lock(tournament)
     _require(actor, Action.MANAGE_GROUPS, tournament, "name the groups")
-    names = [" ".join((n or "").split())[:40] for n in (first, second)]
-    if not all(names) or names[0].casefold() == names[1].casefold():
-        raise ServiceError("Give the two groups two different names.")
-    for group, name in zip(_groups(tournament), names, strict=True):
+    names = check_group_names((first, second))
+    groups = _groups(tournament)
+    # The two may swap names: free both keys first, or the first save meets the other's key.
+    for group in groups:
+        Group.objects.filter(pk=group.pk).update(name_key=f"#{group.pk}")
+    for group, name in zip(groups, names, strict=True):
         group.name = name
         group.save(update_fields=["name"])
     audit.record(tournament, actor, "groups_named", names=names)

@@ -8,6 +8,7 @@ from duels.engine import PRESETS
 
 from ..models import FINAL_PHASES, Phase, TieBreakMode, Tournament
 from . import audit
+from .names import clean_tournament_name
 
 # A tournament duel is always a two-seat duel without truth and dare (TOURNAMENT.md, 002 §5.2).
 TOURNAMENT_PRESETS = ("tournament", "arbiter", "paper", "official")
@@ -33,18 +34,9 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
-def clean_name(name: str) -> str:
-    name = " ".join((name or "").split())
-    if not name:
-        raise ServiceError("Give the tournament a name.")
-    if len(name) > 120:
-        raise ServiceError("A tournament name has at most 120 characters.")
-    return name
-
-
 @transaction.atomic
 def create_tournament(*, name: str, created_by, **settings) -> Tournament:
-    name = clean_name(name)
+    name = clean_tournament_name(name)
     for _attempt in range(3):
         try:
             with transaction.atomic():
@@ -69,7 +61,7 @@ def _check_settings(tournament: Tournament, changes: dict) -> dict:
     duel_rules_locked = tournament.phase not in (Phase.DRAFT, Phase.REGISTRATION)
     for key, value in changes.items():
         if key == "name":
-            clean["name"] = clean_name(value)
+            clean["name"] = clean_tournament_name(value)
             continue
         if (
             key in ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes")

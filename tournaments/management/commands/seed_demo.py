@@ -9,6 +9,7 @@ import sys
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from accounts.services import clean_display_name
 from tournaments.models import Entrant, Tournament
 from tournaments.simulation import simulate_tournament
 
@@ -25,7 +26,7 @@ class Command(BaseCommand):
         users = {}
         for username, display in DEMO_USERS.items():
             user, created = get_user_model().objects.get_or_create(
-                username=username, defaults={"display_name": display}
+                username=username, defaults={"display_name": clean_display_name(display)}
             )
             if created:
                 user.set_password(DEMO_PASSWORD)
