@@ -265,3 +265,54 @@ class AuditFilterForm(forms.Form):
         self.fields["who"].choices = [("", "Anyone"), ("automation", "The automation")] + [
             (str(pk), name) for pk, name in actors
         ]
+
+
+class PaperResultForm(forms.Form):
+    """A round's duel played on paper: its two representatives and who won, in one form
+    (issue 16). The winner is named by group, so the choice never depends on the seats."""
+
+    first = forms.TypedChoiceField(coerce=int)
+    second = forms.TypedChoiceField(coerce=int)
+    winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
+    note = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Reason (private, optional)",
+        help_text="Why it was played on paper; kept in the audit log. The duel's record says "
+        "“played on paper”.",
+    )
+
+    def __init__(
+        self, *args: Any, groups: Sequence[Group], members: dict[int, list[Entrant]], **kwargs: Any
+    ) -> None:
+        # Its own ids: the page shows the naming form's "first" and "second" beside it.
+        kwargs.setdefault("auto_id", "id_paper_%s")
+        super().__init__(*args, **kwargs)
+        for key, group in (("first", groups[0]), ("second", groups[1])):
+            field = self.fields[key]
+            field.label = f"Representative of {group.name}"
+            field.choices = [("", "Choose a player")] + [
+                (e.pk, e.name) for e in members.get(group.pk, [])
+            ]
+        self.fields["winner"].choices = [
+            ("first", f"{groups[0].name}'s representative"),
+            ("second", f"{groups[1].name}'s representative"),
+        ]
+
+    def winner_id(self) -> int:
+        return self.cleaned_data[self.cleaned_data["winner"]]
+
+
+class PaperDuelForm(forms.Form):
+    """A duel whose players are known (a replay, a tie-break, a playoff) played on paper."""
+
+    winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
+    note = PaperResultForm.base_fields["note"]
+
+    def __init__(self, *args: Any, seat_a: Entrant, seat_b: Entrant, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = {"A": seat_a, "B": seat_b}
+        self.fields["winner"].choices = [("A", seat_a.name), ("B", seat_b.name)]
+
+    def winner_id(self) -> int:
+        return self.seats[self.cleaned_data["winner"]].pk
