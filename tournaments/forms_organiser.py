@@ -316,3 +316,49 @@ class PaperDuelForm(forms.Form):
 
     def winner_id(self) -> int:
         return self.seats[self.cleaned_data["winner"]].pk
+
+
+class ScheduleForm(forms.Form):
+    """The time zone and one optional start time per round or stage, typed in that zone."""
+
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        help_text="The venue's: start times are typed in it, the big screen's clock shows it.",
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, starts: dict, **kwargs: Any) -> None:
+        from zoneinfo import available_timezones
+
+        from .presentation import start_key_label
+        from .services.schedule import START_KEYS
+
+        super().__init__(*args, initial={"time_zone": tournament.time_zone}, **kwargs)
+        self.fields["time_zone"].choices = [(z, z) for z in sorted(available_timezones())]
+        for key in START_KEYS:
+            at = starts.get(key)
+            self.fields[key] = forms.DateTimeField(
+                label=start_key_label(key),
+                required=False,
+                widget=forms.DateTimeInput(
+                    attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+                ),
+                input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+                initial=at.replace(tzinfo=None) if at else None,
+            )
+        self.keys = START_KEYS
+
+    def clean(self) -> dict[str, Any]:
+        """Start times are read in the chosen zone, not the server's."""
+        from zoneinfo import ZoneInfo
+
+        data = super().clean()
+        zone = data.get("time_zone")
+        if zone:
+            for key in self.keys:
+                at = data.get(key)
+                if at is not None:
+                    data[key] = at.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))
+        return data
+
+    def starts(self) -> dict[str, Any]:
+        return {key: self.cleaned_data.get(key) for key in self.keys}

@@ -51,3 +51,76 @@ def test_a_paper_result_in_at_most_three_actions(page):
 
     results = Axe().run(page)  # every rule on
     assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.fixture
+def fast_polls(settings):
+    settings.PUBLIC_POLL_SECONDS = 1  # the pages poll every 5 s; the tests need not wait
+
+
+@pytest.mark.live
+def test_the_big_screen_shows_the_venue_clock_and_the_call_live(page, fast_polls):
+    """The clock ticks in the tournament's zone (Tokyo, whatever the browser's), and a call
+    made by staff reaches the screen by its poll. Playwright's clock drives the timers."""
+    from datetime import UTC, datetime, timedelta
+
+    from django.utils import timezone
+
+    from tests.e2e.test_public_browser import group_phase, shown
+    from tournaments.services import refereeing
+    from tournaments.services.schedule import set_schedule
+
+    tournament, referee, entrants, duel = group_phase(table="")
+    soon = (timezone.now() + timedelta(days=1)).replace(second=0, microsecond=0)
+    set_schedule(
+        tournament, tournament.created_by, time_zone="Asia/Tokyo", starts={"round:3": soon}
+    )
+    page.clock.install(time=datetime(2026, 11, 23, 12, 0, 30, tzinfo=UTC))
+    page.clock.pause_at(datetime(2026, 11, 23, 12, 0, 31, tzinfo=UTC))
+    page.goto(f"/t/{tournament.slug}/screen/")
+    clock = page.locator("#screen-clock")
+    expect(clock).to_have_text("21:00")  # 12:00 UTC is 21:00 in Tokyo
+    expect(page.locator(".screen-zone")).to_have_text("Asia/Tokyo")
+    local_soon = timezone.localtime(soon, __import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
+    expect(page.locator(".screen-next")).to_have_text(f"Next: Group round 3 at {local_soon:%H:%M}")
+    expect(page.locator(".screen-called")).to_have_count(0)
+    page.clock.run_for(60_000)
+    expect(clock).to_have_text("21:01")
+
+    refereeing.call_duel(duel, referee, "7")
+    with page.expect_response("**/screen/?panel=call"):
+        page.clock.run_for(1000)
+    called = page.locator(".screen-called li")
+    expect(called).to_have_count(1)
+    expect(called).to_contain_text("Table 7")
+    expect(called).to_contain_text(f"{entrants[16].name} v {entrants[1].name}")
+    assert len(shown(page)) == 1  # the strip is no panel: still exactly one panel shows
+
+    page.clock.resume()  # axe waits on its own timers
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+
+@pytest.mark.live
+def test_me_shows_the_call_without_a_reload(page, fast_polls):
+    from tests.e2e.test_public_browser import group_phase
+    from tests.factories import UserFactory
+    from tournaments.models import Entrant
+    from tournaments.services import refereeing
+
+    tournament, referee, entrants, duel = group_phase(table="")
+    player = UserFactory(username="pat")
+    Entrant.objects.filter(pk=entrants[1].pk).update(user=player)
+    sign_in(page, "pat")
+    page.goto("/me/")
+    next_duel = page.locator(".next-duel")
+    expect(next_duel).to_contain_text(f"Group round 2 v {entrants[16].name}")
+    expect(next_duel).not_to_contain_text("called")
+    page.evaluate("window.__loaded = true")  # gone if the page reloads
+
+    refereeing.call_duel(duel, referee, "9")
+    expect(next_duel).to_contain_text("called to table 9")  # the poll brings it in
+    assert page.evaluate("window.__loaded") is True
+
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()

@@ -164,6 +164,22 @@ def assign_referee(duel: Duel, actor: Any, referee: Any, table: str | None = Non
 
 
 @transaction.atomic
+def call_duel(duel: Duel, actor: Any, table: str) -> Duel:
+    """Call a duel's players to its table (issue 16): whoever may give a duel its table
+    (TOURNAMENT.md: referees "give the duel a table"; organisers and co-organisers). The
+    call is audit-logged and shows on the big screen and the players' pages at once."""
+    tournament, duel = _locked(duel)
+    if not can(actor, Action.NAME_REPRESENTATIVES, tournament):
+        raise ServiceError("Only referees and organisers call duels.", code="forbidden")
+    if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
+        raise ServiceError(f"The tournament is {tournament.get_phase_display().lower()}.")
+    detail = duels.call(duel, table=table, now=timezone.now())
+    audit.record(tournament, actor, "duel_called", **detail)
+    audit.bump_version(tournament)  # the big screen and the players' pages show the call
+    return duel
+
+
+@transaction.atomic
 def warn_time_limit(duel: Duel, now=None) -> bool:
     """Mark the referee's warning as sent, once, in the last minutes before the deadline."""
     now = now or timezone.now()

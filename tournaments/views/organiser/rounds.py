@@ -315,3 +315,13 @@ def paper_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> Ht
 def _paper_done(duel: Duel) -> str:
     winner = duel.result.winner
     return f"{presentation.duel_title(duel)} played on paper: {winner.name} won."
+
+
+def refused_on_rounds(request: HttpRequest, tournament: Tournament, message: str) -> HttpResponse:
+    """The rounds page again, saying why (a refused call, say)."""
+    return render_page(
+        request,
+        "organiser/rounds.html",
+        _rounds_context(request, tournament, error=message),
+        status=REFUSED,
+    )
