@@ -124,3 +124,25 @@ def test_me_shows_the_call_without_a_reload(page, fast_polls):
 
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
+
+
+def test_axe_on_the_schedule_and_notifications_pages(page):
+    duel, referee = group_phase_duel(slug="cup")
+    organiser = duel.tournament.created_by
+    sign_in(page, organiser.username)
+    page.goto("/t/cup/manage/schedule/")
+    page.get_by_label("Time zone").select_option("Europe/Paris")
+    page.get_by_label("Grand Final").fill("2026-12-06T18:00")
+    page.get_by_role("button", name="Save the schedule").click()
+    expect(page.get_by_text("Schedule saved.")).to_be_visible()
+    expect(page.get_by_label("Grand Final")).to_have_value("2026-12-06T18:00")
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+
+    page.goto("/accounts/notifications/")
+    page.get_by_label("E-mail address").fill("olga@example.org")
+    page.get_by_label("E-mail me when").check()
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_text("E-mail notifications are on.")).to_be_visible()
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()

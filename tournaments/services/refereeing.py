@@ -168,6 +168,8 @@ def call_duel(duel: Duel, actor: Any, table: str) -> Duel:
     """Call a duel's players to its table (issue 16): whoever may give a duel its table
     (TOURNAMENT.md: referees "give the duel a table"; organisers and co-organisers). The
     call is audit-logged and shows on the big screen and the players' pages at once."""
+    from ..tasks import enqueue_on_commit, notify_duel_called
+
     tournament, duel = _locked(duel)
     if not can(actor, Action.NAME_REPRESENTATIVES, tournament):
         raise ServiceError("Only referees and organisers call duels.", code="forbidden")
@@ -176,6 +178,7 @@ def call_duel(duel: Duel, actor: Any, table: str) -> Duel:
     detail = duels.call(duel, table=table, now=timezone.now())
     audit.record(tournament, actor, "duel_called", **detail)
     audit.bump_version(tournament)  # the big screen and the players' pages show the call
+    enqueue_on_commit(notify_duel_called, duel.pk, detail["called_at"])
     return duel
 
 
