@@ -290,13 +290,14 @@ class PaperResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         for key, group in (("first", groups[0]), ("second", groups[1])):
             field = self.fields[key]
-            field.label = f"Representative of {group.name}"
+            # Not the naming form's words: both forms are on the page, each label unique.
+            field.label = f"Played for {group.name}"
             field.choices = [("", "Choose a player")] + [
                 (e.pk, e.name) for e in members.get(group.pk, [])
             ]
         self.fields["winner"].choices = [
-            ("first", f"{groups[0].name}'s representative"),
-            ("second", f"{groups[1].name}'s representative"),
+            ("first", f"{groups[0].name}'s player won"),
+            ("second", f"{groups[1].name}'s player won"),
         ]
 
     def winner_id(self) -> int:
