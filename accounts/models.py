@@ -7,6 +7,9 @@ class User(AbstractUser):
     """The project's own user model, from the first migration, so it can grow without pain."""
 
     display_name = models.CharField(max_length=80, blank=True)  # services.clean_display_name
+    # Opt-in (issue 16): e-mail when named to play, called to a table, the playoffs announced,
+    # or granted a referee's role. Off until the person switches it on.
+    notify_by_email = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return self.display_name or self.username
@@ -48,3 +51,17 @@ class TournamentRole(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} — {self.get_role_display()} of {self.tournament}"
+
+
+class SentNotification(models.Model):
+    """One notification sent (issue 16): its key names the event and the person, so a task
+    retried or delivered twice finds it here and sends nothing again."""
+
+    key = models.CharField(max_length=200, unique=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications_sent"
+    )
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.key

@@ -46,6 +46,10 @@ def grant_role(actor, tournament, username: str, role: str) -> TournamentRole:
     )
     if not created:
         raise ServiceError(f"{user.username} is already a {role.label.lower()}.")
+    from .tasks import notify_role_granted
+
+    # After the commit, never failing the grant (a broker down is logged by Celery's caller).
+    transaction.on_commit(lambda: notify_role_granted.delay(grant.pk), robust=True)
     return grant
 
 

@@ -15,3 +15,22 @@ def forget_old_sign_in_failures() -> int:
     cutoff = timezone.now() - timedelta(hours=settings.AXES_COOLOFF_TIME) - timedelta(days=1)
     deleted, _ = AccessAttempt.objects.filter(attempt_time__lt=cutoff).delete()
     return deleted
+
+
+@shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+def notify_role_granted(grant_id: int) -> bool:
+    """A new referee (or co-organiser) is told of their role, once."""
+    from .models import TournamentRole
+    from .notifications import send_once
+
+    grant = TournamentRole.objects.select_related("tournament", "user").filter(pk=grant_id).first()
+    if grant is None:
+        return False  # revoked before the task ran
+    name = grant.tournament.name
+    return send_once(
+        grant.user,
+        f"role:{grant.pk}",
+        f"You are now a {grant.get_role_display().lower()} of {name}",
+        f"{grant.granted_by or 'An organiser'} made you a {grant.get_role_display().lower()} "
+        f"of {name}.\n\nYour tournaments: /dashboard/\n",
+    )

@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
@@ -43,3 +44,27 @@ password_reset = limited(
     keep=("email",),
     what="password reset requests",
 )(PasswordResetView.as_view())
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notifications(request: HttpRequest) -> HttpResponse:
+    """The person's opt-in to e-mail notifications (issue 16), on their account pages."""
+    from .forms import NotificationsForm
+
+    form = NotificationsForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(
+            request,
+            "E-mail notifications are on."
+            if form.instance.notify_by_email
+            else "E-mail notifications are off.",
+        )
+        return redirect("notifications")
+    return render(
+        request,
+        "registration/notifications.html",
+        {"form": form},
+        status=422 if form.errors else 200,
+    )

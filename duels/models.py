@@ -74,6 +74,8 @@ class Duel(models.Model):
     warned_at = models.DateTimeField(null=True, blank=True)  # the time-limit warning went out
     # Why a duel was closed without result (abandoned): its referee's console says so.
     closed_reason = models.CharField(max_length=200, blank=True)
+    # When staff last called the duel's players to its table (issue 16); the table is `table`.
+    called_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

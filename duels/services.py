@@ -180,6 +180,26 @@ def set_referee(duel: Duel, *, referee: Any, table: str | None = None) -> dict[s
     return changed
 
 
+def call(duel: Duel, *, table: str, now: datetime) -> dict[str, Any]:
+    """Staff call the duel's players to its table (issue 16): the table and the time are
+    kept on the duel. Only a duel with both players, not yet started, can be called; calling
+    again (another table, or the players are late) moves the time on."""
+    if duel.status not in UNSTARTED_STATUSES:
+        raise ServiceError(
+            "Only a duel that has not started can be called to its table: this one is "
+            f"{duel.get_status_display().lower()}."
+        )
+    if duel.seat_a_id is None or duel.seat_b_id is None:
+        raise ServiceError("Both players must be named before the duel is called.")
+    table = clean_table(table)
+    if not table:
+        raise ServiceError("Say which table the players are called to.")
+    duel.table = table
+    duel.called_at = now
+    duel.save(update_fields=["table", "called_at"])
+    return {"duel": duel.pk, "table": table, "called_at": now.isoformat()}
+
+
 # Moves ----------------------------------------------------------------------------------------
 
 

@@ -265,3 +265,101 @@ class AuditFilterForm(forms.Form):
         self.fields["who"].choices = [("", "Anyone"), ("automation", "The automation")] + [
             (str(pk), name) for pk, name in actors
         ]
+
+
+class PaperResultForm(forms.Form):
+    """A round's duel played on paper: its two representatives and who won, in one form
+    (issue 16). The winner is named by group, so the choice never depends on the seats."""
+
+    first = forms.TypedChoiceField(coerce=int)
+    second = forms.TypedChoiceField(coerce=int)
+    winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
+    note = forms.CharField(
+        max_length=200,
+        required=False,
+        label="Reason (private, optional)",
+        help_text="Why it was played on paper; kept in the audit log. The duel's record says "
+        "“played on paper”.",
+    )
+
+    def __init__(
+        self, *args: Any, groups: Sequence[Group], members: dict[int, list[Entrant]], **kwargs: Any
+    ) -> None:
+        # Its own ids: the page shows the naming form's "first" and "second" beside it.
+        kwargs.setdefault("auto_id", "id_paper_%s")
+        super().__init__(*args, **kwargs)
+        for key, group in (("first", groups[0]), ("second", groups[1])):
+            field = self.fields[key]
+            # Not the naming form's words: both forms are on the page, each label unique.
+            field.label = f"Played for {group.name}"
+            field.choices = [("", "Choose a player")] + [
+                (e.pk, e.name) for e in members.get(group.pk, [])
+            ]
+        self.fields["winner"].choices = [
+            ("first", f"{groups[0].name}'s player won"),
+            ("second", f"{groups[1].name}'s player won"),
+        ]
+
+    def winner_id(self) -> int:
+        return self.cleaned_data[self.cleaned_data["winner"]]
+
+
+class PaperDuelForm(forms.Form):
+    """A duel whose players are known (a replay, a tie-break, a playoff) played on paper."""
+
+    winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
+    note = PaperResultForm.base_fields["note"]
+
+    def __init__(self, *args: Any, seat_a: Entrant, seat_b: Entrant, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = {"A": seat_a, "B": seat_b}
+        self.fields["winner"].choices = [("A", seat_a.name), ("B", seat_b.name)]
+
+    def winner_id(self) -> int:
+        return self.seats[self.cleaned_data["winner"]].pk
+
+
+class ScheduleForm(forms.Form):
+    """The time zone and one optional start time per round or stage, typed in that zone."""
+
+    time_zone = forms.ChoiceField(
+        label="Time zone",
+        help_text="The venue's: start times are typed in it, the big screen's clock shows it.",
+    )
+
+    def __init__(self, *args: Any, tournament: Tournament, starts: dict, **kwargs: Any) -> None:
+        from zoneinfo import available_timezones
+
+        from .presentation import start_key_label
+        from .services.schedule import START_KEYS
+
+        super().__init__(*args, initial={"time_zone": tournament.time_zone}, **kwargs)
+        self.fields["time_zone"].choices = [(z, z) for z in sorted(available_timezones())]
+        for key in START_KEYS:
+            at = starts.get(key)
+            self.fields[key] = forms.DateTimeField(
+                label=start_key_label(key),
+                required=False,
+                widget=forms.DateTimeInput(
+                    attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+                ),
+                input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+                initial=at.replace(tzinfo=None) if at else None,
+            )
+        self.keys = START_KEYS
+
+    def clean(self) -> dict[str, Any]:
+        """Start times are read in the chosen zone, not the server's."""
+        from zoneinfo import ZoneInfo
+
+        data = super().clean()
+        zone = data.get("time_zone")
+        if zone:
+            for key in self.keys:
+                at = data.get(key)
+                if at is not None:
+                    data[key] = at.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))
+        return data
+
+    def starts(self) -> dict[str, Any]:
+        return {key: self.cleaned_data.get(key) for key in self.keys}

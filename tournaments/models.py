@@ -63,6 +63,8 @@ class Tournament(models.Model):
     playoff_seeding = models.JSONField(default=list, blank=True)
     # Entrant id (as a string) -> placing 1–4, once the Grand Final is decided.
     placings = models.JSONField(default=dict, blank=True)
+    # The venue's clock (an IANA name, zoneinfo): start times are typed and shown in it.
+    time_zone = models.CharField(max_length=64, default="UTC")
 
     class Meta:
         ordering = ["-created_at"]
@@ -316,3 +318,22 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+
+class StartTime(models.Model):
+    """When a round or a stage is planned to start (issue 16), optional. `key` is
+    "round:<n>" for group round n, "tie_breaks" for the tie-breaks, or a playoff stage
+    (Q1, E1, Q2, GF): the keys exist before their duels do."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="start_times")
+    key = models.CharField(max_length=20)
+    starts_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["starts_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "key"], name="unique_start_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} at {self.starts_at:%Y-%m-%d %H:%M}"

@@ -114,6 +114,9 @@ ACTION_TEXT = {
     "player_withdrawn": "Player withdrawn",
     "shared_card_recorded": "Shared card recorded",
     "duel_finished": "Duel finished",
+    "paper_result": "Result played on paper recorded",
+    "duel_called": "Duel called to its table",
+    "schedule_changed": "Schedule changed",
     "result_corrected": "Result corrected",
     "result_voided": "Result voided",
     "time_limit_warning": "Time-limit warning",
@@ -279,3 +282,25 @@ def _int(value: Any) -> int | None:
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+# The schedule (issue 16) ---------------------------------------------------------------------
+
+
+def start_key_label(key: str) -> str:
+    """A start time's key in words: "round:3" → "Group round 3", "tie_breaks" → "Tie-breaks",
+    "Q1" → "Qualifier 1"."""
+    if key.startswith("round:"):
+        return f"Group round {key.removeprefix('round:')}"
+    if key == "tie_breaks":
+        return "Tie-breaks"
+    return fmt.STAGE_NAMES.get(key, key)
+
+
+def start_key_of(kind: str, stage: str, round_number: int | None) -> str:
+    """The schedule key a duel's start time is read from."""
+    if kind in ("group", "replay") and round_number:
+        return f"round:{round_number}"
+    if kind == "tie_break":
+        return "tie_breaks"
+    return stage if kind == "playoff" else ""

@@ -43,7 +43,7 @@ def live_fingerprint(tournament: Tournament) -> str:
     rows = list(
         Duel.objects.filter(tournament=tournament, status__in=OPEN)
         .order_by("pk")
-        .values_list("pk", "status", "seq", "table")
+        .values_list("pk", "status", "seq", "table", "called_at")
     )
     return hashlib.blake2s(repr(rows).encode(), digest_size=5).hexdigest()
 

@@ -100,3 +100,101 @@ def keep_time() -> dict[str, int]:
         done["warned"] += warn_time_limit(duel, now)
         done["timed_out"] += enforce_time_limit(duel, now)
     return done
+
+
+# Notifications (issue 16): each takes ids, reads committed data, and sends at most once per
+# event and person (`accounts.notifications.send_once`); retried when the mail server fails.
+
+_RETRY = {"acks_late": True, "autoretry_for": (OSError,), "retry_backoff": True, "max_retries": 5}
+
+
+def _players(duel) -> list:
+    return [e for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
+
+
+def _opponent(duel, entrant) -> str:
+    other = duel.seat_b if entrant.pk == duel.seat_a_id else duel.seat_a
+    return other.name if other else "an opponent to be named"
+
+
+@shared_task(**_RETRY)
+def notify_named(duel_id: int) -> int:
+    """The players named to play a duel are told whom they play (once per duel and player)."""
+    from accounts.notifications import send_once
+    from duels.models import Duel
+
+    from .presentation import duel_title
+
+    duel = (
+        Duel.objects.select_related("tournament", "round", "seat_a__user", "seat_b__user")
+        .filter(pk=duel_id, status__in=["pending", "ready"])
+        .first()
+    )
+    if duel is None:
+        return 0  # started, finished or voided before the task ran: nothing to say
+    title, name = duel_title(duel), duel.tournament.name
+    sent = 0
+    for entrant in _players(duel):
+        sent += send_once(
+            entrant.user,
+            f"named:{duel.pk}:{entrant.pk}",
+            f"{name}: you play {title}",
+            f"{entrant.name}, you play {title} of {name} against {_opponent(duel, entrant)}."
+            + (f"\nTable: {duel.table}" if duel.table else "")
+            + "\n\nYour next duel, live: /me/\n",
+        )
+    return sent
+
+
+@shared_task(**_RETRY)
+def notify_duel_called(duel_id: int, called_at: str) -> int:
+    """The players of a duel called to its table are told where (once per call)."""
+    from accounts.notifications import send_once
+    from duels.models import Duel
+
+    from .presentation import duel_title
+
+    duel = (
+        Duel.objects.select_related("tournament", "round", "seat_a__user", "seat_b__user")
+        .filter(pk=duel_id, status__in=["pending", "ready"])
+        .first()
+    )
+    if duel is None or duel.called_at is None or duel.called_at.isoformat() != called_at:
+        return 0  # called again since (that call has its own task), or already played
+    title, name = duel_title(duel), duel.tournament.name
+    sent = 0
+    for entrant in _players(duel):
+        sent += send_once(
+            entrant.user,
+            f"called:{duel.pk}:{called_at}:{entrant.pk}",
+            f"{name}: {title} — go to table {duel.table}",
+            f"{entrant.name}, {title} against {_opponent(duel, entrant)} is called to "
+            f"table {duel.table} now.\n",
+        )
+    return sent
+
+
+@shared_task(**_RETRY)
+def notify_playoffs(tournament_id: int) -> int:
+    """Every player with an account is told the playoffs are announced (once each)."""
+    from accounts.notifications import send_once
+
+    from .models import Entrant
+
+    tournament = _tournament(tournament_id)
+    if tournament is None or not tournament.playoff_seeding:
+        return 0
+    sent = 0
+    for entrant in Entrant.objects.filter(tournament=tournament, user__isnull=False).select_related(
+        "user"
+    ):
+        qualified = entrant.pk in tournament.playoff_seeding
+        sent += send_once(
+            entrant.user,
+            f"playoffs:{tournament.pk}:{entrant.pk}",
+            f"{tournament.name}: the playoffs are announced",
+            f"{entrant.name}, the playoff bracket of {tournament.name} is announced"
+            + (": you play in it." if qualified else ".")
+            + f"\n\nThe bracket: /t/{tournament.slug}/bracket/\n",
+        )
+    return sent

@@ -13,6 +13,7 @@ from .views.organiser import (
     players,
     results,
     rounds,
+    schedule,
     settings,
     transfers,
 )
@@ -40,6 +41,10 @@ urlpatterns = [
     path("transfers/check/", transfers.transfers_check, name="transfers_check"),
     path("rounds/", rounds.rounds, name="rounds"),
     path("rounds/representatives/", rounds.name_representatives, name="name_representatives"),
+    path("schedule/", schedule.schedule, name="schedule"),
+    path("duels/<int:duel_id>/call/", schedule.call_duel, name="call_duel"),
+    path("rounds/paper/", rounds.paper_result, name="paper_result"),
+    path("duels/<int:duel_id>/paper/", rounds.paper_duel, name="paper_duel"),
     path("rounds/shared-card/", rounds.shared_card, name="shared_card"),
     path("duels/<int:duel_id>/referee/", rounds.assign_referee, name="assign_referee"),
     path("results/", results.results, name="results"),

@@ -20,6 +20,36 @@
     }, SECONDS * 1000);
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  // The venue clock (issue 16), in the tournament's time zone whatever the projector's own:
+  // Intl formats the browser's time in the zone the page names. It writes only the clock,
+  // never data-turn.
+  function tickClock() {
+    var clock = document.getElementById("screen-clock");
+    if (!clock) return;
+    var zone = clock.getAttribute("data-time-zone") || "UTC";
+    var format;
+    try {
+      format = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    } catch (e) {
+      return; // an unknown zone: keep the server's reading
+    }
+    function tick() {
+      var now = new Date();
+      var text = format.format(now);
+      if (clock.textContent !== text) {
+        clock.textContent = text;
+        clock.setAttribute("datetime", now.toISOString());
+      }
+    }
+    tick();
+    setInterval(tick, 1000);
+  }
+
+  function ready() {
+    start();
+    tickClock();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

@@ -161,6 +161,8 @@ def posts(tournament):
         ("transfers_check", [], {}),
         ("name_representatives", [], {}),
         ("shared_card", [], {}),
+        ("paper_result", [], {}),
+        ("paper_duel", [1], {}),
         ("assign_referee", [1], {}),
         ("result", [1], {}),
         ("people", [], {"username": "olga", "role": "referee"}),
@@ -188,6 +190,8 @@ POST_NAMES = [
     "transfers_check",
     "name_representatives",
     "shared_card",
+    "paper_result",
+    "paper_duel",
     "assign_referee",
     "result",
     "people",
@@ -227,7 +231,13 @@ def test_no_post_is_open_to_players_or_the_public(cup, name, who):
     assert (AuditEntry.objects.count(), Entrant.objects.count()) == before
 
 
-REFEREE_MAY = {"name_representatives", "shared_card", "assign_referee"}
+REFEREE_MAY = {
+    "name_representatives",
+    "shared_card",
+    "assign_referee",
+    "paper_result",
+    "paper_duel",
+}
 
 
 @pytest.mark.parametrize("name", sorted(set(POST_NAMES) - REFEREE_MAY))

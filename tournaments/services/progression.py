@@ -328,4 +328,7 @@ def start_playoffs(tournament: Tournament, actor) -> Tournament:
     audit.record(tournament, actor, "playoffs_started", seeding=tournament.playoff_seeding)
     _sync_playoffs(tournament)
     audit.bump_version(tournament)
+    from ..tasks import enqueue_on_commit, notify_playoffs
+
+    enqueue_on_commit(notify_playoffs, tournament.pk)
     return tournament

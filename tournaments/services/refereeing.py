@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from duels import services as duels
-from duels.models import Duel, DuelKind
+from duels.models import Duel, DuelKind, DuelStatus
 from duels.selectors import player_ids
 
 from ..models import EntrantStatus, Phase, RoundStatus, Tournament
@@ -168,6 +168,25 @@ def assign_referee(duel: Duel, actor: Any, referee: Any, table: str | None = Non
 
 
 @transaction.atomic
+def call_duel(duel: Duel, actor: Any, table: str) -> Duel:
+    """Call a duel's players to its table (issue 16): whoever may give a duel its table
+    (TOURNAMENT.md: referees "give the duel a table"; organisers and co-organisers). The
+    call is audit-logged and shows on the big screen and the players' pages at once."""
+    from ..tasks import enqueue_on_commit, notify_duel_called
+
+    tournament, duel = _locked(duel)
+    if not can(actor, Action.NAME_REPRESENTATIVES, tournament):
+        raise ServiceError("Only referees and organisers call duels.", code="forbidden")
+    if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
+        raise ServiceError(f"The tournament is {tournament.get_phase_display().lower()}.")
+    detail = duels.call(duel, table=table, now=timezone.now())
+    audit.record(tournament, actor, "duel_called", **detail)
+    audit.bump_version(tournament)  # the big screen and the players' pages show the call
+    enqueue_on_commit(notify_duel_called, duel.pk, detail["called_at"])
+    return duel
+
+
+@transaction.atomic
 def warn_time_limit(duel: Duel, now=None) -> bool:
     """Mark the referee's warning as sent, once, in the last minutes before the deadline."""
     now = now or timezone.now()
@@ -197,3 +216,100 @@ def enforce_time_limit(duel: Duel, now=None) -> bool:
     if outcome.finished:
         lifecycle.after_result(tournament, duel, None)
     return True
+
+
+# A duel played on paper ---------------------------------------------------------------------
+
+PAPER_REASON = "played on paper"
+
+
+@transaction.atomic
+def record_paper_result(
+    tournament: Tournament,
+    actor: Any,
+    *,
+    winner_id: int,
+    round_number: int | None = None,
+    first_id: int | None = None,
+    second_id: int | None = None,
+    duel_id: int | None = None,
+    note: str = "",
+) -> Duel:
+    """A whole duel played on paper (a device failed, or the venue had none), recorded in one
+    step: for a group round, its representatives are named (or replaced) first; then the duel
+    starts as on the console (its phase, round and players checked, shared cards dealt) and
+    ends with one `adjudicate` event whose reason is "played on paper" (RULES.md section 8).
+    `note` is the staff's own word on it, kept in the audit log (private).
+
+    Who may: whoever may referee the duel (`check_referee`): organisers, co-organisers, and a
+    referee for an unassigned duel or one assigned to them (TOURNAMENT.md: a referee may
+    "record … an adjudication"); never one of its players.
+    """
+    tournament = lock(tournament)
+    if (round_number is None) == (duel_id is None):
+        raise ServiceError("Choose a round or a duel.")
+    if round_number is not None:
+        duel = _paper_round_duel(tournament, actor, round_number, first_id, second_id)
+    else:
+        duel = Duel.objects.filter(tournament=tournament, pk=duel_id).first()
+        if duel is None:
+            raise ServiceError("That duel is not in this tournament.")
+    tournament, duel = _locked(duel)
+    check_referee(tournament, duel, actor)
+    duels.check_open(duel)
+    if duel.seq:
+        raise ServiceError(
+            "This duel has started on the console: finish it there (an adjudication "
+            "with a reason is one of its endings)."
+        )
+    seat = {duel.seat_a_id: "A", duel.seat_b_id: "B"}.get(winner_id) if winner_id else None
+    if seat is None:
+        raise ServiceError("The winner must be one of the duel's two players.")
+    _start(tournament, duel, actor)
+    outcome = duels.apply_event(
+        duel, actor, {"type": "adjudicate", "winner": seat, "reason": PAPER_REASON}
+    )
+    audit.record(
+        tournament,
+        actor,
+        "paper_result",
+        reason=note,
+        duel=duel.pk,
+        winner=winner_id,
+        starting_action_cards=duel.options.get("starting_action_cards", {}),
+    )
+    if outcome.finished:
+        lifecycle.after_result(tournament, duel, actor)
+    return duel
+
+
+def _paper_round_duel(
+    tournament: Tournament,
+    actor: Any,
+    round_number: int,
+    first_id: int | None,
+    second_id: int | None,
+) -> Duel:
+    """The round's open duel, its representatives named first when they are given. A replay
+    keeps its players: naming others for it is refused by `name_representatives`."""
+    from .rounds import name_representatives
+
+    current = (
+        Duel.objects.filter(
+            tournament=tournament,
+            round__number=round_number,
+            status__in=duels.UNSTARTED_STATUSES + (DuelStatus.RUNNING,),
+        )
+        .order_by("pk")
+        .first()
+    )
+    if first_id is None or second_id is None:
+        if current is None:
+            raise ServiceError("Name both representatives.")
+        return current
+    if current is not None and current.kind == DuelKind.REPLAY:
+        if {first_id, second_id} != {current.seat_a_id, current.seat_b_id}:
+            raise ServiceError("A replay is played by the same players on the same seats.")
+        return current
+    table = current.table if current is not None else ""
+    return name_representatives(tournament, actor, round_number, first_id, second_id, table)

@@ -77,4 +77,7 @@ def name_representatives(
         table=table,
     )
     audit.bump_version(tournament)
+    from ..tasks import enqueue_on_commit, notify_named
+
+    enqueue_on_commit(notify_named, duel.pk)  # sent once per duel and player, if they opted in
     return duel

@@ -14,16 +14,48 @@ from django.views.decorators.http import require_safe
 
 from core.http import cache_headers, live_attrs, not_modified, unchanged
 from tournaments import selectors_public as sel
+from tournaments.models import Entrant
 from tournaments.selectors import tournaments_for_user
+from tournaments.selectors_schedule import next_for_players
 
 
 @require_safe
 @login_required
 def my_tournaments(request: HttpRequest) -> HttpResponse:
-    """The tournaments I play in (entry, group, rank, next duel) and those I help run."""
+    """The tournaments I play in (entry, group, rank, next duel: called to its table, or
+    planned) and those I help run. Live: the entries poll like the public pages (issue 16),
+    so a player waiting at the venue sees their call without reloading."""
+    tag = _my_tournaments_tag(request)
+    fragment = bool(request.htmx)
+    if fragment and unchanged(request, tag):
+        return not_modified(tag)
     entries = sel.my_entries(request.user)
-    staff = [row for row in tournaments_for_user(request.user) if row.roles]
-    return render(request, "public/my_tournaments.html", {"entries": entries, "staff": staff})
+    upcoming = next_for_players(request.user)
+    context = {
+        "entries": [(e, upcoming.get(e.tournament.pk)) for e in entries],
+        "live": live_attrs(request, tag),
+    }
+    if not fragment:
+        context["staff"] = [row for row in tournaments_for_user(request.user) if row.roles]
+    response = render(
+        request, "public/my_tournaments.html" + ("#live" if fragment else ""), context
+    )
+    if fragment:
+        response["ETag"] = tag  # only fragments: a page has its own nonce and CSRF token
+    cache_headers(response, fragment=fragment)
+    return response
+
+
+def _my_tournaments_tag(request: HttpRequest) -> str:
+    """My duels' digest and the versions of the tournaments I play in (two queries): a call,
+    a table, a start time, a result or a standings change all change it."""
+    versions = list(
+        Entrant.objects.filter(user=request.user)
+        .order_by("pk")
+        .values_list("pk", "status", "group_id", "tournament__standings_version")
+    )
+    digest = hashlib.blake2s(repr(versions).encode(), digest_size=6).hexdigest()
+    return _my_tag(request)[:-1] + f'-{digest}"'
 
 
 def _my_tag(request: HttpRequest) -> str:
@@ -33,7 +65,13 @@ def _my_tag(request: HttpRequest) -> str:
         sel.my_duel_queryset(request.user)
         .order_by("pk")
         .values_list(
-            "pk", "status", "seq", "table", "result__winner_id", "tournament__standings_version"
+            "pk",
+            "status",
+            "seq",
+            "table",
+            "called_at",
+            "result__winner_id",
+            "tournament__standings_version",
         )
     )
     return f'"u{request.user.pk}-{hashlib.blake2s(repr(rows).encode(), digest_size=6).hexdigest()}"'

@@ -17,6 +17,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from accounts.permissions import Action, can
@@ -25,8 +26,11 @@ from tournaments import selectors_public as sel
 from tournaments.access import tournament_view
 from tournaments.models import Tournament
 from tournaments.presentation import rules_text
+from tournaments.selectors_schedule import venue
 
 SCREEN_PANELS = ("standings", "stage", "now")
+# Parts that poll on their own: the panels, and the venue strip (clock, calls, next starts).
+SCREEN_PARTS = (*SCREEN_PANELS, "call")
 
 
 def live_page(
@@ -169,7 +173,7 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """
     panel = request.GET.get("panel", "")
     if request.htmx and panel:
-        if panel not in SCREEN_PANELS:
+        if panel not in SCREEN_PARTS:
             raise Http404("No such panel.")
         tag = _screen_tag(tournament, panel)
         if unchanged(request, tag):
@@ -187,7 +191,7 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "pinned": shown in SCREEN_PANELS,
         "panels": panels,
     }
-    for name in panels:
+    for name in (*panels, "call"):
         context.update(_screen_panel(request, tournament, name, _screen_tag(tournament, name)))
     response = render(request, "public/screen.html", context)
     cache_headers(response, fragment=False)
@@ -195,6 +199,10 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def _screen_tag(tournament: Tournament, panel: str) -> str:
+    if panel == "call":
+        # A call bumps the version; the minute matters too, as "next" drops past starts.
+        minute = timezone.now().strftime("%Y%m%d%H%M")
+        return sel.etag(tournament, f"call-{minute}-" + sel.live_fingerprint(tournament))
     if panel == "now":
         return sel.etag(tournament, "now-" + sel.live_fingerprint(tournament))
     return sel.etag(tournament, panel)
@@ -207,6 +215,8 @@ def _screen_panel(
     live = {f"live_{panel}": live_attrs(request, tag, url)}
     if panel == "standings":
         return {**live, "board": sel.screen_standings(tournament)}
+    if panel == "call":
+        return {**live, "venue": venue(tournament)}
     if panel == "stage":
         if tournament.playoff_seeding:
             return {**live, "stage": "bracket", "bracket": sel.bracket(tournament)}

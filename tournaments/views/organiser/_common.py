@@ -34,6 +34,7 @@ OPEN_DUEL = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
 NAV = (
     ("overview", "Overview", Action.START_PHASES),
     ("setup", "Settings", Action.MANAGE_SETTINGS),
+    ("schedule", "Schedule", Action.MANAGE_SETTINGS),
     ("players", "Players", Action.MANAGE_REGISTRATION),
     ("groups", "Groups", Action.MANAGE_GROUPS),
     ("transfers", "Transfers", Action.MANAGE_GROUPS),

@@ -15,6 +15,8 @@ from duels.models import Duel, DuelKind, DuelStatus
 from tournaments import presentation, read_models, services
 from tournaments.access import tournament_view
 from tournaments.forms_organiser import (
+    PaperDuelForm,
+    PaperResultForm,
     RepresentativesForm,
     SharedCardForm,
 )
@@ -84,8 +86,8 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
             "group_phase": tournament.phase == Phase.GROUP_PHASE,
         }
     )
+    initial: dict[str, Any] = {}
     if "form" not in extra:
-        initial = {}
         if duel is not None:
             by_group = {duel.group_a_id: duel.seat_a_id, duel.group_b_id: duel.seat_b_id}
             initial = {
@@ -97,6 +99,23 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
         context["form"] = RepresentativesForm(
             initial=initial, groups=groups, members=members, referees=referees
         )
+    if "paper_form" not in extra:
+        context["paper_form"] = PaperResultForm(
+            initial={k: v for k, v in initial.items() if k in ("first", "second")}
+            if "form" not in extra
+            else {},
+            groups=groups,
+            members=members,
+        )
+    paper = extra.pop("paper_duel_form", None)
+    for row in context["next_up"]:
+        d = row["duel"]
+        if d.seat_a_id and d.seat_b_id and d.seq == 0:
+            row["paper_form"] = (
+                paper
+                if paper is not None and paper.duel_pk == d.pk
+                else PaperDuelForm(seat_a=d.seat_a, seat_b=d.seat_b, auto_id=f"id_paper{d.pk}_%s")
+            )
     if "card_form" not in extra:
         context["card_form"] = SharedCardForm(entrants=[e for e in active if e.group_id])
     context.update(extra)
@@ -212,5 +231,97 @@ def shared_card(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         request,
         "organiser/rounds.html",
         _rounds_context(request, tournament, card_form=form),
+        status=REFUSED,
+    )
+
+
+@tournament_view(Action.NAME_REPRESENTATIVES)
+@require_POST
+def paper_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A round's duel played on paper, from one form: its representatives, the winner, an
+    optional reason (issue 16). One service call, one transaction."""
+    context = _rounds_context(request, tournament)
+    rnd = context["round"]
+    form = PaperResultForm(
+        request.POST,
+        groups=context["groups"],
+        members={
+            g.pk: [e for e in active_entrants(tournament) if e.group_id == g.pk]
+            for g in context["groups"]
+        },
+    )
+    if rnd is None:
+        form.add_error(None, "No round is open: a result is recorded for the open round.")
+    elif form.is_valid():
+        data = form.cleaned_data
+        try:
+            duel = refereeing.record_paper_result(
+                tournament,
+                request.user,
+                round_number=rnd.number,
+                first_id=data["first"],
+                second_id=data["second"],
+                winner_id=form.winner_id(),
+                note=data["note"],
+            )
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            return succeeded(request, _paper_done(duel), "rounds", tournament)
+    return render_page(
+        request,
+        "organiser/rounds.html",
+        _rounds_context(request, tournament, paper_form=form),
+        status=REFUSED,
+    )
+
+
+@tournament_view(Action.NAME_REPRESENTATIVES)
+@require_POST
+def paper_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    """A duel whose players are known (replay, tie-break, playoff) played on paper."""
+    duel = get_object_or_404(
+        Duel.objects.select_related("seat_a", "seat_b"),
+        tournament=tournament,
+        pk=duel_id,
+        seat_a__isnull=False,
+        seat_b__isnull=False,
+    )
+    form = PaperDuelForm(
+        request.POST, seat_a=duel.seat_a, seat_b=duel.seat_b, auto_id=f"id_paper{duel.pk}_%s"
+    )
+    form.duel_pk = duel.pk
+    if form.is_valid():
+        try:
+            duel = refereeing.record_paper_result(
+                tournament,
+                request.user,
+                duel_id=duel.pk,
+                winner_id=form.winner_id(),
+                note=form.cleaned_data["note"],
+            )
+        except ServiceError as err:
+            form.add_error(None, err.message)
+        else:
+            return succeeded(request, _paper_done(duel), "rounds", tournament)
+    return render_page(
+        request,
+        "organiser/rounds.html",
+        _rounds_context(request, tournament, paper_duel_form=form),
+        status=REFUSED,
+    )
+
+
+def _paper_done(duel: Duel) -> str:
+    winner = duel.result.winner
+    return f"{presentation.duel_title(duel)} played on paper: {winner.name} won."
+
+
+def refused_on_rounds(request: HttpRequest, tournament: Tournament, message: str) -> HttpResponse:
+    """The rounds page again, saying why (a refused call, say)."""
+    return render_page(
+        request,
+        "organiser/rounds.html",
+        _rounds_context(request, tournament, error=message),
         status=REFUSED,
     )

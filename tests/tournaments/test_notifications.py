@@ -1,0 +1,148 @@
+"""Notifications (issue 16): opt-in e-mail, sent by Celery tasks after the commit (eager
+here), once per event and person, never to entrants without an account."""
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Role, SentNotification
+from accounts.services import grant_role
+from accounts.tasks import notify_role_granted
+from tests.factories import EntrantFactory, UserFactory, group_phase_duel
+from tournaments.services import name_representatives
+from tournaments.services.refereeing import call_duel
+from tournaments.tasks import notify_duel_called, notify_named
+
+pytestmark = pytest.mark.django_db
+
+
+def opted_in(**kwargs):
+    return UserFactory(
+        notify_by_email=True, email=f"{kwargs.get('username', 'p')}@example.org", **kwargs
+    )
+
+
+@pytest.fixture
+def round2(django_capture_on_commit_callbacks):
+    """Round 1 decided; two players with accounts (Cara opted in, Dan not) and one without."""
+    duel, referee = group_phase_duel()
+    tournament = duel.tournament
+    from tests.tournaments.helpers import finish
+
+    finish(duel, referee, "A")
+    reds, blues = tournament.groups.order_by("order")
+    cara = EntrantFactory(
+        tournament=tournament, group=reds, name="Cara", user=opted_in(username="cara")
+    )
+    dan = EntrantFactory(tournament=tournament, group=blues, name="Dan", user=UserFactory())
+    ed = EntrantFactory(tournament=tournament, group=blues, name="Ed")  # no account
+    mail.outbox.clear()
+    return tournament, referee, cara, dan, ed
+
+
+def test_named_players_who_opted_in_are_told_once(round2, django_capture_on_commit_callbacks):
+    tournament, referee, cara, dan, ed = round2
+    with django_capture_on_commit_callbacks(execute=True):
+        duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk, "4")
+    assert [m.to for m in mail.outbox] == [["cara@example.org"]]
+    assert "you play Group round 2" in mail.outbox[0].subject
+    assert "against Dan" in mail.outbox[0].body and "Table: 4" in mail.outbox[0].body
+    # A retried or duplicated task sends nothing more.
+    notify_named.apply(args=[duel.pk])
+    notify_named.apply(args=[duel.pk])
+    assert len(mail.outbox) == 1
+    assert SentNotification.objects.filter(user=cara.user).count() == 1
+
+
+def test_an_entrant_without_an_account_gets_nothing(round2, django_capture_on_commit_callbacks):
+    tournament, referee, cara, dan, ed = round2
+    cara.user.notify_by_email = False
+    cara.user.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        duel = name_representatives(tournament, referee, 2, cara.pk, ed.pk)
+        call_duel(duel, referee, "2")
+    assert mail.outbox == []
+
+
+def test_each_call_is_told_once(round2, django_capture_on_commit_callbacks):
+    tournament, referee, cara, dan, ed = round2
+    duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        call_duel(duel, referee, "6")
+    assert len(mail.outbox) == 1 and "go to table 6" in mail.outbox[0].subject
+    duel.refresh_from_db()
+    notify_duel_called.apply(args=[duel.pk, duel.called_at.isoformat()])
+    assert len(mail.outbox) == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        call_duel(duel, referee, "8")  # called again, another table: a new event
+    assert len(mail.outbox) == 2 and "table 8" in mail.outbox[1].subject
+
+
+def test_a_failing_mail_server_leaves_no_record_so_the_retry_sends(round2, monkeypatch):
+    tournament, referee, cara, dan, ed = round2
+    duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk)
+    mail.outbox.clear()
+    import accounts.notifications as notifications
+
+    real = notifications.send_mail
+
+    def down(*args, **kwargs):
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(notifications, "send_mail", down)
+    with pytest.raises(OSError):
+        notifications.send_once(cara.user, f"named:{duel.pk}:{cara.pk}", "s", "b")
+    assert not SentNotification.objects.exists()
+    monkeypatch.setattr(notifications, "send_mail", real)
+    notify_named.apply(args=[duel.pk])
+    assert len(mail.outbox) == 1
+
+
+def test_a_new_referee_is_told(django_capture_on_commit_callbacks):
+    duel, _ = group_phase_duel()
+    tournament = duel.tournament
+    rex = opted_in(username="rex")
+    with django_capture_on_commit_callbacks(execute=True):
+        grant = grant_role(tournament.created_by, tournament, "rex", Role.REFEREE)
+    assert [m.to for m in mail.outbox] == [["rex@example.org"]]
+    assert "referee of" in mail.outbox[0].subject
+    notify_role_granted.apply(args=[grant.pk])
+    assert len(mail.outbox) == 1 and rex.notifications_sent.count() == 1
+
+
+def test_the_playoffs_are_announced(played_group_phase, django_capture_on_commit_callbacks):
+    from tests.tournaments.helpers import settle_tiebreaks
+    from tournaments.services.progression import start_playoffs
+
+    tournament, organiser, referee = played_group_phase
+    settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
+    entrants = list(tournament.entrants.order_by("pk")[:2])
+    for i, entrant in enumerate(entrants):
+        entrant.user = opted_in(username=f"po{i}")
+        entrant.save()
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        start_playoffs(tournament, organiser)
+    assert sorted(m.to[0] for m in mail.outbox) == ["po0@example.org", "po1@example.org"]
+    assert all("playoffs are announced" in m.subject for m in mail.outbox)
+
+
+def test_the_opt_in_page():
+    user = UserFactory(email="")
+    client = Client()
+    url = reverse("notifications")
+    assert client.get(url).status_code == 302  # sign-in first
+    client.force_login(user)
+    assert client.get(url).status_code == 200
+    refused = client.post(url, {"notify_by_email": "on", "email": ""})
+    assert refused.status_code == 422
+    assert "Give an address" in refused.content.decode()
+    done = client.post(url, {"notify_by_email": "on", "email": "me@example.org"})
+    assert done.status_code == 302
+    user.refresh_from_db()
+    assert user.notify_by_email and user.email == "me@example.org"
+    client.post(url, {"email": "me@example.org"})
+    user.refresh_from_db()
+    assert not user.notify_by_email

@@ -1,0 +1,137 @@
+"""Reads of the schedule (issue 16): the venue clock, the duels called to their tables, what
+comes next, and a person's next duel (a player's, a referee's). Times are shown in the
+tournament's time zone."""
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db.models import Q
+from django.utils import timezone
+
+from . import presentation
+from .models import StartTime, Tournament
+from .selectors_public import OPEN, DuelLine, _duel_queryset, duel_line
+from .services.schedule import zone_of
+
+UNSTARTED = ("pending", "ready")
+NEXT_STARTS = 3
+
+
+def local(tournament: Tournament, when: datetime | None) -> datetime | None:
+    return timezone.localtime(when, zone_of(tournament)) if when else None
+
+
+def start_times(tournament: Tournament) -> dict[str, datetime]:
+    """Key → start time, in the tournament's time zone (one query)."""
+    return {
+        key: local(tournament, at)
+        for key, at in StartTime.objects.filter(tournament=tournament).values_list(
+            "key", "starts_at"
+        )
+    }
+
+
+@dataclass(frozen=True)
+class Upcoming:
+    """A duel as someone waits for it: called to a table, or planned for a time."""
+
+    line: DuelLine
+    called_at: datetime | None  # local time of the last call
+    starts_at: datetime | None  # local planned start of its round or stage
+    tournament: Tournament
+
+    @property
+    def called(self) -> bool:
+        return self.called_at is not None and self.line.status in UNSTARTED
+
+
+def _upcoming(duel, tournament: Tournament, starts: dict[str, datetime]) -> Upcoming:
+    key = presentation.start_key_of(
+        duel.kind, duel.stage, duel.round.number if duel.round_id else None
+    )
+    return Upcoming(
+        line=duel_line(duel, tournament),
+        called_at=local(tournament, duel.called_at),
+        starts_at=starts.get(key),
+        tournament=tournament,
+    )
+
+
+def _first(upcoming: list[Upcoming]) -> Upcoming | None:
+    """Next: a running duel, else the latest called, else the earliest planned, else the
+    oldest waiting."""
+    if not upcoming:
+        return None
+    far = datetime.max.replace(tzinfo=UTC)
+    return min(
+        upcoming,
+        key=lambda u: (
+            u.line.status != "running",
+            not u.called,
+            -(u.called_at.timestamp() if u.called_at else 0),
+            u.starts_at or far,
+            u.line.id,
+        ),
+    )
+
+
+def venue(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]:
+    """The big screen's strip: the clock's zone and time, the duels called to their tables
+    (latest first), and the next planned starts (two queries)."""
+    now = now or timezone.now()
+    starts = start_times(tournament)
+    called = [
+        _upcoming(d, tournament, starts)
+        for d in _duel_queryset(
+            tournament=tournament, status__in=UNSTARTED, called_at__isnull=False
+        ).order_by("-called_at", "-pk")
+    ]
+    local_now = local(tournament, now)
+    coming = sorted(
+        ({"label": presentation.start_key_label(k), "at": at} for k, at in starts.items()),
+        key=lambda s: s["at"],
+    )
+    return {
+        "zone": tournament.time_zone,
+        "now": local_now,
+        "called": called,
+        "next_starts": [s for s in coming if s["at"] >= local_now][:NEXT_STARTS],
+    }
+
+
+def next_for_players(user) -> dict[int, Upcoming]:
+    """Tournament id → the signed-in player's next duel there (two queries)."""
+    duels = list(
+        _duel_queryset(status__in=OPEN)
+        .filter(Q(seat_a__user=user) | Q(seat_b__user=user))
+        .select_related("tournament")
+    )
+    return _next_by_tournament(duels)
+
+
+def next_for_referee(user, tournament: Tournament, exclude: int | None = None) -> Upcoming | None:
+    """The referee's next duel in this tournament: assigned to them and not yet over, the
+    duel on the page left out (two queries)."""
+    duels = list(
+        _duel_queryset(tournament=tournament, referee=user, status__in=OPEN)
+        .exclude(pk=exclude)
+        .select_related("tournament")
+    )
+    return _next_by_tournament(duels).get(tournament.pk)
+
+
+def _next_by_tournament(duels: list) -> dict[int, Upcoming]:
+    tournaments = {d.tournament_id: d.tournament for d in duels}
+    starts: dict[int, dict[str, datetime]] = {pk: {} for pk in tournaments}
+    for key, at, pk in StartTime.objects.filter(tournament__in=list(tournaments)).values_list(
+        "key", "starts_at", "tournament_id"
+    ):
+        starts[pk][key] = local(tournaments[pk], at)
+    out: dict[int, Upcoming] = {}
+    for pk, t in tournaments.items():
+        mine = [_upcoming(d, t, starts[pk]) for d in duels if d.tournament_id == pk]
+        first = _first(mine)
+        if first is not None:
+            out[pk] = first
+    return out
