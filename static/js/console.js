@@ -73,6 +73,23 @@
     if (handled) event.preventDefault();
   });
 
+  // Every form of the console sends the sequence number and revision the console shows (a
+  // stale page is refused as a conflict). The forms of an htmx answer do not carry them, to
+  // keep a move's answer small, and the ending form lives outside the swapped console: both
+  // take them from #console, the state the referee is looking at.
+  function keyed(elt) {
+    var box = document.getElementById("console");
+    var ending = document.getElementById("console-ending");
+    return !!box && !!elt && elt.tagName === "FORM" &&
+      (box.contains(elt) || (!!ending && ending.contains(elt)));
+  }
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    if (!keyed(event.detail.elt)) return;
+    var box = document.getElementById("console");
+    event.detail.parameters.seq = box.getAttribute("data-seq");
+    event.detail.parameters.rev = box.getAttribute("data-rev");
+  });
+
   // Focus across swaps: after a move, to the next thing to enter (the pad, else the decision,
   // else the headline); after a poll, back where it was, and only if it was in the console.
   var after = null;
