@@ -16,7 +16,7 @@ from .engine import CARDS, EngineError, Legal, state_after
 from .engine import Duel as EngineDuel
 from .engine.constants import CARD_LABELS
 from .models import Duel, DuelStatus, Result
-from .services import SEATS, record_of
+from .services import SEATS, event_rows, record_of
 
 # The duels list shows open duels first: what a referee looks for is at the top.
 STATUS_ORDER = [
@@ -158,11 +158,7 @@ class ConsoleView:
 
 
 def events_of(duel: Duel) -> list[Row]:
-    return list(
-        duel.events.order_by("pk").values_list(
-            "pk", "seq", "payload", "summary", "created_at", "undone_at"
-        )
-    )
+    return event_rows(duel)
 
 
 # How many changes a page may have missed and still be sent only those: a page further behind

@@ -114,6 +114,22 @@ def append_event(
     duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None = None
 ) -> list[str]:
     """Apply one move. Returns what happened, in words. Refused moves change nothing."""
+    return _play(duel, actor, event, expected_seq, expected_revision)[1]
+
+
+@transaction.atomic
+def play_move(
+    duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None = None
+) -> tuple[Duel, list[str]]:
+    """`append_event` for the console: also returns the duel row as the move left it (locked,
+    with its seats and referee, and `event_rows`, the log with the new row), from which the
+    console's answer is drawn without reading the duel or its log again."""
+    return _play(duel, actor, event, expected_seq, expected_revision)
+
+
+def _play(
+    duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None
+) -> tuple[Duel, list[str]]:
     tournament, duel = _locked(duel)
     duels.check_fresh(duel, expected_seq, expected_revision)
     check_referee(tournament, duel, actor)
@@ -123,7 +139,7 @@ def append_event(
     outcome = duels.apply_event(duel, actor, event)
     if outcome.finished:
         lifecycle.after_result(tournament, duel, actor)
-    return outcome.lines
+    return duel, outcome.lines
 
 
 @transaction.atomic

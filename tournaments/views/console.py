@@ -171,7 +171,7 @@ def _write(
     rev, seq = seq_form.cleaned_data.get("rev"), seq_form.cleaned_data["seq"]
     started = duel.seq == 0
     try:
-        apply()
+        played = apply()
     except ServiceError as err:
         fresh = selectors.duel_in(tournament, duel.pk)
         stale = rev != fresh.revision if rev is not None else seq != fresh.seq
@@ -189,7 +189,10 @@ def _write(
     if not request.htmx:
         messages.success(request, done)
         return HttpResponseRedirect(_console_url(tournament, duel))
-    view = console_selectors.console_after_write(tournament, duel, started)
+    if isinstance(played, tuple):  # a move: the row as it left it, and the log with it
+        view = console_selectors.console_after_move(played[0])
+    else:
+        view = console_selectors.console_after_write(tournament, duel, started)
     return _console_response(request, _context(request, tournament, view))
 
 
@@ -293,7 +296,7 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         tournament,
         duel,
         form,
-        lambda: refereeing.append_event(
+        lambda: refereeing.play_move(
             duel, request.user, form.event(), form.cleaned_data["seq"], form.cleaned_data.get("rev")
         ),
         "Move entered.",
@@ -340,7 +343,7 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
         tournament,
         duel,
         seq_form,
-        lambda: refereeing.append_event(
+        lambda: refereeing.play_move(
             duel,
             request.user,
             form.event(),
