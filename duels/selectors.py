@@ -311,16 +311,16 @@ def _headline(view: ConsoleView) -> None:
         view.headline = view.decision.text
         view.subline = "Only these choices, or ending the duel, are possible now."
     elif view.playing:
-        n = view.round_number
+        n = words.duel_round(view.round_number)
         blocked = [s for s in view.seats if s.blocked]
         if not view.pads:
-            view.headline = f"Round {n}: both are blocked — play the round with no cards"
+            view.headline = f"{n}: both are blocked — play the round with no cards"
         elif blocked:
             view.headline = (
-                f"Round {n}: {view.pads[0].name} reveals a card — {blocked[0].name} is blocked"
+                f"{n}: {view.pads[0].name} reveals a card — {blocked[0].name} is blocked"
             )
         else:
-            view.headline = f"Round {n}: both reveal a number card"
+            view.headline = f"{n}: both reveal a number card"
         view.subline = "Or play an action card."
     elif view.finished:
         result = view.result

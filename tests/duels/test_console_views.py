@@ -186,7 +186,9 @@ def test_the_console_shows_the_state_and_offers_only_legal_moves():
     duel, referee = group_phase_duel()
     client = client_for(referee)
     page = client.get(url(duel)).content.decode()
-    assert "Round 1: both reveal a number card" in page
+    assert "Duel round 1: both reveal a number card" in page
+    # The duel's own round, never to be taken for the tournament's (issue 16).
+    assert "Group round 1" in page
     assert 'name="card_A"' in page and 'name="card_B"' in page
     assert 'id="act-' not in page  # nobody holds an action card yet
     response = client.post(url(duel, "move"), round_(7, 3), headers=HTMX)
@@ -282,7 +284,7 @@ def test_without_javascript_a_move_posts_and_redirects_to_the_console():
     assert response.status_code == 302 and response["Location"] == url(duel)
     page = client.get(response["Location"]).content.decode()
     assert "Move entered." in page
-    assert "Round 2: both reveal a number card" in page
+    assert "Duel round 2: both reveal a number card" in page
 
 
 # -- two referees, one duel ---------------------------------------------------------------

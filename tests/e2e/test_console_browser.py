@@ -166,7 +166,7 @@ def play_the_whole_duel(referee: Referee, duel: Duel, artifacts_dir, label: str)
             expect(page.locator(".seat.is-blocked")).to_contain_text("Bob")
             expect(page.locator("#pad-B-5")).to_be_disabled()
             expect(page.locator("#console-headline")).to_have_text(
-                "Round 4: Alice reveals a card — Bob is blocked"
+                "Duel round 4: Alice reveals a card — Bob is blocked"
             )
     gave = False
     while True:
@@ -212,7 +212,9 @@ def test_a_referee_plays_a_duel_to_the_end_on_a_phone(page, artifacts_dir):
     page.set_viewport_size(PHONE)
     sign_in(page, referee.username)
     page.goto(console_url(duel))
-    expect(page.locator("#console-headline")).to_have_text("Round 1: both reveal a number card")
+    expect(page.locator("#console-headline")).to_have_text(
+        "Duel round 1: both reveal a number card"
+    )
     shot(page, artifacts_dir / "console-phone.png")
     # Tap targets: the keys and the buttons are at least 44 px high at 390 px wide.
     for locator in (page.locator("label[for='pad-A-7']"), page.locator("#round-form button")):
@@ -420,6 +422,52 @@ def test_a_move_waiting_for_a_poll_that_brings_another_move_is_not_sent(page):
     expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 2")
     assert posted == []
     assert DuelEvent.objects.filter(duel=duel).count() == 1
+
+
+def cut_off(page) -> None:
+    """The server is gone for this page: every poll and every post fails as a lost network
+    would (no answer at all)."""
+    page.expected_console_errors += ["net::ERR_FAILED", "htmx:sendError", "htmx:afterRequest"]
+    page.route("**/duels/*/poll/**", lambda route: route.abort())
+    page.route("**/duels/*/move/", lambda route: route.abort())
+
+
+@pytest.mark.live
+@pytest.mark.parametrize("meanwhile", [False, True])
+def test_a_console_that_loses_the_server_says_so_and_keeps_the_unsent_move(page, meanwhile):
+    """Issue 14: offline, the console says so and retries (its poll); a move entered then is
+    not sent and never sent again by itself: it stays, with Retry. Back online, Retry sends
+    it with the seq and rev it was entered on: applied, or, when another device moved
+    meanwhile, refused with the conflict's words."""
+    duel, referee = group_phase_duel()
+    sign_in(page, referee.username)
+    with page.expect_request("**/poll/**"):
+        page.goto(console_url(duel))
+    cut_off(page)
+    expect(page.locator("#console-connection")).to_have_text("Offline — retrying…")
+    tap_a_round(page, 7, 3)
+    expect(page.locator("#console-unsent")).to_be_visible()
+    expect(page.locator("#console-unsent")).to_contain_text("Not sent: round with A 7, B 3")
+    if meanwhile:  # another device enters the round while this one is cut off
+        refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 2, "B": 8}}, 0)
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
+    page.unroute_all(behavior="ignoreErrors")
+    expect(page.locator("#console-connection")).to_contain_text("Back online")
+    assert posted == []  # nothing was sent again by itself
+    expect(page.locator("#console-unsent")).to_be_visible()  # still there after the poll
+    page.get_by_role("button", name="Retry").click()
+    if meanwhile:
+        expect(page.get_by_role("alert").first).to_contain_text(
+            "Someone else entered a move — here is the current state."
+        )
+        expect(page.locator("#log-list")).to_contain_text("Alice reveals 2")
+        assert DuelEvent.objects.filter(duel=duel).count() == 1
+    else:
+        expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+        expect(page.locator("#log-list")).to_contain_text("Alice reveals 7")
+    expect(page.locator("#console-unsent")).to_be_hidden()
+    assert len(posted) == 1
 
 
 def test_the_same_duel_without_javascript(browser, live_server, artifacts_dir):
