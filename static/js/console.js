@@ -156,8 +156,39 @@
     if (target) target.focus({ preventScroll: true });
   }
 
+  // The pads and the decision in view after every swap (issue 16): a phone's screen holds
+  // the console only just, and a longer headline or an error above them pushes them down.
+  function keepInView() {
+    var region = document.querySelector("#console .decision-form") || roundForm();
+    if (region) region.scrollIntoView({ block: "nearest" });
+  }
+
+  // One-hand play (issue 16), off by default and remembered on this device: a round is
+  // played as soon as every open pad has its card (two taps instead of three). Only taps:
+  // typed digits still wait for Enter.
+  var QUICK = "split-uno.console.quick-round";
+  function quick() {
+    try { return window.localStorage.getItem(QUICK) === "1"; } catch (e) { return false; }
+  }
+  var option = document.getElementById("console-quick");
+  if (option) {
+    option.checked = quick();
+    document.getElementById("console-quick-option").hidden = false;
+    option.addEventListener("change", function () {
+      try { window.localStorage.setItem(QUICK, option.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    var form = roundForm();
+    if (!quick() || !form || !form.contains(input) || input.type !== "radio") return;
+    var list = pads();
+    if (list.length && list.every(function (pad) { return !!checked(pad); })) playRound();
+  });
+
   document.body.addEventListener("htmx:afterSettle", function () {
     tellDropped();
+    if (document.getElementById("console")) keepInView();
     if (!after || !document.getElementById("console")) return;
     var id = after.id;
     after = null;
