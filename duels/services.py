@@ -292,6 +292,19 @@ def undo(duel: Duel, actor: Any) -> None:
     duel.save(update_fields=["seq", "revision", "state"])
 
 
+def just_undone(duel: Duel) -> dict | None:
+    """The move the duel's latest change undid, while nothing else has happened since (no
+    move entered after it): its payload, else None."""
+    rows = event_rows(duel)
+    undone = [row for row in rows if row[5] is not None]
+    if not undone:
+        return None
+    last = max(undone, key=lambda row: row[5])
+    if last[5] < max(row[4] for row in rows):
+        return None
+    return last[2]
+
+
 def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Outcome:
     """The absent player's duel ends as a forfeit, scored as a loss (a withdrawal, a walkover,
     a no-show ruled by the tournament)."""

@@ -160,6 +160,8 @@
   // the console only just, and a longer headline or an error above them pushes them down.
   function keepInView() {
     var region = document.querySelector("#console .decision-form") || roundForm();
+    var redo = document.querySelector("#console .redo-form"); // just above the pads
+    if (redo) redo.scrollIntoView({ block: "nearest" });
     if (region) region.scrollIntoView({ block: "nearest" });
   }
 

@@ -516,6 +516,15 @@ def test_one_hand_rounds_on_a_phone(page):
         print(f"round {a} v {b}: {taps} taps, {(time.perf_counter() - start) * 1000:.0f} ms")
         assert taps in (2, 3)  # two for a round, one more when a decision came first
     assert DuelEvent.objects.filter(duel=duel).count() == seq
+    # An undo by mistake, and its short-lived safety: Redo enters the move again.
+    page.get_by_role("button", name="Undo last move").click()
+    expect(page.locator("#console")).to_have_attribute("data-seq", str(seq - 1))
+    expect(page.locator(".redo-form")).to_contain_text(f"Undone: move {seq}")
+    expect(page.locator(".redo-form")).to_be_in_viewport()
+    page.get_by_role("button", name="Redo").click()
+    expect(page.locator("#console")).to_have_attribute("data-seq", str(seq))
+    expect(page.locator(".redo-form")).to_have_count(0)
+    assert DuelEvent.objects.filter(duel=duel, undone_at=None).count() == seq
 
 
 def test_the_same_duel_without_javascript(browser, live_server, artifacts_dir):

@@ -127,6 +127,21 @@ def play_move(
     return _play(duel, actor, event, expected_seq, expected_revision)
 
 
+@transaction.atomic
+def redo_undone(
+    duel: Duel, actor: Any, expected_seq: int, expected_revision: int | None = None
+) -> tuple[Duel, list[str]]:
+    """Enter again the move just undone ("Undone — Redo"), through the same checks as any
+    move, and only while nothing else has happened since: the page's seq and revision are
+    those the undo left, and the duel's latest change is that undo."""
+    _, locked = _locked(duel)
+    duels.check_fresh(locked, expected_seq, expected_revision)
+    payload = duels.just_undone(locked)
+    if payload is None:
+        raise ServiceError("Nothing to redo: a move was entered after the undo.", code="conflict")
+    return _play(duel, actor, payload, expected_seq, expected_revision)
+
+
 def _play(
     duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None
 ) -> tuple[Duel, list[str]]:

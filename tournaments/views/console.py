@@ -160,6 +160,8 @@ def _write(
     seq_form: SeqForm,
     apply: Callable[[], Any],
     done: str,
+    *,
+    undo: bool = False,
     **forms: Any,
 ) -> HttpResponse:
     """Run one service call for a posted form and answer with the console.
@@ -193,7 +195,10 @@ def _write(
         view = console_selectors.console_after_move(played[0])
     else:
         view = console_selectors.console_after_write(tournament, duel, started)
-    return _console_response(request, _context(request, tournament, view))
+    context = _context(request, tournament, view)
+    # The undo's own answer offers "Redo" (the next answer, of anything, takes it away).
+    context["undone"] = next((e for e in view.log if e.undone), None) if undo else None
+    return _console_response(request, context)
 
 
 def _refuse(
@@ -323,6 +328,29 @@ def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
             duel, request.user, form.cleaned_data["seq"], form.cleaned_data.get("rev")
         ),
         "The last move is undone (it stays in the log, struck through).",
+        undo=True,
+    )
+
+
+@tournament_view(Action.REFEREE_DUELS)
+@require_POST
+@gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
+def redo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    """ "Undone — Redo": the move just undone, entered again through the normal checked path,
+    only while nothing else happened since (the service checks)."""
+    duel = _referee_duel(request, tournament, duel_id)
+    form = SeqForm(request.POST)
+    if not form.is_valid():
+        return _refuse(request, tournament, duel, form)
+    return _write(
+        request,
+        tournament,
+        duel,
+        form,
+        lambda: refereeing.redo_undone(
+            duel, request.user, form.cleaned_data["seq"], form.cleaned_data.get("rev")
+        ),
+        "The undone move is entered again.",
     )
 
 
