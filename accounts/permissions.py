@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
+from django.db.models import CharField, Value
+
 from .models import TournamentRole
 
 
@@ -76,12 +78,20 @@ def roles_of(user: Any, tournament: Any) -> frozenset[Who]:
     who: set[Who] = set()
     if tournament.created_by_id == user.pk:
         who.add(Who.ORGANISER)
-    for role in TournamentRole.objects.filter(tournament=tournament, user=user).values_list(
-        "role", flat=True
-    ):
+    # One query for both (every staff page asks on every request): the roles granted, and
+    # "player" once if the user holds an entry.
+    roles = (
+        TournamentRole.objects.filter(tournament=tournament, user=user)
+        .order_by()
+        .values_list("role")
+    )
+    entry = (
+        tournament.entrants.filter(user=user)
+        .order_by()
+        .values_list(Value(Who.PLAYER.value, output_field=CharField()))
+    )
+    for (role,) in roles.union(entry, all=True).order_by():
         who.add(Who(role))
-    if tournament.entrants.filter(user=user).exists():
-        who.add(Who.PLAYER)
     cache[tournament.pk] = frozenset(who)
     return cache[tournament.pk]
 

@@ -1,7 +1,7 @@
 """Referee console benchmark: the server time of one move, and its query count.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/test DEBUG=1 \\
-        .venv/bin/python bench/console.py [--duels 12] [--moves 60] [--seed 7]
+        .venv/bin/python bench/console.py [--duels 12] [--moves 110] [--seed 7]
 
 Every move goes through the whole server stack in-process (middleware, session, the permission
 check, the view, duels.services.append_event under its row locks, the engine, the console
@@ -9,7 +9,8 @@ partial's rendering) as an htmx POST from Django's test client; no network, no b
 moves are legal moves picked by a seeded random referee (the same duels every run), each duel
 ended by a forfeit after --moves moves. Ordinary moves, first moves (they start the duel and
 deal shared cards) and finishing moves (they record the result, rebuild the standings and run
-the next step of the tournament in-process) are reported apart, and so is the 204 poll.
+the next step of the tournament in-process) are reported apart, and so is the 204 poll, and
+the size of the answer to the 10th and the 100th move (issue 15: it does not grow).
 
 It works in a database of its own, created and dropped here (bench_console_<name>), so it
 never touches data nor a test run's test_<name> database. Budget (issue 7): an ordinary move
@@ -19,6 +20,7 @@ p50 under 30 ms, a fixed count under 15 queries.
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import platform
 import random
@@ -44,7 +46,9 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 BUDGET_MS = 30.0
 BUDGET_QUERIES = 15
-HTMX = {"HX-Request": "true"}
+HTMX = {"HX-Request": "true", "Accept-Encoding": "gzip"}  # as a browser asks
+SIZE_AT = (10, 100)  # the answer to the 10th and the 100th move: the same size (issue 15)
+BUDGET_BYTES = 5 * 1024
 
 
 def p95(values: list[float]) -> float:
@@ -91,9 +95,12 @@ def move_data(event: dict, seq: int) -> dict:
     return data
 
 
-def timed(client: Client, path: str, data: dict | None = None) -> tuple[float, float, int, int]:
-    """Wall and CPU milliseconds, queries and status of one request. The queries are counted
-    through Django's debug cursor, as CaptureQueriesContext does, which costs a little too."""
+def timed(
+    client: Client, path: str, data: dict | None = None
+) -> tuple[float, float, int, int, tuple[int, int]]:
+    """Wall and CPU milliseconds, queries, status and body size (HTML, sent) of one request.
+    The queries are counted through Django's debug cursor, as CaptureQueriesContext does,
+    which costs a little too."""
     connection.queries_log.clear()
     with CaptureQueriesContext(connection) as queries:
         start, cpu = time.perf_counter(), time.process_time()
@@ -104,10 +111,14 @@ def timed(client: Client, path: str, data: dict | None = None) -> tuple[float, f
         )
         ms = (time.perf_counter() - start) * 1000
         cpu = (time.process_time() - cpu) * 1000
-    return ms, cpu, len(queries), response.status_code
+    body = response.content
+    raw = len(gzip.decompress(body)) if response.get("Content-Encoding") == "gzip" else len(body)
+    return ms, cpu, len(queries), response.status_code, (raw, len(body))
 
 
-def play(duels: int, moves: int, seed: int) -> list[Sample]:
+def play(
+    duels: int, moves: int, seed: int, sizes: dict[int, list[tuple[int, int]]]
+) -> list[Sample]:
     from duels.models import Duel
     from duels.services import engine_of
     from tests.factories import group_phase_duel
@@ -130,7 +141,7 @@ def play(duels: int, moves: int, seed: int) -> list[Sample]:
             if engine.finished:
                 break
             if seq == moves:  # long enough: the referee records a forfeit
-                ms, cpu, count, status = timed(
+                ms, cpu, count, status, _ = timed(
                     client,
                     base + "end/",
                     {
@@ -143,13 +154,15 @@ def play(duels: int, moves: int, seed: int) -> list[Sample]:
                 )
             else:
                 event = rng.choice(engine.legal_events())
-                ms, cpu, count, status = timed(client, base + "move/", move_data(event, seq))
+                ms, cpu, count, status, size = timed(client, base + "move/", move_data(event, seq))
+                if seq + 1 in SIZE_AT and duel.status != "finished":
+                    sizes.setdefault(seq + 1, []).append(size)
             assert status == 200, (status, seq)
             duel.refresh_from_db()
             sample = first if seq == 0 else last if duel.status == "finished" else ordinary
             sample.add(ms, cpu, count)
             if duel.status != "finished" and seq % 5 == 0:
-                ms, cpu, count, status = timed(client, base + f"poll/?rev={seq + 1}")
+                ms, cpu, count, status, _ = timed(client, base + f"poll/?rev={seq + 1}")
                 assert status == 204, status
                 poll.add(ms, cpu, count)
     return [ordinary, first, last, poll]
@@ -158,7 +171,7 @@ def play(duels: int, moves: int, seed: int) -> list[Sample]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duels", type=int, default=12)
-    parser.add_argument("--moves", type=int, default=60, help="moves before the forfeit")
+    parser.add_argument("--moves", type=int, default=110, help="moves before the forfeit")
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
@@ -187,9 +200,23 @@ def main() -> None:
             f"{args.duels} duels of up to {args.moves} random legal moves (seed {args.seed}),"
             " each an htmx POST through the whole stack:"
         )
-        samples = play(args.duels, args.moves, args.seed)
+        sizes: dict[int, list[tuple[int, int]]] = {}
+        samples = play(args.duels, args.moves, args.seed, sizes)
         for sample in samples:
             print("  " + sample.line())
+        for at in SIZE_AT:
+            got = sizes.get(at, [])
+            raw, wire = [r for r, _ in got], [w for _, w in got]
+            print(
+                f"  answer to move {at}: "
+                + (
+                    f"{min(wire)}–{max(wire)} bytes sent (gzip), {min(raw)}–{max(raw)} bytes"
+                    f" of HTML, over {len(got)} duels"
+                    if got
+                    else "not reached"
+                )
+                + f" (budget {BUDGET_BYTES} bytes sent)"
+            )
         ordinary = samples[0]
         p50 = statistics.median(ordinary.ms)
         fixed = min(ordinary.queries) == max(ordinary.queries)

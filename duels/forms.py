@@ -71,6 +71,24 @@ class MoveForm(SeqForm):
 ENDINGS = ("forfeit_A", "forfeit_B", "time_limit", "adjudicate_A", "adjudicate_B")
 
 
+ENDING_HELP = (
+    "Shown in the duel's log, e.g. “no show”, “time called”, or “played on paper: Alice won”."
+)
+
+
+def ending_choices(names: dict[str, str]) -> list[tuple[str, str]]:
+    """How a duel can be ended, in words: the form's choices, and what the console shows
+    before anything is posted (without building a form on every move's answer)."""
+    a, b = names["A"], names["B"]
+    return [
+        ("forfeit_A", f"{a} forfeits: {b} wins"),
+        ("forfeit_B", f"{b} forfeits: {a} wins"),
+        ("time_limit", "Time limit: fewest number cards wins (equal: drawn)"),
+        ("adjudicate_A", f"Adjudicate to {a} (also: a duel played on paper)"),
+        ("adjudicate_B", f"Adjudicate to {b} (also: a duel played on paper)"),
+    ]
+
+
 class EndingForm(forms.Form):
     """Forfeit, time limit or adjudication: always with a reason and an explicit confirmation,
     since it ends the duel and only an organiser's correction changes it afterwards. Its
@@ -85,8 +103,7 @@ class EndingForm(forms.Form):
         max_length=200,
         label="Reason or note",
         error_messages={"required": "Give a reason or a note: it goes into the log."},
-        help_text="Shown in the duel's log, e.g. “no show”, “time called”, or "
-        "“played on paper: Alice won”.",
+        help_text=ENDING_HELP,
     )
     confirm = forms.BooleanField(
         label="Yes, end the duel now",
@@ -95,14 +112,7 @@ class EndingForm(forms.Form):
 
     def __init__(self, *args: Any, names: dict[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        a, b = names["A"], names["B"]
-        self.fields["ending"].choices = [
-            ("forfeit_A", f"{a} forfeits: {b} wins"),
-            ("forfeit_B", f"{b} forfeits: {a} wins"),
-            ("time_limit", "Time limit: fewest number cards wins (equal: drawn)"),
-            ("adjudicate_A", f"Adjudicate to {a} (also: a duel played on paper)"),
-            ("adjudicate_B", f"Adjudicate to {b} (also: a duel played on paper)"),
-        ]
+        self.fields["ending"].choices = ending_choices(names)
         # Ids unique on the page: the console holds several forms.
         self.auto_id = "ending_%s"
 

@@ -16,7 +16,7 @@ from .engine import CARDS, EngineError, Legal, state_after
 from .engine import Duel as EngineDuel
 from .engine.constants import CARD_LABELS
 from .models import Duel, DuelStatus, Result
-from .services import SEATS, record_of
+from .services import SEATS, event_rows, record_of
 
 # The duels list shows open duels first: what a referee looks for is at the top.
 STATUS_ORDER = [
@@ -27,6 +27,10 @@ STATUS_ORDER = [
     DuelStatus.VOID,
     DuelStatus.ABANDONED,
 ]
+
+# pk, seq, payload, summary, created_at, undone_at
+Row = tuple[int, int, dict, list[str], datetime, datetime | None]
+
 
 # Every move adds an event row and every undo marks one: rows + undone rows only ever grows,
 # unlike `seq`, which an undo followed by a new move brings back to the same number.
@@ -98,6 +102,7 @@ class LogEntry:
     seq: int
     lines: list[str]
     undone: bool
+    pk: int = 0  # the row's key: the page's line for it is `log-<pk>`
 
     @property
     def text(self) -> str:
@@ -123,6 +128,7 @@ class ConsoleView:
     revision: int
     seq: int
     state: dict[str, Any] | None
+    rows: list[Row] = field(default_factory=list, repr=False)
     seats: list[SeatView] = field(default_factory=list)
     headline: str = ""
     subline: str = ""
@@ -146,12 +152,60 @@ class ConsoleView:
     def can_undo(self) -> bool:
         return self.duel.status == DuelStatus.RUNNING and self.seq > 0
 
-
-Row = tuple[int, dict, list[str], datetime | None]  # seq, payload, summary, undone_at
+    def log_since(self, since: int | None) -> "LogUpdate":
+        """What a page that showed revision `since` lacks of the log."""
+        return log_update(self.rows, since)
 
 
 def events_of(duel: Duel) -> list[Row]:
-    return list(duel.events.order_by("pk").values_list("seq", "payload", "summary", "undone_at"))
+    return event_rows(duel)
+
+
+# How many changes a page may have missed and still be sent only those: a page further behind
+# (offline for long, or opened before many moves) gets the latest lines instead, never the
+# whole log, which only a full page carries (issue 15: an answer's size does not grow with
+# the duel's length).
+LOG_CATCH_UP = 30
+
+
+@dataclass
+class LogUpdate:
+    """What the log of a page showing revision `since` lacks: lines added since (latest first),
+    lines on the page undone since, or, for a page too far behind, the latest lines to show
+    instead of its own (`reset`), with `more` when older ones exist."""
+
+    new: list[LogEntry] = field(default_factory=list)
+    undone: list[LogEntry] = field(default_factory=list)
+    reset: list[LogEntry] | None = None
+    more: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.new or self.undone or self.reset is not None)
+
+
+def log_update(rows: list[Row], since: int | None) -> LogUpdate:
+    """The log changes after revision `since`. The revision counts every change (a row added,
+    a row undone); their order is the order of their times (an undo always follows the
+    insertion of its row), so the changes after `since` are the tail of that timeline."""
+    timeline = sorted(
+        [(row[4], row[0], 0, i) for i, row in enumerate(rows)]
+        + [(row[5], row[0], 1, i) for i, row in enumerate(rows) if row[5] is not None]
+    )
+    if since is None or not 0 <= since <= len(timeline) or len(timeline) - since > LOG_CATCH_UP:
+        latest = [_entry(row) for row in reversed(rows[-LOG_CATCH_UP:])]
+        return LogUpdate(reset=latest, more=len(rows) > LOG_CATCH_UP)
+    added = {i for _, _, kind, i in timeline[since:] if kind == 0}
+    undone = {i for _, _, kind, i in timeline[since:] if kind == 1} - added
+    return LogUpdate(
+        new=[_entry(rows[i]) for i in sorted(added, reverse=True)],
+        undone=[_entry(rows[i]) for i in sorted(undone)],
+    )
+
+
+def _entry(row: Row) -> LogEntry:
+    pk, seq, _, summary, _, undone = row
+    return LogEntry(seq, list(summary), undone is not None, pk)
 
 
 def _engine(duel: Duel, payloads: list[dict], gifts: dict[str, int]) -> EngineDuel | None:
@@ -173,14 +227,11 @@ def console(
     `seq` and the state come from the log, never from the row, so a row read before an
     ordinary move still serves after it (`console_after_write`)."""
     rows = events_of(duel) if rows is None else rows
-    revision = len(rows) + sum(1 for row in rows if row[3] is not None)
-    active = [payload for _, payload, _, undone in rows if undone is None]
+    revision = len(rows) + sum(1 for row in rows if row[5] is not None)
+    active = [row[2] for row in rows if row[5] is None]
     duel.seq = len(active)
-    view = ConsoleView(duel=duel, revision=revision, seq=duel.seq, state=None)
-    view.log = [
-        LogEntry(seq, list(summary), undone is not None)
-        for seq, _, summary, undone in reversed(rows)
-    ]
+    view = ConsoleView(duel=duel, revision=revision, seq=duel.seq, state=None, rows=rows)
+    view.log = [_entry(row) for row in reversed(rows)]
     view.last_move = next((entry for entry in view.log if not entry.undone), None)
     if duel.seat_a is None or duel.seat_b is None:
         view.headline = "Waiting for its players"
@@ -241,7 +292,7 @@ def _decision(awaiting: dict, seats: list[SeatView], rows: list) -> Decision:
     me = by_letter[awaiting["seat"]]
     other = next(s for s in seats if s.letter != me.letter)
     # A counter answers the last card played: name it ("Alice's +4").
-    last = next((payload for _, payload, _, undone in reversed(rows) if undone is None), {})
+    last = next((row[2] for row in reversed(rows) if row[5] is None), {})
     card = CARD_LABELS.get(last.get("card", ""), "card")
     kind = awaiting["decision"]
     return Decision(
@@ -260,16 +311,16 @@ def _headline(view: ConsoleView) -> None:
         view.headline = view.decision.text
         view.subline = "Only these choices, or ending the duel, are possible now."
     elif view.playing:
-        n = view.round_number
+        n = words.duel_round(view.round_number)
         blocked = [s for s in view.seats if s.blocked]
         if not view.pads:
-            view.headline = f"Round {n}: both are blocked — play the round with no cards"
+            view.headline = f"{n}: both are blocked — play the round with no cards"
         elif blocked:
             view.headline = (
-                f"Round {n}: {view.pads[0].name} reveals a card — {blocked[0].name} is blocked"
+                f"{n}: {view.pads[0].name} reveals a card — {blocked[0].name} is blocked"
             )
         else:
-            view.headline = f"Round {n}: both reveal a number card"
+            view.headline = f"{n}: both reveal a number card"
         view.subline = "Or play an action card."
     elif view.finished:
         result = view.result

@@ -204,11 +204,12 @@ def call(duel: Duel, *, table: str, now: datetime) -> dict[str, Any]:
 
 
 def lock(duel: Duel | int) -> Duel:
-    """The duel row, locked, with its seats and round (the caller locked the tournament)."""
+    """The duel row, locked, with its seats, round and referee (the caller locked the
+    tournament); after a move, the console is drawn from it."""
     pk = duel if isinstance(duel, int) else duel.pk
     return (
         Duel.objects.select_for_update(of=("self",))
-        .select_related("seat_a", "seat_b", "round")
+        .select_related("seat_a", "seat_b", "round", "referee")
         .get(pk=pk)
     )
 
@@ -247,16 +248,27 @@ def start(
     duel.deadline = deadline
 
 
+# Every column of an event row a page shows: pk, seq, payload, summary, created_at, undone_at.
+ROW_FIELDS = ("pk", "seq", "payload", "summary", "created_at", "undone_at")
+
+
+def event_rows(duel: Duel) -> list[tuple]:
+    """Every event row of the duel, undone ones too, in the order they were entered."""
+    return list(duel.events.order_by("pk").values_list(*ROW_FIELDS))
+
+
 def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Outcome:
     duel.seq += 1
     duel.revision += 1
-    DuelEvent.objects.create(
+    event = DuelEvent.objects.create(
         duel=duel,
         seq=duel.seq,
         payload=engine.record()["events"][-1],
         summary=lines,
         created_by=actor,
     )
+    if hasattr(duel, "event_rows"):
+        duel.event_rows.append(tuple(getattr(event, f) for f in ROW_FIELDS))
     duel.state = engine.state()
     if engine.finished:
         _finish(duel)
@@ -267,7 +279,12 @@ def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Out
 def apply_event(duel: Duel, actor: Any, event: Any) -> Outcome:
     """Apply one move to a locked, open duel. Refused moves change nothing."""
     check_open(duel)
-    engine = engine_of(duel)
+    # One read of the log serves the engine (its active events) and, after the move, the
+    # console's answer (`duel.event_rows`, the new row included): no second read.
+    duel.event_rows = event_rows(duel)
+    engine = EngineDuel.from_record(
+        record_of(duel, events=[row[2] for row in duel.event_rows if row[5] is None])
+    )
     try:
         effects = engine.apply(event)
     except EngineError as err:
@@ -293,6 +310,19 @@ def undo(duel: Duel, actor: Any) -> None:
     duel.revision += 1
     duel.state = engine_of(duel).state()
     duel.save(update_fields=["seq", "revision", "state"])
+
+
+def just_undone(duel: Duel) -> dict | None:
+    """The move the duel's latest change undid, while nothing else has happened since (no
+    move entered after it): its payload, else None."""
+    rows = event_rows(duel)
+    undone = [row for row in rows if row[5] is not None]
+    if not undone:
+        return None
+    last = max(undone, key=lambda row: row[5])
+    if last[5] < max(row[4] for row in rows):
+        return None
+    return last[2]
 
 
 def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Outcome:

@@ -22,6 +22,12 @@ def finish_label(finish: str | None) -> str:
     return FINISH.get(finish, finish.replace("_", " "))
 
 
+def duel_round(number: int) -> str:
+    """A duel's own round, "Duel round 12": never to be read as the tournament's round, which
+    tournaments/presentation.py names "Group round 2"."""
+    return f"Duel round {number}"
+
+
 def decision_text(kind: str, me: str, other: str, card: str = "card") -> str:
     """What a pending decision asks, with both names (`card`: the card it answers)."""
     return {

@@ -34,6 +34,12 @@ def console_after_write(tournament: Tournament, duel: Duel, started: bool) -> Co
     return view
 
 
+def console_after_move(duel: Duel) -> ConsoleView:
+    """The console after a move, from the row the move locked and left (`play_move`): its log
+    is the one the move read, with the new row; nothing is read again for an ordinary move."""
+    return console(duel, duel.event_rows)
+
+
 def staff_duels(tournament: Tournament) -> list[Duel]:
     """Every duel of the tournament for the staff list, open ones first (one query)."""
     rank = {status: i for i, status in enumerate(duel_selectors.STATUS_ORDER)}

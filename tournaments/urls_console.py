@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:duel_id>/poll/", views.poll, name="poll"),
     path("<int:duel_id>/move/", views.move, name="move"),
     path("<int:duel_id>/undo/", views.undo, name="undo"),
+    path("<int:duel_id>/redo/", views.redo, name="redo"),
     path("<int:duel_id>/end/", views.end, name="end"),
     path("<int:duel_id>/correct/", views.correct, name="correct"),
     path("<int:duel_id>/record.json", views.record, name="record"),

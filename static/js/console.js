@@ -73,6 +73,23 @@
     if (handled) event.preventDefault();
   });
 
+  // Every form of the console sends the sequence number and revision the console shows (a
+  // stale page is refused as a conflict). The forms of an htmx answer do not carry them, to
+  // keep a move's answer small, and the ending form lives outside the swapped console: both
+  // take them from #console, the state the referee is looking at.
+  function keyed(elt) {
+    var box = document.getElementById("console");
+    var ending = document.getElementById("console-ending");
+    return !!box && !!elt && elt.tagName === "FORM" &&
+      (box.contains(elt) || (!!ending && ending.contains(elt)));
+  }
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    if (!keyed(event.detail.elt)) return;
+    var box = document.getElementById("console");
+    event.detail.parameters.seq = box.getAttribute("data-seq");
+    event.detail.parameters.rev = box.getAttribute("data-rev");
+  });
+
   // Focus across swaps: after a move, to the next thing to enter (the pad, else the decision,
   // else the headline); after a poll, back where it was, and only if it was in the console.
   var after = null;
@@ -139,12 +156,135 @@
     if (target) target.focus({ preventScroll: true });
   }
 
+  // The pads and the decision in view after every swap (issue 16): a phone's screen holds
+  // the console only just, and a longer headline or an error above them pushes them down.
+  function keepInView() {
+    var region = document.querySelector("#console .decision-form") || roundForm();
+    var redo = document.querySelector("#console .redo-form"); // just above the pads
+    if (redo) redo.scrollIntoView({ block: "nearest" });
+    if (region) region.scrollIntoView({ block: "nearest" });
+  }
+
+  // One-hand play (issue 16), off by default and remembered on this device: a round is
+  // played as soon as every open pad has its card (two taps instead of three). Only taps:
+  // typed digits still wait for Enter.
+  var QUICK = "split-uno.console.quick-round";
+  function quick() {
+    try { return window.localStorage.getItem(QUICK) === "1"; } catch (e) { return false; }
+  }
+  var option = document.getElementById("console-quick");
+  if (option) {
+    option.checked = quick();
+    document.getElementById("console-quick-option").hidden = false;
+    option.addEventListener("change", function () {
+      try { window.localStorage.setItem(QUICK, option.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+    });
+  }
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    var form = roundForm();
+    if (!quick() || !form || !form.contains(input) || input.type !== "radio") return;
+    var list = pads();
+    if (list.length && list.every(function (pad) { return !!checked(pad); })) playRound();
+  });
+
   document.body.addEventListener("htmx:afterSettle", function () {
     tellDropped();
+    if (document.getElementById("console")) keepInView();
     if (!after || !document.getElementById("console")) return;
     var id = after.id;
     after = null;
     focusNext(id);
+  });
+
+  // Losing the server (issue 14). A request that gets no answer at all (htmx:sendError: no
+  // network, server down) says "offline — retrying": the poll goes on every 2 seconds and is
+  // the retry; the first answer after that says the page is back. A move that was not sent
+  // is never sent again by itself (the table may have moved on): it stays on screen with a
+  // Retry button, which sends it exactly as it was entered, with the seq and rev of the state
+  // it was meant for, so that the server refuses it as a conflict if the duel moved on.
+  var offline = false;
+  var unsentMove = null;
+
+  function inConsole(elt) {
+    var box = document.getElementById("console");
+    var ending = document.getElementById("console-ending");
+    return !!elt && ((!!box && (box === elt || box.contains(elt))) || (!!ending && ending.contains(elt)));
+  }
+
+  function say(text, back) {
+    var el = document.getElementById("console-connection");
+    if (!el) return;
+    el.textContent = text;
+    el.hidden = !text;
+    el.classList.toggle("is-back", !!back);
+  }
+
+  function describe(values, submitter) {
+    if (values.type === "round") {
+      var cards = ["A", "B"].filter(function (s) { return values["card_" + s] !== undefined; })
+        .map(function (s) { return s + " " + values["card_" + s]; });
+      return "round with " + (cards.length ? cards.join(", ") : "no cards");
+    }
+    var what = submitter ? submitter.textContent.trim() : (values.card || values.choice || "the move");
+    return (values.seat ? values.seat + ": " : "") + what;
+  }
+
+  function showUnsent(move) {
+    unsentMove = move;
+    var box = document.getElementById("console-unsent");
+    if (!box) return;
+    box.hidden = !move;
+    if (move) document.getElementById("console-unsent-what").textContent = move.label;
+  }
+
+  document.body.addEventListener("htmx:sendError", function (event) {
+    var elt = event.detail.elt;
+    if (!inConsole(elt)) return;
+    offline = true;
+    say("Offline — retrying…", false);
+    var config = event.detail.requestConfig || {};
+    if (config.verb !== "post") return;
+    if (elt.id === "console") return; // a retry that failed again: the move stays as it was
+    var values = {};
+    if (config.formData) config.formData.forEach(function (value, key) { values[key] = value; });
+    var trigger = config.triggeringEvent;
+    showUnsent({
+      path: config.path,
+      values: values,
+      label: describe(values, trigger && trigger.submitter),
+    });
+  });
+
+  // An answer came: the server is back. Heard before the swap (htmx:beforeSwap, on the
+  // target still on the page) and after an answer that swaps nothing (a 204 poll): an
+  // element an answer replaced is off the page when htmx:afterRequest fires on it.
+  function answered(event) {
+    var xhr = event.detail.xhr;
+    var config = event.detail.requestConfig || {};
+    var elt = config.elt || event.detail.elt;
+    if (!xhr || !xhr.status) return;
+    var retried = !!elt && elt.id === "console";
+    if (!retried && !inConsole(elt)) return;
+    if (offline) {
+      offline = false;
+      say("Back online: the console shows the duel as it is now.", true);
+    }
+    // The retried move got its answer (applied, or refused as a conflict): it is settled.
+    if (retried && unsentMove) showUnsent(null);
+  }
+  document.body.addEventListener("htmx:beforeSwap", answered);
+  document.body.addEventListener("htmx:afterRequest", answered);
+
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest || !event.target.closest("#console-retry") || !unsentMove) return;
+    var box = document.getElementById("console");
+    if (!box || !window.htmx) return;
+    // From #console: it queues behind a request in flight (hx-sync), and configRequest leaves
+    // the move's own seq and rev alone (only forms take them from the console).
+    window.htmx.ajax("POST", unsentMove.path, {
+      source: box, target: box, swap: "outerHTML", values: unsentMove.values,
+    });
   });
 
   // The clock of a duel with a time limit: minutes and seconds left, flagged when close.

@@ -49,7 +49,8 @@ def test_a_move_costs_the_same_few_queries_all_duel_long():
             assert client.post(url, data, headers=HTMX).status_code == 200
         counts.append(len(queries))  # BEGIN and COMMIT included, as Django counts them
     assert set(counts) == {counts[0]}, counts
-    assert counts[0] < BUDGET
+    # Pinned: the 10 of tests/duels/test_console_views.py plus BEGIN and COMMIT.
+    assert counts[0] == 12 < BUDGET, counts
 
 
 def race(url: str, users) -> tuple[list[int], list[str]]:

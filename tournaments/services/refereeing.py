@@ -118,6 +118,37 @@ def append_event(
     duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None = None
 ) -> list[str]:
     """Apply one move. Returns what happened, in words. Refused moves change nothing."""
+    return _play(duel, actor, event, expected_seq, expected_revision)[1]
+
+
+@transaction.atomic
+def play_move(
+    duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None = None
+) -> tuple[Duel, list[str]]:
+    """`append_event` for the console: also returns the duel row as the move left it (locked,
+    with its seats and referee, and `event_rows`, the log with the new row), from which the
+    console's answer is drawn without reading the duel or its log again."""
+    return _play(duel, actor, event, expected_seq, expected_revision)
+
+
+@transaction.atomic
+def redo_undone(
+    duel: Duel, actor: Any, expected_seq: int, expected_revision: int | None = None
+) -> tuple[Duel, list[str]]:
+    """Enter again the move just undone ("Undone — Redo"), through the same checks as any
+    move, and only while nothing else has happened since: the page's seq and revision are
+    those the undo left, and the duel's latest change is that undo."""
+    _, locked = _locked(duel)
+    duels.check_fresh(locked, expected_seq, expected_revision)
+    payload = duels.just_undone(locked)
+    if payload is None:
+        raise ServiceError("Nothing to redo: a move was entered after the undo.", code="conflict")
+    return _play(duel, actor, payload, expected_seq, expected_revision)
+
+
+def _play(
+    duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None
+) -> tuple[Duel, list[str]]:
     tournament, duel = _locked(duel)
     duels.check_fresh(duel, expected_seq, expected_revision)
     check_referee(tournament, duel, actor)
@@ -127,7 +158,7 @@ def append_event(
     outcome = duels.apply_event(duel, actor, event)
     if outcome.finished:
         lifecycle.after_result(tournament, duel, actor)
-    return outcome.lines
+    return duel, outcome.lines
 
 
 @transaction.atomic
