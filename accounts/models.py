@@ -8,8 +8,9 @@ class User(AbstractUser):
 
     display_name = models.CharField(max_length=80, blank=True)  # services.clean_display_name
     # Opt-in (issue 16): e-mail when named to play, called to a table, the playoffs announced,
-    # or granted a referee's role. Off until the person switches it on.
-    notify_by_email = models.BooleanField(default=False)
+    # or granted a referee's role. Off until the person switches it on. A database default
+    # too, so code (or a migration test) that does not know the column can still add users.
+    notify_by_email = models.BooleanField(default=False, db_default=False)
 
     def __str__(self) -> str:
         return self.display_name or self.username

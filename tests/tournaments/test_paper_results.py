@@ -68,7 +68,7 @@ def test_the_round_opened_before_naming_is_named_and_played_in_the_same_call():
     duel, referee = group_phase_duel()
     tournament = duel.tournament
     Duel.objects.filter(pk=duel.pk).delete()  # round 1 open, nobody named yet
-    alice, bob = tournament.entrants.order_by("pk")
+    alice, bob = (tournament.entrants.get(name=n) for n in ("Alice", "Bob"))
     recorded = record_paper_result(
         tournament, referee, round_number=1, first_id=alice.pk, second_id=bob.pk, winner_id=alice.pk
     )
@@ -162,7 +162,7 @@ def paper_cup():
     duel, referee = group_phase_duel()
     tournament = duel.tournament
     Duel.objects.filter(pk=duel.pk).delete()
-    alice, bob = tournament.entrants.order_by("pk")
+    alice, bob = (tournament.entrants.get(name=n) for n in ("Alice", "Bob"))
     bob.user = UserFactory()
     bob.save()
     other, _ = group_phase_duel()
