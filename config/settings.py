@@ -115,6 +115,15 @@ AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+# Issue 15 (speed under a crowd): Argon2id at OWASP's minimum cost first, so a sign-in costs
+# tens of milliseconds of CPU, not PBKDF2's seconds; hashes of the other hashers listed are
+# still read, and rewritten with the first at the next sign-in (Django's upgrade path).
+PASSWORD_HASHERS = [
+    "accounts.hashers.OwaspArgon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
