@@ -245,8 +245,18 @@ CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / "celerybeat-schedule")
 )
 
+# The shared cache (issue 15): the live fragments rendered once per version and the lean poll
+# path's version numbers. Redis when configured, so that every process shares them; local
+# memory otherwise. It fails open (core/shared_cache.py): short timeouts, so that a Redis that
+# is down or stalled costs a request milliseconds, never a page.
 CACHES = (
-    {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
+        }
+    }
     if REDIS_URL
     else {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 )

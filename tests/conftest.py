@@ -157,3 +157,20 @@ def _fast_password_hashing(request):
         request.getfixturevalue("settings").PASSWORD_HASHERS = [
             "django.contrib.auth.hashers.MD5PasswordHasher"
         ]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_local_cache(request):
+    # Cached fragments and versions are keyed by tournament: a database rolled back between
+    # tests may reuse a key. Only the in-process cache is cleared: flushing a Redis index would
+    # also drop the Celery queue of the integration tests sharing it.
+    if _pure(request):
+        yield
+        return
+    from django.conf import settings
+
+    if "LocMemCache" in settings.CACHES["default"]["BACKEND"]:
+        from django.core.cache import cache
+
+        cache.clear()
+    yield
