@@ -100,6 +100,16 @@ class TestOneRenderPerVersion:
         assert response.status_code == 200
         assert renders.count("public/standings.html") == 2
 
+    def test_a_whole_page_embeds_the_shared_part_and_reads_only_the_tournament(
+        self, running, renders
+    ):
+        tournament, *_ = running
+        fragment = get(Client(), standings_url(tournament), **HX)[0].content.decode()
+        page, queries = get(Client(), standings_url(tournament))
+        assert fragment in page.content.decode()
+        assert queries == 1  # the tournament: the table comes with the shared part
+        assert renders.count("public/standings.html") == 2  # the part once, the frame once
+
     def test_whole_pages_are_never_shared(self, running):
         tournament, *_ = running
         first = Client().get(standings_url(tournament))

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from accounts.permissions import Action, can
@@ -40,8 +41,9 @@ def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpRe
     """The whole page, or (htmx) its `live` partial, or a 304 when the poll's tag is current.
 
     The partial is the same for every viewer of a version: it comes from the shared cache,
-    rendered once per version (`live_cache`); the whole page, with its nonce, CSRF token and
-    menu, is rendered for each request. An unchanged poll costs the queries of its tag.
+    rendered once per version (`live_cache`), and the whole page embeds the same copy; only
+    the page's frame, with its nonce, CSRF token and menu, is rendered for each request. An
+    unchanged poll costs the queries of its tag.
     """
     tag = live_cache.page_tag(tournament, page)
     live_cache.remember_version(tournament)
@@ -49,8 +51,16 @@ def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpRe
         if unchanged(request, tag):
             return not_modified(tag)
         return fragment_response(live_cache.page_fragment(tournament, page, tag), tag)
+    # The whole page around the shared partial: only the frame (nonce, CSRF token, menu) is
+    # rendered for this request.
     template, _ = live_cache.PAGES[page]
-    response = render(request, template, live_cache.page_context(tournament, page, tag))
+    context = {
+        "tournament": tournament,
+        "page": page,
+        "api": live_cache.api_links(tournament),
+        "live_html": mark_safe(live_cache.page_fragment(tournament, page, tag)),  # noqa: S308
+    }
+    response = render(request, template, context)
     cache_headers(response, fragment=False)
     return response
 
