@@ -79,8 +79,17 @@ def _identity(tournament: Tournament) -> str:
     return f"{tournament.pk}.{tournament.created_at.timestamp():.6f}"
 
 
+def fragment_key(identity: str, name: str, tag: str) -> str:
+    """The cache key of a shared part (`name`: a page, or "screen-<panel>") for a tag."""
+    return f"live:{identity}:{name}:{tag.strip(chr(34))}"
+
+
+def api_key(identity: str, endpoint: str, version: int) -> str:
+    return f"api:{identity}:{endpoint}:v{version}"
+
+
 def _key(tournament: Tournament, name: str, tag: str) -> str:
-    return f"live:{_identity(tournament)}:{name}:{tag.strip(chr(34))}"
+    return fragment_key(_identity(tournament), name, tag)
 
 
 # -- page contexts (the whole page builds the same, then renders per request) ---------------
@@ -136,7 +145,7 @@ def screen_fragment(tournament: Tournament, panel: str, tag: str) -> str:
 
 def api_json(tournament: Tournament, endpoint: str, render: Callable[[], str]) -> str:
     """An API answer's JSON text for the tournament's current version."""
-    key = f"api:{_identity(tournament)}:{endpoint}:v{tournament.standings_version}"
+    key = api_key(_identity(tournament), endpoint, tournament.standings_version)
     return shared_cache.render_once(key, render, FRAGMENT_SECONDS)
 
 
@@ -161,9 +170,15 @@ def version_key(slug: str) -> str:
     return f"public-version:{slug}"
 
 
-def version_entry(tournament: Tournament) -> tuple[int, int] | None:
-    """What the lean path may answer from: (pk, version) while published, None otherwise."""
-    return (tournament.pk, tournament.standings_version) if tournament.published else None
+Entry = tuple[int, int, str]
+
+
+def version_entry(tournament: Tournament) -> Entry | None:
+    """What the lean path may answer from while the tournament is published: its primary
+    key, its version and the identity its shared parts are keyed by; None otherwise."""
+    if not tournament.published:
+        return None
+    return (tournament.pk, tournament.standings_version, _identity(tournament))
 
 
 def remember_version(tournament: Tournament) -> None:
@@ -177,7 +192,7 @@ def remember_version(tournament: Tournament) -> None:
     )
 
 
-def publish_version(slug: str, entry: tuple[int, int] | None) -> None:
+def publish_version(slug: str, entry: Entry | None) -> None:
     """After a change commits: its version (or "private") replaces the old one.
 
     `entry` is `version_entry` taken when the version was bumped, inside the change.

@@ -1,5 +1,6 @@
 """The lean poll path (issue 15): an anonymous spectator's unchanged poll answered 304 before
-sessions, authentication and the rest of the middleware stack, with no database query.
+sessions, authentication and the rest of the middleware stack, with no database query; and a
+poll for a version whose shared part is already in the cache answered with it, as lean.
 
 Placed right after SecurityMiddleware (which keeps the HTTPS redirect and its headers on every
 answer) and WhiteNoise. It answers only when all of these hold, and otherwise hands the
@@ -10,7 +11,9 @@ request on untouched, to the full path:
   rounds, tie-breaks, bracket, the big screen's standings and stage panels), or a
   version-tagged read-API answer, carrying the tag it already holds in If-None-Match;
 - the shared cache holds the tournament's public version (`live_cache.remember_version`,
-  written by the full path; only while the tournament is published) and it gives that tag.
+  written by the full path; only while the tournament is published): a tag equal to it is
+  answered 304; another tag (or none) is answered with the current version's shared part
+  when the cache has it (`live_cache`, rendered once per version), as the view would.
 
 Every change of what a page shows bumps the version (`services.audit.bump_version`, roles
 through `tournaments.signals`), which forgets the cached copy and writes the new one at
@@ -22,15 +25,16 @@ import re
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
 
 from core import shared_cache
-from core.http import not_modified
+from core.http import cache_headers, not_modified
 
-from .live_cache import version_key
+from .live_cache import Entry, api_key, fragment_key, version_key
 
 SLUG = r"(?P<slug>[-a-zA-Z0-9_]{1,140})"
-VERSION_PAGES = r"(?:standings|groups|rounds|tiebreaks|bracket)"
+VERSION_PAGES = r"(?P<page>standings|groups|rounds|tiebreaks|bracket)"
 PAGE = re.compile(rf"/t/{SLUG}/{VERSION_PAGES}/")
 SCREEN = re.compile(rf"/t/{SLUG}/screen/")
 SCREEN_PANELS = {"standings", "stage"}  # "now" also follows the open duels' moves
@@ -45,53 +49,68 @@ class LeanPollMiddleware:
         return self.lean(request) or self.get_response(request)
 
     def lean(self, request: HttpRequest) -> HttpResponse | None:
-        held = request.headers.get("If-None-Match")
-        if not held or request.method not in ("GET", "HEAD"):
+        if request.method not in ("GET", "HEAD"):
             return None
         if settings.SESSION_COOKIE_NAME in request.COOKIES:
             return None
-        tag = self.current_tag(request)
-        if tag is None or held != tag:
+        found = self.current(request)
+        if found is None:
             return None
+        tag, key, api = found
         try:
             request.get_host()  # ALLOWED_HOSTS, as the full path would check it
         except Exception:  # noqa: BLE001 - DisallowedHost and the like: the full path answers
             return None
-        if tag.startswith("W/"):
-            return self.api_not_modified(tag)
-        return not_modified(tag)
+        if request.headers.get("If-None-Match") == tag:
+            return self.api_not_modified(tag) if api else not_modified(tag)
+        body = shared_cache.get(key)
+        if not isinstance(body, str):
+            return None  # not rendered yet: the full path renders it, once
+        if api:
+            response = HttpResponse(body, content_type="application/json; charset=utf-8")
+            response["ETag"] = tag
+            response["Cache-Control"] = "no-cache"
+            patch_vary_headers(response, ["Cookie"])
+            return response
+        response = HttpResponse(body)
+        response["ETag"] = tag
+        cache_headers(response, fragment=True)
+        return response
 
-    def current_tag(self, request: HttpRequest) -> str | None:
-        """The tag the full path would give this poll now, from the cache alone, or None."""
+    def current(self, request: HttpRequest) -> tuple[str, str, bool] | None:
+        """The tag the full path would give this request now, the cache key of its shared
+        answer, and whether it is the API's, from the cache alone; or None."""
         path = request.path_info
         if request.headers.get("HX-Request") == "true":
             if (match := PAGE.fullmatch(path)) and not request.GET:
-                entry = self.entry(match["slug"])
-                return entry and f'"t{entry[0]}-v{entry[1]}"'
-            if (match := SCREEN.fullmatch(path)) and list(request.GET) == ["panel"]:
+                if entry := self.entry(match["slug"]):
+                    pk, version, identity = entry
+                    tag = f'"t{pk}-v{version}"'
+                    return tag, fragment_key(identity, match["page"], tag), False
+            elif (match := SCREEN.fullmatch(path)) and list(request.GET) == ["panel"]:
                 panel = request.GET["panel"]
-                if panel in SCREEN_PANELS:
-                    entry = self.entry(match["slug"])
-                    return entry and f'"t{entry[0]}-v{entry[1]}-{panel}"'
+                if panel in SCREEN_PANELS and (entry := self.entry(match["slug"])):
+                    pk, version, identity = entry
+                    tag = f'"t{pk}-v{version}-{panel}"'
+                    return tag, fragment_key(identity, f"screen-{panel}", tag), False
             return None
-        if match := API.fullmatch(path):
-            entry = self.entry(match["slug"])
-            return entry and f'W/"{entry[0]}-{entry[1]}"'
+        match = API.fullmatch(path)
+        if match and not request.GET and (entry := self.entry(match["slug"])):
+            pk, version, identity = entry
+            endpoint = match["page"] or "summary"
+            return f'W/"{pk}-{version}"', api_key(identity, endpoint, version), True
         return None
 
     @staticmethod
-    def entry(slug: str) -> tuple[int, int] | None:
+    def entry(slug: str) -> Entry | None:
         value = shared_cache.get(version_key(slug))
-        if isinstance(value, tuple) and len(value) == 2:
+        if isinstance(value, tuple) and len(value) == 3:
             return value
         return None  # missing, "private", or no cache: the full path
 
     @staticmethod
     def api_not_modified(tag: str) -> HttpResponse:
         # What tournaments.api answers for an unchanged version.
-        from django.http import HttpResponseNotModified
-        from django.utils.cache import patch_vary_headers
-
         response = HttpResponseNotModified()
         response["ETag"] = tag
         patch_vary_headers(response, ["Cookie"])

@@ -38,6 +38,26 @@ class TestLeanPath:
         )
         assert response.status_code == 304 and queries == 0
 
+    def test_a_poll_for_a_rendered_version_gets_it_without_a_query(
+        self, running, django_capture_on_commit_callbacks
+    ):
+        tournament, organiser, *_ = running
+        old = self.tag(tournament)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.configure(tournament, organiser, name="Harbour Cup, renamed")
+        first = get(Client(), standings_url(tournament), **HX, **{"If-None-Match": old})[0]
+        assert first.status_code == 200  # the full path renders the new version, once
+        # The rest of the crowd, still holding the old tag, get the same part, lean.
+        again, queries = get(Client(), standings_url(tournament), **HX, **{"If-None-Match": old})
+        assert again.status_code == 200 and queries == 0
+        assert again.content == first.content and again["ETag"] == first["ETag"] != old
+        assert "no-store" in again["Cache-Control"] and "Cookie" in again["Vary"]
+        api = f"/api/tournaments/{tournament.slug}/standings"
+        json_first = Client().get(api)
+        json_again, queries = get(Client(), api)
+        assert queries == 0 and json_again.json() == json_first.json()
+        assert json_again["ETag"] == json_first["ETag"]
+
     def test_a_result_makes_the_next_poll_a_200(self, running, django_capture_on_commit_callbacks):
         tournament, organiser, *_ = running
         tag = self.tag(tournament)
