@@ -63,6 +63,8 @@ class LeanPollMiddleware:
             return None
         if request.headers.get("If-None-Match") == tag:
             return self.api_not_modified(tag) if api else not_modified(tag)
+        if request.method != "GET":
+            return None  # a HEAD for a new version: the full path (it strips the body)
         body = shared_cache.get(key)
         if not isinstance(body, str):
             return None  # not rendered yet: the full path renders it, once
