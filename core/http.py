@@ -41,10 +41,18 @@ def cache_headers(response: HttpResponse, *, fragment: bool) -> None:
         patch_cache_control(response, no_cache=True, private=True)
 
 
-def live_attrs(request: HttpRequest, tag: str, url: str | None = None) -> dict[str, Any]:
-    """What a live partial needs to poll: its URL, its tag as a header, the interval."""
+def live_attrs(request: HttpRequest | None, tag: str, url: str | None = None) -> dict[str, Any]:
+    """What a live partial needs to poll: its URL, its tag as a header, the interval.
+
+    A fragment shared by every viewer (tournaments.live_cache) is built without a request
+    and names its URL. The interval is the same for all; static/js/app.js spreads each
+    browser's around it, so a crowd does not poll in step.
+    """
+    if url is None:
+        assert request is not None, "a live part without a request names its URL"
+        url = request.path
     return {
-        "url": url or request.path,
+        "url": url,
         "every": poll_seconds(),
         "headers": json.dumps({"If-None-Match": tag}),
     }

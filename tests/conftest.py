@@ -161,12 +161,17 @@ def _fast_password_hashing(request):
 
 @pytest.fixture(autouse=True)
 def _fresh_local_cache(request):
-    """Rate-limit counters (accounts.ratelimit) do not carry from one test into the next: the
-    local-memory cache starts each test empty. A Redis cache is shared and never flushed."""
+    """The local-memory cache starts each test empty: rate-limit counters (accounts.ratelimit)
+    and cached fragments and versions (keyed by tournament: a database rolled back between
+    tests may reuse a key) do not carry over. A Redis cache is shared and never flushed (that
+    would also drop the Celery queue of the integration tests sharing its index)."""
     if _pure(request):
+        yield
         return
-    from django.core.cache import caches
-    from django.core.cache.backends.locmem import LocMemCache
+    from django.conf import settings
 
-    if isinstance(caches["default"], LocMemCache):
-        caches["default"].clear()
+    if "LocMemCache" in settings.CACHES["default"]["BACKEND"]:
+        from django.core.cache import cache
+
+        cache.clear()
+    yield

@@ -6,6 +6,7 @@ Every answer carries the standings version as its ETag, so an unchanged poll cos
 
 import csv
 import io
+import json
 import re
 from typing import Any
 
@@ -13,10 +14,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
 from ninja import Field, Router, Schema
+from ninja.responses import NinjaJSONEncoder
+from pydantic import TypeAdapter
 
 from accounts.permissions import can_view
 
-from . import read_models
+from . import live_cache, read_models
 from .models import Tournament
 
 router = Router(tags=["tournaments"])
@@ -148,24 +151,47 @@ def _answer(request: HttpRequest, slug: str, response: HttpResponse, read):
     return read(tournament)
 
 
+def _shared(request: HttpRequest, slug: str, endpoint: str, schema: Any, read):
+    """Like `_answer`, for an answer that depends on the version alone: its JSON is made once
+    per version and served to everyone from the shared cache (issue 15), through the same
+    validation and encoder django-ninja applies to an answer it serialises itself."""
+    tournament = _load(request, slug)
+    live_cache.remember_version(tournament)
+    unchanged = _fresh(request, tournament)
+    if unchanged is not None:
+        return unchanged
+    adapter = TypeAdapter(schema)
+
+    def render() -> str:
+        data = adapter.dump_python(adapter.validate_python(read(tournament)))
+        return json.dumps(data, cls=NinjaJSONEncoder)
+
+    answer = HttpResponse(
+        live_cache.api_json(tournament, endpoint, render),
+        content_type="application/json; charset=utf-8",
+    )
+    _tag(answer, tournament)
+    return answer
+
+
 @router.get("/{slug}", response=Summary, summary="The tournament at a glance")
-def tournament_summary(request, slug: str, response: HttpResponse):
-    return _answer(request, slug, response, read_models.summary)
+def tournament_summary(request, slug: str):
+    return _shared(request, slug, "summary", Summary, read_models.summary)
 
 
 @router.get("/{slug}/standings", response=list[Standing], summary="Individual standings")
-def tournament_standings(request, slug: str, response: HttpResponse):
-    return _answer(request, slug, response, read_models.standings)
+def tournament_standings(request, slug: str):
+    return _shared(request, slug, "standings", list[Standing], read_models.standings)
 
 
 @router.get("/{slug}/groups", response=list[GroupTable], summary="Group standings")
-def tournament_groups(request, slug: str, response: HttpResponse):
-    return _answer(request, slug, response, read_models.group_table)
+def tournament_groups(request, slug: str):
+    return _shared(request, slug, "groups", list[GroupTable], read_models.group_table)
 
 
 @router.get("/{slug}/rounds", response=list[RoundRow], summary="Rounds, duels and membership")
-def tournament_rounds(request, slug: str, response: HttpResponse):
-    return _answer(request, slug, response, read_models.rounds)
+def tournament_rounds(request, slug: str):
+    return _shared(request, slug, "rounds", list[RoundRow], read_models.rounds)
 
 
 @router.get(
@@ -173,13 +199,13 @@ def tournament_rounds(request, slug: str, response: HttpResponse):
     response=dict[str, Any],
     summary="Tie-breaks with their draws and seeds, and the 'if it ended now' view",
 )
-def tournament_tiebreaks(request, slug: str, response: HttpResponse):
-    return _answer(request, slug, response, read_models.tiebreaks)
+def tournament_tiebreaks(request, slug: str):
+    return _shared(request, slug, "tiebreaks", dict[str, Any], read_models.tiebreaks)
 
 
 @router.get("/{slug}/bracket", response=dict[str, Any], summary="The Page playoff and placings")
-def tournament_bracket(request, slug: str, response: HttpResponse):
-    return _answer(request, slug, response, read_models.bracket)
+def tournament_bracket(request, slug: str):
+    return _shared(request, slug, "bracket", dict[str, Any], read_models.bracket)
 
 
 def _duel(tournament: Tournament, duel_id: int):

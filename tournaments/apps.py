@@ -11,3 +11,4 @@ class TournamentsConfig(AppConfig):
 
         # A sign-up on its way to claiming an entry is not rate-limited.
         register_invite_check(claim_link_in_signup)
+        from . import signals  # noqa: F401 - connects the receivers

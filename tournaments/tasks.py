@@ -41,6 +41,20 @@ def advance_tournament(tournament_id: int) -> bool:
     return bool(tournament and sync(tournament))
 
 
+@shared_task(bind=True, ignore_result=True)
+def warm_live_pages(self, tournament_id: int) -> int:
+    """After a change commits: render the new version's live fragments once, ahead of the
+    spectators' polls (issue 15, tournaments/live_cache.py)."""
+    if self.request.is_eager:
+        # No worker (the embedded default, the tests): rendering here would only slow the
+        # request that made the change; the first poll renders it, once, under the lock.
+        return 0
+    from .live_cache import warm
+
+    tournament = _tournament(tournament_id)
+    return warm(tournament) if tournament and tournament.published else 0
+
+
 @shared_task
 def sweep() -> dict[str, int]:
     """Beat: repair whatever a lost task left stale. Every step is idempotent.

@@ -26,3 +26,23 @@
     say("No connection to the server: nothing was sent. Check the network and try again.");
   });
 })();
+
+// Live parts poll at the page's interval ("every 5s"), each browser at its own pace around it
+// (issue 15): a crowd that opened the page together, or was served a result together, does
+// not keep polling in step. Every time htmx takes in a polling element (the page, each
+// swapped fragment) its interval is redrawn between 0.85 and 1.15 times the page's.
+(function () {
+  "use strict";
+  var EVERY = /^every (\d+(?:\.\d+)?)s$/;
+  document.addEventListener("htmx:beforeProcessNode", function (event) {
+    var elt = event.target;
+    // The public pages' live parts and the big screen's panels (not the referee's console).
+    if (!elt || !elt.id || !(elt.id === "live" || elt.id.indexOf("panel-") === 0)) return;
+    var found = EVERY.exec(elt.getAttribute("hx-trigger") || "");
+    if (!found || elt.hasAttribute("data-poll-base")) return;
+    var base = parseFloat(found[1]);
+    elt.setAttribute("data-poll-base", String(base));
+    var seconds = base * (0.85 + Math.random() * 0.3);
+    elt.setAttribute("hx-trigger", "every " + seconds.toFixed(2) + "s");
+  });
+})();

@@ -324,3 +324,20 @@ def test_no_serious_accessibility_violation_on_any_public_page(page, quick):
         page.goto(url)
         found[url] = serious(page)
     assert {url: v for url, v in found.items() if v} == {}
+
+
+def test_each_browser_polls_at_its_own_pace_around_the_interval(page):
+    """Issue 15: the live part's interval is redrawn around the page's (here 1 s) in every
+    browser, so a crowd does not poll in step; the big screen's panels too."""
+    tournament, *_ = group_phase()
+    page.goto(f"/t/{tournament.slug}/standings/")
+    live = page.locator("#live")
+    expect(live).to_have_attribute("data-poll-base", "1")
+    expect(live).to_have_attribute(
+        "hx-trigger", re.compile(r"^every (0\.(8[5-9]|9\d)|1\.(0\d|1[0-5]))s$")
+    )
+    page.goto(f"/t/{tournament.slug}/screen/")
+    for panel in ("standings", "stage", "now"):
+        expect(page.locator(f"#panel-{panel}")).to_have_attribute(
+            "hx-trigger", re.compile(r"^every (0\.(8[5-9]|9\d)|1\.(0\d|1[0-5]))s$")
+        )

@@ -35,6 +35,7 @@ def client_for(user):
 
 def test_start_times_are_stored_in_the_zone_and_changes_audited(ready):
     tournament, duel, referee = ready
+    tournament.refresh_from_db()  # granting the referee moved the version
     version = tournament.standings_version
     at = datetime(2026, 12, 5, 14, 30, tzinfo=ZoneInfo("Europe/Paris"))
     set_schedule(
@@ -73,6 +74,7 @@ def test_schedule_refusals_change_nothing(ready, who, kwargs, message):
 
 def test_a_call_keeps_table_and_time_and_is_audited(ready):
     tournament, duel, referee = ready
+    tournament.refresh_from_db()  # granting the referee moved the version
     version = tournament.standings_version
     call_duel(duel, referee, " Table  4 ")
     duel.refresh_from_db()

@@ -12,9 +12,24 @@ def record(tournament: Tournament, actor, action: str, reason: str = "", **detai
 
 
 def bump_version(tournament: Tournament) -> int:
-    """The standings version changes on every change of tournament state (the public ETag)."""
+    """The standings version changes on every change of tournament state (the public ETag).
+
+    Once the change commits, the lean poll path's copy of the version is rewritten (issue 15),
+    so no poll is answered 304 from the old one (until then the old version is still what
+    every reader sees), and a worker renders the new version's live fragments ahead.
+    """
+    from django.db import transaction
     from django.db.models import F
+
+    from ..live_cache import forget_version, publish_version, version_entry
+    from ..tasks import enqueue_on_commit, warm_live_pages
 
     Tournament.objects.filter(pk=tournament.pk).update(standings_version=F("standings_version") + 1)
     tournament.refresh_from_db(fields=["standings_version"])
+    slug, entry = tournament.slug, version_entry(tournament)
+    # Forgotten now, so that this connection's next read cannot be answered from the old copy;
+    # rewritten at commit, over whatever a reader of the old version put back meanwhile.
+    forget_version(slug)
+    transaction.on_commit(lambda: publish_version(slug, entry), robust=True)
+    enqueue_on_commit(warm_live_pages, tournament.pk)
     return tournament.standings_version

@@ -11,154 +11,103 @@ htmx as a 200 with the old body and be swapped in again (DESIGN.md, pitfalls). T
 partials are the same for everyone who may see the page, so one tag serves every viewer.
 """
 
-from collections.abc import Callable
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
-from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
 from accounts.permissions import Action, can
-from core.http import cache_headers, live_attrs, not_modified, unchanged
+from core.http import cache_headers, not_modified, unchanged
+from tournaments import live_cache
 from tournaments import selectors_public as sel
 from tournaments.access import tournament_view
+from tournaments.live_cache import SCREEN_PANELS, screen_tag
 from tournaments.models import Tournament
 from tournaments.presentation import rules_text
-from tournaments.selectors_schedule import venue
 
-SCREEN_PANELS = ("standings", "stage", "now")
 # Parts that poll on their own: the panels, and the venue strip (clock, calls, next starts).
 SCREEN_PARTS = (*SCREEN_PANELS, "call")
 
 
-def live_page(
-    request: HttpRequest,
-    tournament: Tournament,
-    template: str,
-    page: str,
-    tag: str,
-    build: Callable[[], dict[str, Any]],
-) -> HttpResponse:
-    """The whole page, or (htmx) its `live` partial, or a 304 when the poll's tag is current.
-
-    `build` runs only when something is rendered, so an unchanged poll costs the queries
-    of its tag and nothing else.
-    """
-    fragment = bool(request.htmx)
-    if fragment and unchanged(request, tag):
-        return not_modified(tag)
-    context = {
-        "tournament": tournament,
-        "page": page,
-        "live": live_attrs(request, tag),
-        "api": api_links(tournament),
-        **build(),
-    }
-    response = render(request, template + ("#live" if fragment else ""), context)
-    if fragment:
-        # Only fragments carry the tag: a whole page holds a CSP nonce and a CSRF token of
-        # its own, so it must never be answered 304 from an old copy.
-        response["ETag"] = tag
-    cache_headers(response, fragment=fragment)
+def fragment_response(body: str, tag: str) -> HttpResponse:
+    # Only fragments carry the tag: a whole page holds a CSP nonce and a CSRF token of its
+    # own, so it must never be answered 304 from an old copy.
+    response = HttpResponse(body)
+    response["ETag"] = tag
+    cache_headers(response, fragment=True)
     return response
 
 
-def api_links(tournament: Tournament) -> dict[str, str]:
-    """The read API's exports (tournaments/api.py serves them; the pages only link)."""
-    base = f"/api/tournaments/{tournament.slug}"
-    return {
-        "standings_csv": f"{base}/standings.csv",
-        "results_csv": f"{base}/results.csv",
-        "standings_json": f"{base}/standings",
-        "rounds_json": f"{base}/rounds",
-        "groups_json": f"{base}/groups",
-        "tiebreaks_json": f"{base}/tiebreaks",
-        "bracket_json": f"{base}/bracket",
-        "summary_json": base,
+def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpResponse:
+    """The whole page, or (htmx) its `live` partial, or a 304 when the poll's tag is current.
+
+    The partial is the same for every viewer of a version: it comes from the shared cache,
+    rendered once per version (`live_cache`), and the whole page embeds the same copy; only
+    the page's frame, with its nonce, CSRF token and menu, is rendered for each request. An
+    unchanged poll costs the queries of its tag.
+    """
+    tag = live_cache.page_tag(tournament, page)
+    live_cache.remember_version(tournament)
+    if request.htmx:
+        if unchanged(request, tag):
+            return not_modified(tag)
+        return fragment_response(live_cache.page_fragment(tournament, page, tag), tag)
+    # The whole page around the shared partial: only the frame (nonce, CSRF token, menu) is
+    # rendered for this request.
+    template, _ = live_cache.PAGES[page]
+    context = {
+        "tournament": tournament,
+        "page": page,
+        "api": live_cache.api_links(tournament),
+        "live_html": mark_safe(live_cache.page_fragment(tournament, page, tag)),  # noqa: S308
     }
+    response = render(request, template, context)
+    cache_headers(response, fragment=False)
+    return response
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Phase, now playing, next up, last results."""
-    # Duels starting and moving do not bump the version: now playing needs the open duels.
-    tag = sel.etag(tournament, sel.live_fingerprint(tournament))
-    return live_page(
-        request, tournament, "public/home.html", "home", tag, lambda: sel.home(tournament)
-    )
+    return live_page(request, tournament, "home")
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Individual standings ("T3" for a shared rank) and the tie-break plan beside them."""
-    return live_page(
-        request,
-        tournament,
-        "public/standings.html",
-        "standings",
-        sel.etag(tournament),
-        lambda: sel.standings(tournament),
-    )
+    return live_page(request, tournament, "standings")
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def groups(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Group totals and members, with the charts of the race round by round."""
-    return live_page(
-        request,
-        tournament,
-        "public/groups.html",
-        "groups",
-        sel.etag(tournament),
-        lambda: sel.groups(tournament),
-    )
+    return live_page(request, tournament, "groups")
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The 15 rounds: results and each group's membership at that round."""
-    return live_page(
-        request,
-        tournament,
-        "public/rounds.html",
-        "rounds",
-        sel.etag(tournament),
-        lambda: sel.rounds(tournament),
-    )
+    return live_page(request, tournament, "rounds")
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def tiebreaks(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The tie-break knockouts with their draws and seeds (or what would be played now)."""
-    return live_page(
-        request,
-        tournament,
-        "public/tiebreaks.html",
-        "tiebreaks",
-        sel.etag(tournament),
-        lambda: sel.tiebreaks(tournament),
-    )
+    return live_page(request, tournament, "tiebreaks")
 
 
 @require_safe
 @tournament_view(Action.VIEW_PUBLIC)
 def bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The Page playoff drawn as a bracket, with the placings."""
-    return live_page(
-        request,
-        tournament,
-        "public/bracket.html",
-        "bracket",
-        sel.etag(tournament),
-        lambda: sel.bracket(tournament),
-    )
+    return live_page(request, tournament, "bracket")
 
 
 @require_safe
@@ -168,21 +117,18 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
     The panels take turns by one attribute that static/js/screen.js moves on (exactly one
     panel shows; nothing restarts when one refreshes); each panel polls on its own
-    (`?panel=`), with its own tag. `?show=<panel>` pins one panel,
-    for a venue with a screen per view.
+    (`?panel=`), with its own tag, and is served from the shared cache like a page's live
+    partial. `?show=<panel>` pins one panel, for a venue with a screen per view.
     """
     panel = request.GET.get("panel", "")
+    live_cache.remember_version(tournament)
     if request.htmx and panel:
         if panel not in SCREEN_PARTS:
             raise Http404("No such panel.")
-        tag = _screen_tag(tournament, panel)
+        tag = screen_tag(tournament, panel)
         if unchanged(request, tag):
             return not_modified(tag)
-        context = {"tournament": tournament, **_screen_panel(request, tournament, panel, tag)}
-        response = render(request, f"public/screen.html#panel_{panel}", context)
-        response["ETag"] = tag
-        cache_headers(response, fragment=True)
-        return response
+        return fragment_response(live_cache.screen_fragment(tournament, panel, tag), tag)
     shown = request.GET.get("show", "")
     panels = (shown,) if shown in SCREEN_PANELS else SCREEN_PANELS
     context: dict[str, Any] = {
@@ -192,38 +138,10 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         "panels": panels,
     }
     for name in (*panels, "call"):
-        context.update(_screen_panel(request, tournament, name, _screen_tag(tournament, name)))
+        context.update(live_cache.screen_context(tournament, name, screen_tag(tournament, name)))
     response = render(request, "public/screen.html", context)
     cache_headers(response, fragment=False)
     return response
-
-
-def _screen_tag(tournament: Tournament, panel: str) -> str:
-    if panel == "call":
-        # A call bumps the version; the minute matters too, as "next" drops past starts.
-        minute = timezone.now().strftime("%Y%m%d%H%M")
-        return sel.etag(tournament, f"call-{minute}-" + sel.live_fingerprint(tournament))
-    if panel == "now":
-        return sel.etag(tournament, "now-" + sel.live_fingerprint(tournament))
-    return sel.etag(tournament, panel)
-
-
-def _screen_panel(
-    request: HttpRequest, tournament: Tournament, panel: str, tag: str
-) -> dict[str, Any]:
-    url = f"{reverse('public:screen', kwargs={'slug': tournament.slug})}?panel={panel}"
-    live = {f"live_{panel}": live_attrs(request, tag, url)}
-    if panel == "standings":
-        return {**live, "board": sel.screen_standings(tournament)}
-    if panel == "call":
-        return {**live, "venue": venue(tournament)}
-    if panel == "stage":
-        if tournament.playoff_seeding:
-            return {**live, "stage": "bracket", "bracket": sel.bracket(tournament)}
-        if tournament.tiebreak_seed and tournament.phase == "tie_breaks":
-            return {**live, "stage": "tiebreaks", "tb": sel.tiebreaks(tournament)}
-        return {**live, "stage": "groups", "race": sel.groups(tournament)}
-    return {**live, "now": sel.now_playing(tournament, recent=1)}
 
 
 @require_safe

@@ -1,0 +1,96 @@
+"""The shared cache, failing open (issue 15).
+
+What every spectator sees for a given version is rendered once and kept in Django's default
+cache: Redis when REDIS_URL is configured (so it holds across gunicorn workers and the Celery
+worker), local memory otherwise. The cache is a help, never a dependency: any error reaching
+it is logged and the caller renders as if there were no cache, so a Redis outage costs speed,
+never a page.
+"""
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
+
+MISSING = object()
+WARN_EVERY = 30.0  # seconds: an outage is logged, not once per request
+_last_warning = 0.0
+LOCK_SECONDS = 5  # longer than any render; a holder that died frees the lock by then
+# How long a request that lost the race waits for the winner's render, in total about 0.5 s:
+# a fragment renders in a few to a few tens of milliseconds.
+WAITS = (0.002, 0.004, 0.008, 0.016, 0.03, 0.05, 0.08, 0.1, 0.1, 0.1)
+
+
+def _unreachable(what: str, key: str) -> None:
+    global _last_warning
+    now = time.monotonic()
+    if now - _last_warning >= WARN_EVERY:
+        _last_warning = now
+        logger.warning("cache unreachable (%s %s): serving without it", what, key, exc_info=True)
+
+
+def get(key: str) -> Any:
+    """The cached value, or MISSING when absent or when the cache cannot be reached."""
+    try:
+        return cache.get(key, MISSING)
+    except Exception:  # noqa: BLE001 - any backend error: fail open
+        _unreachable("get", key)
+        return MISSING
+
+
+def set(key: str, value: Any, timeout: float) -> None:  # noqa: A001 - the cache's own word
+    try:
+        cache.set(key, value, timeout)
+    except Exception:  # noqa: BLE001
+        _unreachable("set", key)
+
+
+def add(key: str, value: Any, timeout: float) -> bool | None:
+    """True if stored, False if the key was there, None if the cache cannot be reached."""
+    try:
+        return bool(cache.add(key, value, timeout))
+    except Exception:  # noqa: BLE001
+        _unreachable("add", key)
+        return None
+
+
+def delete(key: str) -> None:
+    try:
+        cache.delete(key)
+    except Exception:  # noqa: BLE001
+        _unreachable("delete", key)
+
+
+def render_once(key: str, render: Callable[[], str], timeout: float) -> str:
+    """`render()`'s result for `key`, rendered once however many ask at the same instant.
+
+    The first to miss takes a lock (`cache.add`, atomic in Redis and in local memory), renders
+    and stores; the others wait for the stored copy. If the holder is too slow or died, or the
+    cache is unreachable, the caller renders for itself: a page is never refused for the
+    cache's sake.
+    """
+    value = get(key)
+    if value is not MISSING:
+        return value
+    lock = key + ":lock"
+    taken = add(lock, 1, LOCK_SECONDS)
+    if taken is None:  # no cache at all: render as if there were none
+        return render()
+    if taken:
+        try:
+            value = render()
+            set(key, value, timeout)
+        finally:
+            delete(lock)
+        return value
+    for pause in WAITS:
+        time.sleep(pause)
+        value = get(key)
+        if value is not MISSING:
+            return value
+    logger.warning("render of %s took longer than the wait: rendering again", key)
+    return render()

@@ -1,0 +1,35 @@
+"""gunicorn's settings for production (issue 15), read by gunicorn from the working directory
+(the image's /app): the command is `gunicorn` and nothing more (the app is `wsgi_app` below).
+Flags on the command line would override these, so the Dockerfile and compose.yaml pass none.
+
+Threaded workers (gthread) keep a spectator's connection open between polls (keep-alive), so
+a poll every few seconds does not pay for a new TCP connection each time, and a request that
+waits on PostgreSQL or Redis leaves the worker's other threads to serve. The counts are those
+that served the rendered page best when compared on 2 cores with bench/crowd.py, one
+process per core and threads for the waits on PostgreSQL and Redis (docs/performance.md,
+"Production server"; the machine was heavily shared, so a quiet one should confirm them);
+WEB_CONCURRENCY and GUNICORN_THREADS override them on a bigger machine.
+"""
+
+import os
+
+wsgi_app = "config.wsgi:application"
+bind = [os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")]
+
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+# Spectators poll every few seconds: hold their connection a little longer than that.
+keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "10"))
+# Every request is short (the slowest page is tens of milliseconds): a worker stuck this long
+# is restarted.
+timeout = 30
+graceful_timeout = 20
+# Recycle workers now and then (staggered), so a slow leak can never grow without bound.
+max_requests = 200000
+max_requests_jitter = 20000
+
+# Access log to stdout as before; GUNICORN_ACCESS_LOG=off silences it (a benchmark).
+accesslog = None if os.environ.get("GUNICORN_ACCESS_LOG") == "off" else "-"
+# The proxy in front sets X-Forwarded-*; Django trusts the scheme only with BEHIND_PROXY=1.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "*")

@@ -1,0 +1,216 @@
+"""Speed under a crowd (issue 15): live fragments rendered once per version and served from
+the shared cache, failing open; the lean poll path (304 before sessions, no query)."""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.signals import template_rendered
+from django.test.utils import CaptureQueriesContext
+
+from core import shared_cache
+from tests.factories import UserFactory
+from tests.tournaments.test_group_services import make, play_round
+from tournaments import services
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def running():
+    """21 players in the group phase, round 1 decided, round 2's duel ready; published."""
+    tournament, organiser, referee, entrants = make()
+    services.start_group_phase(tournament, organiser)
+    play_round(tournament, referee, 1, entrants[0], entrants[15])
+    duel = services.name_representatives(
+        tournament, referee, 2, entrants[1].pk, entrants[16].pk, table="7"
+    )
+    services.set_published(tournament, True, organiser)
+    tournament.refresh_from_db()
+    return tournament, organiser, referee, entrants, duel
+
+
+def get(client, url, **headers):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, headers=headers)
+    return response, len(queries)
+
+
+class Renders:
+    """Counts how many times each template was rendered (Django's test instrumentation)."""
+
+    def __init__(self):
+        self.names: list[str] = []
+
+    def __call__(self, sender, template, context, **kwargs):
+        # A partial ("live", "panel_standings") is named by the file it is defined in.
+        self.names.append(template.origin.template_name)
+
+    def count(self, name: str) -> int:
+        return self.names.count(name)
+
+
+@pytest.fixture
+def renders():
+    counter = Renders()
+    template_rendered.connect(counter)
+    yield counter
+    template_rendered.disconnect(counter)
+
+
+def standings_url(tournament) -> str:
+    return f"/t/{tournament.slug}/standings/"
+
+
+class TestOneRenderPerVersion:
+    def test_a_crowd_polling_one_version_renders_it_once(self, running, renders):
+        tournament, *_ = running
+        bodies = set()
+        for _ in range(20):  # twenty spectators, each polling without a tag yet
+            response, _ = get(Client(), standings_url(tournament), **HX)
+            assert response.status_code == 200
+            bodies.add(response.content)
+        assert len(bodies) == 1
+        assert renders.count("public/standings.html") == 1
+        assert b"P01" in bodies.pop()  # the fragment, with the table in it
+
+    def test_a_cached_poll_costs_no_query_anonymous_one_signed_in(self, running, renders):
+        tournament, *_ = running
+        get(Client(), standings_url(tournament), **HX)  # renders and caches
+        rendered = len(renders.names)
+        # Anonymous: the lean path serves the cached part (tournaments/middleware.py).
+        response, queries = get(Client(), standings_url(tournament), **HX)
+        assert response.status_code == 200 and b"P01" in response.content
+        assert queries == 0
+        # Signed in: the full path, the tournament for the permission check and the tag.
+        signed_in = Client()
+        signed_in.force_login(UserFactory())
+        response, queries = get(signed_in, standings_url(tournament), **HX)
+        assert response.status_code == 200 and b"P01" in response.content
+        assert queries == 1
+        assert len(renders.names) == rendered
+
+    def test_a_changed_version_re_renders_exactly_once(self, running, renders):
+        tournament, organiser, referee, entrants, duel = running
+        old = get(Client(), standings_url(tournament), **HX)[0]
+        services.configure(tournament, organiser, name="Harbour Cup, renamed")
+        for _ in range(10):
+            response, _ = get(Client(), standings_url(tournament), **HX)
+            assert response.status_code == 200 and response["ETag"] != old["ETag"]
+        assert renders.count("public/standings.html") == 2  # one per version
+        # Someone still holding the old version gets the new one, without another render.
+        response, _ = get(
+            Client(), standings_url(tournament), **HX, **{"If-None-Match": old["ETag"]}
+        )
+        assert response.status_code == 200
+        assert renders.count("public/standings.html") == 2
+
+    def test_a_whole_page_embeds_the_shared_part_and_reads_only_the_tournament(
+        self, running, renders
+    ):
+        tournament, *_ = running
+        fragment = get(Client(), standings_url(tournament), **HX)[0].content.decode()
+        page, queries = get(Client(), standings_url(tournament))
+        assert fragment in page.content.decode()
+        assert queries == 1  # the tournament: the table comes with the shared part
+        assert renders.count("public/standings.html") == 2  # the part once, the frame once
+
+    def test_whole_pages_are_never_shared(self, running):
+        tournament, *_ = running
+        first = Client().get(standings_url(tournament))
+        second = Client().get(standings_url(tournament))
+        nonce = 'nonce="'
+        assert nonce in first.content.decode()
+        # Each page carries its own CSP nonce: rendered for its request, not from the cache.
+        assert first["Content-Security-Policy"] != second["Content-Security-Policy"]
+
+    def test_the_big_screen_panels_are_shared_too(self, running, renders):
+        tournament, *_ = running
+        url = f"/t/{tournament.slug}/screen/?panel=standings"
+        first = get(Client(), url, **HX)[0]
+        second = get(Client(), url, **HX)[0]
+        assert first.status_code == second.status_code == 200
+        assert first.content == second.content
+        assert renders.count("public/screen.html") == 1
+
+    def test_the_api_json_is_made_once_per_version(self, running):
+        tournament, organiser, *_ = running
+        url = f"/api/tournaments/{tournament.slug}/standings"
+        first = Client().get(url)
+        with CaptureQueriesContext(connection) as queries:
+            second = Client().get(url)
+        assert first.json() == second.json() and first.json()[0]["name"]
+        assert len(queries) == 0  # the lean path: the version and the rows from the cache
+        services.configure(tournament, organiser, name="Harbour Cup, renamed")
+        third = Client().get(f"/api/tournaments/{tournament.slug}")
+        assert third.json()["name"] == "Harbour Cup, renamed"
+
+
+def test_many_misses_at_the_same_instant_render_once(monkeypatch):
+    """Twelve requests miss the same key together: one renders, the others wait for its copy."""
+    threads = 12
+    attempted = threading.Semaphore(0)
+    release = threading.Event()
+    real_add = shared_cache.add
+
+    def add(key, value, timeout):
+        taken = real_add(key, value, timeout)
+        attempted.release()  # this request has tried the lock
+        return taken
+
+    renders = []
+
+    def render():
+        renders.append(1)
+        # Hold the render until every request has missed and tried the lock.
+        for _ in range(threads):
+            assert attempted.acquire(timeout=10)
+        release.set()
+        return "<div>fragment</div>"
+
+    monkeypatch.setattr(shared_cache, "add", add)
+    results = []
+    start = threading.Barrier(threads)
+
+    def spectator():
+        start.wait(timeout=10)
+        results.append(shared_cache.render_once("test:crowd", render, 60))
+
+    workers = [threading.Thread(target=spectator) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=20)
+    assert release.is_set()
+    assert results == ["<div>fragment</div>"] * threads
+    assert len(renders) == 1
+
+
+class TestFailsOpen:
+    @pytest.fixture
+    def redis_down(self, settings):
+        # A Redis cache on a port where nothing listens: every cache call fails at once.
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": "redis://127.0.0.1:9/0",
+                "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
+            }
+        }
+
+    def test_pages_and_polls_render_as_without_a_cache(self, running, redis_down, renders):
+        tournament, *_ = running
+        page = Client().get(standings_url(tournament))
+        assert page.status_code == 200 and "P01" in page.content.decode()
+        first = get(Client(), standings_url(tournament), **HX)[0]
+        assert first.status_code == 200 and b"P01" in first.content
+        again, queries = get(
+            Client(), standings_url(tournament), **HX, **{"If-None-Match": first["ETag"]}
+        )
+        assert again.status_code == 304  # by the full path: the lean one has no copy
+        assert queries == 1
+        api = Client().get(f"/api/tournaments/{tournament.slug}/standings")
+        assert api.status_code == 200 and api.json()

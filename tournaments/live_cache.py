@@ -1,0 +1,212 @@
+"""One render per change (issue 15): the live fragments of the public pages and the read
+API's JSON, rendered once per tournament version and served to every spectator from the shared
+cache (`core.shared_cache`), and the public version number the lean poll path answers from.
+
+What is cached is only what is the same for everyone who may see it: a page's `live`
+partial and the big screen's panels (they hold no CSRF token, no CSP nonce, no user menu,
+nothing that differs by role: whoever may see the page sees the same partial), and the API's
+JSON. Whole pages are never cached: each carries its own nonce, token and menu.
+
+Keys carry the tournament's version (and, for "now playing", the digest of the open duels),
+so a change needs no invalidation: the next version is another key. A fragment is rendered
+ahead by the Celery task that runs after a result commits (`warm`), or by the first request
+that misses, under a lock, while the others wait for its copy.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from core import shared_cache
+from core.http import live_attrs
+
+from . import selectors_public as sel
+from .models import Tournament
+from .selectors_schedule import venue
+
+FRAGMENT_SECONDS = 600  # a version's fragments are dead once it moves on: let them expire
+VERSION_SECONDS = 300  # the lean path's copy of the version; every change rewrites it anyway
+
+# page name → (template, what the live partial needs beyond the tournament)
+PAGES: dict[str, tuple[str, Callable[[Tournament], dict[str, Any]]]] = {
+    "home": ("public/home.html", sel.home),
+    "standings": ("public/standings.html", sel.standings),
+    "groups": ("public/groups.html", sel.groups),
+    "rounds": ("public/rounds.html", sel.rounds),
+    "tiebreaks": ("public/tiebreaks.html", sel.tiebreaks),
+    "bracket": ("public/bracket.html", sel.bracket),
+}
+# Pages whose tag is the version alone (home adds the open duels' digest).
+VERSION_TAGGED = ("standings", "groups", "rounds", "tiebreaks", "bracket")
+SCREEN_PANELS = ("standings", "stage", "now")
+
+
+def api_links(tournament: Tournament) -> dict[str, str]:
+    """The read API's exports (tournaments/api.py serves them; the pages only link)."""
+    base = f"/api/tournaments/{tournament.slug}"
+    return {
+        "standings_csv": f"{base}/standings.csv",
+        "results_csv": f"{base}/results.csv",
+        "standings_json": f"{base}/standings",
+        "rounds_json": f"{base}/rounds",
+        "groups_json": f"{base}/groups",
+        "tiebreaks_json": f"{base}/tiebreaks",
+        "bracket_json": f"{base}/bracket",
+        "summary_json": base,
+    }
+
+
+# -- tags ---------------------------------------------------------------------------------
+
+
+def page_tag(tournament: Tournament, page: str) -> str:
+    if page == "home":
+        # Duels starting and moving do not bump the version: now playing needs the open duels.
+        return sel.etag(tournament, sel.live_fingerprint(tournament))
+    return sel.etag(tournament)
+
+
+def screen_tag(tournament: Tournament, panel: str) -> str:
+    if panel == "call":
+        # A call bumps the version; the minute matters too, as "next" drops past starts.
+        minute = timezone.now().strftime("%Y%m%d%H%M")
+        return sel.etag(tournament, f"call-{minute}-" + sel.live_fingerprint(tournament))
+    if panel == "now":
+        return sel.etag(tournament, "now-" + sel.live_fingerprint(tournament))
+    return sel.etag(tournament, panel)
+
+
+def _identity(tournament: Tournament) -> str:
+    # The primary key with the moment of creation: a database recreated (tests, a restore)
+    # may give another tournament the same key, never the same key and moment.
+    return f"{tournament.pk}.{tournament.created_at.timestamp():.6f}"
+
+
+def fragment_key(identity: str, name: str, tag: str) -> str:
+    """The cache key of a shared part (`name`: a page, or "screen-<panel>") for a tag."""
+    return f"live:{identity}:{name}:{tag.strip(chr(34))}"
+
+
+def api_key(identity: str, endpoint: str, version: int) -> str:
+    return f"api:{identity}:{endpoint}:v{version}"
+
+
+def _key(tournament: Tournament, name: str, tag: str) -> str:
+    return fragment_key(_identity(tournament), name, tag)
+
+
+# -- page contexts (the whole page builds the same, then renders per request) ---------------
+
+
+def page_context(tournament: Tournament, page: str, tag: str) -> dict[str, Any]:
+    _, build = PAGES[page]
+    return {
+        "tournament": tournament,
+        "page": page,
+        "live": live_attrs(None, tag, reverse(f"public:{page}", kwargs={"slug": tournament.slug})),
+        "api": api_links(tournament),
+        **build(tournament),
+    }
+
+
+def screen_context(tournament: Tournament, panel: str, tag: str) -> dict[str, Any]:
+    url = f"{reverse('public:screen', kwargs={'slug': tournament.slug})}?panel={panel}"
+    live = {f"live_{panel}": live_attrs(None, tag, url)}
+    if panel == "standings":
+        return {**live, "board": sel.screen_standings(tournament)}
+    if panel == "call":
+        return {**live, "venue": venue(tournament)}
+    if panel == "stage":
+        if tournament.playoff_seeding:
+            return {**live, "stage": "bracket", "bracket": sel.bracket(tournament)}
+        if tournament.tiebreak_seed and tournament.phase == "tie_breaks":
+            return {**live, "stage": "tiebreaks", "tb": sel.tiebreaks(tournament)}
+        return {**live, "stage": "groups", "race": sel.groups(tournament)}
+    return {**live, "now": sel.now_playing(tournament, recent=1)}
+
+
+# -- the fragments, once per version ------------------------------------------------------
+
+
+def page_fragment(tournament: Tournament, page: str, tag: str) -> str:
+    """The `live` partial of a public page, for this tag: from the cache, or rendered once."""
+    template, _ = PAGES[page]
+
+    def render() -> str:
+        return render_to_string(template + "#live", page_context(tournament, page, tag))
+
+    return shared_cache.render_once(_key(tournament, page, tag), render, FRAGMENT_SECONDS)
+
+
+def screen_fragment(tournament: Tournament, panel: str, tag: str) -> str:
+    def render() -> str:
+        context = {"tournament": tournament, **screen_context(tournament, panel, tag)}
+        return render_to_string(f"public/screen.html#panel_{panel}", context)
+
+    return shared_cache.render_once(
+        _key(tournament, f"screen-{panel}", tag), render, FRAGMENT_SECONDS
+    )
+
+
+def api_json(tournament: Tournament, endpoint: str, render: Callable[[], str]) -> str:
+    """An API answer's JSON text for the tournament's current version."""
+    key = api_key(_identity(tournament), endpoint, tournament.standings_version)
+    return shared_cache.render_once(key, render, FRAGMENT_SECONDS)
+
+
+def warm(tournament: Tournament) -> int:
+    """Render ahead what spectators will ask for after a change (run by a task after commit),
+    so their polls find it in the cache. Returns how many fragments were looked at."""
+    done = 0
+    for page in PAGES:
+        page_fragment(tournament, page, page_tag(tournament, page))
+        done += 1
+    for panel in SCREEN_PANELS:
+        screen_fragment(tournament, panel, screen_tag(tournament, panel))
+        done += 1
+    remember_version(tournament)
+    return done
+
+
+# -- the public version, for the lean poll path ---------------------------------------------
+
+
+def version_key(slug: str) -> str:
+    return f"public-version:{slug}"
+
+
+Entry = tuple[int, int, str]
+
+
+def version_entry(tournament: Tournament) -> Entry | None:
+    """What the lean path may answer from while the tournament is published: its primary
+    key, its version and the identity its shared parts are keyed by; None otherwise."""
+    if not tournament.published:
+        return None
+    return (tournament.pk, tournament.standings_version, _identity(tournament))
+
+
+def remember_version(tournament: Tournament) -> None:
+    """A request of the full path leaves the version it read, unless one is already there.
+
+    Only `add`, never `set`: a request that read the version just before a change committed
+    must not put back the old number over the one the change wrote (`publish_version`).
+    """
+    shared_cache.add(
+        version_key(tournament.slug), version_entry(tournament) or "private", VERSION_SECONDS
+    )
+
+
+def publish_version(slug: str, entry: Entry | None) -> None:
+    """After a change commits: its version (or "private") replaces the old one.
+
+    `entry` is `version_entry` taken when the version was bumped, inside the change.
+    """
+    shared_cache.set(version_key(slug), entry or "private", VERSION_SECONDS)
+
+
+def forget_version(slug: str) -> None:
+    shared_cache.delete(version_key(slug))

@@ -1,0 +1,119 @@
+"""The lean poll path (issue 15): an anonymous spectator's unchanged poll answered 304 before
+sessions, authentication and the rest of the middleware stack, with no database query; and a
+poll for a version whose shared part is already in the cache answered with it, as lean.
+
+Placed right after SecurityMiddleware (which keeps the HTTPS redirect and its headers on every
+answer) and WhiteNoise. It answers only when all of these hold, and otherwise hands the
+request on untouched, to the full path:
+
+- a GET or HEAD without a session cookie (someone signed in may see more: full path);
+- a poll of a public page whose live part is tagged by the version alone (standings, groups,
+  rounds, tie-breaks, bracket, the big screen's standings and stage panels), or a
+  version-tagged read-API answer, carrying the tag it already holds in If-None-Match;
+- the shared cache holds the tournament's public version (`live_cache.remember_version`,
+  written by the full path; only while the tournament is published): a tag equal to it is
+  answered 304; another tag (or none) is answered with the current version's shared part
+  when the cache has it (`live_cache`, rendered once per version), as the view would.
+
+Every change of what a page shows bumps the version (`services.audit.bump_version`, roles
+through `tournaments.signals`), which forgets the cached copy and writes the new one at
+commit: the next poll after a change, an unpublication included, takes the full path. A cache
+that cannot be reached is no copy: the full path answers.
+"""
+
+import re
+from collections.abc import Callable
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
+
+from core import shared_cache
+from core.http import cache_headers, not_modified
+
+from .live_cache import Entry, api_key, fragment_key, version_key
+
+SLUG = r"(?P<slug>[-a-zA-Z0-9_]{1,140})"
+VERSION_PAGES = r"(?P<page>standings|groups|rounds|tiebreaks|bracket)"
+PAGE = re.compile(rf"/t/{SLUG}/{VERSION_PAGES}/")
+SCREEN = re.compile(rf"/t/{SLUG}/screen/")
+SCREEN_PANELS = {"standings", "stage"}  # "now" also follows the open duels' moves
+API = re.compile(rf"/api/tournaments/{SLUG}(?:/{VERSION_PAGES})?")
+
+
+class LeanPollMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.lean(request) or self.get_response(request)
+
+    def lean(self, request: HttpRequest) -> HttpResponse | None:
+        if request.method not in ("GET", "HEAD"):
+            return None
+        if settings.SESSION_COOKIE_NAME in request.COOKIES:
+            return None
+        found = self.current(request)
+        if found is None:
+            return None
+        tag, key, api = found
+        try:
+            request.get_host()  # ALLOWED_HOSTS, as the full path would check it
+        except Exception:  # noqa: BLE001 - DisallowedHost and the like: the full path answers
+            return None
+        if request.headers.get("If-None-Match") == tag:
+            return self.api_not_modified(tag) if api else not_modified(tag)
+        if request.method != "GET":
+            return None  # a HEAD for a new version: the full path (it strips the body)
+        body = shared_cache.get(key)
+        if not isinstance(body, str):
+            return None  # not rendered yet: the full path renders it, once
+        if api:
+            response = HttpResponse(body, content_type="application/json; charset=utf-8")
+            response["ETag"] = tag
+            response["Cache-Control"] = "no-cache"
+            patch_vary_headers(response, ["Cookie"])
+            return response
+        response = HttpResponse(body)
+        response["ETag"] = tag
+        cache_headers(response, fragment=True)
+        return response
+
+    def current(self, request: HttpRequest) -> tuple[str, str, bool] | None:
+        """The tag the full path would give this request now, the cache key of its shared
+        answer, and whether it is the API's, from the cache alone; or None."""
+        path = request.path_info
+        if request.headers.get("HX-Request") == "true":
+            if (match := PAGE.fullmatch(path)) and not request.GET:
+                if entry := self.entry(match["slug"]):
+                    pk, version, identity = entry
+                    tag = f'"t{pk}-v{version}"'
+                    return tag, fragment_key(identity, match["page"], tag), False
+            elif (match := SCREEN.fullmatch(path)) and list(request.GET) == ["panel"]:
+                panel = request.GET["panel"]
+                if panel in SCREEN_PANELS and (entry := self.entry(match["slug"])):
+                    pk, version, identity = entry
+                    tag = f'"t{pk}-v{version}-{panel}"'
+                    return tag, fragment_key(identity, f"screen-{panel}", tag), False
+            return None
+        match = API.fullmatch(path)
+        if match and not request.GET and (entry := self.entry(match["slug"])):
+            pk, version, identity = entry
+            endpoint = match["page"] or "summary"
+            return f'W/"{pk}-{version}"', api_key(identity, endpoint, version), True
+        return None
+
+    @staticmethod
+    def entry(slug: str) -> Entry | None:
+        value = shared_cache.get(version_key(slug))
+        if isinstance(value, tuple) and len(value) == 3:
+            return value
+        return None  # missing, "private", or no cache: the full path
+
+    @staticmethod
+    def api_not_modified(tag: str) -> HttpResponse:
+        # What tournaments.api answers for an unchanged version.
+        response = HttpResponseNotModified()
+        response["ETag"] = tag
+        patch_vary_headers(response, ["Cookie"])
+        return response
