@@ -1,6 +1,7 @@
 from django.urls import path
 
 from .views import home as views
+from .views import invitations
 from .views.organiser import overview
 
 app_name = "tournaments"
@@ -11,6 +12,7 @@ urlpatterns = [
     # Publishing is an organiser action; this address stays for the overview's button.
     path("<slug:slug>/publish/", overview.publish, name="publish"),
     path("<slug:slug>/entrants/", views.entrants, name="entrants"),
-    path("<slug:slug>/claim/<str:token>/", views.claim, name="claim"),
+    path("<slug:slug>/claim/<str:token>/", invitations.claim, name="claim"),
+    path("<slug:slug>/invite/<str:token>/", invitations.invite, name="invite"),
     path("<slug:slug>/people/", views.people, name="people"),
 ]

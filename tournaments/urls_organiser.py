@@ -11,6 +11,7 @@ from .views.organiser import (
     overview,
     people,
     players,
+    printing,
     results,
     rounds,
     settings,
@@ -46,5 +47,14 @@ urlpatterns = [
     path("results/<int:duel_id>/", results.result, name="result"),
     path("people/", people.people, name="people"),
     path("people/<int:grant_id>/revoke/", people.revoke, name="revoke"),
+    path("people/invite/", people.invite, name="invite"),
+    path(
+        "people/invitations/<int:invitation_id>/revoke/",
+        people.revoke_invitation,
+        name="revoke_invitation",
+    ),
+    path("print/players/", printing.print_players, name="print_players"),
+    path("print/referees/", printing.print_referees, name="print_referees"),
+    path("print/poster/", printing.poster, name="poster"),
     path("audit/", audit.audit, name="audit"),
 ]

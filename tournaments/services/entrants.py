@@ -162,8 +162,10 @@ def hash_claim_token(token: str) -> str:
 
 
 @transaction.atomic
-def issue_claim_link(entrant: Entrant, actor=None) -> str:
-    """A new claim token for `entrant`; any earlier link stops working. Returns the token."""
+def issue_claim_link(entrant: Entrant, actor=None, *, record: bool = True) -> str:
+    """A new claim token for `entrant`; any earlier link stops working. Returns the token.
+
+    `record=False`: the caller records one audit entry for many links (a printed batch)."""
     entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
     if entrant.user_id is not None:
         raise ServiceError(f"{entrant.name}'s entry is already linked to an account.")
@@ -171,7 +173,8 @@ def issue_claim_link(entrant: Entrant, actor=None) -> str:
     entrant.claim_token_hash = hash_claim_token(token)
     entrant.claim_expires_at = timezone.now() + timedelta(days=settings.CLAIM_LINK_DAYS)
     entrant.save(update_fields=["claim_token_hash", "claim_expires_at"])
-    audit.record(entrant.tournament, actor, "claim_link_issued", entrant=entrant.pk)
+    if record:
+        audit.record(entrant.tournament, actor, "claim_link_issued", entrant=entrant.pk)
     return token
 
 
@@ -184,6 +187,12 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
     )
     if entrant is None:
         raise ServiceError("This claim link is not valid. Ask the organiser for a new one.")
+    if entrant.user_id is not None:
+        # The hash stays after a claim so that a second use says what happened.
+        raise ServiceError(
+            f"This claim link has already been used: {entrant.name}'s entry is claimed.",
+            code="used",
+        )
     if entrant.claim_expires_at is None or entrant.claim_expires_at <= timezone.now():
         raise ServiceError("This claim link has expired. Ask the organiser for a new one.")
     return entrant
@@ -199,9 +208,7 @@ def claim_entry(tournament: Tournament, token: str, user) -> Entrant:
     if tournament.entrants.filter(user=user).exists():
         raise ServiceError("Your account is already linked to an entry in this tournament.")
     entrant.user = user
-    entrant.claim_token_hash = ""
-    entrant.claim_expires_at = None
-    entrant.save(update_fields=["user", "claim_token_hash", "claim_expires_at"])
+    entrant.save(update_fields=["user"])
     audit.record(tournament, user, "entry_claimed", entrant=entrant.pk)
     return entrant
 

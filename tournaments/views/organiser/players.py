@@ -10,6 +10,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
+from core.qr import qr_svg
 from tournaments import format as fmt
 from tournaments import services
 from tournaments.access import tournament_view
@@ -165,7 +166,13 @@ def issue_claim(request: HttpRequest, tournament: Tournament, entrant_id: int) -
         reverse("tournaments:claim", kwargs={"slug": tournament.slug, "token": token})
     )
     context = base_context(request, tournament, "players")
-    context.update({"entrant": entrant, "link": link})
+    context.update(
+        {
+            "entrant": entrant,
+            "link": link,
+            "qr": qr_svg(link, title=f"QR code of {entrant.name}'s claim link"),
+        }
+    )
     return render(request, "tournaments/claim_issued.html", context)
 
 
