@@ -1,7 +1,7 @@
 from django.urls import path
 
+from .views import checkin, invitations
 from .views import home as views
-from .views import invitations
 from .views.organiser import overview
 
 app_name = "tournaments"
@@ -14,5 +14,6 @@ urlpatterns = [
     path("<slug:slug>/entrants/", views.entrants, name="entrants"),
     path("<slug:slug>/claim/<str:token>/", invitations.claim, name="claim"),
     path("<slug:slug>/invite/<str:token>/", invitations.invite, name="invite"),
+    path("<slug:slug>/check-in/", checkin.check_in_myself, name="check_in"),
     path("<slug:slug>/people/", views.people, name="people"),
 ]

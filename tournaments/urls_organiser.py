@@ -7,6 +7,7 @@ from django.urls import path
 
 from .views.organiser import (
     audit,
+    checkin,
     groups,
     overview,
     people,
@@ -34,6 +35,10 @@ urlpatterns = [
     path("players/csv/", players.register_csv, name="register_csv"),
     path("players/withdraw/", players.withdraw, name="withdraw"),
     path("players/<int:entrant_id>/claim-link/", players.issue_claim, name="issue_claim"),
+    path("players/<int:entrant_id>/remove/", players.remove, name="remove_player"),
+    path("check-in/", checkin.check_in, name="check_in"),
+    path("check-in/<int:entrant_id>/", checkin.check_in_player, name="check_in_player"),
+    path("check-in/no-shows/", checkin.withdraw_no_shows, name="withdraw_no_shows"),
     path("groups/", groups.groups, name="groups"),
     path("groups/check/", groups.groups_check, name="groups_check"),
     path("groups/names/", groups.group_names, name="group_names"),

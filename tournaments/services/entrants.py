@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.permissions import Action, can
 from core.errors import ServiceError
 from core.text import clean_line
 
@@ -56,6 +57,27 @@ def add_entrant(tournament: Tournament, name: str, actor=None) -> Entrant:
     audit.record(tournament, actor, "player_registered", entrant=entrant.pk, name=name)
     audit.bump_version(tournament)
     return entrant
+
+
+@transaction.atomic
+def remove_entrant(tournament: Tournament, actor, entrant_id: int) -> str:
+    """Remove a player outright (a mistyped name, a no-show) before the group phase starts;
+    after that a player can only be withdrawn. Returns the name removed."""
+    tournament = lock(tournament)
+    if not can(actor, Action.MANAGE_REGISTRATION, tournament):
+        raise ServiceError("You may not remove players here.", code="forbidden")
+    if tournament.phase not in REGISTRATION_PHASES:
+        raise ServiceError(
+            "The group phase has started: a player can only be withdrawn now, not removed."
+        )
+    entrant = tournament.entrants.filter(pk=entrant_id).first()
+    if entrant is None:
+        raise ServiceError("That player is not registered in this tournament.")
+    name = entrant.name
+    entrant.delete()  # memberships go with it; nothing else refers to an entry this early
+    audit.record(tournament, actor, "player_removed", names=[name])
+    audit.bump_version(tournament)
+    return name
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from core.errors import ServiceError
 from tournaments import services
 from tournaments.access import tournament_view
 from tournaments.forms import TournamentForm
-from tournaments.models import Tournament
+from tournaments.models import FINAL_PHASES, Tournament
 from tournaments.selectors import published_tournaments
 
 
@@ -64,6 +64,7 @@ def detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "may_manage": can(user, Action.START_PHASES, tournament),
             "may_run_rounds": can(user, Action.NAME_REPRESENTATIVES, tournament),
             "may_publish": can(user, Action.PUBLISH, tournament),
+            "final_phases": [p.value for p in FINAL_PHASES],
         },
     )
 
