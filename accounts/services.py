@@ -110,7 +110,9 @@ def find_invitation(tournament, token: str) -> RoleInvitation:
         else None
     )
     if invitation is None:
-        raise ServiceError("This invitation link is not valid. Ask the organiser for a new one.")
+        raise ServiceError(
+            "This invitation link is not valid. Ask the organiser for a new one.", code="unknown"
+        )
     state = invitation.state(timezone.now())
     if state == "used":
         raise ServiceError("This invitation has already been accepted.", code="used")

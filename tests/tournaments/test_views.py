@@ -184,7 +184,9 @@ class TestClaimLinks:
         link = self.issue(cup, entrant)
         client_for(UserFactory()).post(link)
         thief = UserFactory()
-        assert client_for(thief).post(link).status_code == 404
+        response = client_for(thief).post(link)
+        assert response.status_code == 410
+        assert "already claimed" in response.content.decode()
         entrant.refresh_from_db()
         assert entrant.user != thief
 
@@ -265,7 +267,8 @@ class TestClaimLinks:
         Entrant.objects.filter(pk=entrant.pk).update(
             claim_expires_at=timezone.now() - timedelta(minutes=1)
         )
-        assert client_for(UserFactory()).post(link).status_code == 404
+        response = client_for(UserFactory()).post(link)
+        assert response.status_code == 410 and "expired" in response.content.decode()
         assert expire_claim_links.delay().get() == 1
         entrant.refresh_from_db()
         assert entrant.claim_token_hash == ""

@@ -208,11 +208,13 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
         else None
     )
     if entrant is None:
-        raise ServiceError("This claim link is not valid. Ask the organiser for a new one.")
+        raise ServiceError(
+            "This claim link is not valid. Ask the organiser for a new one.", code="unknown"
+        )
     if entrant.user_id is not None:
         # The hash stays after a claim so that a second use says what happened.
         raise ServiceError(
-            f"This claim link has already been used: {entrant.name}'s entry is claimed.",
+            f"This claim link has already been used: {entrant.name}'s entry is already claimed.",
             code="used",
         )
     if entrant.claim_expires_at is None or entrant.claim_expires_at <= timezone.now():

@@ -3,7 +3,8 @@
 Both work before the person is signed in: a signed-out visitor sees what the link is for and
 is offered "Create an account" or "Sign in", both carrying the link as `next`, so they come
 back here and finish. No visibility check first: a live link is what lets a person into a
-draft tournament; a dead one answers 404 to whoever could not see the tournament anyway.
+draft tournament; a token that names nothing answers 404 to whoever could not see the
+tournament anyway, a used, expired or withdrawn one 410 with what became of it.
 """
 
 from django.contrib import messages
@@ -22,7 +23,9 @@ GONE = 410
 
 
 def _refused(request: HttpRequest, tournament: Tournament, err: ServiceError, template: str):
-    if not can(request.user, Action.VIEW_PUBLIC, tournament):
+    # A token that names nothing may be a guess: a private tournament stays unknown. One that
+    # was real (used, expired, withdrawn) came from the organiser: say what became of it.
+    if err.code == "unknown" and not can(request.user, Action.VIEW_PUBLIC, tournament):
         raise Http404(err.message)
     context = {"tournament": tournament, "error": err.message, "used": err.code == "used"}
     return render(request, template, context, status=GONE)
