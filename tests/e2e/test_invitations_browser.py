@@ -9,6 +9,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from accounts.models import TournamentRole
+from tests.e2e.conftest import PHONE
 from tests.e2e.test_htmx_browser import sign_in
 from tests.factories import PASSWORD, EntrantFactory, TournamentFactory, UserFactory
 from tournaments.models import Entrant
@@ -101,6 +102,8 @@ def test_a_claim_link_through_sign_up_to_the_entry_and_check_in(browser, live_se
     expect(page.get_by_role("heading", name="Bea")).to_be_visible()
     expect(page.get_by_role("img", name="QR code for Bea")).to_be_visible()
     assert serious(page) == []
+    page.set_viewport_size(PHONE)  # the sheet and its QR code fit a phone, nothing sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     link = page.locator(".sheet-link").inner_text()
 
     # Without JavaScript: the whole way through still works.

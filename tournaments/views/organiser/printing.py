@@ -64,7 +64,7 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
             {
                 "sheet": sheet,
                 "link": link,
-                "qr": qr_svg(link, title=f"QR code for {sheet.name}", scale=6),
+                "qr": qr_svg(link, title=f"QR code for {sheet.name}", size="sheet"),
             }
         )
     context["rows"] = rows
@@ -90,6 +90,9 @@ def poster(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     link = request.build_absolute_uri(tournament.get_absolute_url())
     context = base_context(request, tournament, "people")
     context.update(
-        {"link": link, "qr": qr_svg(link, title=f"QR code of {tournament.name}'s page", scale=10)}
+        {
+            "link": link,
+            "qr": qr_svg(link, title=f"QR code of {tournament.name}'s page", size="poster"),
+        }
     )
     return render(request, "organiser/poster.html", context)
