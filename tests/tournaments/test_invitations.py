@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Role, RoleInvitation, TournamentRole
 from core.errors import ServiceError
-from tests.factories import EntrantFactory, RoleFactory, TournamentFactory, UserFactory
+from tests.factories import PASSWORD, EntrantFactory, RoleFactory, TournamentFactory, UserFactory
 from tournaments.models import AuditEntry
 from tournaments.services import invitations, issue_claim_link
 
@@ -162,6 +162,22 @@ class TestPages:
         # The person granted a role sees it (the tournament's page, private to the public).
         page = browser.get(response.url).content.decode()
         assert "referee of" in page
+
+    def test_sign_in_comes_back_to_a_claim_link(self, cup):
+        tournament, users = cup
+        entrant = EntrantFactory(tournament=tournament, name="Bea")
+        path = reverse("tournaments:claim", args=["cup", issue_claim_link(entrant)])
+        UserFactory(username="bea")
+        browser = Client()
+        login = browser.get(f"{reverse('login')}?next={path}").content.decode()
+        assert f'href="{reverse("signup")}?next={path}"' in login  # "Create an account" too
+        response = browser.post(
+            f"{reverse('login')}?next={path}", {"username": "bea", "password": PASSWORD}
+        )
+        assert response.status_code == 302 and response.url == path
+        browser.post(path)
+        entrant.refresh_from_db()
+        assert entrant.user.username == "bea"
 
     @pytest.mark.parametrize("bad", ["https://evil.example/", "//evil.example/x", "javascript:x"])
     def test_sign_up_goes_back_only_to_this_site(self, bad):
