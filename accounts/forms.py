@@ -36,3 +36,13 @@ class NotificationsForm(forms.ModelForm):
         if data.get("notify_by_email") and not data.get("email"):
             self.add_error("email", "Give an address to receive notifications.")
         return data
+
+
+class InviteForm(forms.Form):
+    label = forms.CharField(
+        max_length=80,
+        required=False,
+        label="For (a name to recognise the link by)",
+        help_text="Optional; printed on the sheet. The person chooses their own username.",
+    )
+    role = forms.ChoiceField(choices=[("referee", "Referee"), ("co_organiser", "Co-organiser")])

@@ -66,3 +66,42 @@ class SentNotification(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+class RoleInvitation(models.Model):
+    """A one-use link that grants a referee or co-organiser role, usable before the person
+    has an account (sign-up then accepts it). Only a hash of the token is stored."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="invitations"
+    )
+    role = models.CharField(max_length=20, choices=Role.choices)
+    # Who the link is for, in the organiser's words (printed on the sheet); not an account.
+    label = models.CharField(max_length=80, blank=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_role_display()} invitation for {self.label or 'anyone'}"
+
+    def state(self, now) -> str:
+        """used, revoked, expired or pending (in that order: a used link stays used)."""
+        if self.used_at is not None:
+            return "used"
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at <= now:
+            return "expired"
+        return "pending"

@@ -39,9 +39,15 @@ class Action(StrEnum):
     NAME_REPRESENTATIVES = "name_representatives"  # and give the duel a table
     REFEREE_DUELS = "referee_duels"  # moves, undo, forfeit, time limit, adjudication
     RECORD_SHARED_CARD = "record_shared_card"
+    CHECK_IN_PLAYERS = "check_in_players"  # on the day; a player may also check themselves in
 
 
-_REFEREE = {Action.NAME_REPRESENTATIVES, Action.REFEREE_DUELS, Action.RECORD_SHARED_CARD}
+_REFEREE = {
+    Action.NAME_REPRESENTATIVES,
+    Action.REFEREE_DUELS,
+    Action.RECORD_SHARED_CARD,
+    Action.CHECK_IN_PLAYERS,
+}
 _CO_ORGANISER = _REFEREE | {
     Action.MANAGE_SETTINGS,
     Action.MANAGE_REGISTRATION,

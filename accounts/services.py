@@ -1,12 +1,19 @@
-"""Granting and revoking per-tournament roles; an account's display name."""
+"""Granting and revoking per-tournament roles, the invitation links that grant them, and an
+account's display name."""
 
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 
 from core.errors import ServiceError
 from core.names import clean_name
 
-from .models import Role, TournamentRole
+from .models import Role, RoleInvitation, TournamentRole
 from .permissions import Action, can
 
 DISPLAY_NAME_MAX = 80
@@ -60,3 +67,97 @@ def revoke_role(actor, tournament, grant_id: int) -> None:
         raise ServiceError("That role no longer exists.")
     _check(actor, tournament, grant.role)
     grant.delete()
+
+
+# Invitations: a link that grants a role, usable before the person has an account.
+
+INVITE_LABEL_MAX = 80
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@transaction.atomic
+def issue_invitation(
+    actor, tournament, *, role: str, label: str = "", days: int | None = None
+) -> tuple[RoleInvitation, str]:
+    """A new one-use invitation for `role`; returns it and its token (shown once, never stored)."""
+    role = _check(actor, tournament, role)
+    label = " ".join((label or "").split())
+    if len(label) > INVITE_LABEL_MAX:
+        raise ServiceError(f"A name on an invitation has at most {INVITE_LABEL_MAX} characters.")
+    token = secrets.token_urlsafe(24)
+    invitation = RoleInvitation.objects.create(
+        tournament=tournament,
+        role=role,
+        label=label,
+        token_hash=hash_token(token),
+        created_by=actor,
+        expires_at=timezone.now() + timedelta(days=days or settings.CLAIM_LINK_DAYS),
+    )
+    return invitation, token
+
+
+@transaction.atomic
+def revoke_invitation(actor, tournament, invitation_id: int) -> RoleInvitation:
+    invitation = (
+        RoleInvitation.objects.select_for_update()
+        .filter(pk=invitation_id, tournament=tournament)
+        .first()
+    )
+    if invitation is None:
+        raise ServiceError("That invitation does not exist.")
+    _check(actor, tournament, invitation.role)
+    if invitation.used_at is not None:
+        raise ServiceError("That invitation has been used already: remove the role instead.")
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
+def find_invitation(tournament, token: str) -> RoleInvitation:
+    """The live invitation a token names in `tournament`, or a ServiceError saying why not."""
+    invitation = (
+        RoleInvitation.objects.filter(tournament=tournament, token_hash=hash_token(token)).first()
+        if token
+        else None
+    )
+    if invitation is None:
+        raise ServiceError(
+            "This invitation link is not valid. Ask the organiser for a new one.", code="unknown"
+        )
+    state = invitation.state(timezone.now())
+    if state == "used":
+        raise ServiceError("This invitation has already been accepted.", code="used")
+    if state == "revoked":
+        raise ServiceError("This invitation was withdrawn. Ask the organiser for a new one.")
+    if state == "expired":
+        raise ServiceError("This invitation has expired. Ask the organiser for a new one.")
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(tournament, token: str, user) -> TournamentRole:
+    """Grant `user` the invitation's role; the link works once."""
+    found = find_invitation(tournament, token)
+    invitation = RoleInvitation.objects.select_for_update().get(pk=found.pk)
+    find_invitation(tournament, token)  # again, under the lock: two people may race
+    if user.pk == tournament.created_by_id:
+        raise ServiceError("You are the organiser already: keep this link for someone else.")
+    grant, created = TournamentRole.objects.get_or_create(
+        tournament=tournament,
+        user=user,
+        role=invitation.role,
+        defaults={"granted_by": invitation.created_by},
+    )
+    if not created:
+        raise ServiceError(
+            f"You are already a {invitation.get_role_display().lower()}: "
+            "keep this link for someone else."
+        )
+    invitation.used_by = user
+    invitation.used_at = timezone.now()
+    invitation.save(update_fields=["used_by", "used_at"])
+    return grant

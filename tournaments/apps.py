@@ -7,8 +7,13 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from accounts.ratelimit import register_invite_check
 
-        from .invites import claim_link_in_signup
-
-        # A sign-up on its way to claiming an entry is not rate-limited.
-        register_invite_check(claim_link_in_signup)
         from . import signals  # noqa: F401 - connects the receivers
+        from .services.invitations import link_is_live
+
+        # A sign-up on its way to a live claim link or role invitation is not rate-limited
+        # (a venue shares one address); accounts cannot import tournaments, so it is told here.
+        register_invite_check(
+            lambda request: link_is_live(
+                (request.POST.get("next") or request.GET.get("next") or "")[:500]
+            )
+        )

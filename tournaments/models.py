@@ -138,6 +138,11 @@ class Entrant(models.Model):
         Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="members"
     )
     withdrawal_reason = models.CharField(max_length=200, blank=True)  # private to organisers
+    # On the day: set when the player (or a member of staff) checks them in; cleared never.
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["name"]

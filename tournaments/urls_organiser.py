@@ -7,10 +7,12 @@ from django.urls import path
 
 from .views.organiser import (
     audit,
+    checkin,
     groups,
     overview,
     people,
     players,
+    printing,
     results,
     rounds,
     schedule,
@@ -34,6 +36,10 @@ urlpatterns = [
     path("players/csv/", players.register_csv, name="register_csv"),
     path("players/withdraw/", players.withdraw, name="withdraw"),
     path("players/<int:entrant_id>/claim-link/", players.issue_claim, name="issue_claim"),
+    path("players/<int:entrant_id>/remove/", players.remove, name="remove_player"),
+    path("check-in/", checkin.check_in, name="check_in"),
+    path("check-in/<int:entrant_id>/", checkin.check_in_player, name="check_in_player"),
+    path("check-in/no-shows/", checkin.withdraw_no_shows, name="withdraw_no_shows"),
     path("groups/", groups.groups, name="groups"),
     path("groups/check/", groups.groups_check, name="groups_check"),
     path("groups/names/", groups.group_names, name="group_names"),
@@ -51,5 +57,14 @@ urlpatterns = [
     path("results/<int:duel_id>/", results.result, name="result"),
     path("people/", people.people, name="people"),
     path("people/<int:grant_id>/revoke/", people.revoke, name="revoke"),
+    path("people/invite/", people.invite, name="invite"),
+    path(
+        "people/invitations/<int:invitation_id>/revoke/",
+        people.revoke_invitation,
+        name="revoke_invitation",
+    ),
+    path("print/players/", printing.print_players, name="print_players"),
+    path("print/referees/", printing.print_referees, name="print_referees"),
+    path("print/poster/", printing.poster, name="poster"),
     path("audit/", audit.audit, name="audit"),
 ]

@@ -11,7 +11,8 @@ pytestmark = pytest.mark.django_db
 
 A = Action
 # Written out from TOURNAMENT.md by hand, not derived from the code's grant table.
-REFEREE_MAY = {A.NAME_REPRESENTATIVES, A.REFEREE_DUELS, A.RECORD_SHARED_CARD}
+# Issue 16 ("On the day"): staff, referees included, check players in.
+REFEREE_MAY = {A.NAME_REPRESENTATIVES, A.REFEREE_DUELS, A.RECORD_SHARED_CARD, A.CHECK_IN_PLAYERS}
 CO_ORGANISER_MAY = REFEREE_MAY | {
     A.MANAGE_SETTINGS,
     A.MANAGE_REGISTRATION,

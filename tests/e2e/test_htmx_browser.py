@@ -29,6 +29,12 @@ def test_register_players_in_place_and_see_a_duplicate_refused(page):
     name.press("Enter")
     expect(page.get_by_role("cell", name="Ada", exact=True)).to_be_visible()
     expect(page.get_by_label("Player name")).to_have_value("")
+    # Keyboard flow: the cursor is back in the name field, the next name can be typed at once.
+    expect(page.get_by_label("Player name")).to_be_focused()
+    page.keyboard.type("Bob")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("cell", name="Bob", exact=True)).to_be_visible()
+    expect(page.get_by_label("Player name")).to_be_focused()
 
     page.get_by_label("Player name").fill("ada")
     page.get_by_role("button", name="Register player").click()

@@ -158,10 +158,9 @@ def test_an_organiser_runs_set_up_and_the_first_transfers(page, artifacts_dir):
     )
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     page.set_viewport_size(DESKTOP)
-    # Applying anyway: the service refuses, the reason is shown where the organiser looks.
-    page.get_by_role("button", name="Apply the change").click()
-    expect(page.get_by_role("alert")).to_contain_text("at most 15 members")
-    settled(page)  # the refusal swapped the board in: let htmx wire up the new selects
+    # A refused change cannot be applied: the button is disabled, the reason beside it.
+    expect(page.get_by_role("button", name="Apply the change")).to_be_disabled()
+    expect(page.locator("#transfer-why")).to_contain_text("a group may have at most 15")
 
     # The other way, by dragging: Ada leaves Group 1 for Group 2.
     member(page, "Uma").locator("select").select_option(label="Group 2")

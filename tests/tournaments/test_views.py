@@ -184,7 +184,9 @@ class TestClaimLinks:
         link = self.issue(cup, entrant)
         client_for(UserFactory()).post(link)
         thief = UserFactory()
-        assert client_for(thief).post(link).status_code == 404
+        response = client_for(thief).post(link)
+        assert response.status_code == 410
+        assert "already claimed" in response.content.decode()
         entrant.refresh_from_db()
         assert entrant.user != thief
 
@@ -218,10 +220,28 @@ class TestClaimLinks:
 
     def test_claim_needs_sign_in(self, cup):
         tournament, users = cup
-        link = self.issue(cup, EntrantFactory(tournament=tournament, name="Bea"))
+        entrant = EntrantFactory(tournament=tournament, name="Bea")
+        link = self.issue(cup, entrant)
         response = Client().get(link)
-        assert response.status_code == 302
-        assert reverse("login") in response.url
+        page = response.content.decode()
+        # Signed out: the page says whose entry it is and offers both doors, each coming back.
+        assert response.status_code == 200 and "Bea" in page
+        assert f'href="{reverse("signup")}?next={link}"' in page
+        assert f'href="{reverse("login")}?next={link}"' in page
+        assert Client().post(link).status_code == 200  # a signed-out post claims nothing
+        entrant.refresh_from_db()
+        assert entrant.user is None
+
+    def test_a_used_link_says_already_claimed(self, cup):
+        tournament, users = cup
+        entrant = EntrantFactory(tournament=tournament, name="Bea")
+        link = self.issue(cup, entrant)
+        bea = UserFactory()
+        client_for(bea).post(link)
+        response = client_for(bea).get(link)
+        assert response.status_code == 410
+        assert "already been used" in response.content.decode()
+        assert "not valid" not in response.content.decode()
 
     @pytest.mark.parametrize("who", ["referee", "player", "stranger"])
     def test_only_organisers_issue_links(self, cup, who):
@@ -247,7 +267,8 @@ class TestClaimLinks:
         Entrant.objects.filter(pk=entrant.pk).update(
             claim_expires_at=timezone.now() - timedelta(minutes=1)
         )
-        assert client_for(UserFactory()).post(link).status_code == 404
+        response = client_for(UserFactory()).post(link)
+        assert response.status_code == 410 and "expired" in response.content.decode()
         assert expire_claim_links.delay().get() == 1
         entrant.refresh_from_db()
         assert entrant.claim_token_hash == ""

@@ -13,6 +13,7 @@ from .entrants import (
     issue_claim_link,
     register_csv,
     register_list,
+    remove_entrant,
 )
 from .groups import change_groups, name_groups, split_groups, start_group_phase, withdraw
 from .rounds import name_representatives
@@ -35,6 +36,7 @@ __all__ = [
     "open_registration",
     "register_csv",
     "register_list",
+    "remove_entrant",
     "set_published",
     "change_groups",
     "name_groups",

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.permissions import Action, can
 from core.errors import ServiceError
 from core.names import name_key
 
@@ -47,6 +48,27 @@ def add_entrant(tournament: Tournament, name: str, actor=None) -> Entrant:
     audit.record(tournament, actor, "player_registered", entrant=entrant.pk, name=name)
     audit.bump_version(tournament)
     return entrant
+
+
+@transaction.atomic
+def remove_entrant(tournament: Tournament, actor, entrant_id: int) -> str:
+    """Remove a player outright (a mistyped name, a no-show) before the group phase starts;
+    after that a player can only be withdrawn. Returns the name removed."""
+    tournament = lock(tournament)
+    if not can(actor, Action.MANAGE_REGISTRATION, tournament):
+        raise ServiceError("You may not remove players here.", code="forbidden")
+    if tournament.phase not in REGISTRATION_PHASES:
+        raise ServiceError(
+            "The group phase has started: a player can only be withdrawn now, not removed."
+        )
+    entrant = tournament.entrants.filter(pk=entrant_id).first()
+    if entrant is None:
+        raise ServiceError("That player is not registered in this tournament.")
+    name = entrant.name
+    entrant.delete()  # memberships go with it; nothing else refers to an entry this early
+    audit.record(tournament, actor, "player_removed", names=[name])
+    audit.bump_version(tournament)
+    return name
 
 
 @dataclass(frozen=True)
@@ -157,8 +179,10 @@ def hash_claim_token(token: str) -> str:
 
 
 @transaction.atomic
-def issue_claim_link(entrant: Entrant, actor=None) -> str:
-    """A new claim token for `entrant`; any earlier link stops working. Returns the token."""
+def issue_claim_link(entrant: Entrant, actor=None, *, record: bool = True) -> str:
+    """A new claim token for `entrant`; any earlier link stops working. Returns the token.
+
+    `record=False`: the caller records one audit entry for many links (a printed batch)."""
     entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
     if entrant.user_id is not None:
         raise ServiceError(f"{entrant.name}'s entry is already linked to an account.")
@@ -166,7 +190,8 @@ def issue_claim_link(entrant: Entrant, actor=None) -> str:
     entrant.claim_token_hash = hash_claim_token(token)
     entrant.claim_expires_at = timezone.now() + timedelta(days=settings.CLAIM_LINK_DAYS)
     entrant.save(update_fields=["claim_token_hash", "claim_expires_at"])
-    audit.record(entrant.tournament, actor, "claim_link_issued", entrant=entrant.pk)
+    if record:
+        audit.record(entrant.tournament, actor, "claim_link_issued", entrant=entrant.pk)
     return token
 
 
@@ -178,7 +203,15 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
         else None
     )
     if entrant is None:
-        raise ServiceError("This claim link is not valid. Ask the organiser for a new one.")
+        raise ServiceError(
+            "This claim link is not valid. Ask the organiser for a new one.", code="unknown"
+        )
+    if entrant.user_id is not None:
+        # The hash stays after a claim so that a second use says what happened.
+        raise ServiceError(
+            f"This claim link has already been used: {entrant.name}'s entry is already claimed.",
+            code="used",
+        )
     if entrant.claim_expires_at is None or entrant.claim_expires_at <= timezone.now():
         raise ServiceError("This claim link has expired. Ask the organiser for a new one.")
     return entrant
@@ -194,9 +227,7 @@ def claim_entry(tournament: Tournament, token: str, user) -> Entrant:
     if tournament.entrants.filter(user=user).exists():
         raise ServiceError("Your account is already linked to an entry in this tournament.")
     entrant.user = user
-    entrant.claim_token_hash = ""
-    entrant.claim_expires_at = None
-    entrant.save(update_fields=["user", "claim_token_hash", "claim_expires_at"])
+    entrant.save(update_fields=["user"])
     audit.record(tournament, user, "entry_claimed", entrant=entrant.pk)
     return entrant
 

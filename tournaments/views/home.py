@@ -1,4 +1,5 @@
-"""Tournament pages: the home page, creating a tournament, its overview and claim links.
+"""Tournament pages: the home page, creating a tournament, its overview (claim and
+invitation links: `invitations.py`).
 
 Thin: each reads through selectors or writes through one service. Managing a tournament
 (players, groups, rounds, people, publishing) lives in the organiser pages
@@ -8,8 +9,8 @@ redirect there.
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.permissions import Action, can, roles_of
@@ -17,7 +18,7 @@ from core.errors import ServiceError
 from tournaments import services
 from tournaments.access import tournament_view
 from tournaments.forms import TournamentForm
-from tournaments.models import Tournament
+from tournaments.models import FINAL_PHASES, Tournament
 from tournaments.selectors import published_tournaments
 
 
@@ -63,6 +64,7 @@ def detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "may_manage": can(user, Action.START_PHASES, tournament),
             "may_run_rounds": can(user, Action.NAME_REPRESENTATIVES, tournament),
             "may_publish": can(user, Action.PUBLISH, tournament),
+            "final_phases": [p.value for p in FINAL_PHASES],
         },
     )
 
@@ -72,29 +74,6 @@ def detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def entrants(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The players' page moved to the organiser pages; old links still lead there."""
     return redirect("organiser:players", slug=tournament.slug, permanent=True)
-
-
-@login_required
-@require_http_methods(["GET", "POST"])
-def claim(request: HttpRequest, slug: str, token: str) -> HttpResponse:
-    # No visibility check first: a valid token is what lets a player into a draft tournament.
-    tournament = get_object_or_404(Tournament, slug=slug)
-    try:
-        entrant = services.find_claimable(tournament, token)
-        if request.method == "POST":
-            entrant = services.claim_entry(tournament, token, request.user)
-            messages.success(request, f"You are now linked to {entrant.name}'s entry.")
-            return redirect(tournament)
-    except ServiceError as err:
-        if not can(request.user, Action.VIEW_PUBLIC, tournament):
-            raise Http404(err.message) from None
-        return render(
-            request,
-            "tournaments/claim.html",
-            {"tournament": tournament, "error": err.message},
-            status=410,
-        )
-    return render(request, "tournaments/claim.html", {"tournament": tournament, "entrant": entrant})
 
 
 @tournament_view(Action.MANAGE_REFEREES)

@@ -36,6 +36,7 @@ NAV = (
     ("setup", "Settings", Action.MANAGE_SETTINGS),
     ("schedule", "Schedule", Action.MANAGE_SETTINGS),
     ("players", "Players", Action.MANAGE_REGISTRATION),
+    ("check_in", "Check-in", Action.CHECK_IN_PLAYERS),
     ("groups", "Groups", Action.MANAGE_GROUPS),
     ("transfers", "Transfers", Action.MANAGE_GROUPS),
     ("rounds", "Rounds", Action.NAME_REPRESENTATIVES),

@@ -61,6 +61,8 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
                 "register": can(user, Action.MANAGE_REGISTRATION, tournament),
             },
             "cancel_form": extra.pop("cancel_form", None) or CancelForm(),
+            # Who has not checked in, shown before starting the group phase or the playoffs.
+            "not_checked_in": [e.name for e in active if e.checked_in_at is None],
         }
     )
     if tournament.phase in REGISTRATION_PHASES:

@@ -1,36 +1,82 @@
-"""Referees and co-organisers."""
+"""Referees and co-organisers: roles granted by username, and invitation links that grant a
+role to someone who may not have an account yet."""
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services as role_services
-from accounts.forms import GrantRoleForm
-from accounts.models import Role, TournamentRole
+from accounts.forms import GrantRoleForm, InviteForm
+from accounts.models import Role, RoleInvitation, TournamentRole
 from accounts.permissions import Action, can
 from core.errors import ServiceError
+from core.qr import qr_svg
 from tournaments.access import tournament_view
-from tournaments.models import (
-    Tournament,
-)
+from tournaments.models import Tournament
+from tournaments.services import invitations
 
-from ._common import (
-    REFUSED,
-    base_context,
-    render_page,
-    succeeded,
-)
+from ._common import REFUSED, base_context, render_page, succeeded
+
+STATE_WORDS = {
+    "pending": "Waiting",
+    "used": "Accepted",
+    "expired": "Expired",
+    "revoked": "Withdrawn",
+}
+
+
+def _limit_roles(form, may_manage_co: bool) -> None:
+    # Only the organiser invites co-organisers (TOURNAMENT.md "Who does what").
+    if not may_manage_co:
+        form.fields["role"].choices = [(Role.REFEREE, "Referee")]
+
+
+def _people_page(
+    request: HttpRequest, tournament: Tournament, *, form=None, invite_form=None, issued=None
+) -> HttpResponse:
+    may_manage_co = can(request.user, Action.MANAGE_CO_ORGANISERS, tournament)
+    form = form or GrantRoleForm()
+    invite_form = invite_form or InviteForm()
+    _limit_roles(form, may_manage_co)
+    _limit_roles(invite_form, may_manage_co)
+    now = timezone.now()
+    rows = [
+        {
+            "invitation": i,
+            "state": i.state(now),
+            "state_text": STATE_WORDS[i.state(now)],
+            "may_revoke": i.role == Role.REFEREE or may_manage_co,
+        }
+        for i in RoleInvitation.objects.filter(tournament=tournament).select_related("used_by")
+    ]
+    context = base_context(request, tournament, "people")
+    context.update(
+        {
+            "form": form,
+            "invite_form": invite_form,
+            "may_manage_co": may_manage_co,
+            "grants": TournamentRole.objects.filter(tournament=tournament).select_related("user"),
+            "invitations": rows,
+            "issued": issued,
+        }
+    )
+    refused = form.errors or invite_form.errors
+    return render_page(
+        request, "organiser/people.html", context, status=REFUSED if refused else 200
+    )
 
 
 @tournament_view(Action.MANAGE_REFEREES)
 @require_http_methods(["GET", "POST"])
 def people(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    may_manage_co = can(request.user, Action.MANAGE_CO_ORGANISERS, tournament)
-    form = GrantRoleForm(request.POST or None)
-    if not may_manage_co:
-        form.fields["role"].choices = [(Role.REFEREE, "Referee")]
-    if request.method == "POST" and form.is_valid():
+    if request.method == "GET":
+        return _people_page(request, tournament)
+    form = GrantRoleForm(request.POST)
+    _limit_roles(form, can(request.user, Action.MANAGE_CO_ORGANISERS, tournament))
+    if form.is_valid():
         try:
             grant = role_services.grant_role(
                 request.user, tournament, form.cleaned_data["username"], form.cleaned_data["role"]
@@ -44,16 +90,47 @@ def people(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 "people",
                 tournament,
             )
-    context = base_context(request, tournament, "people")
-    context.update(
-        {
-            "form": form,
-            "may_manage_co": may_manage_co,
-            "grants": TournamentRole.objects.filter(tournament=tournament).select_related("user"),
-        }
+    return _people_page(request, tournament, form=form)
+
+
+@tournament_view(Action.MANAGE_REFEREES)
+@require_POST
+def invite(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Issue an invitation link; it is shown once, with its QR code, on the page that answers."""
+    form = InviteForm(request.POST)
+    _limit_roles(form, can(request.user, Action.MANAGE_CO_ORGANISERS, tournament))
+    if not form.is_valid():
+        return _people_page(request, tournament, invite_form=form)
+    try:
+        invitation, token = invitations.issue_invitation(
+            tournament,
+            request.user,
+            role=form.cleaned_data["role"],
+            label=form.cleaned_data["label"],
+        )
+    except ServiceError as err:
+        form.add_error(None, err.message)
+        return _people_page(request, tournament, invite_form=form)
+    link = request.build_absolute_uri(
+        reverse("tournaments:invite", kwargs={"slug": tournament.slug, "token": token})
     )
-    return render_page(
-        request, "organiser/people.html", context, status=REFUSED if form.errors else 200
+    title = f"QR code of the {invitation.get_role_display().lower()} invitation"
+    issued = {"invitation": invitation, "link": link, "qr": qr_svg(link, title=title)}
+    return _people_page(request, tournament, issued=issued)
+
+
+@tournament_view(Action.MANAGE_REFEREES)
+@require_POST
+def revoke_invitation(
+    request: HttpRequest, tournament: Tournament, invitation_id: int
+) -> HttpResponse:
+    try:
+        invitations.revoke_invitation(tournament, request.user, invitation_id)
+    except ServiceError as err:
+        messages.error(request, err.message)
+        return redirect("organiser:people", slug=tournament.slug)
+    return succeeded(
+        request, "Invitation withdrawn: its link no longer works.", "people", tournament
     )
 
 

@@ -3,13 +3,15 @@
 from collections.abc import Callable
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
+from core.qr import qr_svg
 from tournaments import format as fmt
 from tournaments import services
 from tournaments.access import tournament_view
@@ -53,6 +55,11 @@ def _players_context(request: HttpRequest, tournament: Tournament, **extra: Any)
         }
     )
     context.update(extra)
+    if context["registration_open"] and (
+        "added" in extra or request.GET.get("registered") == "1" or context["form"].errors
+    ):
+        # Keyboard flow: after each name the cursor is back in the name field for the next.
+        context["form"].fields["name"].widget.attrs["autofocus"] = True
     if "withdraw_form" not in context:
         context["withdraw_form"] = WithdrawForm(
             entrants=[e for e in entrants if e.status == EntrantStatus.ACTIVE]
@@ -86,7 +93,10 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             form.add_error("name", err.message)
         else:
             if not request.htmx:
-                return succeeded(request, f"{added.name} is registered.", "players", tournament)
+                messages.success(request, f"{added.name} is registered.")
+                return redirect(
+                    reverse("organiser:players", args=[tournament.slug]) + "?registered=1"
+                )
             return _players_page(request, tournament, added=added.name)
     return _players_page(request, tournament, status=REFUSED, form=form)
 
@@ -165,7 +175,13 @@ def issue_claim(request: HttpRequest, tournament: Tournament, entrant_id: int) -
         reverse("tournaments:claim", kwargs={"slug": tournament.slug, "token": token})
     )
     context = base_context(request, tournament, "players")
-    context.update({"entrant": entrant, "link": link})
+    context.update(
+        {
+            "entrant": entrant,
+            "link": link,
+            "qr": qr_svg(link, title=f"QR code of {entrant.name}'s claim link"),
+        }
+    )
     return render(request, "tournaments/claim_issued.html", context)
 
 
@@ -194,3 +210,14 @@ def withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             withdraw_confirm=err.code == "confirm",
         )
     return succeeded(request, f"{entrant.name} is withdrawn.", "players", tournament)
+
+
+@tournament_view(Action.MANAGE_REGISTRATION)
+@require_POST
+def remove(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
+    """Remove a player outright before the group phase (a mistyped name): no withdrawal kept."""
+    try:
+        name = services.remove_entrant(tournament, request.user, entrant_id)
+    except ServiceError as err:
+        return _players_page(request, tournament, status=REFUSED, error=err.message)
+    return succeeded(request, f"{name} is removed.", "players", tournament)

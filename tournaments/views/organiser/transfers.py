@@ -199,7 +199,10 @@ def transfers(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
     if verdict.needs_confirmation:
         done += f" {group_names[verdict.eliminated_group]} is eliminated."
-    if not request.htmx:
+    tournament.refresh_from_db()
+    if not request.htmx or verdict.needs_confirmation or not transfer_window(tournament)[0]:
+        # After an elimination (or round 15) the window is shut: the whole page says so,
+        # and no board is left offering to confirm anything.
         return succeeded(request, f"Applied: {done}", "transfers", tournament)
     return render_page(
         request,

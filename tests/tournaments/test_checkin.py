@@ -1,0 +1,251 @@
+"""Check-in on the day (issue 16) over the role matrix, the no-shows leaving in one action,
+and removing a player before the group phase."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Role
+from core.errors import ServiceError
+from tests.factories import EntrantFactory, RoleFactory, TournamentFactory, UserFactory
+from tests.tournaments.test_organiser_views import in_group_phase, register
+from tournaments import services
+from tournaments.forms_organiser import WITHDRAW
+from tournaments.models import AuditEntry, Entrant, EntrantStatus, Phase
+from tournaments.services import checkin
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cup():
+    organiser = UserFactory(username="olga")
+    tournament = TournamentFactory(created_by=organiser, published=True, slug="cup", name="Cup")
+    tournament.groups.create(name="Reds", order=1)
+    tournament.groups.create(name="Blues", order=2)
+    other = TournamentFactory(slug="other")
+    users = {
+        "organiser": organiser,
+        "co_organiser": RoleFactory(tournament=tournament, role=Role.CO_ORGANISER).user,
+        "referee": RoleFactory(tournament=tournament, role=Role.REFEREE).user,
+        "player": EntrantFactory(tournament=tournament, name="Pia", user=UserFactory()).user,
+        "other_player": EntrantFactory(tournament=tournament, name="Oli", user=UserFactory()).user,
+        "other_staff": RoleFactory(tournament=other, role=Role.CO_ORGANISER).user,
+        "stranger": UserFactory(),
+        "anonymous": None,
+    }
+    return tournament, users
+
+
+def client_for(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+# Who may check Pia in: herself and the staff of this tournament; nobody else.
+MATRIX = {
+    "organiser": True,
+    "co_organiser": True,
+    "referee": True,
+    "player": True,
+    "other_player": False,
+    "other_staff": False,
+    "stranger": False,
+    "anonymous": False,
+}
+
+
+@pytest.mark.parametrize(("who", "allowed"), MATRIX.items())
+def test_check_in_service_matrix(cup, who, allowed):
+    tournament, users = cup
+    pia = tournament.entrants.get(name="Pia")
+    if allowed:
+        checkin.check_in(tournament, users[who], pia.pk)
+    else:
+        with pytest.raises(ServiceError):
+            checkin.check_in(tournament, users[who], pia.pk)
+    pia.refresh_from_db()
+    assert (pia.checked_in_at is not None) == allowed
+    assert AuditEntry.objects.filter(action="player_checked_in").exists() == allowed
+
+
+@pytest.mark.parametrize(("who", "allowed"), MATRIX.items())
+def test_staff_check_in_page_matrix(cup, who, allowed):
+    tournament, users = cup
+    pia = tournament.entrants.get(name="Pia")
+    client = client_for(users[who])
+    response = client.post(reverse("organiser:check_in_player", args=["cup", pia.pk]))
+    staff = who in ("organiser", "co_organiser", "referee")
+    # The staff page is staff's alone: Pia checks herself in from the tournament's page.
+    assert response.status_code == (302 if staff else 302 if who == "anonymous" else 403)
+    pia.refresh_from_db()
+    assert (pia.checked_in_at is not None) == staff
+    page = client.get(reverse("organiser:check_in", args=["cup"]))
+    assert page.status_code == (200 if staff else 302 if who == "anonymous" else 403)
+
+
+@pytest.mark.parametrize("who", list(MATRIX))
+def test_self_check_in_is_for_the_player_alone(cup, who):
+    tournament, users = cup
+    client = client_for(users[who])
+    response = client.post(reverse("tournaments:check_in", args=["cup"]))
+    pia = tournament.entrants.get(name="Pia")
+    oli = tournament.entrants.get(name="Oli")
+    assert (pia.checked_in_at is not None) == (who == "player")
+    assert (oli.checked_in_at is not None) == (who == "other_player")
+    if who in ("player", "other_player"):
+        assert response.status_code == 302
+        assert "checked in" in client.get(response.url).content.decode()
+    else:
+        assert response.status_code in (302, 403)
+
+
+def test_detail_page_offers_the_check_in_button_to_the_player(cup):
+    tournament, users = cup
+    client = client_for(users["player"])
+    page = client.get(reverse("tournaments:detail", args=["cup"])).content.decode()
+    assert "check me in" in page
+    client.post(reverse("tournaments:check_in", args=["cup"]))
+    page = client.get(reverse("tournaments:detail", args=["cup"])).content.decode()
+    assert "check me in" not in page and "You are checked in" in page
+
+
+def test_an_inactive_player_cannot_be_checked_in(cup):
+    tournament, users = cup
+    pia = tournament.entrants.get(name="Pia")
+    Entrant.objects.filter(pk=pia.pk).update(status=EntrantStatus.WITHDRAWN)
+    with pytest.raises(ServiceError, match="withdrawn"):
+        checkin.check_in(tournament, users["organiser"], pia.pk)
+
+
+def test_overview_names_who_is_missing_before_the_start(cup):
+    tournament, users = cup
+    checkin.check_in(tournament, users["player"], tournament.entrants.get(name="Pia").pk)
+    page = client_for(users["organiser"]).get(reverse("organiser:overview", args=["cup"]))
+    text = page.content.decode()
+    assert "Not checked in yet (1): Oli" in text
+
+
+def test_no_shows_are_removed_outright_before_the_group_phase(cup):
+    tournament, users = cup
+    organiser = users["organiser"]
+    register(tournament, organiser, n=12, first=6)
+    here = list(tournament.entrants.order_by("name"))[:10]
+    for entrant in here:
+        checkin.check_in(tournament, organiser, entrant.pk)
+    response = client_for(organiser).post(reverse("organiser:withdraw_no_shows", args=["cup"]))
+    assert response.status_code == 302
+    assert sorted(tournament.entrants.values_list("pk", flat=True)) == sorted(e.pk for e in here)
+    assert AuditEntry.objects.filter(action="no_shows_withdrawn").exists()
+
+
+@pytest.mark.parametrize("who", ["referee", "player", "other_staff"])
+def test_only_organisers_withdraw_no_shows(cup, who):
+    tournament, users = cup
+    client_for(users[who]).post(reverse("organiser:withdraw_no_shows", args=["cup"]))
+    assert tournament.entrants.count() == 2
+
+
+def test_no_shows_are_withdrawn_once_the_group_phase_has_started(cup):
+    tournament, users = cup
+    organiser = users["organiser"]
+    in_group_phase(tournament, organiser, decided=0, sizes=(6, 6))
+    absent = tournament.entrants.order_by("name").first()
+    for entrant in tournament.entrants.exclude(pk=absent.pk):
+        checkin.check_in(tournament, organiser, entrant.pk)
+    names = checkin.withdraw_no_shows(tournament, organiser)
+    assert names == [absent.name]
+    absent.refresh_from_db()
+    assert absent.status == EntrantStatus.WITHDRAWN
+    assert absent.withdrawal_reason == "Did not check in"
+
+
+class TestRemove:
+    def test_a_mistyped_player_is_removed_before_the_group_phase(self, cup):
+        tournament, users = cup
+        typo = services.add_entrant(tournament, "Pai", users["organiser"])
+        client = client_for(users["co_organiser"])
+        response = client.post(reverse("organiser:remove_player", args=["cup", typo.pk]))
+        assert response.status_code == 302
+        assert not tournament.entrants.filter(name="Pai").exists()
+        assert "Pai is removed" in client.get(response.url).content.decode()
+        # The name is free again.
+        services.add_entrant(tournament, "Pai", users["organiser"])
+
+    @pytest.mark.parametrize("who", ["referee", "player", "other_staff", "stranger"])
+    def test_others_cannot_remove(self, cup, who):
+        tournament, users = cup
+        pia = tournament.entrants.get(name="Pia")
+        client_for(users[who]).post(reverse("organiser:remove_player", args=["cup", pia.pk]))
+        assert tournament.entrants.filter(pk=pia.pk).exists()
+
+    def test_not_once_the_group_phase_has_started(self, cup):
+        tournament, users = cup
+        in_group_phase(tournament, users["organiser"], decided=0, sizes=(6, 6))
+        pia = tournament.entrants.get(name="Pia")
+        response = client_for(users["organiser"]).post(
+            reverse("organiser:remove_player", args=["cup", pia.pk])
+        )
+        assert response.status_code == 422
+        assert "can only be withdrawn" in response.content.decode()
+        assert tournament.entrants.filter(pk=pia.pk).exists()
+        assert tournament.phase == Phase.GROUP_PHASE
+
+    def test_another_tournaments_player_is_not_removed(self, cup):
+        tournament, users = cup
+        elsewhere = EntrantFactory(tournament=TournamentFactory(slug="far"), name="Zed")
+        response = client_for(users["organiser"]).post(
+            reverse("organiser:remove_player", args=["cup", elsewhere.pk])
+        )
+        assert response.status_code == 422
+        assert Entrant.objects.filter(pk=elsewhere.pk).exists()
+
+
+def test_name_field_keeps_focus_after_each_registration(cup):
+    tournament, users = cup
+    client = client_for(users["organiser"])
+    response = client.post(
+        reverse("organiser:players", args=["cup"]), {"name": "Ulla"}, follow=True
+    )
+    assert 'name="name"' in response.content.decode()
+    assert "autofocus" in response.content.decode()
+    response = client.post(
+        reverse("organiser:players", args=["cup"]), {"name": "Vic"}, HTTP_HX_REQUEST="true"
+    )
+    assert "autofocus" in response.content.decode()
+
+
+class TestTransfersBoard:
+    def test_after_an_elimination_nothing_offers_to_confirm(self, cup):
+        tournament, users = cup
+        organiser = users["organiser"]
+        reds, blues = in_group_phase(tournament, organiser, decided=1, sizes=(9, 6))
+        movers = list(tournament.entrants.filter(group=blues).order_by("name")[:2])
+        data = {f"to{m.pk}": "1" for m in movers}
+        client = client_for(organiser)
+        transfers = reverse("organiser:transfers", args=["cup"])
+        response = client.post(transfers, {**data, "confirm": "1"}, HTTP_HX_REQUEST="true")
+        # htmx is sent to the whole page, which no longer holds a board.
+        assert response.status_code == 204 and response["HX-Redirect"] == transfers
+        page = client.get(transfers).content.decode()
+        assert "Blues is eliminated" in page
+        assert "Confirm" not in page
+
+    def test_a_refused_change_disables_apply_and_says_why(self, cup):
+        tournament, users = cup
+        reds, blues = in_group_phase(tournament, users["organiser"], decided=1, sizes=(7, 6))
+        # Three of Reds' 7 and two of Blues' 6 withdraw: both groups would be below 5.
+        leaving = list(tournament.entrants.filter(group=reds).order_by("name")[:3]) + list(
+            tournament.entrants.filter(group=blues).order_by("name")[:2]
+        )
+        data = {f"to{e.pk}": WITHDRAW for e in leaving}
+        check = client_for(users["organiser"]).post(
+            reverse("organiser:transfers_check", args=["cup"]), data
+        )
+        html = check.content.decode()
+        assert "Refused: both groups would be below 5" in html
+        actions = html.split('id="transfer-actions"')[1]
+        assert "disabled" in actions.split("</button>")[0]
+        assert 'id="transfer-why"' in actions

@@ -1,0 +1,313 @@
+"""Links that travel (issue 16): role invitations (one use, expiry, revocation, wrong
+tournament, wrong role), claim and invitation links surviving sign-up, printed sheets that
+reissue links, and `link_is_live` (sign-up's rate-limit exemption)."""
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Role, RoleInvitation, TournamentRole
+from core.errors import ServiceError
+from tests.factories import PASSWORD, EntrantFactory, RoleFactory, TournamentFactory, UserFactory
+from tournaments.models import AuditEntry
+from tournaments.services import invitations, issue_claim_link
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cup():
+    organiser = UserFactory(username="olga")
+    tournament = TournamentFactory(created_by=organiser, published=False, slug="cup")
+    users = {
+        "organiser": organiser,
+        "co_organiser": RoleFactory(tournament=tournament, role=Role.CO_ORGANISER).user,
+        "referee": RoleFactory(tournament=tournament, role=Role.REFEREE).user,
+        "player": EntrantFactory(tournament=tournament, user=UserFactory()).user,
+        "stranger": UserFactory(),
+        "anonymous": None,
+    }
+    return tournament, users
+
+
+def client_for(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def invite_path(tournament, token: str) -> str:
+    return reverse("tournaments:invite", args=[tournament.slug, token])
+
+
+class TestInvitationService:
+    def test_one_use(self, cup):
+        tournament, users = cup
+        _, token = invitations.issue_invitation(
+            tournament, users["organiser"], role="referee", label="Rui"
+        )
+        rui, other = UserFactory(), UserFactory()
+        invitations.accept_invitation(tournament, token, rui)
+        assert TournamentRole.objects.filter(tournament=tournament, user=rui, role="referee")
+        with pytest.raises(ServiceError, match="already been accepted"):
+            invitations.accept_invitation(tournament, token, other)
+        assert not TournamentRole.objects.filter(user=other).exists()
+
+    def test_expiry(self, cup):
+        tournament, users = cup
+        invitation, token = invitations.issue_invitation(
+            tournament, users["organiser"], role="referee"
+        )
+        RoleInvitation.objects.filter(pk=invitation.pk).update(
+            expires_at=timezone.now() - timedelta(seconds=1)
+        )
+        with pytest.raises(ServiceError, match="expired"):
+            invitations.accept_invitation(tournament, token, UserFactory())
+
+    def test_revocation(self, cup):
+        tournament, users = cup
+        invitation, token = invitations.issue_invitation(
+            tournament, users["co_organiser"], role="referee"
+        )
+        invitations.revoke_invitation(tournament, users["co_organiser"], invitation.pk)
+        with pytest.raises(ServiceError, match="withdrawn"):
+            invitations.accept_invitation(tournament, token, UserFactory())
+        assert AuditEntry.objects.filter(tournament=tournament, action="invitation_revoked")
+
+    def test_wrong_tournament(self, cup):
+        tournament, users = cup
+        other = TournamentFactory(created_by=users["organiser"], slug="other")
+        _, token = invitations.issue_invitation(tournament, users["organiser"], role="referee")
+        with pytest.raises(ServiceError, match="not valid"):
+            invitations.accept_invitation(other, token, UserFactory())
+        assert not TournamentRole.objects.filter(tournament=other, role="referee").exists()
+
+    @pytest.mark.parametrize(
+        ("who", "role"),
+        [
+            ("co_organiser", "co_organiser"),  # only the organiser invites co-organisers
+            ("referee", "referee"),
+            ("player", "referee"),
+            ("stranger", "referee"),
+            ("organiser", "organiser"),  # not a role an invitation grants
+        ],
+    )
+    def test_wrong_role(self, cup, who, role):
+        tournament, users = cup
+        with pytest.raises(ServiceError):
+            invitations.issue_invitation(tournament, users[who], role=role)
+        assert not RoleInvitation.objects.exists()
+
+    def test_the_organiser_alone_invites_co_organisers(self, cup):
+        tournament, users = cup
+        _, token = invitations.issue_invitation(tournament, users["organiser"], role="co_organiser")
+        carla = UserFactory()
+        invitations.accept_invitation(tournament, token, carla)
+        assert TournamentRole.objects.get(user=carla).role == "co_organiser"
+
+    def test_a_co_organiser_cannot_withdraw_a_co_organiser_invitation(self, cup):
+        tournament, users = cup
+        invitation, token = invitations.issue_invitation(
+            tournament, users["organiser"], role="co_organiser"
+        )
+        with pytest.raises(ServiceError):
+            invitations.revoke_invitation(tournament, users["co_organiser"], invitation.pk)
+        assert invitations.link_is_live(invite_path(tournament, token))
+
+    def test_only_a_hash_is_stored(self, cup):
+        tournament, users = cup
+        invitation, token = invitations.issue_invitation(
+            tournament, users["organiser"], role="referee"
+        )
+        assert token not in invitation.token_hash and len(invitation.token_hash) == 64
+
+
+class TestLinkIsLive:
+    def test_claim_and_invitation_links(self, cup):
+        tournament, users = cup
+        entrant = EntrantFactory(tournament=tournament, name="Bea")
+        claim = reverse("tournaments:claim", args=["cup", issue_claim_link(entrant)])
+        _, token = invitations.issue_invitation(tournament, users["organiser"], role="referee")
+        assert invitations.link_is_live(claim)
+        assert invitations.link_is_live("http://testserver" + invite_path(tournament, token))
+        invitations.accept_invitation(tournament, token, UserFactory())
+        assert not invitations.link_is_live(invite_path(tournament, token))
+        for junk in ["", "/", "/t/cup/claim/nope/", "/t/nope/invite/x/", "::", None]:
+            assert not invitations.link_is_live(junk)
+
+
+class TestPages:
+    def test_a_signed_out_invitee_signs_up_and_has_the_role(self, cup):
+        tournament, users = cup
+        _, token = invitations.issue_invitation(tournament, users["organiser"], role="referee")
+        path = invite_path(tournament, token)
+        browser = Client()
+        assert "Create an account" in browser.get(path).content.decode()
+        response = browser.post(
+            f"{reverse('signup')}?next={path}",
+            {
+                "username": "rui",
+                "password1": "a-long-pass-phrase",
+                "password2": "a-long-pass-phrase",
+            },
+        )
+        assert response.status_code == 302 and response.url == path
+        response = browser.post(path)
+        assert response.status_code == 302
+        assert TournamentRole.objects.get(user__username="rui").role == "referee"
+        # The person granted a role sees it (the tournament's page, private to the public).
+        page = browser.get(response.url).content.decode()
+        assert "referee of" in page
+
+    def test_sign_in_comes_back_to_a_claim_link(self, cup):
+        tournament, users = cup
+        entrant = EntrantFactory(tournament=tournament, name="Bea")
+        path = reverse("tournaments:claim", args=["cup", issue_claim_link(entrant)])
+        UserFactory(username="bea")
+        browser = Client()
+        login = browser.get(f"{reverse('login')}?next={path}").content.decode()
+        assert f'href="{reverse("signup")}?next={path}"' in login  # "Create an account" too
+        response = browser.post(
+            f"{reverse('login')}?next={path}", {"username": "bea", "password": PASSWORD}
+        )
+        assert response.status_code == 302 and response.url == path
+        browser.post(path)
+        entrant.refresh_from_db()
+        assert entrant.user.username == "bea"
+
+    @pytest.mark.parametrize("bad", ["https://evil.example/", "//evil.example/x", "javascript:x"])
+    def test_sign_up_goes_back_only_to_this_site(self, bad):
+        response = Client().post(
+            f"{reverse('signup')}?next={bad}",
+            {
+                "username": "eve",
+                "password1": "a-long-pass-phrase",
+                "password2": "a-long-pass-phrase",
+            },
+        )
+        assert response.status_code == 302 and response.url == reverse("dashboard")
+
+    def test_used_and_dead_links_answer_in_words(self, cup):
+        tournament, users = cup
+        _, token = invitations.issue_invitation(tournament, users["organiser"], role="referee")
+        rui = UserFactory()
+        invitations.accept_invitation(tournament, token, rui)
+        response = client_for(rui).get(invite_path(tournament, token))
+        assert response.status_code == 410
+        assert "already been accepted" in response.content.decode()
+        # A used link came from the organiser: its holder is told what became of it, signed
+        # out too; a token that names nothing (a guess) leaves a private tournament unknown.
+        response = Client().get(invite_path(tournament, token))
+        assert response.status_code == 410
+        assert "already been accepted" in response.content.decode()
+        guessed = client_for(users["stranger"]).get(invite_path(tournament, "guess"))
+        assert guessed.status_code == 404
+
+    WHO = ["organiser", "co_organiser", "referee", "player", "stranger", "anonymous"]
+
+    @pytest.mark.parametrize("who", WHO)
+    def test_invite_page_matrix(self, cup, who):
+        tournament, users = cup
+        response = client_for(users[who]).post(
+            reverse("organiser:invite", args=["cup"]), {"role": "referee", "label": "Rui"}
+        )
+        # The tournament is private: those with no role in it are told it does not exist.
+        expected = {"organiser": 200, "co_organiser": 200, "referee": 403, "player": 403}
+        assert response.status_code == expected.get(who, 404)
+        assert RoleInvitation.objects.exists() == (response.status_code == 200)
+
+    def test_co_organiser_is_refused_a_co_organiser_invitation(self, cup):
+        tournament, users = cup
+        response = client_for(users["co_organiser"]).post(
+            reverse("organiser:invite", args=["cup"]), {"role": "co_organiser"}
+        )
+        assert response.status_code == 422
+        assert not RoleInvitation.objects.exists()
+
+    def test_people_page_lists_invitations_with_their_state(self, cup):
+        tournament, users = cup
+        organiser = users["organiser"]
+        used, token = invitations.issue_invitation(
+            tournament, organiser, role="referee", label="Uma"
+        )
+        invitations.accept_invitation(tournament, token, UserFactory(username="uma"))
+        gone, _ = invitations.issue_invitation(tournament, organiser, role="referee", label="Gus")
+        invitations.revoke_invitation(tournament, organiser, gone.pk)
+        invitations.issue_invitation(tournament, organiser, role="co_organiser", label="Wes")
+        page = client_for(organiser).get(reverse("organiser:people", args=["cup"])).content
+        page = page.decode()
+        assert "Accepted by uma" in page
+        assert "Withdrawn" in page
+        assert "Waiting, until" in page
+        assert 'aria-label="Withdraw the invitation for Wes"' in page
+
+    def test_issued_invitation_shows_link_and_qr_once(self, cup):
+        tournament, users = cup
+        response = client_for(users["organiser"]).post(
+            reverse("organiser:invite", args=["cup"]), {"role": "referee", "label": "Rui"}
+        )
+        page = response.content.decode()
+        link = response.context["issued"]["link"]
+        assert link in page and '<svg role="img"' in page
+        assert invitations.link_is_live(link)
+
+
+class TestPrintedSheets:
+    def test_printing_player_sheets_reissues_links(self, cup):
+        tournament, users = cup
+        bea = EntrantFactory(tournament=tournament, name="Bea")
+        old = reverse("tournaments:claim", args=["cup", issue_claim_link(bea)])
+        client = client_for(users["co_organiser"])
+        url = reverse("organiser:print_players", args=["cup"])
+        before = client.get(url).content.decode()
+        assert "stop working" in before and "Bea" in before
+        assert invitations.link_is_live(old)  # looking changes nothing
+        response = client.post(url)
+        page = response.content.decode()
+        assert response.status_code == 200
+        assert not invitations.link_is_live(old)
+        (row,) = response.context["rows"]  # the player with an account gets no sheet
+        assert row["sheet"].name == "Bea" and invitations.link_is_live(row["link"])
+        assert row["link"] in page and page.count('<svg role="img"') == 1
+        assert AuditEntry.objects.filter(tournament=tournament, action="claim_links_reissued")
+
+    def test_printing_referee_sheets_reissues_open_invitations(self, cup):
+        tournament, users = cup
+        _, old = invitations.issue_invitation(
+            tournament, users["organiser"], role="referee", label="Rui"
+        )
+        used, token = invitations.issue_invitation(tournament, users["organiser"], role="referee")
+        invitations.accept_invitation(tournament, token, UserFactory())
+        response = client_for(users["organiser"]).post(
+            reverse("organiser:print_referees", args=["cup"])
+        )
+        (row,) = response.context["rows"]
+        assert row["sheet"].name == "Rui"
+        assert not invitations.link_is_live(invite_path(tournament, old))
+        assert invitations.link_is_live(row["link"])
+        assert AuditEntry.objects.filter(tournament=tournament, action="invitations_reissued")
+
+    @pytest.mark.parametrize("who", ["referee", "player", "stranger", "anonymous"])
+    def test_others_cannot_print(self, cup, who):
+        tournament, users = cup
+        bea = EntrantFactory(tournament=tournament, name="Bea")
+        old = reverse("tournaments:claim", args=["cup", issue_claim_link(bea)])
+        for name in ("print_players", "print_referees"):
+            response = client_for(users[who]).post(reverse(f"organiser:{name}", args=["cup"]))
+            assert response.status_code in (302, 403, 404)
+        assert invitations.link_is_live(old)
+
+    def test_poster(self, cup):
+        tournament, users = cup
+        response = client_for(users["organiser"]).get(reverse("organiser:poster", args=["cup"]))
+        page = response.content.decode()
+        assert response.status_code == 200 and '<svg role="img"' in page
+        assert "not published yet" in page
+        assert (
+            client_for(users["referee"]).get(reverse("organiser:poster", args=["cup"])).status_code
+            == 403
+        )

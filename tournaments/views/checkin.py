@@ -1,0 +1,28 @@
+"""A player checks themselves in on the day (the staff's page is the organiser pages')."""
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from accounts.permissions import Action
+from core.errors import ServiceError
+from tournaments.access import tournament_view
+from tournaments.models import Tournament
+from tournaments.services import checkin
+
+
+@tournament_view(Action.VIEW_OWN_ENTRY)
+@require_POST
+def check_in_myself(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    entry = tournament.entrants.filter(user=request.user).first()
+    if entry is None:  # pragma: no cover - VIEW_OWN_ENTRY means an entry exists
+        return redirect_to_login(request.get_full_path())
+    try:
+        checkin.check_in(tournament, request.user, entry.pk)
+    except ServiceError as err:
+        messages.error(request, err.message)
+    else:
+        messages.success(request, f"You are checked in as {entry.name}. Have a good game!")
+    return redirect(tournament)

@@ -1,0 +1,98 @@
+"""Printable sheets and the poster: a sheet per unclaimed player (claim link and QR code), a
+sheet per open referee invitation, and a poster of the public page's address.
+
+Tokens are stored only as hashes, so a sheet cannot reprint a link: printing issues fresh
+ones. The GET page says so (and whose links stop working) before anything changes; the POST
+issues them and answers with the sheets, ready for the browser's Print.
+"""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_safe
+
+from accounts.permissions import Action
+from core.errors import ServiceError
+from core.qr import qr_svg
+from tournaments.access import tournament_view
+from tournaments.models import Tournament
+from tournaments.services import invitations
+
+from ._common import REFUSED, base_context
+
+KINDS = {
+    "players": {
+        "view": "tournaments:claim",
+        "heading": "Players' claim sheets",
+        "noun": "player",
+        "back": "players",
+    },
+    "referees": {
+        "view": "tournaments:invite",
+        "heading": "Referees' invitation sheets",
+        "noun": "referee",
+        "back": "people",
+    },
+}
+
+
+def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResponse:
+    info = KINDS[kind]
+    if kind == "players":
+        waiting = [e.name for e in invitations.players_to_print(tournament)]
+        reissue = invitations.reissue_player_sheets
+    else:
+        waiting = [
+            i.label or "(no name)" for i in invitations.referee_invitations_to_print(tournament)
+        ]
+        reissue = invitations.reissue_referee_sheets
+    context = base_context(request, tournament, info["back"])
+    context.update({"kind": kind, "info": info, "waiting": waiting})
+    if request.method == "GET":
+        return render(request, "organiser/print_sheets.html", context)
+    try:
+        sheets = reissue(tournament, request.user)
+    except ServiceError as err:
+        context["error"] = err.message
+        return render(request, "organiser/print_sheets.html", context, status=REFUSED)
+    rows = []
+    for sheet in sheets:
+        link = request.build_absolute_uri(
+            reverse(info["view"], kwargs={"slug": tournament.slug, "token": sheet.token})
+        )
+        rows.append(
+            {
+                "sheet": sheet,
+                "link": link,
+                "qr": qr_svg(link, title=f"QR code for {sheet.name}", size="sheet"),
+            }
+        )
+    context["rows"] = rows
+    return render(request, "organiser/print_sheets.html", context)
+
+
+@tournament_view(Action.MANAGE_REGISTRATION)
+@require_http_methods(["GET", "POST"])
+def print_players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _sheets(request, tournament, "players")
+
+
+@tournament_view(Action.MANAGE_REFEREES)
+@require_http_methods(["GET", "POST"])
+def print_referees(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    return _sheets(request, tournament, "referees")
+
+
+@tournament_view(Action.PUBLISH)
+@require_safe
+def poster(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The public page's address in large type and as a QR code, to pin up at the venue."""
+    link = request.build_absolute_uri(tournament.get_absolute_url())
+    context = base_context(request, tournament, "people")
+    context.update(
+        {
+            "link": link,
+            "qr": qr_svg(link, title=f"QR code of {tournament.name}'s page", size="poster"),
+        }
+    )
+    return render(request, "organiser/poster.html", context)
