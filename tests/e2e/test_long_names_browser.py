@@ -43,6 +43,9 @@ OVERFLOWING = """(run) => {
     while (scroller && !["auto", "scroll"].includes(getComputedStyle(scroller).overflowX)) {
       scroller = scroller.parentElement;
     }
+    // Cut visibly with an ellipsis (the one-line phone header's username): not sticking out.
+    const cut = getComputedStyle(parent);
+    if (cut.textOverflow === "ellipsis" && cut.overflowX === "hidden") continue;
     for (const rect of range.getClientRects()) {
       const sticksOut = scroller
         ? rect.width > scroller.clientWidth + 1
