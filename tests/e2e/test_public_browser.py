@@ -252,7 +252,8 @@ def test_the_big_screen_shows_exactly_one_panel_whatever_the_order_of_turns_and_
         lambda route: held.append(route) if holding[0] else route.continue_(),
     )
     with page.expect_request("**/screen/?panel=now"):
-        page.clock.run_for(1000)
+        # Each part polls once within 1.15 × its interval (static/js/app.js spreads them).
+        page.clock.run_for(1150)
     duel_services.append_event(
         duel, referee, {"type": "forfeit", "seat": "A", "reason": "no show"}, 0
     )
