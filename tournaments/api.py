@@ -126,9 +126,13 @@ INVALID = {422: Invalid}
 # The demo tournament's slug (`./dev run`) as the example: the schema's reader, and
 # schemathesis, can try a slug that answers.
 SlugPath = Annotated[
-    str, Path(description="The tournament's slug, as in its address", examples=["demo-open"])
+    str,
+    Path(
+        description="The tournament's slug, as in its address",
+        example="demo-open",
+    ),
 ]
-DuelPath = Annotated[int, Path(description="The duel's id", examples=[1])]
+DuelPath = Annotated[int, Path(description="The duel's id", example=1)]
 CSV = {
     "responses": {
         200: {
