@@ -434,7 +434,13 @@ def test_odd_values_posted_to_every_form_are_answered_and_refusals_change_nothin
     @given(
         st.fixed_dictionaries(
             {
-                key: st.one_of(st.just(value), odd_text, st.just(ABSENT))
+                # An uploaded file may also be any bytes (not UTF-8, UTF-16, NULs).
+                key: st.one_of(
+                    st.just(value),
+                    odd_text,
+                    st.just(ABSENT),
+                    *([st.binary(max_size=300)] if key in form.files else []),
+                )
                 for key, value in valid.items()
             },
             optional={"extra": odd_text},
@@ -446,7 +452,8 @@ def test_odd_values_posted_to_every_form_are_answered_and_refusals_change_nothin
             if value is ABSENT:
                 continue
             if key in form.files:
-                value = SimpleUploadedFile("players.csv", value.encode("utf-8", "surrogatepass"))
+                raw = value if isinstance(value, bytes) else value.encode("utf-8", "surrogatepass")
+                value = SimpleUploadedFile("players.csv", raw)
             sent[key] = value
         with transaction.atomic():
             response = client.post(address, sent)
