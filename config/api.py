@@ -1,5 +1,7 @@
+from django.db import InterfaceError, OperationalError
 from ninja import NinjaAPI
 
+from core.middleware import RETRY_AFTER_SECONDS
 from tournaments.api import router as tournaments_router
 
 api = NinjaAPI(
@@ -11,3 +13,14 @@ api = NinjaAPI(
     urls_namespace="api",
 )
 api.add_router("/tournaments", tournaments_router)
+
+
+@api.exception_handler(OperationalError)
+@api.exception_handler(InterfaceError)
+def database_unavailable(request, exc):
+    # As core.middleware does for the pages (ninja answers the API's exceptions itself).
+    response = api.create_response(
+        request, {"detail": "The database is not answering; try again shortly."}, status=503
+    )
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

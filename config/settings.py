@@ -55,6 +55,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A database that does not answer is a 503 with Retry-After (docs/operations.md, Faults).
+    "core.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Issue 15: an anonymous, unchanged poll answered 304 here, before sessions and the rest.
     "tournaments.middleware.LeanPollMiddleware",
@@ -142,6 +144,8 @@ LOGOUT_REDIRECT_URL = "home"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("AXES_COOLOFF_HOURS", "0.25"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The posted username bounded to the column axes stores it in (accounts/signin.py).
+AXES_USERNAME_CALLABLE = "accounts.signin.attempted_username"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False

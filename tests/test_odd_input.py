@@ -113,3 +113,13 @@ def test_a_large_upload_is_refused_before_anything_is_saved_and_reports_are_summ
     assert "3 registered, 100 refused" in html
     assert html.count("<strong>Refused:</strong>") == 20
     assert "and 80 more refused lines, not shown" in html
+
+
+def test_a_sign_in_with_a_huge_username_is_refused_and_recorded_bounded(client):
+    # On PostgreSQL the unbounded username overflowed django-axes' column: a 500 (the fuzz).
+    from axes.models import AccessAttempt
+
+    response = client.post("/accounts/login/", {"username": "x" * 300, "password": "wrong"})
+    assert response.status_code == 200
+    assert "correct username and password" in response.content.decode()
+    assert [len(a.username) for a in AccessAttempt.objects.all()] == [150]

@@ -8,12 +8,12 @@ import csv
 import io
 import json
 import re
-from typing import Any
+from typing import Annotated, Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
-from ninja import Field, Router, Schema
+from ninja import Field, Path, Router, Schema
 from ninja.responses import NinjaJSONEncoder
 from pydantic import TypeAdapter
 
@@ -108,10 +108,48 @@ class DuelDetail(DuelRow):
     log: list[LogLine]
 
 
+class Problem(Schema):
+    detail: str = Field(description='Why there is no answer, in words ("Not Found")')
+
+
+class Invalid(Schema):
+    detail: list[dict[str, Any]] = Field(
+        description="Which part of the request is invalid, and why"
+    )
+
+
+# Every status an endpoint can answer is in the schema (checked by schemathesis in
+# tests/api/test_schemathesis.py): 304 when `If-None-Match` holds the current ETag, 404 for
+# a tournament (or duel) that does not exist or is not published to the caller, 422 for a
+# duel id that is not a whole number. A new answer (a rate limit's 429) is added here.
+UNCHANGED = {304: None}
+MISSING = {404: Problem}
+INVALID = {422: Invalid}
+
+# The demo tournament's slug (`./dev run`) as the example: the schema's reader, and
+# schemathesis, can try a slug that answers.
+SlugPath = Annotated[
+    str,
+    Path(
+        description="The tournament's slug, as in its address",
+        example="demo-open",
+    ),
+]
+DuelPath = Annotated[int, Path(description="The duel's id", example=1)]
+CSV = {
+    "responses": {
+        200: {
+            "description": "CSV, one header line then one line a row (UTF-8)",
+            "content": {"text/csv": {"schema": {"type": "string"}}},
+        }
+    }
+}
+
+
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,140}")
 
 
-def _load(request: HttpRequest, slug: str) -> Tournament:
+def _load(request: HttpRequest, slug: SlugPath) -> Tournament:
     # The path is typed by anyone: a NUL or any other odd character is simply no tournament
     # (PostgreSQL would refuse a NUL in the query with an error, not a 404).
     if not SLUG.fullmatch(slug):
@@ -141,7 +179,7 @@ def _tag(response: HttpResponse, tournament: Tournament) -> None:
     patch_vary_headers(response, ["Cookie"])
 
 
-def _answer(request: HttpRequest, slug: str, response: HttpResponse, read):
+def _answer(request: HttpRequest, slug: SlugPath, response: HttpResponse, read):
     """`read(tournament)`, or a 304 when the caller already has this version."""
     tournament = _load(request, slug)
     unchanged = _fresh(request, tournament)
@@ -151,7 +189,7 @@ def _answer(request: HttpRequest, slug: str, response: HttpResponse, read):
     return read(tournament)
 
 
-def _shared(request: HttpRequest, slug: str, endpoint: str, schema: Any, read):
+def _shared(request: HttpRequest, slug: SlugPath, endpoint: str, schema: Any, read):
     """Like `_answer`, for an answer that depends on the version alone: its JSON is made once
     per version and served to everyone from the shared cache (issue 15), through the same
     validation and encoder django-ninja applies to an answer it serialises itself."""
@@ -174,41 +212,59 @@ def _shared(request: HttpRequest, slug: str, endpoint: str, schema: Any, read):
     return answer
 
 
-@router.get("/{slug}", response=Summary, summary="The tournament at a glance")
-def tournament_summary(request, slug: str):
+@router.get(
+    "/{slug}", response={200: Summary, **UNCHANGED, **MISSING}, summary="The tournament at a glance"
+)
+def tournament_summary(request, slug: SlugPath):
     return _shared(request, slug, "summary", Summary, read_models.summary)
 
 
-@router.get("/{slug}/standings", response=list[Standing], summary="Individual standings")
-def tournament_standings(request, slug: str):
+@router.get(
+    "/{slug}/standings",
+    response={200: list[Standing], **UNCHANGED, **MISSING},
+    summary="Individual standings",
+)
+def tournament_standings(request, slug: SlugPath):
     return _shared(request, slug, "standings", list[Standing], read_models.standings)
 
 
-@router.get("/{slug}/groups", response=list[GroupTable], summary="Group standings")
-def tournament_groups(request, slug: str):
+@router.get(
+    "/{slug}/groups",
+    response={200: list[GroupTable], **UNCHANGED, **MISSING},
+    summary="Group standings",
+)
+def tournament_groups(request, slug: SlugPath):
     return _shared(request, slug, "groups", list[GroupTable], read_models.group_table)
 
 
-@router.get("/{slug}/rounds", response=list[RoundRow], summary="Rounds, duels and membership")
-def tournament_rounds(request, slug: str):
+@router.get(
+    "/{slug}/rounds",
+    response={200: list[RoundRow], **UNCHANGED, **MISSING},
+    summary="Rounds, duels and membership",
+)
+def tournament_rounds(request, slug: SlugPath):
     return _shared(request, slug, "rounds", list[RoundRow], read_models.rounds)
 
 
 @router.get(
     "/{slug}/tiebreaks",
-    response=dict[str, Any],
+    response={200: dict[str, Any], **UNCHANGED, **MISSING},
     summary="Tie-breaks with their draws and seeds, and the 'if it ended now' view",
 )
-def tournament_tiebreaks(request, slug: str):
+def tournament_tiebreaks(request, slug: SlugPath):
     return _shared(request, slug, "tiebreaks", dict[str, Any], read_models.tiebreaks)
 
 
-@router.get("/{slug}/bracket", response=dict[str, Any], summary="The Page playoff and placings")
-def tournament_bracket(request, slug: str):
+@router.get(
+    "/{slug}/bracket",
+    response={200: dict[str, Any], **UNCHANGED, **MISSING},
+    summary="The Page playoff and placings",
+)
+def tournament_bracket(request, slug: SlugPath):
     return _shared(request, slug, "bracket", dict[str, Any], read_models.bracket)
 
 
-def _duel(tournament: Tournament, duel_id: int):
+def _duel(tournament: Tournament, duel_id: DuelPath):
     from duels.models import Duel
 
     return get_object_or_404(
@@ -216,17 +272,21 @@ def _duel(tournament: Tournament, duel_id: int):
     )
 
 
-@router.get("/{slug}/duels/{duel_id}", response=DuelDetail, summary="One duel and its log")
-def duel_detail(request, slug: str, response: HttpResponse, duel_id: int):
+@router.get(
+    "/{slug}/duels/{duel_id}",
+    response={200: DuelDetail, **UNCHANGED, **MISSING, **INVALID},
+    summary="One duel and its log",
+)
+def duel_detail(request, slug: SlugPath, response: HttpResponse, duel_id: DuelPath):
     return _answer(request, slug, response, lambda t: read_models.duel_detail(t, _duel(t, duel_id)))
 
 
 @router.get(
     "/{slug}/duels/{duel_id}/record",
-    response=dict[str, Any],
+    response={200: dict[str, Any], **UNCHANGED, **MISSING, **INVALID},
     summary="The duel's record in the split-uno-duel format (RULES.md section 8)",
 )
-def duel_record(request, slug: str, response: HttpResponse, duel_id: int):
+def duel_record(request, slug: SlugPath, response: HttpResponse, duel_id: DuelPath):
     from duels.services import record_of
 
     def read(tournament: Tournament) -> dict:
@@ -260,8 +320,13 @@ def _csv(tournament: Tournament, name: str, header: list[str], rows) -> HttpResp
     return response
 
 
-@router.get("/{slug}/standings.csv", summary="Individual standings as CSV", response={200: None})
-def standings_csv(request, slug: str):
+@router.get(
+    "/{slug}/standings.csv",
+    summary="Individual standings as CSV",
+    response={200: None, **MISSING},
+    openapi_extra=CSV,
+)
+def standings_csv(request, slug: SlugPath):
     tournament = _load(request, slug)
     rows = read_models.standings(tournament)
     return _csv(
@@ -283,8 +348,13 @@ def standings_csv(request, slug: str):
     )
 
 
-@router.get("/{slug}/results.csv", summary="Every duel's result as CSV", response={200: None})
-def results_csv(request, slug: str):
+@router.get(
+    "/{slug}/results.csv",
+    summary="Every duel's result as CSV",
+    response={200: None, **MISSING},
+    openapi_extra=CSV,
+)
+def results_csv(request, slug: SlugPath):
     tournament = _load(request, slug)
     names = dict(tournament.entrants.values_list("pk", "name"))
     duels = [read_models._duel_row(d, names) for d in read_models._duels(tournament)]
