@@ -98,8 +98,13 @@ class World:
     practice: Any = None
     game: Any = None
     token: str = ""
+    invitation: Any = None  # a referee invitation, waiting
+    invite_token: str = ""
+    table: Any = None  # a casual table the player owns
+    table_invite: str = ""  # a co-referee invitation to it
+    replay_token: str = ""
 
-    def kwargs(self, names: list[str]) -> dict[str, Any]:
+    def kwargs(self, names: list[str], view: str = "") -> dict[str, Any]:
         values = {
             "slug": self.tournament.slug,
             "duel_id": self.duel.pk if self.duel else 1,
@@ -107,8 +112,15 @@ class World:
             "grant_id": self.grant.pk,
             "practice_id": self.practice.pk,
             "game_id": self.game.pk,
-            "token": self.token,
+            # The token a view reads: a claim link's unless the view is another link's.
+            "token": {
+                "tournaments:invite": self.invite_token,
+                "tables:invitation": self.table_invite,
+                "tables:replay": self.replay_token,
+            }.get(view, self.token),
             "uidb64": "MQ",
+            "invitation_id": self.invitation.pk,
+            "table_id": self.table.pk,
         }
         return {name: values[name] for name in names}
 
@@ -123,15 +135,26 @@ class World:
 
 
 def _people(tournament, entrants) -> dict[str, Any]:
+    from accounts import services as role_services
     from practice import game_services
     from practice import services as practice_services
+    from tables import services as table_services
 
     organiser = tournament.created_by
     grant = RoleFactory(tournament=tournament, role=Role.REFEREE)
     player = UserFactory()
     entrants[0].user = player
     entrants[0].save(update_fields=["user"])
+    invitation, invite_token = role_services.issue_invitation(
+        organiser, tournament, role=Role.REFEREE, label="Ref"
+    )
+    table = table_services.open_table(owner=player, ruleset="tournament", names=["Ann", "Ben"])
     return {
+        "invitation": invitation,
+        "invite_token": invite_token,
+        "table": table,
+        "table_invite": table_services.invite_co_referee(table_id=table.pk, actor=player),
+        "replay_token": table_services.make_replay_link(table_id=table.pk, actor=player),
         "organiser": organiser,
         "referee": grant.user,
         "player": player,
@@ -287,7 +310,44 @@ FORMS: dict[str, Form] = {
     "practice:game_move": Form(
         "player", fields={"kind": "draw", "seen": "0", "card": "R1", "colour": "red"}
     ),
+    "duels:redo": Form("referee", fields={"seq": "0", "rev": "0"}),
+    # Event-day pages (issue 16)
+    "organiser:call_duel": Form("organiser", fields={"table": "3"}),
+    "organiser:paper_result": Form(
+        "organiser",
+        fields=lambda w: {
+            "first": str(w.duel.seat_a_id),
+            "second": str(w.duel.seat_b_id),
+            "winner": "first",
+            "note": "x",
+        },
+    ),
+    "organiser:paper_duel": Form("organiser", fields={"winner": "A", "note": "x"}),
+    "organiser:schedule": Form("organiser", fields={"time_zone": "Europe/Paris"}),
+    "organiser:check_in_player": Form("organiser", "setup", {"present": "1"}),
+    "organiser:withdraw_no_shows": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:remove_player": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:invite": Form("organiser", fields={"label": "Ref", "role": "referee"}),
+    "organiser:revoke_invitation": Form("organiser"),
+    "organiser:print_players": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:print_referees": Form("organiser", fields={"confirm": "1"}),
+    "tournaments:check_in": Form("player", "setup"),
+    "tournaments:invite": Form("outsider", fields={}),
+    # Casual tables (issue 17)
+    "tables:index": Form(
+        "player", fields={"ruleset": "tournament", "name_0": "Ann", "name_1": "Ben", "name_2": "Cy"}
+    ),
+    "tables:move": Form(
+        "player", fields={"rev": "0", "type": "round", "card_A": "3", "card_B": "5"}
+    ),
+    "tables:undo": Form("player", fields={"rev": "0"}),
+    "tables:end": Form(
+        "player", fields={"rev": "0", "ending": "forfeit_A", "reason": "Left", "confirm": "on"}
+    ),
+    "tables:share": Form("player", fields={"do": "invite"}),
+    "tables:invitation": Form("outsider"),
     # Account pages
+    "notifications": Form("player", fields={"notify_by_email": "on", "email": "p@example.org"}),
     "signup": Form(
         "anonymous",
         fields={
@@ -320,6 +380,8 @@ QUERIES: dict[str, tuple[str, list[str]]] = {
     "duels:replay": ("anonymous", ["step"]),
     "organiser:audit": ("organiser", ["page", "action", "who"]),
     "public:screen": ("anonymous", ["panel", "show"]),
+    "tables:poll": ("player", ["rev"]),
+    "tables:replay": ("anonymous", ["step"]),
 }
 
 
@@ -388,7 +450,7 @@ def test_every_view_reading_the_query_string_has_a_fuzz_entry():
 def snapshot() -> dict[str, list[dict[str, Any]]]:
     """Every row of our tables (and the users). Sessions, messages and django-axes' record of
     failed sign-ins are not ours to compare: a refused sign-in is recorded there on purpose."""
-    labels = {"accounts", "tournaments", "duels", "practice", "games", "auth"}
+    labels = {"accounts", "tournaments", "duels", "practice", "games", "tables", "auth"}
     rows = {}
     for config in apps.get_app_configs():
         if config.label not in labels:
@@ -401,7 +463,7 @@ def snapshot() -> dict[str, list[dict[str, Any]]]:
 def _address(name: str, world: World) -> str:
     pattern = _all_patterns()[name]
     wanted = re.findall(r"<(?:\w+:)?(\w+)>", pattern)
-    return reverse(name, kwargs=world.kwargs(wanted))
+    return reverse(name, kwargs=world.kwargs(wanted, name))
 
 
 def _all_patterns() -> dict[str, str]:
