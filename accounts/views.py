@@ -1,26 +1,16 @@
 from django.contrib import messages
-from django.contrib.auth import REDIRECT_FIELD_NAME, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
+
+from core.http import safe_next
 
 from .forms import SignUpForm
 from .ratelimit import is_invited_signup, limited
-
-
-def safe_next(request: HttpRequest) -> str:
-    """The `next` address a sign-up or sign-in carries (a claim or invitation link, say),
-    if it stays on this site; "" otherwise."""
-    address = request.POST.get(REDIRECT_FIELD_NAME) or request.GET.get(REDIRECT_FIELD_NAME) or ""
-    if url_has_allowed_host_and_scheme(
-        address, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return address
-    return ""
 
 
 @require_http_methods(["GET", "POST"])

@@ -9,6 +9,18 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.utils.cache import patch_cache_control, patch_vary_headers
+from django.utils.http import url_has_allowed_host_and_scheme
+
+
+def safe_next(request: HttpRequest) -> str:
+    """The `next` address a form or link carries (a claim or invitation link through sign-up,
+    "check me in" from /me/), if it stays on this site; "" otherwise."""
+    address = request.POST.get("next") or request.GET.get("next") or ""
+    if url_has_allowed_host_and_scheme(
+        address, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return address
+    return ""
 
 
 def poll_seconds() -> int:

@@ -15,7 +15,16 @@ from django.db.models import Q
 
 from . import charts, presentation, read_models
 from . import format as fmt
-from .models import Entrant, EntrantStatus, Group, Phase, Round, RoundStatus, Tournament
+from .models import (
+    FINAL_PHASES,
+    Entrant,
+    EntrantStatus,
+    Group,
+    Phase,
+    Round,
+    RoundStatus,
+    Tournament,
+)
 
 OPEN = ("pending", "ready", "running")
 RECENT_RESULTS = 6
@@ -717,6 +726,13 @@ class Entry:
     won: int = 0
     lost: int = 0
     roles: tuple[str, ...] = field(default_factory=tuple)
+    checked_in: bool = False
+
+    @property
+    def check_in_open(self) -> bool:
+        """Whether check-in means anything for this entry now (the rules are
+        `services.checkin.check_in`'s): an active player of a tournament not over."""
+        return self.status == EntrantStatus.ACTIVE and self.tournament.phase not in FINAL_PHASES
 
 
 def my_entries(user) -> list[Entry]:
@@ -751,6 +767,7 @@ def my_entries(user) -> list[Entry]:
                 played=standing.played if standing else 0,
                 won=standing.won if standing else 0,
                 lost=standing.lost if standing else 0,
+                checked_in=e.checked_in_at is not None,
             )
         )
     return out

@@ -112,6 +112,46 @@ def test_detail_page_offers_the_check_in_button_to_the_player(cup):
     assert "check me in" not in page and "You are checked in" in page
 
 
+def test_my_page_offers_check_in_and_comes_back_to_it(cup):
+    """/me/ (my tournaments) has the button too; pressing it lands back on /me/, which says so,
+    and its live part's tag moves, so a second open tab sees it at the next poll."""
+    tournament, users = cup
+    client = client_for(users["player"])
+    me = reverse("player:tournaments")
+    page = client.get(me).content.decode()
+    assert "I am here: check me in" in page
+    before = client.get(me, HTTP_HX_REQUEST="true")["ETag"]
+    response = client.post(reverse("tournaments:check_in", args=["cup"]), {"next": me})
+    assert response.status_code == 302 and response.url == me
+    page = client.get(response.url).content.decode()
+    assert "You are checked in." in page and "check me in" not in page
+    assert tournament.entrants.get(name="Pia").checked_in_at is not None
+    assert client.get(me, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=before).status_code == 200
+
+
+def test_check_in_does_not_follow_a_next_address_off_the_site(cup):
+    tournament, users = cup
+    client = client_for(users["player"])
+    response = client.post(
+        reverse("tournaments:check_in", args=["cup"]), {"next": "https://evil.example/"}
+    )
+    assert response.status_code == 302 and response.url == reverse(
+        "tournaments:detail", args=["cup"]
+    )
+
+
+def test_my_page_offers_no_check_in_once_it_means_nothing(cup):
+    tournament, users = cup
+    client = client_for(users["player"])
+    Entrant.objects.filter(name="Pia").update(status=EntrantStatus.WITHDRAWN)
+    page = client.get(reverse("player:tournaments")).content.decode()
+    assert "check me in" not in page and "You are checked in" not in page
+    Entrant.objects.filter(name="Pia").update(status=EntrantStatus.ACTIVE)
+    type(tournament).objects.filter(pk=tournament.pk).update(phase=Phase.COMPLETE)
+    page = client.get(reverse("player:tournaments")).content.decode()
+    assert "check me in" not in page
+
+
 def test_an_inactive_player_cannot_be_checked_in(cup):
     tournament, users = cup
     pia = tournament.entrants.get(name="Pia")

@@ -1,4 +1,5 @@
-"""A player checks themselves in on the day (the staff's page is the organiser pages')."""
+"""A player checks themselves in on the day, from the tournament's page or from /me/ (the
+staff's page is the organiser pages')."""
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
@@ -8,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.permissions import Action
 from core.errors import ServiceError
+from core.http import safe_next
 from tournaments.access import tournament_view
 from tournaments.models import Tournament
 from tournaments.services import checkin
@@ -25,4 +27,4 @@ def check_in_myself(request: HttpRequest, tournament: Tournament) -> HttpRespons
         messages.error(request, err.message)
     else:
         messages.success(request, f"You are checked in as {entry.name}. Have a good game!")
-    return redirect(tournament)
+    return redirect(safe_next(request) or tournament)  # back where the button was

@@ -48,11 +48,13 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
 
 def _my_tournaments_tag(request: HttpRequest) -> str:
     """My duels' digest and the versions of the tournaments I play in (two queries): a call,
-    a table, a start time, a result or a standings change all change it."""
+    a table, a start time, a result, a check-in or a standings change all change it."""
     versions = list(
         Entrant.objects.filter(user=request.user)
         .order_by("pk")
-        .values_list("pk", "status", "group_id", "tournament__standings_version")
+        .values_list(
+            "pk", "status", "group_id", "checked_in_at", "tournament__standings_version"
+        )
     )
     digest = hashlib.blake2s(repr(versions).encode(), digest_size=6).hexdigest()
     return _my_tag(request)[:-1] + f'-{digest}"'
