@@ -52,9 +52,7 @@ def _my_tournaments_tag(request: HttpRequest) -> str:
     versions = list(
         Entrant.objects.filter(user=request.user)
         .order_by("pk")
-        .values_list(
-            "pk", "status", "group_id", "checked_in_at", "tournament__standings_version"
-        )
+        .values_list("pk", "status", "group_id", "checked_in_at", "tournament__standings_version")
     )
     digest = hashlib.blake2s(repr(versions).encode(), digest_size=6).hexdigest()
     return _my_tag(request)[:-1] + f'-{digest}"'
