@@ -123,8 +123,13 @@ def test_me_shows_the_call_without_a_reload(page, fast_polls):
     expect(next_duel).to_contain_text("called to table 9")  # the poll brings it in
     assert page.evaluate("window.__loaded") is True
 
-    results = Axe().run(page)
+    results = Axe().run(page)  # the page with its "check me in" button
     assert results.violations_count == 0, results.generate_report()
+    # Called to the table, the player checks in from the same page and lands back on it.
+    page.get_by_role("button", name=f"I am here: check me in to {tournament.name}").click()
+    expect(page.get_by_role("status")).to_contain_text("You are checked in as")
+    expect(page.locator(".entry-cards")).to_contain_text("You are checked in.")
+    assert page.url.endswith("/me/")
 
 
 def test_axe_on_the_schedule_and_notifications_pages(page):
