@@ -9,6 +9,7 @@ by marker, `-m e2e`, must pass one of those it chose).
 import os
 import shutil
 import socket
+import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -60,6 +61,27 @@ def browser_missing() -> str | None:
     except ImportError:
         return "playwright is not installed"
     return None
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the test database is a file rather than memory. With an in-memory database
+    Django shares one connection between the test thread and the live server's thread, and a
+    test that writes while its page polls then fails at random ("bad parameter or other API
+    misuse", seen as a 503 from the big screen). With a file each thread has its own
+    connection, and WAL with a busy timeout (config/settings.py) makes them wait for each
+    other instead."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        shm = Path("/dev/shm")
+        where = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path_factory.mktemp("db")
+        db.setdefault("TEST", {})["NAME"] = str(where / "test.sqlite3")
+        yield
+        shutil.rmtree(where, ignore_errors=True)
+    else:
+        yield
 
 
 _results: dict[str, dict[str, int]] = {m: {"passed": 0, "skipped": 0} for m in REQUIRED_MARKERS}
