@@ -910,6 +910,27 @@ def test_people_grant_and_revoke(cup):
     assert not tournament.roles.filter(user__username="rex").exists()
 
 
+def test_the_grant_form_grants_from_the_page_an_invitation_left(cup):
+    """After "Create an invitation link" the page stands at people/invite/: the grant form
+    must still post to people/, not make a second, nameless invitation (browser pass)."""
+    import re
+
+    tournament, users = cup
+    UserFactory(username="rex")
+    client = client_for(users["organiser"])
+    page = client.post(url("invite"), {"role": "referee", "label": "Rita"})
+    html = page.content.decode()
+    assert page.status_code == 200 and "Rita" in html
+    forms = re.findall(r"<form [^>]*method=\"post\"[^>]*>", html)
+    assert forms and all("action=" in f for f in forms), forms
+    grant = re.search(r'<form [^>]*action="([^"]+)"[^>]*>(?:(?!</form>).)*Grant role', html, re.S)
+    assert grant and grant.group(1) == url("people")
+    invitations = tournament.invitations.count()
+    assert client.post(grant.group(1), {"username": "rex", "role": "referee"}).status_code == 302
+    assert tournament.roles.filter(user__username="rex").exists()
+    assert tournament.invitations.count() == invitations
+
+
 def test_the_audit_log_filters_by_what_and_who(cup):
     tournament, users = cup
     in_group_phase(tournament, users["organiser"], decided=1)
