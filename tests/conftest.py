@@ -116,7 +116,25 @@ def _required_markers(session) -> tuple[str, ...]:
     )
 
 
+def pytest_collection_finish(session):
+    """The engine suite on its sources starts now, beside the run (tests/engine/source_run.py),
+    when its test was chosen and will not be skipped (the compiled engine is loaded)."""
+    from tests.engine import source_run
+
+    if session.config.option.collectonly or not any(
+        item.name == source_run.TEST_NAME for item in session.items
+    ):
+        return
+    import duels.engine
+
+    if duels.engine.COMPILED:
+        source_run.start()
+
+
 def pytest_sessionfinish(session, exitstatus):
+    from tests.engine import source_run
+
+    source_run.stop()  # a run still going when the session ends (-x, Ctrl+C)
     if REQUIRE_SERVICES and exitstatus == 0 and not session.config.option.collectonly:
         never = [m for m in _required_markers(session) if _results[m]["passed"] == 0]
         if never:
@@ -197,3 +215,28 @@ def _fresh_local_cache(request):
 
         cache.clear()
     yield
+
+
+def _delete_rows_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+    """PostgreSQL's flush between transactional tests (the browser and integration tests) as
+    one DELETE a table instead of Django's TRUNCATE of them all: TRUNCATE makes new files for
+    every table and index (about 1–2 s a test here), while a test leaves a few hundred rows.
+    The tables end as empty either way; Django's foreign keys are deferred to the commit, so
+    the order does not matter. A flush that resets sequences or cascades to other tables (a
+    test case with `available_apps`; neither is used by the suite) keeps Django's TRUNCATE."""
+    if reset_sequences or allow_cascade or not tables:
+        return _truncate_flush(self, style, tables, reset_sequences=reset_sequences,
+                               allow_cascade=allow_cascade)  # fmt: skip
+    return ["SET CONSTRAINTS ALL DEFERRED;"] + [
+        f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
+        for table in tables
+    ]
+
+
+try:
+    from django.db.backends.postgresql.operations import DatabaseOperations as _PostgresOps
+except ImportError:  # no PostgreSQL driver: the suite runs on SQLite
+    pass
+else:
+    _truncate_flush = _PostgresOps.sql_flush
+    _PostgresOps.sql_flush = _delete_rows_flush
