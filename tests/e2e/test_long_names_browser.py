@@ -116,7 +116,8 @@ HEADER_CLASH = """() => {
   boxes.forEach(([a, p], i) => boxes.slice(i + 1).forEach(([b, q]) => {
     const apart = p.right <= q.left + 1 || q.right <= p.left + 1 ||
                   p.bottom <= q.top + 1 || q.bottom <= p.top + 1;
-    if (!apart) out.push(`overlap: ${a.textContent.trim().slice(0, 20)} / ${b.textContent.trim().slice(0, 20)}`);
+    const name = (e) => e.textContent.trim().slice(0, 20);
+    if (!apart) out.push(`overlap: ${name(a)} / ${name(b)}`);
   }));
   return out;
 }"""
