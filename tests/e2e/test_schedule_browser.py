@@ -53,6 +53,24 @@ def test_a_paper_result_in_at_most_three_actions(page):
     assert results.violations_count == 0, results.generate_report()
 
 
+def test_a_refused_form_brings_its_first_error_into_view_on_a_phone(page):
+    """Sent empty, the paper form comes back with its errors far down the Rounds page: the
+    first field in error has the focus and is on screen (browser pass: the page came back at
+    its top with the errors ~1,300 px below)."""
+    from tests.e2e.conftest import PHONE
+
+    duel, _ = group_phase_duel(players=("Alice", "Bob"), slug="cup")
+    Duel.objects.filter(pk=duel.pk).delete()
+    sign_in(page, duel.tournament.created_by.username)
+    page.set_viewport_size(PHONE)
+    page.goto("/t/cup/manage/rounds/")
+    page.locator("#paper-form").get_by_role("button", name="Record the paper result").click()
+    first = page.locator("#paper-form").get_by_label("Played for Reds")
+    expect(first).to_be_focused()
+    expect(first).to_be_in_viewport()
+    expect(page.locator("#id_paper_first_error")).to_have_text("This field is required.")
+
+
 @pytest.fixture
 def fast_polls(settings):
     settings.PUBLIC_POLL_SECONDS = 1  # the pages poll every 5 s; the tests need not wait
