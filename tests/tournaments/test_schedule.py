@@ -50,6 +50,13 @@ def test_start_times_are_stored_in_the_zone_and_changes_audited(ready):
         tournament, tournament.created_by, time_zone="Europe/Paris", starts={"round:2": None}
     )
     assert not StartTime.objects.filter(tournament=tournament).exists()
+    # The audit log says it in words, not keys and ISO strings (browser pass).
+    log = client_for(tournament.created_by).get(f"/t/{tournament.slug}/manage/audit/")
+    html = log.content.decode()
+    assert "time zone: UTC → Europe/Paris" in html
+    assert "Group round 2: not set → 5 Dec 2026 13:30 UTC" in html
+    assert "Group round 2: 5 Dec 2026 13:30 UTC → not set" in html
+    assert "round:2" not in html and "None" not in html
 
 
 @pytest.mark.parametrize(
