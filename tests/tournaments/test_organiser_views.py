@@ -845,6 +845,17 @@ def test_the_overview_shows_the_round_and_the_window(cup):
     assert "Round 2 of 15 is open (1 decided)" in html
     assert "Open the transfers board" in html
     assert "Up to date" in html
+    assert "name the representatives and open the duel" in html
+    assert "Nothing yet: it plans the tie-breaks" in html  # no "after the first results"
+    # Once round 2's duel is named, the overview no longer asks for it (browser pass).
+    reds, blues = tournament.groups.order_by("order")
+    first, second = (
+        tournament.entrants.filter(group=g).order_by("name").first() for g in (reds, blues)
+    )
+    services.name_representatives(tournament, users["organiser"], 2, first.pk, second.pk)
+    html = client_for(users["organiser"]).get(url("overview")).content.decode()
+    assert "Round 2 of 15 is open (1 decided). Its duel is named" in html
+    assert "name the representatives" not in html
 
 
 def test_the_playoffs_wait_for_positions_one_to_four(cup):
