@@ -149,6 +149,11 @@ class ConsoleView:
         return (self.state or {}).get("rounds", 0) + 1
 
     @property
+    def acting(self) -> list[SeatView]:
+        """The seats that may play an action card now."""
+        return [seat for seat in self.seats if seat.actions or seat.color_change]
+
+    @property
     def can_undo(self) -> bool:
         return self.duel.status == DuelStatus.RUNNING and self.seq > 0
 
