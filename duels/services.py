@@ -275,6 +275,7 @@ def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Out
     )
     if hasattr(duel, "event_rows"):
         duel.event_rows.append(tuple(getattr(event, f) for f in ROW_FIELDS))
+        duel.engine = engine  # the log replayed, the move applied: the console's answer reuses it
     duel.state = engine.state()
     if engine.finished:
         _finish(duel)
