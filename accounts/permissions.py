@@ -77,7 +77,8 @@ _CONFLICTED = {Action.REFEREE_DUELS, Action.CORRECT_RESULTS, Action.RECORD_SHARE
 def _roles_sql(vendor: str, entrant_model: Any, entrant_tournament: Any) -> str:
     """The roles `user` was granted in a tournament, then "player" once per entry they hold
     (parameters: tournament, user, tournament, user). The entrants' table comes from the
-    tournament's relation: `accounts` does not import `tournaments`."""
+    tournament's relation: `accounts` does not import `tournaments`. `vendor` keys the cache:
+    names are quoted the database's way."""
     qn = connection.ops.quote_name
     role, entrant = TournamentRole._meta, entrant_model._meta
     # Built from the models' own table and column names only, never from input.
@@ -92,7 +93,7 @@ def _roles_sql(vendor: str, entrant_model: Any, entrant_tournament: Any) -> str:
 
 
 def roles_of(user: Any, tournament: Any) -> frozenset[Who]:
-    """Who `user` is in `tournament`: at most one query for roles and one for the entry."""
+    """Who `user` is in `tournament`: one query for the roles and the entry, once a request."""
     if user is None or not user.is_authenticated:
         return frozenset()
     cache = getattr(user, "_tournament_roles", None)

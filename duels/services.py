@@ -212,11 +212,12 @@ def lock(duel: Duel | int, *, related: tuple[str, ...] = LOCK_RELATIONS) -> Duel
     """The duel row, locked, with `related` (the caller locked the tournament); after a move,
     the console is drawn from it. A `Duel` not yet read (only its key and tournament) is
     looked for in its tournament only: `Duel.DoesNotExist` otherwise."""
-    if isinstance(duel, int):
-        rows, where = Duel.objects, {"pk": duel}
-    else:
-        rows, where = Duel.objects, {"pk": duel.pk, "tournament_id": duel.tournament_id}
-    return rows.select_for_update(of=("self",)).select_related(*related).get(**where)
+    where = (
+        {"pk": duel}
+        if isinstance(duel, int)
+        else {"pk": duel.pk, "tournament_id": duel.tournament_id}
+    )
+    return Duel.objects.select_for_update(of=("self",)).select_related(*related).get(**where)
 
 
 def check_fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> None:
