@@ -6,11 +6,12 @@ action. This module takes a tournament as any object with `pk`, `created_by_id`,
 and `entrants`: `accounts` imports neither `tournaments` nor `duels`.
 """
 
+import functools
 from collections.abc import Iterable
 from enum import StrEnum
 from typing import Any
 
-from django.db.models import CharField, Value
+from django.db import connection
 
 from .models import TournamentRole
 
@@ -72,8 +73,27 @@ STAFF = frozenset({Who.ORGANISER, Who.CO_ORGANISER, Who.REFEREE})
 _CONFLICTED = {Action.REFEREE_DUELS, Action.CORRECT_RESULTS, Action.RECORD_SHARED_CARD}
 
 
+@functools.cache
+def _roles_sql(vendor: str, entrant_model: Any, entrant_tournament: Any) -> str:
+    """The roles `user` was granted in a tournament, then "player" once per entry they hold
+    (parameters: tournament, user, tournament, user). The entrants' table comes from the
+    tournament's relation: `accounts` does not import `tournaments`. `vendor` keys the cache:
+    names are quoted the database's way."""
+    qn = connection.ops.quote_name
+    role, entrant = TournamentRole._meta, entrant_model._meta
+    # Built from the models' own table and column names only, never from input.
+    return (
+        f"SELECT {qn(role.get_field('role').column)} FROM {qn(role.db_table)}"  # noqa: S608
+        f" WHERE {qn(role.get_field('tournament').column)} = %s"
+        f" AND {qn(role.get_field('user').column)} = %s"
+        f" UNION ALL SELECT '{Who.PLAYER.value}' FROM {qn(entrant.db_table)}"
+        f" WHERE {qn(entrant_tournament.column)} = %s"
+        f" AND {qn(entrant.get_field('user').column)} = %s"
+    )
+
+
 def roles_of(user: Any, tournament: Any) -> frozenset[Who]:
-    """Who `user` is in `tournament`: at most one query for roles and one for the entry."""
+    """Who `user` is in `tournament`: one query for the roles and the entry, once a request."""
     if user is None or not user.is_authenticated:
         return frozenset()
     cache = getattr(user, "_tournament_roles", None)
@@ -85,19 +105,17 @@ def roles_of(user: Any, tournament: Any) -> frozenset[Who]:
     if tournament.created_by_id == user.pk:
         who.add(Who.ORGANISER)
     # One query for both (every staff page asks on every request): the roles granted, and
-    # "player" once if the user holds an entry.
-    roles = (
-        TournamentRole.objects.filter(tournament=tournament, user=user)
-        .order_by()
-        .values_list("role")
-    )
-    entry = (
-        tournament.entrants.filter(user=user)
-        .order_by()
-        .values_list(Value(Who.PLAYER.value, output_field=CharField()))
-    )
-    for (role,) in roles.union(entry, all=True).order_by():
-        who.add(Who(role))
+    # "player" once if the user holds an entry. Read afresh on every request (a revoked role
+    # takes effect at once); its SQL is written once, not compiled by the ORM each time,
+    # which cost more than the query itself (docs/performance.md, "Referee console").
+    entrants = tournament.entrants
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _roles_sql(connection.vendor, entrants.model, entrants.field),
+            [tournament.pk, user.pk, tournament.pk, user.pk],
+        )
+        for (role,) in cursor.fetchall():
+            who.add(Who(role))
     cache[tournament.pk] = frozenset(who)
     return cache[tournament.pk]
 

@@ -32,10 +32,22 @@ class MoveForm(SeqForm):
     card = forms.ChoiceField(choices=[(c, c) for c in CARDS], required=False)
     color = forms.ChoiceField(choices=[(c, c) for c in COLORS], required=False)
     choice = forms.CharField(max_length=20, required=False)
+    # The console's action buttons name seat and card in one value ("A:block"), or seat and
+    # the colour of a COLOR CHANGE ("A:red"): one form for both seats (a small answer).
+    play = forms.CharField(max_length=20, required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         kind = data.get("type")
+        if kind == "action" and data.get("play"):
+            seat, _, card = data["play"].partition(":")
+            if seat not in SEATS or card not in (*CARDS, *COLORS):
+                raise forms.ValidationError("Pick an action card.")
+            data["seat"] = seat
+            if card in COLORS:
+                data["card"], data["color"] = "color_change", card
+            else:
+                data["card"] = card
         if (
             kind == "round"
             and "round_all_blocked" not in self.data

@@ -149,6 +149,11 @@ class ConsoleView:
         return (self.state or {}).get("rounds", 0) + 1
 
     @property
+    def acting(self) -> list[SeatView]:
+        """The seats that may play an action card now."""
+        return [seat for seat in self.seats if seat.actions or seat.color_change]
+
+    @property
     def can_undo(self) -> bool:
         return self.duel.status == DuelStatus.RUNNING and self.seq > 0
 
@@ -219,13 +224,18 @@ def _engine(duel: Duel, payloads: list[dict], gifts: dict[str, int]) -> EngineDu
 
 
 def console(
-    duel: Duel, rows: list[Row] | None = None, *, gifts: dict[str, int] | None = None
+    duel: Duel,
+    rows: list[Row] | None = None,
+    *,
+    gifts: dict[str, int] | None = None,
+    engine: EngineDuel | None = None,
 ) -> ConsoleView:
     """The console of `duel` (from `duel_in`): one query for the log, one more for a ready
     group duel's shared cards, for a finished duel's result, for a drawn duel's replay.
 
     `seq` and the state come from the log, never from the row, so a row read before an
-    ordinary move still serves after it (`console_after_write`)."""
+    ordinary move still serves after it (`console_after_write`). `engine`: the engine that
+    replayed `rows` (the move's own, `duels.services.apply_event`), not replayed again."""
     rows = events_of(duel) if rows is None else rows
     revision = len(rows) + sum(1 for row in rows if row[5] is not None)
     active = [row[2] for row in rows if row[5] is None]
@@ -240,7 +250,8 @@ def console(
     # Shared cards the first move will deal (the tournament says which): the console offers
     # the action card a player starts with before the first event.
     gifts = dict(gifts or {}) if duel.status in (DuelStatus.READY, DuelStatus.RUNNING) else {}
-    engine = _engine(duel, active, gifts)
+    if engine is None or gifts:
+        engine = _engine(duel, active, gifts)
     if engine is None:
         view.headline = "This duel's record cannot be replayed"
         return view

@@ -203,15 +203,21 @@ def call(duel: Duel, *, table: str, now: datetime) -> dict[str, Any]:
 # Moves ----------------------------------------------------------------------------------------
 
 
-def lock(duel: Duel | int) -> Duel:
-    """The duel row, locked, with its seats, round and referee (the caller locked the
-    tournament); after a move, the console is drawn from it."""
-    pk = duel if isinstance(duel, int) else duel.pk
-    return (
-        Duel.objects.select_for_update(of=("self",))
-        .select_related("seat_a", "seat_b", "round", "referee")
-        .get(pk=pk)
+# What a locked duel row comes with: its seats and referee (the console is drawn from it
+# after a move) and its round (the first move's checks, the result's round).
+LOCK_RELATIONS = ("seat_a", "seat_b", "round", "referee")
+
+
+def lock(duel: Duel | int, *, related: tuple[str, ...] = LOCK_RELATIONS) -> Duel:
+    """The duel row, locked, with `related` (the caller locked the tournament); after a move,
+    the console is drawn from it. A `Duel` not yet read (only its key and tournament) is
+    looked for in its tournament only: `Duel.DoesNotExist` otherwise."""
+    where = (
+        {"pk": duel}
+        if isinstance(duel, int)
+        else {"pk": duel.pk, "tournament_id": duel.tournament_id}
     )
+    return Duel.objects.select_for_update(of=("self",)).select_related(*related).get(**where)
 
 
 def check_fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> None:
@@ -250,6 +256,7 @@ def start(
 
 # Every column of an event row a page shows: pk, seq, payload, summary, created_at, undone_at.
 ROW_FIELDS = ("pk", "seq", "payload", "summary", "created_at", "undone_at")
+ORDINARY_FIELDS = ("seq", "revision", "state")
 
 
 def event_rows(duel: Duel) -> list[tuple]:
@@ -269,10 +276,13 @@ def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Out
     )
     if hasattr(duel, "event_rows"):
         duel.event_rows.append(tuple(getattr(event, f) for f in ROW_FIELDS))
+        duel.engine = engine  # the log replayed, the move applied: the console's answer reuses it
     duel.state = engine.state()
     if engine.finished:
         _finish(duel)
-    duel.save()
+    # An ordinary move changes these three; the first move (`start`) and the last (`_finish`)
+    # change more of the row, and save all of it.
+    duel.save(update_fields=None if engine.finished or duel.seq == 1 else ORDINARY_FIELDS)
     return Outcome(lines, engine.finished)
 
 

@@ -17,18 +17,20 @@ from accounts.permissions import Action, can, can_view
 from .models import Tournament
 
 
-def tournament_view(action: Action) -> Callable:
+def tournament_view(action: Action, *, related: tuple[str, ...] = ("created_by",)) -> Callable:
     """Decorate a view taking `slug`: loads the tournament and enforces `action`.
 
-    The view receives `tournament` instead of `slug`.
+    The view receives `tournament` instead of `slug`. `related`: the relations read with it
+    (a view that never shows the organiser's account skips that join: the referee console,
+    whose every move pays for each join, docs/performance.md).
     """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            tournament = get_object_or_404(
-                Tournament.objects.select_related("created_by"), slug=slug
-            )
+            # Never select_related() without names: that would join every relation.
+            rows = Tournament.objects.select_related(*related) if related else Tournament.objects
+            tournament = get_object_or_404(rows, slug=slug)
             if not can_view(request.user, tournament):
                 # 404, not a sign-in prompt: an unpublished tournament's existence is private.
                 raise Http404("No such tournament.")

@@ -2,6 +2,8 @@
 with what the tournament adds to it — the shared cards its first move will deal — and every
 duel of the tournament with its title (tournaments/presentation.py)."""
 
+from typing import Any
+
 from duels import selectors as duel_selectors
 from duels.models import Duel, DuelStatus
 from duels.selectors import ConsoleView, Row
@@ -11,10 +13,10 @@ from .models import Tournament
 from .services.shared_cards import starting_gifts
 
 
-def console(duel: Duel, rows: list[Row] | None = None) -> ConsoleView:
+def console(duel: Duel, rows: list[Row] | None = None, engine: Any = None) -> ConsoleView:
     """The console of `duel` (from `duels.selectors.duel_in`): a fixed number of queries."""
     gifts = starting_gifts(duel) if duel.status in (DuelStatus.READY, DuelStatus.RUNNING) else {}
-    return duel_selectors.console(duel, rows, gifts=gifts)
+    return duel_selectors.console(duel, rows, gifts=gifts, engine=engine)
 
 
 def console_after_write(tournament: Tournament, duel: Duel, started: bool) -> ConsoleView:
@@ -37,7 +39,7 @@ def console_after_write(tournament: Tournament, duel: Duel, started: bool) -> Co
 def console_after_move(duel: Duel) -> ConsoleView:
     """The console after a move, from the row the move locked and left (`play_move`): its log
     is the one the move read, with the new row; nothing is read again for an ordinary move."""
-    return console(duel, duel.event_rows)
+    return console(duel, duel.event_rows, getattr(duel, "engine", None))
 
 
 def staff_duels(tournament: Tournament) -> list[Duel]:

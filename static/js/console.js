@@ -13,6 +13,31 @@
 
   function checked(pad) { return pad.querySelector("input:checked"); }
 
+  // An htmx answer carries each pad's keys as their digits only (issue 15: twenty keys were a
+  // third of a move's answer): they are built here exactly as the whole page writes them
+  // (a label wrapping its radio; the first radio of an open pad required).
+  function buildKeys(root) {
+    if (!root || !root.querySelectorAll) return;
+    Array.prototype.forEach.call(root.querySelectorAll(".pad .keys[data-keys]"), function (box) {
+      if (box.children.length) return;
+      var pad = box.closest(".pad");
+      box.getAttribute("data-keys").split("").forEach(function (digit, i) {
+        var label = document.createElement("label");
+        var input = document.createElement("input");
+        input.type = "radio";
+        input.name = "card_" + pad.getAttribute("data-seat");
+        input.value = digit;
+        input.required = i === 0 && !pad.disabled;
+        label.appendChild(input);
+        label.appendChild(document.createTextNode(digit));
+        box.appendChild(label);
+      });
+    });
+  }
+  // htmx:load: the new content is in the page, before it is shown or settled.
+  document.body.addEventListener("htmx:load", function (event) { buildKeys(event.detail.elt); });
+  buildKeys(document);
+
   function clear(pad) {
     var input = checked(pad);
     if (input) input.checked = false;
@@ -120,7 +145,9 @@
     var elt = event.detail.requestConfig && event.detail.requestConfig.elt;
     var polled = !!(elt && elt.classList && elt.classList.contains("poller"));
     var inside = !!(active && target.contains(active) && active !== document.body);
-    after = polled ? (inside ? { id: active.id } : null) : { id: null };
+    // The console's keys have no ids (issue 15: a move's answer is small): a key is found
+    // again by its pad and digit.
+    after = polled ? (inside ? { id: active.id, key: keyOf(active) } : null) : { id: null };
     if (polled) {
       dropped = pads().filter(checked).map(function (pad) {
         return pad.getAttribute("data-seat") + " " + checked(pad).value;
@@ -146,8 +173,12 @@
     unsent = false;
   }
 
-  function focusNext(id) {
-    var byId = id && document.getElementById(id);
+  function keyOf(elt) {
+    return elt.type === "radio" && elt.name ? '[name="' + elt.name + '"][value="' + elt.value + '"]' : null;
+  }
+
+  function focusNext(id, key) {
+    var byId = (id && document.getElementById(id)) || (key && document.querySelector("#round-form " + key));
     var pad = pads()[0];
     var target = byId ||
       (pad && (checked(pad) || pad.querySelector("input"))) ||
@@ -192,9 +223,9 @@
     tellDropped();
     if (document.getElementById("console")) keepInView();
     if (!after || !document.getElementById("console")) return;
-    var id = after.id;
+    var id = after.id, key = after.key;
     after = null;
-    focusNext(id);
+    focusNext(id, key);
   });
 
   // Losing the server (issue 14). A request that gets no answer at all (htmx:sendError: no
@@ -227,7 +258,8 @@
       return "round with " + (cards.length ? cards.join(", ") : "no cards");
     }
     var what = submitter ? submitter.textContent.trim() : (values.card || values.choice || "the move");
-    return (values.seat ? values.seat + ": " : "") + what;
+    var seat = values.seat || (values.play ? values.play.split(":")[0] : "");
+    return (seat ? seat + ": " : "") + what;
   }
 
   function showUnsent(move) {

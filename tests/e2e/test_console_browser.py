@@ -28,6 +28,16 @@ OPENING = [
 MISTAKE = {"type": "round", "cards": {"A": 4, "B": 4}}  # entered after move 6, then undone
 
 
+def key_of(page, seat: str, digit: int):
+    """The key a referee taps: a pad's label, which wraps its radio."""
+    return page.locator(f"#round-form label:has(> input[name='card_{seat}'][value='{digit}'])")
+
+
+def radio_of(page, seat: str, digit: int):
+    """The radio behind a key (what is checked, disabled or focused)."""
+    return page.locator(f"#round-form input[name='card_{seat}'][value='{digit}']")
+
+
 def next_move(state: dict, gave_bob_a_card: bool) -> dict:
     """After the opening: Alice sheds down to 0, handing Bob one action card near the end so
     that he can challenge (with a single card the challenge fails and her win stands)."""
@@ -123,7 +133,7 @@ class Referee:
             page.keyboard.press("Enter")
         else:
             for seat, card in cards.items():
-                page.locator(f"label[for='pad-{seat}-{card}']").click()
+                key_of(page, seat, card).click()
             page.locator("#round-form button[type=submit]").click()
         self.taps += 1
 
@@ -164,7 +174,7 @@ def play_the_whole_duel(referee: Referee, duel: Duel, artifacts_dir, label: str)
             )
         if n == 7:
             expect(page.locator(".seat.is-blocked")).to_contain_text("Bob")
-            expect(page.locator("#pad-B-5")).to_be_disabled()
+            expect(radio_of(page, "B", 5)).to_be_disabled()
             expect(page.locator("#console-headline")).to_have_text(
                 "Duel round 4: Alice reveals a card — Bob is blocked"
             )
@@ -221,7 +231,7 @@ def test_a_referee_plays_a_duel_to_the_end_on_a_phone(page, artifacts_dir):
     )
     shot(page, artifacts_dir / "console-phone.png")
     # Tap targets: the keys and the buttons are at least 44 px high at 390 px wide.
-    for locator in (page.locator("label[for='pad-A-7']"), page.locator("#round-form button")):
+    for locator in (key_of(page, "A", 7), page.locator("#round-form button")):
         box = locator.bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44, box
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
@@ -246,14 +256,14 @@ def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     sign_in(page, referee.username)
     page.goto(console_url(duel))
     page.keyboard.type("73")
-    expect(page.locator("#pad-A-7")).to_be_checked()
-    expect(page.locator("#pad-B-3")).to_be_checked()
+    expect(radio_of(page, "A", 7)).to_be_checked()
+    expect(radio_of(page, "B", 3)).to_be_checked()
     page.keyboard.press("Backspace")
-    expect(page.locator("#pad-B-3")).not_to_be_checked()
+    expect(radio_of(page, "B", 3)).not_to_be_checked()
     page.keyboard.type("3")
     page.keyboard.press("Enter")
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
-    expect(page.locator("#pad-A-1")).to_be_focused()  # ready for the next round
+    expect(radio_of(page, "A", 1)).to_be_focused()  # ready for the next round
     expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 7")
     shot(page, artifacts_dir / "console-desktop.png")
     # Enter with a pad still empty plays nothing: the browser points at the empty pad.
@@ -261,8 +271,8 @@ def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     page.keyboard.type("5")
     page.keyboard.press("Enter")
-    expect(page.locator("#pad-A-5")).to_be_checked()
-    expect(page.locator("#pad-B-1")).to_be_focused()  # reportValidity: the first empty pad
+    expect(radio_of(page, "A", 5)).to_be_checked()
+    expect(radio_of(page, "B", 1)).to_be_focused()  # reportValidity: the first empty pad
     assert posted == []  # a submission would have left with the key press
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
 
@@ -289,8 +299,8 @@ def test_two_devices_on_one_duel(browser, live_server, page):
     second.route("**/poll/**", lambda route: route.fulfill(status=204))
 
     for device in (page, second):
-        device.locator("label[for='pad-A-7']").click()
-        device.locator("label[for='pad-B-3']").click()
+        key_of(device, "A", 7).click()
+        key_of(device, "B", 3).click()
     page.locator("#round-form button[type=submit]").click()
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
     second.locator("#round-form button[type=submit]").click()
@@ -323,7 +333,7 @@ def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_t
 ):
     _, other, second, errors = two_devices(browser, live_server, page)
 
-    second.locator("label[for='pad-A-4']").click()  # half-entered on the second device
+    key_of(second, "A", 4).click()  # half-entered on the second device
     page.keyboard.type("73")
     page.keyboard.press("Enter")
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
@@ -332,7 +342,7 @@ def test_cards_picked_when_another_device_moves_are_cleared_and_the_referee_is_t
         "Someone else entered a move — the cards picked here (A 4) were cleared: check the "
         "state, then pick again."
     )
-    expect(second.locator("#pad-A-4")).not_to_be_checked()
+    expect(radio_of(second, "A", 4)).not_to_be_checked()
     # Another move arriving while nothing is picked here brings no alert.
     page.keyboard.type("91")
     page.keyboard.press("Enter")
@@ -369,8 +379,8 @@ class HeldPolls:
 
 
 def tap_a_round(page, a: int, b: int) -> None:
-    page.locator(f"label[for='pad-A-{a}']").click()
-    page.locator(f"label[for='pad-B-{b}']").click()
+    key_of(page, "A", a).click()
+    key_of(page, "B", b).click()
     page.locator("#round-form button[type=submit]").click()
 
 
@@ -390,7 +400,7 @@ def test_a_move_waits_for_the_poll_in_flight_then_lands(page):
     posted: list[str] = []
     page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     tap_a_round(page, 7, 3)
-    expect(page.locator("#pad-A-7")).to_be_checked()
+    expect(radio_of(page, "A", 7)).to_be_checked()
     assert posted == []  # waiting for the poll
     polls.answer()  # nothing changed: 204
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
@@ -416,7 +426,7 @@ def test_a_move_waiting_for_a_poll_that_brings_another_move_is_not_sent(page):
     posted: list[str] = []
     page.on("request", lambda r: posted.append(r.url) if r.method == "POST" else None)
     tap_a_round(page, 7, 3)
-    expect(page.locator("#pad-A-7")).to_be_checked()
+    expect(radio_of(page, "A", 7)).to_be_checked()
     polls.answer()  # the other device's move: 200
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
     expect(page.get_by_role("alert")).to_have_text(
@@ -510,8 +520,8 @@ def test_one_hand_rounds_on_a_phone(page):
             seq += 1
             expect(page.locator(f"#console[data-seq='{seq}']:not(.htmx-settling)")).to_have_count(1)
         expect(page.locator("#round-form")).to_be_in_viewport()
-        page.locator(f"label[for='pad-A-{a}']").click()
-        page.locator(f"label[for='pad-B-{b}']").click()
+        key_of(page, "A", a).click()
+        key_of(page, "B", b).click()
         taps += 2
         seq += 1
         expect(page.locator(f"#console[data-seq='{seq}']:not(.htmx-settling)")).to_have_count(1)

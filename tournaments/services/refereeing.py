@@ -21,7 +21,7 @@ from duels.selectors import player_ids
 from ..models import EntrantStatus, Phase, RoundStatus, Tournament
 from . import audit, lifecycle
 from .groups import round_one_blocked
-from .setup import lock
+from .setup import lock, lock_key
 from .shared_cards import deal_gifts
 
 WARNING_BEFORE = timedelta(minutes=5)
@@ -146,17 +146,32 @@ def redo_undone(
     return _play(duel, actor, payload, expected_seq, expected_revision)
 
 
+# What a move needs of the locked duel row: its seats and referee (checks, and the console's
+# answer). Its round is read only by a first or a finishing move (`_check_start`,
+# `lifecycle.after_result`), which read it then; each join costs every move (docs/performance.md).
+MOVE_RELATIONS = ("seat_a", "seat_b", "referee")
+
+
 def _play(
     duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None
 ) -> tuple[Duel, list[str]]:
-    tournament, duel = _locked(duel)
+    # The hot path of the console: the tournament row is locked, not read again. An ordinary
+    # move reads none of its fields (the permission check uses the roles the request read);
+    # a first or a finishing move reads it again under the lock before anything that does.
+    tournament = duel.tournament
+    lock_key(tournament)
+    duel = duels.lock(duel, related=MOVE_RELATIONS)
+    duel.tournament = tournament
     duels.check_fresh(duel, expected_seq, expected_revision)
     check_referee(tournament, duel, actor)
     duels.check_open(duel)
     if duel.seq == 0:
+        tournament.refresh_from_db()
         _start(tournament, duel, actor)
     outcome = duels.apply_event(duel, actor, event)
     if outcome.finished:
+        if duel.seq > 1:
+            tournament.refresh_from_db()
         lifecycle.after_result(tournament, duel, actor)
     return duel, outcome.lines
 

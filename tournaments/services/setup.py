@@ -1,6 +1,6 @@
 """A tournament's life: create, configure, open registration, publish, cancel."""
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils.text import slugify
 
 from core.errors import ServiceError
@@ -23,6 +23,21 @@ def lock(tournament: Tournament) -> Tournament:
     Lock order, everywhere: tournament first, then any duel.
     """
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def lock_key(tournament: Tournament) -> None:
+    """Lock the tournament row, as `lock`, without reading it: for a caller that holds the row
+    as read moments ago and needs none of its fields fresh (an ordinary move of the referee
+    console), and reads it again under the lock (`refresh_from_db`) as soon as it does. Its
+    SQL is written out: compiled by the ORM on every move it cost ten times the query."""
+    if not connection.features.has_select_for_update:
+        return  # SQLite: its IMMEDIATE transactions already serialise every writer
+    qn, meta = connection.ops.quote_name, Tournament._meta
+    with connection.cursor() as cursor:  # the model's own table and column names, no input
+        cursor.execute(
+            f"SELECT 1 FROM {qn(meta.db_table)} WHERE {qn(meta.pk.column)} = %s FOR UPDATE",  # noqa: S608
+            [tournament.pk],
+        )
 
 
 def _unique_slug(name: str) -> str:

@@ -42,15 +42,22 @@ from tournaments.services import refereeing
 from tournaments.services.corrections import correct_result
 
 POLL_SECONDS = 2
-KEYPAD = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)  # a phone's keypad order: the referee's thumb knows it
+KEYPAD = "1234567890"  # a phone's keypad order: the referee's thumb knows it
 # How each refusal is answered: a stale page and a closed duel are conflicts with the current
 # state, a move the rules forbid is unprocessable, the wrong person is forbidden.
 INDENT = re.compile(r"\n\s+")
+COLOR_LABELS = tuple((color, color.capitalize()) for color in COLORS)
 STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 403, "illegal": 422}
+# The console never shows the tournament's organiser account: no join for it on every move.
+CONSOLE_RELATED: tuple[str, ...] = ()
+
+
+def _url(name: str, tournament: Tournament, duel: Duel) -> str:
+    return reverse(f"duels:{name}", kwargs={"slug": tournament.slug, "duel_id": duel.pk})
 
 
 def _console_url(tournament: Tournament, duel: Duel) -> str:
-    return reverse("duels:console", kwargs={"slug": tournament.slug, "duel_id": duel.pk})
+    return _url("console", tournament, duel)
 
 
 def _referee_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> Duel:
@@ -95,7 +102,11 @@ def _context(
         "may_move": may_move,
         "may_correct": may_correct,
         "keypad": KEYPAD,
-        "colors": COLORS,
+        "colors": COLOR_LABELS,
+        # Reversed once here, not by each form of the partial.
+        "move_url": _url("move", tournament, duel),
+        "undo_url": _url("undo", tournament, duel),
+        "poll_url": _url("poll", tournament, duel),
         "poll_seconds": POLL_SECONDS,
         # Built only when a posted ending is shown back with its errors; otherwise the
         # template writes the fresh form from its choices (no form object on a move's answer).
@@ -172,11 +183,15 @@ def _write(
     the revision tells that page it is stale).
     """
     rev, seq = seq_form.cleaned_data.get("rev"), seq_form.cleaned_data["seq"]
-    started = duel.seq == 0
     try:
-        played = apply()
+        played, refused = apply(), None
+    except Duel.DoesNotExist:
+        raise Http404("No such duel.") from None
     except ServiceError as err:
-        fresh = selectors.duel_in(tournament, duel.pk)
+        played, refused = None, err
+    if refused is not None:
+        err = refused
+        fresh = _referee_duel(request, tournament, duel.pk)  # a player is refused first
         stale = rev != fresh.revision if rev is not None else seq != fresh.seq
         if err.code != "conflict" and stale:
             # The page was stale, and that is what the referee must hear first, whichever
@@ -194,8 +209,8 @@ def _write(
         return HttpResponseRedirect(_console_url(tournament, duel))
     if isinstance(played, tuple):  # a move: the row as it left it, and the log with it
         view = console_selectors.console_after_move(played[0])
-    else:
-        view = console_selectors.console_after_write(tournament, duel, started)
+    else:  # an undo, never of a duel's first move: the row read before it
+        view = console_selectors.console_after_write(tournament, duel, started=False)
     context = _context(request, tournament, view)
     # The undo's own answer offers "Redo" (the next answer, of anything, takes it away).
     context["undone"] = next((e for e in view.log if e.undone), None) if undo else None
@@ -259,7 +274,7 @@ def _keep_time(tournament: Tournament, duel_id: int) -> bool:
     return refereeing.enforce_time_limit(duel, now)
 
 
-@tournament_view(Action.REFEREE_DUELS)
+@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
 @require_GET
 @never_cache
 def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -270,7 +285,7 @@ def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
     )
 
 
-@tournament_view(Action.REFEREE_DUELS)
+@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
 @require_GET
 @never_cache
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
@@ -290,14 +305,17 @@ def poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     )
 
 
-@tournament_view(Action.REFEREE_DUELS)
+@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
-    duel = _referee_duel(request, tournament, duel_id)
+    """The console's hot path: the duel is read once, locked, by the service (its seats, its
+    referee); the view checks there who may play it, before its checks, as every other view
+    of the console does beforehand (`_referee_duel`): its players never."""
     form = MoveForm(request.POST)
     if not form.is_valid():
-        return _refuse(request, tournament, duel, form)
+        return _refuse(request, tournament, _referee_duel(request, tournament, duel_id), form)
+    duel = Duel(pk=duel_id, tournament=tournament)  # not read yet: `play_move` locks and reads it
     return _write(
         request,
         tournament,
@@ -310,7 +328,7 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     )
 
 
-@tournament_view(Action.REFEREE_DUELS)
+@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -334,7 +352,7 @@ def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     )
 
 
-@tournament_view(Action.REFEREE_DUELS)
+@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def redo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -357,7 +375,7 @@ def redo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     )
 
 
-@tournament_view(Action.REFEREE_DUELS)
+@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -386,7 +404,7 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
     )
 
 
-@tournament_view(Action.CORRECT_RESULTS)
+@tournament_view(Action.CORRECT_RESULTS, related=CONSOLE_RELATED)
 @require_POST
 def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """An organiser's correction of a finished duel's result, with a public reason."""
