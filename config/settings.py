@@ -281,7 +281,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
 CACHES = (
     {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.redis_cache.RedisCache",
             "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }

@@ -26,9 +26,9 @@ def tournament_view(action: Action) -> Callable:
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            tournament = get_object_or_404(
-                Tournament.objects.select_related("created_by"), slug=slug
-            )
+            # The tournament alone: joining its creator (only the people page shows them)
+            # doubled the ORM's work on every public page and poll (issue 15).
+            tournament = get_object_or_404(Tournament, slug=slug)
             if not can_view(request.user, tournament):
                 # 404, not a sign-in prompt: an unpublished tournament's existence is private.
                 raise Http404("No such tournament.")

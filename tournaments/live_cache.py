@@ -69,13 +69,15 @@ def page_tag(tournament: Tournament, page: str) -> str:
     return sel.etag(tournament)
 
 
-def screen_tag(tournament: Tournament, panel: str) -> str:
+def screen_tag(tournament: Tournament, panel: str, fingerprint: str | None = None) -> str:
+    """A panel's tag; `fingerprint`, the open duels' digest if already read (saves a query)."""
     if panel == "call":
         # A call bumps the version; the minute matters too, as "next" drops past starts.
         minute = timezone.now().strftime("%Y%m%d%H%M")
-        return sel.etag(tournament, f"call-{minute}-" + sel.live_fingerprint(tournament))
+        fingerprint = fingerprint or sel.live_fingerprint(tournament)
+        return sel.etag(tournament, f"call-{minute}-{fingerprint}")
     if panel == "now":
-        return sel.etag(tournament, "now-" + sel.live_fingerprint(tournament))
+        return sel.etag(tournament, "now-" + (fingerprint or sel.live_fingerprint(tournament)))
     return sel.etag(tournament, panel)
 
 
@@ -131,24 +133,88 @@ def screen_context(tournament: Tournament, panel: str, tag: str) -> dict[str, An
 # -- the fragments, once per version ------------------------------------------------------
 
 
+def _render_page(tournament: Tournament, page: str, tag: str) -> str:
+    template, _ = PAGES[page]
+    return render_to_string(template + "#live", page_context(tournament, page, tag))
+
+
+def _render_nav(tournament: Tournament, page: str) -> str:
+    # Nothing in it differs by viewer or by request: the tournament's privacy note and its
+    # pages' links, the current one marked.
+    return render_to_string(
+        "public/layout.html#tournament_nav", {"tournament": tournament, "page": page}
+    )
+
+
+def _render_screen(tournament: Tournament, panel: str, tag: str) -> str:
+    context = {"tournament": tournament, **screen_context(tournament, panel, tag)}
+    return render_to_string(f"public/screen.html#panel_{panel}", context)
+
+
+def nav_key(tournament: Tournament, page: str) -> str:
+    # The version alone: whatever the nav shows (the slug, the published flag) bumps it.
+    return _key(tournament, f"nav-{page}", sel.etag(tournament))
+
+
 def page_fragment(tournament: Tournament, page: str, tag: str) -> str:
     """The `live` partial of a public page, for this tag: from the cache, or rendered once."""
-    template, _ = PAGES[page]
-
-    def render() -> str:
-        return render_to_string(template + "#live", page_context(tournament, page, tag))
-
-    return shared_cache.render_once(_key(tournament, page, tag), render, FRAGMENT_SECONDS)
+    return shared_cache.render_once(
+        _key(tournament, page, tag), lambda: _render_page(tournament, page, tag), FRAGMENT_SECONDS
+    )
 
 
 def screen_fragment(tournament: Tournament, panel: str, tag: str) -> str:
-    def render() -> str:
-        context = {"tournament": tournament, **screen_context(tournament, panel, tag)}
-        return render_to_string(f"public/screen.html#panel_{panel}", context)
-
     return shared_cache.render_once(
-        _key(tournament, f"screen-{panel}", tag), render, FRAGMENT_SECONDS
+        _key(tournament, f"screen-{panel}", tag),
+        lambda: _render_screen(tournament, panel, tag),
+        FRAGMENT_SECONDS,
     )
+
+
+def shared_parts(tournament: Tournament, parts: dict[str, Callable[[], str]]) -> dict[str, str]:
+    """Cache key → its shared part, for the parts a whole page embeds: all of them and the
+    public version read from the cache in one round trip; a part that is missing rendered
+    once (`render_once`), the version remembered for the lean path if it was missing."""
+    version = version_key(tournament.slug)
+    found = shared_cache.get_many([*parts, version])
+    if version not in found:
+        remember_version(tournament)
+    return {
+        key: value
+        if isinstance(value := found.get(key), str)
+        else shared_cache.render_once(key, render, FRAGMENT_SECONDS)
+        for key, render in parts.items()
+    }
+
+
+def page_parts(tournament: Tournament, page: str, tag: str) -> tuple[str, str]:
+    """A whole public page's shared parts: its `live` partial (for this tag) and the
+    tournament's nav (for its version), from one read of the cache."""
+    live, nav = _key(tournament, page, tag), nav_key(tournament, page)
+    found = shared_parts(
+        tournament,
+        {
+            live: lambda: _render_page(tournament, page, tag),
+            nav: lambda: _render_nav(tournament, page),
+        },
+    )
+    return found[live], found[nav]
+
+
+def screen_parts(tournament: Tournament, names: tuple[str, ...]) -> dict[str, str]:
+    """Panel (or "call", the venue strip) → its shared part, for the big screen's whole page:
+    the open duels read once for every tag, the parts from one read of the cache."""
+    fingerprint = sel.live_fingerprint(tournament)
+    tags = {name: screen_tag(tournament, name, fingerprint) for name in names}
+    keys = {name: _key(tournament, f"screen-{name}", tag) for name, tag in tags.items()}
+    found = shared_parts(
+        tournament,
+        {
+            keys[name]: (lambda name=name: _render_screen(tournament, name, tags[name]))
+            for name in names
+        },
+    )
+    return {name: found[keys[name]] for name in names}
 
 
 def api_json(tournament: Tournament, endpoint: str, render: Callable[[], str]) -> str:
@@ -162,8 +228,8 @@ def warm(tournament: Tournament) -> int:
     so their polls find it in the cache. Returns how many fragments were looked at."""
     done = 0
     for page in PAGES:
-        page_fragment(tournament, page, page_tag(tournament, page))
-        done += 1
+        page_parts(tournament, page, page_tag(tournament, page))
+        done += 2
     for panel in SCREEN_PANELS:
         screen_fragment(tournament, panel, screen_tag(tournament, panel))
         done += 1

@@ -218,7 +218,7 @@ class TestFixedQueryCounts:
             "rounds/": 6,
             "tiebreaks/": 2,
             "bracket/": 1,
-            "screen/": 13,  # + the venue strip: digest, start times, called duels
+            "screen/": 12,  # + the venue strip: start times, called duels (one digest for all tags)
         },
         "tie_breaks": {
             "live/": 7,
@@ -227,7 +227,7 @@ class TestFixedQueryCounts:
             "rounds/": 6,
             "tiebreaks/": 7,
             "bracket/": 1,
-            "screen/": 18,
+            "screen/": 17,
         },
         "complete": {
             "live/": 9,
@@ -236,7 +236,7 @@ class TestFixedQueryCounts:
             "rounds/": 6,
             "tiebreaks/": 7,
             "bracket/": 7,
-            "screen/": 15,
+            "screen/": 14,
         },
     }
 

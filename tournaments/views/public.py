@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
@@ -26,6 +27,7 @@ from tournaments.access import tournament_view
 from tournaments.live_cache import SCREEN_PANELS, screen_tag
 from tournaments.models import Tournament
 from tournaments.presentation import rules_text
+from tournaments.selectors_schedule import local
 
 # Parts that poll on their own: the panels, and the venue strip (clock, calls, next starts).
 SCREEN_PARTS = (*SCREEN_PANELS, "call")
@@ -49,19 +51,21 @@ def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpRe
     unchanged poll costs the queries of its tag.
     """
     tag = live_cache.page_tag(tournament, page)
-    live_cache.remember_version(tournament)
     if request.htmx:
+        live_cache.remember_version(tournament)
         if unchanged(request, tag):
             return not_modified(tag)
         return fragment_response(live_cache.page_fragment(tournament, page, tag), tag)
-    # The whole page around the shared partial: only the frame (nonce, CSRF token, menu) is
-    # rendered for this request.
+    # The whole page around the shared parts (the partial and the tournament's nav, one read
+    # of the cache): only the frame (nonce, CSRF token, menu) is rendered for this request.
     template, _ = live_cache.PAGES[page]
+    live_html, nav_html = live_cache.page_parts(tournament, page, tag)
     context = {
         "tournament": tournament,
         "page": page,
         "api": live_cache.api_links(tournament),
-        "live_html": mark_safe(live_cache.page_fragment(tournament, page, tag)),  # noqa: S308
+        "live_html": mark_safe(live_html),  # noqa: S308 - rendered by our templates, escaped
+        "nav_html": mark_safe(nav_html),  # noqa: S308 - likewise
     }
     response = render(request, template, context)
     cache_headers(response, fragment=False)
@@ -121,24 +125,27 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     partial. `?show=<panel>` pins one panel, for a venue with a screen per view.
     """
     panel = request.GET.get("panel", "")
-    live_cache.remember_version(tournament)
     if request.htmx and panel:
         if panel not in SCREEN_PARTS:
             raise Http404("No such panel.")
+        live_cache.remember_version(tournament)
         tag = screen_tag(tournament, panel)
         if unchanged(request, tag):
             return not_modified(tag)
         return fragment_response(live_cache.screen_fragment(tournament, panel, tag), tag)
     shown = request.GET.get("show", "")
     panels = (shown,) if shown in SCREEN_PANELS else SCREEN_PANELS
+    # The panels and the venue strip are the shared parts of their versions (one read of the
+    # cache); only the frame and the clock's first reading are rendered for this request.
+    parts = live_cache.screen_parts(tournament, (*panels, "call"))
     context: dict[str, Any] = {
         "tournament": tournament,
         "page": "screen",
         "pinned": shown in SCREEN_PANELS,
         "panels": panels,
+        "clock": {"zone": tournament.time_zone, "now": local(tournament, timezone.now())},
+        "parts": {name: mark_safe(html) for name, html in parts.items()},  # noqa: S308
     }
-    for name in (*panels, "call"):
-        context.update(live_cache.screen_context(tournament, name, screen_tag(tournament, name)))
     response = render(request, "public/screen.html", context)
     cache_headers(response, fragment=False)
     return response
