@@ -171,14 +171,61 @@ def screen_fragment(tournament: Tournament, panel: str, tag: str) -> str:
     )
 
 
-def shared_parts(tournament: Tournament, parts: dict[str, Callable[[], str]]) -> dict[str, str]:
-    """Cache key → its shared part, for the parts a whole page embeds: all of them and the
-    public version read from the cache in one round trip; a part that is missing rendered
-    once (`render_once`), the version remembered for the lean path if it was missing."""
+def row_key(identity: str, version: int) -> str:
+    return f"row:{identity}:v{version}"
+
+
+def _row(tournament: Tournament) -> Tournament:
+    # A clean copy of the row as read: its fields only, none of the caches a request added.
+    names = [field.attname for field in Tournament._meta.concrete_fields]
+    return Tournament.from_db(
+        tournament._state.db, names, [getattr(tournament, name) for name in names]
+    )
+
+
+def public_tournament(slug: str) -> Tournament | None:
+    """The tournament as it was read at its current public version, from the cache alone (no
+    query), or None: what an anonymous visitor's whole page is framed with.
+
+    The version is cached only while the tournament is published (`version_entry`), and the
+    row is keyed by the version it was read at, so it is never older than the version: every
+    change of what a page's frame reads from it (name, slug, publication, time zone) bumps
+    the version in the same transaction. A row stored at a version is stored by the first
+    whole page of that version served by the full path (`shared_parts`).
+    """
+    entry = shared_cache.get(version_key(slug))
+    if not (isinstance(entry, tuple) and len(entry) == 3):
+        return None
+    pk, version, identity = entry
+    row = shared_cache.get(row_key(identity, version))
+    if isinstance(row, Tournament) and (row.pk, row.standings_version) == (pk, version):
+        return row if row.published and row.slug == slug else None
+    return None
+
+
+def shared_parts(
+    tournament: Tournament, parts: dict[str, Callable[[], str]], *, cached_only: bool = False
+) -> dict[str, str] | None:
+    """Cache key → its shared part, for the parts a whole page embeds, read in one round trip.
+
+    By the full path, the public version and the tournament's row are read in the same trip:
+    a missing part is rendered once (`render_once`), a missing version remembered for the
+    lean path, a missing row stored for the lean page start (`public_tournament`).
+    `cached_only` (the lean start, whose tournament came from the cache): None when any part
+    is missing, and the full path serves the page.
+    """
+    if cached_only:
+        found = shared_cache.get_many(list(parts))
+        if not all(isinstance(found.get(key), str) for key in parts):
+            return None
+        return found
     version = version_key(tournament.slug)
-    found = shared_cache.get_many([*parts, version])
+    row = row_key(_identity(tournament), tournament.standings_version)
+    found = shared_cache.get_many([*parts, version, row])
     if version not in found:
         remember_version(tournament)
+    if row not in found and tournament.published:
+        shared_cache.add(row, _row(tournament), FRAGMENT_SECONDS)
     return {
         key: value
         if isinstance(value := found.get(key), str)
@@ -187,9 +234,11 @@ def shared_parts(tournament: Tournament, parts: dict[str, Callable[[], str]]) ->
     }
 
 
-def page_parts(tournament: Tournament, page: str, tag: str) -> tuple[str, str]:
+def page_parts(
+    tournament: Tournament, page: str, tag: str, *, cached_only: bool = False
+) -> tuple[str, str] | None:
     """A whole public page's shared parts: its `live` partial (for this tag) and the
-    tournament's nav (for its version), from one read of the cache."""
+    tournament's nav (for its version), from one read of the cache (see `shared_parts`)."""
     live, nav = _key(tournament, page, tag), nav_key(tournament, page)
     found = shared_parts(
         tournament,
@@ -197,11 +246,14 @@ def page_parts(tournament: Tournament, page: str, tag: str) -> tuple[str, str]:
             live: lambda: _render_page(tournament, page, tag),
             nav: lambda: _render_nav(tournament, page),
         },
+        cached_only=cached_only,
     )
-    return found[live], found[nav]
+    return None if found is None else (found[live], found[nav])
 
 
-def screen_parts(tournament: Tournament, names: tuple[str, ...]) -> dict[str, str]:
+def screen_parts(
+    tournament: Tournament, names: tuple[str, ...], *, cached_only: bool = False
+) -> dict[str, str] | None:
     """Panel (or "call", the venue strip) → its shared part, for the big screen's whole page:
     the open duels read once for every tag, the parts from one read of the cache."""
     fingerprint = sel.live_fingerprint(tournament)
@@ -213,8 +265,9 @@ def screen_parts(tournament: Tournament, names: tuple[str, ...]) -> dict[str, st
             keys[name]: (lambda name=name: _render_screen(tournament, name, tags[name]))
             for name in names
         },
+        cached_only=cached_only,
     )
-    return {name: found[keys[name]] for name in names}
+    return None if found is None else {name: found[keys[name]] for name in names}
 
 
 def api_json(tournament: Tournament, endpoint: str, render: Callable[[], str]) -> str:
@@ -228,7 +281,7 @@ def warm(tournament: Tournament) -> int:
     so their polls find it in the cache. Returns how many fragments were looked at."""
     done = 0
     for page in PAGES:
-        page_parts(tournament, page, page_tag(tournament, page))
+        page_parts(tournament, page, page_tag(tournament, page))  # and the row, the version
         done += 2
     for panel in SCREEN_PANELS:
         screen_fragment(tournament, panel, screen_tag(tournament, panel))

@@ -23,7 +23,7 @@ from accounts.permissions import Action, can
 from core.http import cache_headers, not_modified, unchanged
 from tournaments import live_cache
 from tournaments import selectors_public as sel
-from tournaments.access import tournament_view
+from tournaments.access import public_view, tournament_view
 from tournaments.live_cache import SCREEN_PANELS, screen_tag
 from tournaments.models import Tournament
 from tournaments.presentation import rules_text
@@ -42,13 +42,16 @@ def fragment_response(body: str, tag: str) -> HttpResponse:
     return response
 
 
-def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpResponse:
+def live_page(
+    request: HttpRequest, tournament: Tournament, page: str, cached: bool = False
+) -> HttpResponse | None:
     """The whole page, or (htmx) its `live` partial, or a 304 when the poll's tag is current.
 
     The partial is the same for every viewer of a version: it comes from the shared cache,
     rendered once per version (`live_cache`), and the whole page embeds the same copy; only
     the page's frame, with its nonce, CSRF token and menu, is rendered for each request. An
-    unchanged poll costs the queries of its tag.
+    unchanged poll costs the queries of its tag. `cached`: the tournament came from the cache
+    (`access.public_view`); None if a shared part is not there either.
     """
     tag = live_cache.page_tag(tournament, page)
     if request.htmx:
@@ -59,7 +62,10 @@ def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpRe
     # The whole page around the shared parts (the partial and the tournament's nav, one read
     # of the cache): only the frame (nonce, CSRF token, menu) is rendered for this request.
     template, _ = live_cache.PAGES[page]
-    live_html, nav_html = live_cache.page_parts(tournament, page, tag)
+    parts = live_cache.page_parts(tournament, page, tag, cached_only=cached)
+    if parts is None:
+        return None
+    live_html, nav_html = parts
     context = {
         "tournament": tournament,
         "page": page,
@@ -73,50 +79,64 @@ def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpRe
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view
+def home(
+    request: HttpRequest, tournament: Tournament, cached: bool = False
+) -> HttpResponse | None:
     """Phase, now playing, next up, last results."""
-    return live_page(request, tournament, "home")
+    return live_page(request, tournament, "home", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view
+def standings(
+    request: HttpRequest, tournament: Tournament, cached: bool = False
+) -> HttpResponse | None:
     """Individual standings ("T3" for a shared rank) and the tie-break plan beside them."""
-    return live_page(request, tournament, "standings")
+    return live_page(request, tournament, "standings", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def groups(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view
+def groups(
+    request: HttpRequest, tournament: Tournament, cached: bool = False
+) -> HttpResponse | None:
     """Group totals and members, with the charts of the race round by round."""
-    return live_page(request, tournament, "groups")
+    return live_page(request, tournament, "groups", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view
+def rounds(
+    request: HttpRequest, tournament: Tournament, cached: bool = False
+) -> HttpResponse | None:
     """The 15 rounds: results and each group's membership at that round."""
-    return live_page(request, tournament, "rounds")
+    return live_page(request, tournament, "rounds", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def tiebreaks(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view
+def tiebreaks(
+    request: HttpRequest, tournament: Tournament, cached: bool = False
+) -> HttpResponse | None:
     """The tie-break knockouts with their draws and seeds (or what would be played now)."""
-    return live_page(request, tournament, "tiebreaks")
+    return live_page(request, tournament, "tiebreaks", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view
+def bracket(
+    request: HttpRequest, tournament: Tournament, cached: bool = False
+) -> HttpResponse | None:
     """The Page playoff drawn as a bracket, with the placings."""
-    return live_page(request, tournament, "bracket")
+    return live_page(request, tournament, "bracket", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view
+def screen(
+    request: HttpRequest, tournament: Tournament, cached: bool = False
+) -> HttpResponse | None:
     """The big screen: standings, the bracket (or the group race) and now playing, in turn.
 
     The panels take turns by one attribute that static/js/screen.js moves on (exactly one
@@ -137,7 +157,9 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     panels = (shown,) if shown in SCREEN_PANELS else SCREEN_PANELS
     # The panels and the venue strip are the shared parts of their versions (one read of the
     # cache); only the frame and the clock's first reading are rendered for this request.
-    parts = live_cache.screen_parts(tournament, (*panels, "call"))
+    parts = live_cache.screen_parts(tournament, (*panels, "call"), cached_only=cached)
+    if parts is None:
+        return None  # the lean start found a part missing: the full path renders it
     context: dict[str, Any] = {
         "tournament": tournament,
         "page": "screen",
