@@ -80,9 +80,7 @@ def live_page(
 
 @require_safe
 @public_view
-def home(
-    request: HttpRequest, tournament: Tournament, cached: bool = False
-) -> HttpResponse | None:
+def home(request: HttpRequest, tournament: Tournament, cached: bool = False) -> HttpResponse | None:
     """Phase, now playing, next up, last results."""
     return live_page(request, tournament, "home", cached)
 
