@@ -188,7 +188,7 @@ STORAGES = {
         # The manifest storage needs collectstatic; DEBUG and tests serve files as they are.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG or env_bool("PLAIN_STATIC", False)
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        else "core.static_storage.StaticStorage",
     },
 }
 
