@@ -43,25 +43,30 @@ def tournament_view(action: Action) -> Callable:
     return decorator
 
 
-def public_view(view: Callable[..., HttpResponse | None]) -> Callable[..., HttpResponse]:
+def public_view(page: str) -> Callable:
     """`tournament_view(Action.VIEW_PUBLIC)` for the public pages, with a lean start for an
     anonymous visitor's whole page (issue 15): the tournament as the shared cache holds it for
     its current public version (`live_cache.public_tournament`), without a query — the cache
     holds a version only while the tournament is published, when anyone may see it. The view
-    is then called with `cached=True` and answers None when a shared part it embeds is not in
-    the cache; the full path answers instead, as it does for everyone else."""
+    is then called with `cached`, what that read of the cache found already (a dict), and
+    answers None when a shared part it embeds is not in the cache; the full path answers
+    instead, as it does for everyone else (the view called with `cached=None`)."""
     from .live_cache import public_tournament
 
-    full = tournament_view(Action.VIEW_PUBLIC)(view)
+    def decorator(view: Callable[..., HttpResponse | None]) -> Callable[..., HttpResponse]:
+        full = tournament_view(Action.VIEW_PUBLIC)(view)
 
-    @wraps(view)
-    def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not getattr(request, "htmx", False) and not request.user.is_authenticated:
-            tournament = public_tournament(slug)
-            if tournament is not None:
-                response = view(request, *args, tournament=tournament, cached=True, **kwargs)
-                if response is not None:
-                    return response
-        return full(request, slug, *args, **kwargs)
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not getattr(request, "htmx", False) and not request.user.is_authenticated:
+                found = public_tournament(slug, page)
+                if found is not None:
+                    tournament, cached = found
+                    response = view(request, *args, tournament=tournament, cached=cached, **kwargs)
+                    if response is not None:
+                        return response
+            return full(request, slug, *args, **kwargs)
 
-    return wrapped
+        return wrapped
+
+    return decorator

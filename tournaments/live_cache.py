@@ -183,9 +183,11 @@ def _row(tournament: Tournament) -> Tournament:
     )
 
 
-def public_tournament(slug: str) -> Tournament | None:
+def public_tournament(slug: str, page: str = "") -> tuple[Tournament, dict[str, Any]] | None:
     """The tournament as it was read at its current public version, from the cache alone (no
-    query), or None: what an anonymous visitor's whole page is framed with.
+    query), or None: what an anonymous visitor's whole page is framed with. With it, the
+    page's shared parts read in the same round trip where their keys follow from the version
+    alone (the pages tagged by it), for `shared_parts`.
 
     The version is cached only while the tournament is published (`version_entry`), and the
     row is keyed by the version it was read at, so it is never older than the version: every
@@ -197,25 +199,37 @@ def public_tournament(slug: str) -> Tournament | None:
     if not (isinstance(entry, tuple) and len(entry) == 3):
         return None
     pk, version, identity = entry
-    row = shared_cache.get(row_key(identity, version))
-    if isinstance(row, Tournament) and (row.pk, row.standings_version) == (pk, version):
-        return row if row.published and row.slug == slug else None
-    return None
+    row = row_key(identity, version)
+    tag = f'"t{pk}-v{version}"'  # what sel.etag gives the row: checked below
+    parts = []
+    if page in VERSION_TAGGED:
+        parts = [fragment_key(identity, page, tag), fragment_key(identity, f"nav-{page}", tag)]
+    found = shared_cache.get_many([row, *parts])
+    tournament = found.pop(row, None)
+    if not isinstance(tournament, Tournament) or (tournament.pk, tournament.slug) != (pk, slug):
+        return None
+    if tournament.standings_version != version or not tournament.published:
+        return None
+    return tournament, (found if sel.etag(tournament) == tag else {})
 
 
 def shared_parts(
-    tournament: Tournament, parts: dict[str, Callable[[], str]], *, cached_only: bool = False
+    tournament: Tournament,
+    parts: dict[str, Callable[[], str]],
+    *,
+    cached: dict[str, Any] | None = None,
 ) -> dict[str, str] | None:
     """Cache key → its shared part, for the parts a whole page embeds, read in one round trip.
 
-    By the full path, the public version and the tournament's row are read in the same trip:
-    a missing part is rendered once (`render_once`), a missing version remembered for the
-    lean path, a missing row stored for the lean page start (`public_tournament`).
-    `cached_only` (the lean start, whose tournament came from the cache): None when any part
-    is missing, and the full path serves the page.
+    By the full path (`cached` None), the public version and the tournament's row are read in
+    the same trip: a missing part is rendered once (`render_once`), a missing version
+    remembered for the lean path, a missing row stored for the lean page start
+    (`public_tournament`). The lean start (`cached`: what it read already) renders nothing:
+    None when a part is missing from the cache, and the full path serves the page.
     """
-    if cached_only:
-        found = shared_cache.get_many(list(parts))
+    if cached is not None:
+        missing = [key for key in parts if not isinstance(cached.get(key), str)]
+        found = {**cached, **shared_cache.get_many(missing)} if missing else cached
         if not all(isinstance(found.get(key), str) for key in parts):
             return None
         return found
@@ -235,7 +249,7 @@ def shared_parts(
 
 
 def page_parts(
-    tournament: Tournament, page: str, tag: str, *, cached_only: bool = False
+    tournament: Tournament, page: str, tag: str, *, cached: dict[str, Any] | None = None
 ) -> tuple[str, str] | None:
     """A whole public page's shared parts: its `live` partial (for this tag) and the
     tournament's nav (for its version), from one read of the cache (see `shared_parts`)."""
@@ -246,13 +260,13 @@ def page_parts(
             live: lambda: _render_page(tournament, page, tag),
             nav: lambda: _render_nav(tournament, page),
         },
-        cached_only=cached_only,
+        cached=cached,
     )
     return None if found is None else (found[live], found[nav])
 
 
 def screen_parts(
-    tournament: Tournament, names: tuple[str, ...], *, cached_only: bool = False
+    tournament: Tournament, names: tuple[str, ...], *, cached: dict[str, Any] | None = None
 ) -> dict[str, str] | None:
     """Panel (or "call", the venue strip) → its shared part, for the big screen's whole page:
     the open duels read once for every tag, the parts from one read of the cache."""
@@ -265,7 +279,7 @@ def screen_parts(
             keys[name]: (lambda name=name: _render_screen(tournament, name, tags[name]))
             for name in names
         },
-        cached_only=cached_only,
+        cached=cached,
     )
     return None if found is None else {name: found[keys[name]] for name in names}
 

@@ -210,6 +210,23 @@ class TestSharedFrameParts:
             services.set_published(tournament, True, organiser)
         assert note not in signed_in.get(standings_url(tournament)).content.decode()
 
+    def test_the_lean_start_never_outlives_the_version(
+        self, running, django_capture_on_commit_callbacks
+    ):
+        tournament, organiser, *_ = running
+        Client().get(standings_url(tournament))  # the full path leaves the version and row
+        page, queries = get(Client(), standings_url(tournament))
+        assert queries == 0 and "Harbour Cup" in page.content.decode()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.configure(tournament, organiser, name="Harbour Cup, renamed")
+        for _ in range(2):  # the full path for the new version, then the lean start
+            text = Client().get(standings_url(tournament)).content.decode()
+            assert "<title>Standings · Harbour Cup, renamed · " in text
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_published(tournament, False, organiser)
+        assert Client().get(standings_url(tournament)).status_code == 404
+        assert Client().get(f"/t/{tournament.slug}/screen/").status_code == 404
+
     def test_the_menu_token_and_nonce_stay_per_request(self, running, nav_renders):
         tournament, organiser, *_ = running
         anonymous = Client().get(standings_url(tournament)).content.decode()

@@ -43,7 +43,7 @@ def fragment_response(body: str, tag: str) -> HttpResponse:
 
 
 def live_page(
-    request: HttpRequest, tournament: Tournament, page: str, cached: bool = False
+    request: HttpRequest, tournament: Tournament, page: str, cached: dict[str, Any] | None = None
 ) -> HttpResponse | None:
     """The whole page, or (htmx) its `live` partial, or a 304 when the poll's tag is current.
 
@@ -51,7 +51,7 @@ def live_page(
     rendered once per version (`live_cache`), and the whole page embeds the same copy; only
     the page's frame, with its nonce, CSRF token and menu, is rendered for each request. An
     unchanged poll costs the queries of its tag. `cached`: the tournament came from the cache
-    (`access.public_view`); None if a shared part is not there either.
+    (`access.public_view`), with what it read there; None if a shared part is not there.
     """
     tag = live_cache.page_tag(tournament, page)
     if request.htmx:
@@ -62,7 +62,7 @@ def live_page(
     # The whole page around the shared parts (the partial and the tournament's nav, one read
     # of the cache): only the frame (nonce, CSRF token, menu) is rendered for this request.
     template, _ = live_cache.PAGES[page]
-    parts = live_cache.page_parts(tournament, page, tag, cached_only=cached)
+    parts = live_cache.page_parts(tournament, page, tag, cached=cached)
     if parts is None:
         return None
     live_html, nav_html = parts
@@ -79,61 +79,63 @@ def live_page(
 
 
 @require_safe
-@public_view
-def home(request: HttpRequest, tournament: Tournament, cached: bool = False) -> HttpResponse | None:
+@public_view("home")
+def home(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """Phase, now playing, next up, last results."""
     return live_page(request, tournament, "home", cached)
 
 
 @require_safe
-@public_view
+@public_view("standings")
 def standings(
-    request: HttpRequest, tournament: Tournament, cached: bool = False
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
 ) -> HttpResponse | None:
     """Individual standings ("T3" for a shared rank) and the tie-break plan beside them."""
     return live_page(request, tournament, "standings", cached)
 
 
 @require_safe
-@public_view
+@public_view("groups")
 def groups(
-    request: HttpRequest, tournament: Tournament, cached: bool = False
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
 ) -> HttpResponse | None:
     """Group totals and members, with the charts of the race round by round."""
     return live_page(request, tournament, "groups", cached)
 
 
 @require_safe
-@public_view
+@public_view("rounds")
 def rounds(
-    request: HttpRequest, tournament: Tournament, cached: bool = False
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
 ) -> HttpResponse | None:
     """The 15 rounds: results and each group's membership at that round."""
     return live_page(request, tournament, "rounds", cached)
 
 
 @require_safe
-@public_view
+@public_view("tiebreaks")
 def tiebreaks(
-    request: HttpRequest, tournament: Tournament, cached: bool = False
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
 ) -> HttpResponse | None:
     """The tie-break knockouts with their draws and seeds (or what would be played now)."""
     return live_page(request, tournament, "tiebreaks", cached)
 
 
 @require_safe
-@public_view
+@public_view("bracket")
 def bracket(
-    request: HttpRequest, tournament: Tournament, cached: bool = False
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
 ) -> HttpResponse | None:
     """The Page playoff drawn as a bracket, with the placings."""
     return live_page(request, tournament, "bracket", cached)
 
 
 @require_safe
-@public_view
+@public_view("screen")
 def screen(
-    request: HttpRequest, tournament: Tournament, cached: bool = False
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
 ) -> HttpResponse | None:
     """The big screen: standings, the bracket (or the group race) and now playing, in turn.
 
@@ -155,7 +157,7 @@ def screen(
     panels = (shown,) if shown in SCREEN_PANELS else SCREEN_PANELS
     # The panels and the venue strip are the shared parts of their versions (one read of the
     # cache); only the frame and the clock's first reading are rendered for this request.
-    parts = live_cache.screen_parts(tournament, (*panels, "call"), cached_only=cached)
+    parts = live_cache.screen_parts(tournament, (*panels, "call"), cached=cached)
     if parts is None:
         return None  # the lean start found a part missing: the full path renders it
     context: dict[str, Any] = {
