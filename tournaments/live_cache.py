@@ -13,6 +13,7 @@ ahead by the Celery task that runs after a result commits (`warm`), or by the fi
 that misses, under a lock, while the others wait for its copy.
 """
 
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -171,15 +172,20 @@ def screen_fragment(tournament: Tournament, panel: str, tag: str) -> str:
     )
 
 
+# The row's fields, in the key too: a deploy that changes them never reads a row stored by
+# the code before it (a copy lacking a field would be half a row).
+ROW_FIELDS = tuple(field.attname for field in Tournament._meta.concrete_fields)
+_ROW_SHAPE = zlib.crc32(",".join(ROW_FIELDS).encode())
+
+
 def row_key(identity: str, version: int) -> str:
-    return f"row:{identity}:v{version}"
+    return f"row:{identity}:v{version}:{_ROW_SHAPE:x}"
 
 
 def _row(tournament: Tournament) -> Tournament:
     # A clean copy of the row as read: its fields only, none of the caches a request added.
-    names = [field.attname for field in Tournament._meta.concrete_fields]
     return Tournament.from_db(
-        tournament._state.db, names, [getattr(tournament, name) for name in names]
+        tournament._state.db, ROW_FIELDS, [getattr(tournament, name) for name in ROW_FIELDS]
     )
 
 
