@@ -4,7 +4,10 @@ from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
+
+from core.links import absolute
 
 
 @shared_task
@@ -32,5 +35,5 @@ def notify_role_granted(grant_id: int) -> bool:
         f"role:{grant.pk}",
         f"You are now a {grant.get_role_display().lower()} of {name}",
         f"{grant.granted_by or 'An organiser'} made you a {grant.get_role_display().lower()} "
-        f"of {name}.\n\nYour tournaments: /dashboard/\n",
+        f"of {name}.\n\nYour tournaments: {absolute(reverse('dashboard'))}\n",
     )

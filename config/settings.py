@@ -213,6 +213,30 @@ _mail_options = (
 MAILERS = {"default": {"BACKEND": _mail_backend, "OPTIONS": _mail_options}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Split UNO <noreply@localhost>")
 
+
+def site_url(explicit: str, allowed_hosts: list[str], debug: bool) -> str:
+    """The site's public address (no trailing slash), for the links in e-mails that the
+    worker sends with no request to ask: SITE_URL, else https:// and the first named host of
+    ALLOWED_HOSTS (http://localhost:8000 with DEBUG on, as `./dev run` serves)."""
+    from urllib.parse import urlsplit
+
+    explicit = explicit.strip().rstrip("/")
+    if explicit:
+        parts = urlsplit(explicit)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+            raise RuntimeError(
+                f"SITE_URL must be the site's address, such as https://uno.example.org (got "
+                f"{explicit!r})."
+            )
+        return explicit
+    named = [h for h in allowed_hosts if h and h != "*" and not h.startswith(".")]
+    if debug:
+        return "http://localhost:8000"
+    return f"https://{named[0]}" if named else ""
+
+
+SITE_URL = site_url(os.environ.get("SITE_URL", ""), ALLOWED_HOSTS, DEBUG)
+
 # Security. Behind TLS in production; the run command and the test server stay plain HTTP
 # because they run with DEBUG on (or set SECURE_SSL_REDIRECT=0 explicitly).
 _secure = not DEBUG

@@ -178,12 +178,14 @@ def poll(request: HttpRequest, table_id: int) -> HttpResponse:
     return _console_response(request, table)
 
 
-@_console_view
-@require_POST
-def move(request: HttpRequest, table_id: int) -> HttpResponse:
+def _append(
+    request: HttpRequest, table_id: int, parse: Callable[[Any, Any], dict], done: str
+) -> HttpResponse:
+    """A move or an ending: the posted form read into an event (refused in words), then
+    appended under the table's revision."""
     table = _table(request, table_id)
     try:
-        event = forms.move_event(request.POST, table.letters)
+        event = parse(request.POST, table.letters)
     except ServiceError as err:
         return _console_response(request, table, error=err.message, status=422)
     return _write(
@@ -195,8 +197,14 @@ def move(request: HttpRequest, table_id: int) -> HttpResponse:
             event=event,
             expected_revision=forms.revision(request.POST),
         ),
-        "Move entered.",
+        done,
     )
+
+
+@_console_view
+@require_POST
+def move(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _append(request, table_id, forms.move_event, "Move entered.")
 
 
 @_console_view
@@ -216,22 +224,7 @@ def undo(request: HttpRequest, table_id: int) -> HttpResponse:
 @_console_view
 @require_POST
 def end(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _table(request, table_id)
-    try:
-        event = forms.ending_event(request.POST, table.letters)
-    except ServiceError as err:
-        return _console_response(request, table, error=err.message, status=422)
-    return _write(
-        request,
-        table,
-        lambda: services.append_event(
-            table_id=table.pk,
-            actor=request.user,
-            event=event,
-            expected_revision=forms.revision(request.POST),
-        ),
-        "The game is ended.",
-    )
+    return _append(request, table_id, forms.ending_event, "The game is ended.")
 
 
 @require_GET

@@ -9,6 +9,7 @@ by marker, `-m e2e`, must pass one of those it chose).
 import os
 import shutil
 import socket
+import tempfile
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -62,6 +63,27 @@ def browser_missing() -> str | None:
     return None
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite, the test database is a file rather than memory. With an in-memory database
+    Django shares one connection between the test thread and the live server's thread, and a
+    test that writes while its page polls then fails at random ("bad parameter or other API
+    misuse", seen as a 503 from the big screen). With a file each thread has its own
+    connection, and WAL with a busy timeout (config/settings.py) makes them wait for each
+    other instead."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"].endswith("sqlite3"):
+        shm = Path("/dev/shm")
+        where = Path(tempfile.mkdtemp(dir=shm)) if shm.is_dir() else tmp_path_factory.mktemp("db")
+        db.setdefault("TEST", {})["NAME"] = str(where / "test.sqlite3")
+        yield
+        shutil.rmtree(where, ignore_errors=True)
+    else:
+        yield
+
+
 _results: dict[str, dict[str, int]] = {m: {"passed": 0, "skipped": 0} for m in REQUIRED_MARKERS}
 
 
@@ -94,7 +116,25 @@ def _required_markers(session) -> tuple[str, ...]:
     )
 
 
+def pytest_collection_finish(session):
+    """The engine suite on its sources starts now, beside the run (tests/engine/source_run.py),
+    when its test was chosen and will not be skipped (the compiled engine is loaded)."""
+    from tests.engine import source_run
+
+    if session.config.option.collectonly or not any(
+        item.name == source_run.TEST_NAME for item in session.items
+    ):
+        return
+    import duels.engine
+
+    if duels.engine.COMPILED:
+        source_run.start()
+
+
 def pytest_sessionfinish(session, exitstatus):
+    from tests.engine import source_run
+
+    source_run.stop()  # a run still going when the session ends (-x, Ctrl+C)
     if REQUIRE_SERVICES and exitstatus == 0 and not session.config.option.collectonly:
         never = [m for m in _required_markers(session) if _results[m]["passed"] == 0]
         if never:
@@ -175,3 +215,28 @@ def _fresh_local_cache(request):
 
         cache.clear()
     yield
+
+
+def _delete_rows_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+    """PostgreSQL's flush between transactional tests (the browser and integration tests) as
+    one DELETE a table instead of Django's TRUNCATE of them all: TRUNCATE makes new files for
+    every table and index (about 1–2 s a test here), while a test leaves a few hundred rows.
+    The tables end as empty either way; Django's foreign keys are deferred to the commit, so
+    the order does not matter. A flush that resets sequences or cascades to other tables (a
+    test case with `available_apps`; neither is used by the suite) keeps Django's TRUNCATE."""
+    if reset_sequences or allow_cascade or not tables:
+        return _truncate_flush(self, style, tables, reset_sequences=reset_sequences,
+                               allow_cascade=allow_cascade)  # fmt: skip
+    return ["SET CONSTRAINTS ALL DEFERRED;"] + [
+        f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
+        for table in tables
+    ]
+
+
+try:
+    from django.db.backends.postgresql.operations import DatabaseOperations as _PostgresOps
+except ImportError:  # no PostgreSQL driver: the suite runs on SQLite
+    pass
+else:
+    _truncate_flush = _PostgresOps.sql_flush
+    _PostgresOps.sql_flush = _delete_rows_flush

@@ -8,6 +8,7 @@ or a Python repr; the API and the CSV keep their keys and add `…_label` fields
 
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from duels.words import finish_label
@@ -198,7 +199,7 @@ def audit_text(
     for key, value in detail.items():
         if key == "changes" and isinstance(value, Mapping):
             parts += [
-                f"{_SETTING_WORDS.get(k, k.replace('_', ' '))}: "
+                f"{_SETTING_WORDS.get(k) or start_key_label(k).replace('_', ' ')}: "
                 f"{_setting(k, old)} → {_setting(k, new)}"
                 for k, (old, new) in value.items()
             ]
@@ -257,6 +258,7 @@ _SETTING_WORDS = {
     "tiebreak_mode": "tie-breaks",
     "shared_cards": "shared cards",
     "duel_time_limit_minutes": "time limit",
+    "time_zone": "time zone",
 }
 
 
@@ -270,6 +272,16 @@ def _setting(key: str, value: Any) -> str:
         return "on" if value else "off"
     if key == "duel_time_limit_minutes":
         return f"{value} minutes" if value else "none"
+    if value is None:
+        return "not set"  # a start time added or removed (the schedule)
+    if isinstance(value, str) and "T" in value:
+        try:
+            when = datetime.fromisoformat(value)
+        except ValueError:
+            return value
+        if when.tzinfo is not None:
+            when = when.astimezone(UTC)  # one zone for every entry, whatever each was typed in
+        return f"{when.day} {when:%b %Y %H:%M} UTC"
     return str(value)
 
 

@@ -6,6 +6,9 @@ from functools import partial
 
 from celery import shared_task
 from django.db import transaction
+from django.urls import reverse
+
+from core.links import absolute
 
 logger = logging.getLogger(__name__)
 
@@ -122,6 +125,10 @@ def keep_time() -> dict[str, int]:
 _RETRY = {"acks_late": True, "autoretry_for": (OSError,), "retry_backoff": True, "max_retries": 5}
 
 
+def _me() -> str:
+    return absolute(reverse("player:tournaments"))
+
+
 def _players(duel) -> list:
     return [e for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
 
@@ -155,7 +162,7 @@ def notify_named(duel_id: int) -> int:
             f"{name}: you play {title}",
             f"{entrant.name}, you play {title} of {name} against {_opponent(duel, entrant)}."
             + (f"\nTable: {duel.table}" if duel.table else "")
-            + "\n\nYour next duel, live: /me/\n",
+            + f"\n\nYour next duel, live: {_me()}\n",
         )
     return sent
 
@@ -183,7 +190,7 @@ def notify_duel_called(duel_id: int, called_at: str) -> int:
             f"called:{duel.pk}:{called_at}:{entrant.pk}",
             f"{name}: {title} — go to table {duel.table}",
             f"{entrant.name}, {title} against {_opponent(duel, entrant)} is called to "
-            f"table {duel.table} now.\n",
+            f"table {duel.table} now.\n\nYour duels, live: {_me()}\n",
         )
     return sent
 
@@ -209,6 +216,6 @@ def notify_playoffs(tournament_id: int) -> int:
             f"{tournament.name}: the playoffs are announced",
             f"{entrant.name}, the playoff bracket of {tournament.name} is announced"
             + (": you play in it." if qualified else ".")
-            + f"\n\nThe bracket: /t/{tournament.slug}/bracket/\n",
+            + f"\n\nThe bracket: {absolute(reverse('public:bracket', args=[tournament.slug]))}\n",
         )
     return sent

@@ -46,3 +46,27 @@
     elt.setAttribute("hx-trigger", "every " + seconds.toFixed(2) + "s");
   });
 })();
+
+// A form sent back with its errors (a 422 page) may hold them far below the top of the page:
+// the first field in error takes the focus and comes into view, so a person sees at once what
+// to correct (a screen reader reads its label and error). Nothing moves when the page already
+// chose where focus goes (autofocus), nor on a page without errors.
+(function () {
+  "use strict";
+  function firstError() {
+    var field = document.querySelector('main [aria-invalid="true"]');
+    if (field) return field;
+    var box = document.querySelector("main form .errors, main form .error");
+    if (box && !box.hasAttribute("tabindex")) box.setAttribute("tabindex", "-1");
+    return box;
+  }
+  function show() {
+    if (document.querySelector("[autofocus]")) return;
+    var target = firstError();
+    if (!target) return;
+    target.focus({ preventScroll: true });
+    target.scrollIntoView({ block: "center" });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show);
+  else show();
+})();

@@ -577,6 +577,15 @@ def test_an_overdue_deadline_is_recorded_when_the_console_is_opened():
     assert "Time is up." in response.content.decode()
 
 
+def news(html: str) -> str:
+    """The screen-reader line an htmx answer brings out of band."""
+    import re
+
+    found = re.search(r'<div id="console-news" hx-swap-oob="innerHTML">(.*?)</div>', html, re.S)
+    assert found, "every answer brings the live line"
+    return found.group(1).strip()
+
+
 def test_an_undo_offers_redo_which_enters_the_move_again_only_while_nothing_else_happened():
     """Issue 16: "Undone — Redo". Redo goes through the normal checked path (the page's seq
     and revision), and only while the undo is the duel's latest change."""
@@ -587,8 +596,11 @@ def test_an_undo_offers_redo_which_enters_the_move_again_only_while_nothing_else
     html = answer.content.decode()
     assert "Undone: move 1, Alice reveals 7" in html and 'id="redo"' in html
     assert 'id="redo"' not in client.get(url(duel), headers=HTMX).content.decode()  # short-lived
+    # A screen reader hears the undo and the offer (the live line outside the console).
+    assert "Undone: move 1, Alice reveals 7. Redo enters it again." in news(html)
     redone = client.post(url(duel, "redo"), {"seq": 0, "rev": 2}, headers=HTMX)
     assert redone.status_code == 200
+    assert news(redone.content.decode()).startswith("Redone. Move 1: Alice reveals 7")
     assert [(seq, p["cards"], u is None) for seq, p, u in events(duel)] == [
         (1, {"A": 7, "B": 3}, False),
         (1, {"A": 7, "B": 3}, True),

@@ -525,8 +525,12 @@ def test_one_hand_rounds_on_a_phone(page):
     expect(page.locator("#console")).to_have_attribute("data-seq", str(seq - 1))
     expect(page.locator(".redo-form")).to_contain_text(f"Undone: move {seq}")
     expect(page.locator(".redo-form")).to_be_in_viewport()
+    # What a screen reader hears (the polite live line): the undo and its offer, then the redo.
+    expect(page.locator("#console-news")).to_contain_text(f"Undone: move {seq},")
+    expect(page.locator("#console-news")).to_contain_text("Redo enters it again.")
     page.get_by_role("button", name="Redo").click()
     expect(page.locator("#console")).to_have_attribute("data-seq", str(seq))
+    expect(page.locator("#console-news")).to_contain_text(f"Redone. Move {seq}:")
     expect(page.locator(".redo-form")).to_have_count(0)
     assert DuelEvent.objects.filter(duel=duel, undone_at=None).count() == seq
 

@@ -53,6 +53,24 @@ def test_a_paper_result_in_at_most_three_actions(page):
     assert results.violations_count == 0, results.generate_report()
 
 
+def test_a_refused_form_brings_its_first_error_into_view_on_a_phone(page):
+    """Sent empty, the paper form comes back with its errors far down the Rounds page: the
+    first field in error has the focus and is on screen (browser pass: the page came back at
+    its top with the errors ~1,300 px below)."""
+    from tests.e2e.conftest import PHONE
+
+    duel, _ = group_phase_duel(players=("Alice", "Bob"), slug="cup")
+    Duel.objects.filter(pk=duel.pk).delete()
+    sign_in(page, duel.tournament.created_by.username)
+    page.set_viewport_size(PHONE)
+    page.goto("/t/cup/manage/rounds/")
+    page.locator("#paper-form").get_by_role("button", name="Record the paper result").click()
+    first = page.locator("#paper-form").get_by_label("Played for Reds")
+    expect(first).to_be_focused()
+    expect(first).to_be_in_viewport()
+    expect(page.locator("#id_paper_first_error")).to_have_text("This field is required.")
+
+
 @pytest.fixture
 def fast_polls(settings):
     settings.PUBLIC_POLL_SECONDS = 1  # the pages poll every 5 s; the tests need not wait
@@ -123,8 +141,13 @@ def test_me_shows_the_call_without_a_reload(page, fast_polls):
     expect(next_duel).to_contain_text("called to table 9")  # the poll brings it in
     assert page.evaluate("window.__loaded") is True
 
-    results = Axe().run(page)
+    results = Axe().run(page)  # the page with its "check me in" button
     assert results.violations_count == 0, results.generate_report()
+    # Called to the table, the player checks in from the same page and lands back on it.
+    page.get_by_role("button", name=f"I am here: check me in to {tournament.name}").click()
+    expect(page.get_by_role("status")).to_contain_text("You are checked in as")
+    expect(page.locator(".entry-cards")).to_contain_text("You are checked in.")
+    assert page.url.endswith("/me/")
 
 
 def test_axe_on_the_schedule_and_notifications_pages(page):

@@ -17,6 +17,7 @@ import pytest
 
 import duels.engine
 from duels.engine import PRESETS, native
+from tests.engine import source_run
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPILED = duels.engine.COMPILED
@@ -33,13 +34,9 @@ WHICH = (
 def _python(
     code: list[str], cwd: Path = ROOT, engine: str | None = None, timeout: int = 300
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(cwd)}
-    env.pop("SPLIT_UNO_ENGINE", None)
-    env.pop("REQUIRE_SERVICES", None)  # a nested test run has no integration tests to require
-    if engine is not None:
-        env["SPLIT_UNO_ENGINE"] = engine
     return subprocess.run(
-        [sys.executable, *code], cwd=cwd, env=env, capture_output=True, text=True,
+        [sys.executable, *code], cwd=cwd, env=source_run.environment(cwd, engine),
+        capture_output=True, text=True,
         check=False, timeout=timeout,
     )  # fmt: skip
 
@@ -148,10 +145,7 @@ def test_both_builds_play_the_same_multi_seat_games_event_for_event(
 
 @needs_build
 def test_the_whole_engine_suite_passes_on_the_sources() -> None:
-    done = _python(
-        ["-m", "pytest", "tests/engine", "-q", "-p", "no:cacheprovider", "-x"],
-        engine="python",
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert " passed" in done.stdout.splitlines()[-1]
+    # Started when the tests were collected, beside the rest of the run (source_run.py).
+    status, output = source_run.finish(timeout=900)
+    assert status == 0, output[-5000:]
+    assert " passed" in output.splitlines()[-1]

@@ -10,6 +10,7 @@ from accounts.models import Role, SentNotification
 from accounts.services import grant_role
 from accounts.tasks import notify_role_granted
 from tests.factories import EntrantFactory, UserFactory, group_phase_duel
+from tournaments.presentation import duel_title
 from tournaments.services import name_representatives
 from tournaments.services.refereeing import call_duel
 from tournaments.tasks import notify_duel_called, notify_named
@@ -112,7 +113,9 @@ def test_a_new_referee_is_told(django_capture_on_commit_callbacks):
     assert len(mail.outbox) == 1 and rex.notifications_sent.count() == 1
 
 
-def test_the_playoffs_are_announced(played_group_phase, django_capture_on_commit_callbacks):
+def test_the_playoffs_are_announced(
+    played_group_phase, django_capture_on_commit_callbacks, settings
+):
     from tests.tournaments.helpers import settle_tiebreaks
     from tournaments.services.progression import start_playoffs
 
@@ -125,8 +128,49 @@ def test_the_playoffs_are_announced(played_group_phase, django_capture_on_commit
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         start_playoffs(tournament, organiser)
-    assert sorted(m.to[0] for m in mail.outbox) == ["po0@example.org", "po1@example.org"]
-    assert all("playoffs are announced" in m.subject for m in mail.outbox)
+    announced = [m for m in mail.outbox if "playoffs are announced" in m.subject]
+    assert sorted(m.to[0] for m in announced) == ["po0@example.org", "po1@example.org"]
+    bracket = f"{settings.SITE_URL}/t/{tournament.slug}/bracket/"
+    assert settings.SITE_URL.startswith("http") and all(bracket in m.body for m in announced)
+
+
+def _everyone_opted_in(tournament):
+    for entrant in tournament.entrants.order_by("pk"):
+        entrant.user = opted_in(username=f"u{entrant.pk}")
+        entrant.save()
+    mail.outbox.clear()
+
+
+@pytest.mark.parametrize("kind", ["tie_break", "playoff"])
+def test_duels_the_automation_creates_are_announced_to_their_players(
+    kind, played_group_phase, django_capture_on_commit_callbacks, settings
+):
+    """Tie-break and playoff duels are created by the automation, not by naming players: their
+    players are told too, once, with an absolute link (SITE_URL)."""
+    from tests.tournaments.helpers import play_playoffs, settle_tiebreaks
+    from tournaments.services.progression import start_playoffs
+
+    settings.SITE_URL = "https://uno.example.org"
+    tournament, organiser, referee = played_group_phase
+    _everyone_opted_in(tournament)
+    first = tournament.duels.order_by("-pk").values_list("pk", flat=True).first()
+    settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
+    if kind == "playoff":
+        with django_capture_on_commit_callbacks(execute=True):
+            start_playoffs(tournament, organiser)
+        play_playoffs(tournament, referee, django_capture_on_commit_callbacks)
+    new = list(tournament.duels.filter(kind=kind, pk__gt=first, seat_a__isnull=False))
+    assert new, "the automation created no duel after the players opted in"
+    for duel in new:
+        for entrant in (duel.seat_a, duel.seat_b):
+            told = [
+                m for m in mail.outbox if m.to == [entrant.user.email] and "you play" in m.subject
+            ]
+            assert any(duel_title(duel) in m.subject for m in told), (duel, entrant)
+            assert SentNotification.objects.filter(key=f"named:{duel.pk}:{entrant.pk}").count() == 1
+    assert all(
+        "https://uno.example.org/me/" in m.body for m in mail.outbox if "you play" in m.subject
+    )
 
 
 def test_the_opt_in_page():

@@ -845,6 +845,17 @@ def test_the_overview_shows_the_round_and_the_window(cup):
     assert "Round 2 of 15 is open (1 decided)" in html
     assert "Open the transfers board" in html
     assert "Up to date" in html
+    assert "name the representatives and open the duel" in html
+    assert "Nothing yet: it plans the tie-breaks" in html  # no "after the first results"
+    # Once round 2's duel is named, the overview no longer asks for it (browser pass).
+    reds, blues = tournament.groups.order_by("order")
+    first, second = (
+        tournament.entrants.filter(group=g).order_by("name").first() for g in (reds, blues)
+    )
+    services.name_representatives(tournament, users["organiser"], 2, first.pk, second.pk)
+    html = client_for(users["organiser"]).get(url("overview")).content.decode()
+    assert "Round 2 of 15 is open (1 decided). Its duel is named" in html
+    assert "name the representatives" not in html
 
 
 def test_the_playoffs_wait_for_positions_one_to_four(cup):
@@ -908,6 +919,27 @@ def test_people_grant_and_revoke(cup):
     grant = tournament.roles.get(user__username="rex")
     assert client.post(url("revoke", grant.pk)).status_code == 302
     assert not tournament.roles.filter(user__username="rex").exists()
+
+
+def test_the_grant_form_grants_from_the_page_an_invitation_left(cup):
+    """After "Create an invitation link" the page stands at people/invite/: the grant form
+    must still post to people/, not make a second, nameless invitation (browser pass)."""
+    import re
+
+    tournament, users = cup
+    UserFactory(username="rex")
+    client = client_for(users["organiser"])
+    page = client.post(url("invite"), {"role": "referee", "label": "Rita"})
+    html = page.content.decode()
+    assert page.status_code == 200 and "Rita" in html
+    forms = re.findall(r"<form [^>]*method=\"post\"[^>]*>", html)
+    assert forms and all("action=" in f for f in forms), forms
+    grant = re.search(r'<form [^>]*action="([^"]+)"[^>]*>(?:(?!</form>).)*Grant role', html, re.S)
+    assert grant and grant.group(1) == url("people")
+    invitations = tournament.invitations.count()
+    assert client.post(grant.group(1), {"username": "rex", "role": "referee"}).status_code == 302
+    assert tournament.roles.filter(user__username="rex").exists()
+    assert tournament.invitations.count() == invitations
 
 
 def test_the_audit_log_filters_by_what_and_who(cup):

@@ -50,6 +50,37 @@ def test_start_times_are_stored_in_the_zone_and_changes_audited(ready):
         tournament, tournament.created_by, time_zone="Europe/Paris", starts={"round:2": None}
     )
     assert not StartTime.objects.filter(tournament=tournament).exists()
+    # The audit log says it in words, not keys and ISO strings (browser pass).
+    log = client_for(tournament.created_by).get(f"/t/{tournament.slug}/manage/audit/")
+    html = log.content.decode()
+    assert "time zone: UTC → Europe/Paris" in html
+    assert "Group round 2: not set → 5 Dec 2026 13:30 UTC" in html
+    assert "Group round 2: 5 Dec 2026 13:30 UTC → not set" in html
+    assert "round:2" not in html and "None" not in html
+
+
+def test_start_times_out_of_the_events_order_are_refused_in_words(ready):
+    """Browser pass: round 10 at 14:00 and round 9 at 15:00 was saved, and the big screen then
+    announced them in that order."""
+    tournament, duel, referee = ready
+    organiser = tournament.created_by
+    at = datetime(2026, 12, 5, 15, 0, tzinfo=ZoneInfo("UTC"))
+    hour = timedelta(hours=1)
+
+    def schedule(**starts):
+        set_schedule(tournament, organiser, time_zone="UTC", starts=starts)
+
+    schedule(**{"round:9": at})
+    with pytest.raises(ServiceError, match="Group round 10 would start before Group round 9"):
+        schedule(**{"round:10": at - hour})
+    assert set(StartTime.objects.values_list("key", flat=True)) == {"round:9"}
+    schedule(**{"round:10": at + hour, "Q1": at + 5 * hour, "E1": at + 5 * hour})  # side by side
+    with pytest.raises(ServiceError, match="Grand Final would start before Qualifier 1"):
+        schedule(GF=at + 4 * hour)
+    with pytest.raises(ServiceError, match="Qualifier 1 would start before Group round 10"):
+        schedule(Q1=at)  # moving an existing time is checked against the others too
+    schedule(**{"round:9": None, "round:10": None})  # clearing never conflicts
+    schedule(Q1=at - hour, E1=at - hour)
 
 
 @pytest.mark.parametrize(

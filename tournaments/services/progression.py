@@ -102,6 +102,14 @@ def _new_duel(
     )
 
 
+def _announce(duel: Duel) -> None:
+    """Its players are told whom they play, once the plan's new duel is committed (as group
+    rounds do when the organiser names representatives; sent once per duel and player)."""
+    from ..tasks import enqueue_on_commit, notify_named  # the tasks module imports services
+
+    enqueue_on_commit(notify_named, duel.pk)
+
+
 def _walkover(tournament: Tournament, kind: str, match) -> None:
     """Record a walkover as a forfeit of the absent player, on the stored row or a new one."""
     duel = (
@@ -172,7 +180,9 @@ def _sync_tiebreaks(tournament: Tournament) -> None:
             _walkover(tournament, DuelKind.TIE_BREAK, match)
     for match in plan.to_play:
         if match.ref is None:
-            _new_duel(tournament, DuelKind.TIE_BREAK, match.key, match.seat_a, match.seat_b)
+            _announce(
+                _new_duel(tournament, DuelKind.TIE_BREAK, match.key, match.seat_a, match.seat_b)
+            )
     if plan.settled and tournament.top_four_settled_at is None:
         tournament.top_four_settled_at = timezone.now()
         tournament.save(update_fields=["top_four_settled_at"])
@@ -215,7 +225,9 @@ def _sync_playoffs(tournament: Tournament) -> None:
             _walkover(tournament, DuelKind.PLAYOFF, match)
     for match in bracket.to_play:
         if match.ref is None:
-            _new_duel(tournament, DuelKind.PLAYOFF, match.stage, match.seat_a, match.seat_b)
+            _announce(
+                _new_duel(tournament, DuelKind.PLAYOFF, match.stage, match.seat_a, match.seat_b)
+            )
     placings = {str(p): place for place, p in bracket.placings.items() if p is not None}
     if placings != tournament.placings:
         tournament.placings = placings

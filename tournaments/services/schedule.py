@@ -11,6 +11,7 @@ from accounts.permissions import Action, can
 from core.errors import ServiceError
 
 from .. import format as fmt
+from .. import presentation
 from ..models import FINAL_PHASES, StartTime, Tournament
 from . import audit
 from .setup import lock
@@ -21,6 +22,25 @@ START_KEYS: tuple[str, ...] = (
     "tie_breaks",
     *fmt.STAGE_NAMES,
 )
+
+
+# The order parts of an event start in: Qualifier 1 and the Eliminator may run side by side.
+_RANK = {key: n for n, key in enumerate(START_KEYS)} | {fmt.E1: START_KEYS.index(fmt.Q1)}
+
+
+def _check_order(starts: Mapping[str, datetime | None]) -> None:
+    """Refuse start times out of the event's order (Group round 10 before round 9, the Grand
+    Final before Qualifier 2): the big screen would announce them in that order."""
+    before: tuple[datetime, str] | None = None  # the latest start of the parts before
+    for rank in sorted({_RANK[k] for k, t in starts.items() if t is not None}):
+        group = sorted((t, k) for k, t in starts.items() if t is not None and _RANK[k] == rank)
+        if before is not None and group[0][0] < before[0]:
+            raise ServiceError(
+                f"{presentation.start_key_label(group[0][1])} would start before "
+                f"{presentation.start_key_label(before[1])}: the parts of an event start in "
+                "order. Change either time."
+            )
+        before = max(before, group[-1]) if before is not None else group[-1]
 
 
 def zone_of(tournament: Tournament) -> ZoneInfo:
@@ -60,12 +80,13 @@ def set_schedule(
     for when in starts.values():
         if when is not None and when.tzinfo is None:
             raise ServiceError("A start time needs its time zone.")
+    current = {s.key: s for s in StartTime.objects.filter(tournament=tournament)}
+    _check_order({**{k: row.starts_at for k, row in current.items()}, **starts})
     changes: dict[str, list] = {}
     if time_zone != tournament.time_zone:
         changes["time_zone"] = [tournament.time_zone, time_zone]
         tournament.time_zone = time_zone
         tournament.save(update_fields=["time_zone"])
-    current = {s.key: s for s in StartTime.objects.filter(tournament=tournament)}
     for key, when in starts.items():
         row = current.get(key)
         if when is None:

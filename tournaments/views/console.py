@@ -162,6 +162,7 @@ def _write(
     done: str,
     *,
     undo: bool = False,
+    redo: bool = False,
     **forms: Any,
 ) -> HttpResponse:
     """Run one service call for a posted form and answer with the console.
@@ -198,6 +199,7 @@ def _write(
     context = _context(request, tournament, view)
     # The undo's own answer offers "Redo" (the next answer, of anything, takes it away).
     context["undone"] = next((e for e in view.log if e.undone), None) if undo else None
+    context["redone"] = redo  # said to a screen reader: the news line is otherwise a move's
     return _console_response(request, context)
 
 
@@ -351,6 +353,7 @@ def redo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
             duel, request.user, form.cleaned_data["seq"], form.cleaned_data.get("rev")
         ),
         "The undone move is entered again.",
+        redo=True,
     )
 
 

@@ -77,6 +77,12 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
             .values_list("number", flat=True)
             .first()
         )
+        # Its duel named already: the overview then points to the duel, not to naming it.
+        context["current_named"] = bool(context["current_round"]) and (
+            duels_of(
+                tournament, round__number=context["current_round"], status__in=OPEN_DUEL
+            ).exists()
+        )
         context["decided"] = Round.objects.filter(
             tournament=tournament, status=RoundStatus.DECIDED
         ).count()

@@ -1,5 +1,6 @@
 """The rounds: representatives, referees and tables, shared cards."""
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -252,27 +253,16 @@ def paper_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
     if rnd is None:
         form.add_error(None, "No round is open: a result is recorded for the open round.")
-    elif form.is_valid():
-        data = form.cleaned_data
-        try:
-            duel = refereeing.record_paper_result(
-                tournament,
-                request.user,
-                round_number=rnd.number,
-                first_id=data["first"],
-                second_id=data["second"],
-                winner_id=form.winner_id(),
-                note=data["note"],
-            )
-        except ServiceError as err:
-            form.add_error(None, err.message)
-        else:
-            return succeeded(request, _paper_done(duel), "rounds", tournament)
-    return render_page(
+    return _record_paper(
         request,
-        "organiser/rounds.html",
-        _rounds_context(request, tournament, paper_form=form),
-        status=REFUSED,
+        tournament,
+        form,
+        "paper_form",
+        lambda: {
+            "round_number": rnd.number,
+            "first_id": form.cleaned_data["first"],
+            "second_id": form.cleaned_data["second"],
+        },
     )
 
 
@@ -291,14 +281,26 @@ def paper_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> Ht
         request.POST, seat_a=duel.seat_a, seat_b=duel.seat_b, auto_id=f"id_paper{duel.pk}_%s"
     )
     form.duel_pk = duel.pk
+    return _record_paper(request, tournament, form, "paper_duel_form", lambda: {"duel_id": duel.pk})
+
+
+def _record_paper(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: Any,
+    form_name: str,
+    which: Callable[[], dict[str, int]],
+) -> HttpResponse:
+    """Either paper form, valid: one service call (`which` names the duel or the round's
+    players); otherwise, or refused, the Rounds page with the form and its words."""
     if form.is_valid():
         try:
             duel = refereeing.record_paper_result(
                 tournament,
                 request.user,
-                duel_id=duel.pk,
                 winner_id=form.winner_id(),
                 note=form.cleaned_data["note"],
+                **which(),
             )
         except ServiceError as err:
             form.add_error(None, err.message)
@@ -307,7 +309,7 @@ def paper_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> Ht
     return render_page(
         request,
         "organiser/rounds.html",
-        _rounds_context(request, tournament, paper_duel_form=form),
+        _rounds_context(request, tournament, **{form_name: form}),
         status=REFUSED,
     )
 
