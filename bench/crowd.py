@@ -391,6 +391,8 @@ def in_process(slug: str, repeat: int) -> None:
         ("unchanged poll, session (304)", signed_in, url, held),
         ("poll for a new version (cached 200)", anonymous, url, {"HX-Request": "true"}),
         ("standings page", anonymous, url, {}),
+        ("public home page (live)", anonymous, f"/t/{slug}/live/", {}),
+        ("big screen page", anonymous, f"/t/{slug}/screen/", {}),
     ]
     print(f"\n== CPU per request in one process (best of 3 runs of {repeat}; load average "
           f"{os.getloadavg()[0]:.2f})")  # fmt: skip

@@ -188,7 +188,7 @@ STORAGES = {
         # The manifest storage needs collectstatic; DEBUG and tests serve files as they are.
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG or env_bool("PLAIN_STATIC", False)
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        else "core.static_storage.StaticStorage",
     },
 }
 
@@ -305,7 +305,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
 CACHES = (
     {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.redis_cache.RedisCache",
             "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }

@@ -42,6 +42,16 @@ def get(key: str) -> Any:
         return MISSING
 
 
+def get_many(keys: list[str]) -> dict[str, Any]:
+    """The cached values of those keys that are there, in one round trip; {} when the cache
+    cannot be reached (the caller then renders, as with no cache)."""
+    try:
+        return cache.get_many(keys)
+    except Exception:  # noqa: BLE001
+        _unreachable("get_many", ",".join(keys))
+        return {}
+
+
 def set(key: str, value: Any, timeout: float) -> None:  # noqa: A001 - the cache's own word
     try:
         cache.set(key, value, timeout)

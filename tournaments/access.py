@@ -17,18 +17,19 @@ from accounts.permissions import Action, can, can_view
 from .models import Tournament
 
 
-def tournament_view(action: Action, *, related: tuple[str, ...] = ("created_by",)) -> Callable:
+def tournament_view(action: Action, *, related: tuple[str, ...] = ()) -> Callable:
     """Decorate a view taking `slug`: loads the tournament and enforces `action`.
 
-    The view receives `tournament` instead of `slug`. `related`: the relations read with it
-    (a view that never shows the organiser's account skips that join: the referee console,
-    whose every move pays for each join, docs/performance.md).
+    The view receives `tournament` instead of `slug`. `related`: the relations read with it,
+    none by default (each join costs every request of the view, docs/performance.md).
     """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            # Never select_related() without names: that would join every relation.
+            # The tournament alone by default: joining its creator (only the people page
+            # shows them, and reads them itself) doubled the ORM's work on every public page
+            # and poll (issue 15). Never select_related() without names: it joins everything.
             rows = Tournament.objects.select_related(*related) if related else Tournament.objects
             tournament = get_object_or_404(rows, slug=slug)
             if not can_view(request.user, tournament):
@@ -39,6 +40,35 @@ def tournament_view(action: Action, *, related: tuple[str, ...] = ("created_by",
                     return redirect_to_login(request.get_full_path())
                 raise PermissionDenied("Your role in this tournament does not allow this.")
             return view(request, *args, tournament=tournament, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+def public_view(page: str) -> Callable:
+    """`tournament_view(Action.VIEW_PUBLIC)` for the public pages, with a lean start for an
+    anonymous visitor's whole page (issue 15): the tournament as the shared cache holds it for
+    its current public version (`live_cache.public_tournament`), without a query — the cache
+    holds a version only while the tournament is published, when anyone may see it. The view
+    is then called with `cached`, what that read of the cache found already (a dict), and
+    answers None when a shared part it embeds is not in the cache; the full path answers
+    instead, as it does for everyone else (the view called with `cached=None`)."""
+    from .live_cache import public_tournament
+
+    def decorator(view: Callable[..., HttpResponse | None]) -> Callable[..., HttpResponse]:
+        full = tournament_view(Action.VIEW_PUBLIC)(view)
+
+        @wraps(view)
+        def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not getattr(request, "htmx", False) and not request.user.is_authenticated:
+                found = public_tournament(slug, page)
+                if found is not None:
+                    tournament, cached = found
+                    response = view(request, *args, tournament=tournament, cached=cached, **kwargs)
+                    if response is not None:
+                        return response
+            return full(request, slug, *args, **kwargs)
 
         return wrapped
 

@@ -13,6 +13,7 @@ ahead by the Celery task that runs after a result commits (`warm`), or by the fi
 that misses, under a lock, while the others wait for its copy.
 """
 
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -69,13 +70,15 @@ def page_tag(tournament: Tournament, page: str) -> str:
     return sel.etag(tournament)
 
 
-def screen_tag(tournament: Tournament, panel: str) -> str:
+def screen_tag(tournament: Tournament, panel: str, fingerprint: str | None = None) -> str:
+    """A panel's tag; `fingerprint`, the open duels' digest if already read (saves a query)."""
     if panel == "call":
         # A call bumps the version; the minute matters too, as "next" drops past starts.
         minute = timezone.now().strftime("%Y%m%d%H%M")
-        return sel.etag(tournament, f"call-{minute}-" + sel.live_fingerprint(tournament))
+        fingerprint = fingerprint or sel.live_fingerprint(tournament)
+        return sel.etag(tournament, f"call-{minute}-{fingerprint}")
     if panel == "now":
-        return sel.etag(tournament, "now-" + sel.live_fingerprint(tournament))
+        return sel.etag(tournament, "now-" + (fingerprint or sel.live_fingerprint(tournament)))
     return sel.etag(tournament, panel)
 
 
@@ -131,24 +134,160 @@ def screen_context(tournament: Tournament, panel: str, tag: str) -> dict[str, An
 # -- the fragments, once per version ------------------------------------------------------
 
 
+def _render_page(tournament: Tournament, page: str, tag: str) -> str:
+    template, _ = PAGES[page]
+    return render_to_string(template + "#live", page_context(tournament, page, tag))
+
+
+def _render_nav(tournament: Tournament, page: str) -> str:
+    # Nothing in it differs by viewer or by request: the tournament's privacy note and its
+    # pages' links, the current one marked.
+    return render_to_string(
+        "public/layout.html#tournament_nav", {"tournament": tournament, "page": page}
+    )
+
+
+def _render_screen(tournament: Tournament, panel: str, tag: str) -> str:
+    context = {"tournament": tournament, **screen_context(tournament, panel, tag)}
+    return render_to_string(f"public/screen.html#panel_{panel}", context)
+
+
+def nav_key(tournament: Tournament, page: str) -> str:
+    # The version alone: whatever the nav shows (the slug, the published flag) bumps it.
+    return _key(tournament, f"nav-{page}", sel.etag(tournament))
+
+
 def page_fragment(tournament: Tournament, page: str, tag: str) -> str:
     """The `live` partial of a public page, for this tag: from the cache, or rendered once."""
-    template, _ = PAGES[page]
-
-    def render() -> str:
-        return render_to_string(template + "#live", page_context(tournament, page, tag))
-
-    return shared_cache.render_once(_key(tournament, page, tag), render, FRAGMENT_SECONDS)
+    return shared_cache.render_once(
+        _key(tournament, page, tag), lambda: _render_page(tournament, page, tag), FRAGMENT_SECONDS
+    )
 
 
 def screen_fragment(tournament: Tournament, panel: str, tag: str) -> str:
-    def render() -> str:
-        context = {"tournament": tournament, **screen_context(tournament, panel, tag)}
-        return render_to_string(f"public/screen.html#panel_{panel}", context)
-
     return shared_cache.render_once(
-        _key(tournament, f"screen-{panel}", tag), render, FRAGMENT_SECONDS
+        _key(tournament, f"screen-{panel}", tag),
+        lambda: _render_screen(tournament, panel, tag),
+        FRAGMENT_SECONDS,
     )
+
+
+# The row's fields, in the key too: a deploy that changes them never reads a row stored by
+# the code before it (a copy lacking a field would be half a row).
+ROW_FIELDS = tuple(field.attname for field in Tournament._meta.concrete_fields)
+_ROW_SHAPE = zlib.crc32(",".join(ROW_FIELDS).encode())
+
+
+def row_key(identity: str, version: int) -> str:
+    return f"row:{identity}:v{version}:{_ROW_SHAPE:x}"
+
+
+def _row(tournament: Tournament) -> Tournament:
+    # A clean copy of the row as read: its fields only, none of the caches a request added.
+    return Tournament.from_db(
+        tournament._state.db, ROW_FIELDS, [getattr(tournament, name) for name in ROW_FIELDS]
+    )
+
+
+def public_tournament(slug: str, page: str = "") -> tuple[Tournament, dict[str, Any]] | None:
+    """The tournament as it was read at its current public version, from the cache alone (no
+    query), or None: what an anonymous visitor's whole page is framed with. With it, the
+    page's shared parts read in the same round trip where their keys follow from the version
+    alone (the pages tagged by it), for `shared_parts`.
+
+    The version is cached only while the tournament is published (`version_entry`), and the
+    row is keyed by the version it was read at, so it is never older than the version: every
+    change of what a page's frame reads from it (name, slug, publication, time zone) bumps
+    the version in the same transaction. A row stored at a version is stored by the first
+    whole page of that version served by the full path (`shared_parts`).
+    """
+    entry = shared_cache.get(version_key(slug))
+    if not (isinstance(entry, tuple) and len(entry) == 3):
+        return None
+    pk, version, identity = entry
+    row = row_key(identity, version)
+    tag = f'"t{pk}-v{version}"'  # what sel.etag gives the row: checked below
+    parts = []
+    if page in VERSION_TAGGED:
+        parts = [fragment_key(identity, page, tag), fragment_key(identity, f"nav-{page}", tag)]
+    found = shared_cache.get_many([row, *parts])
+    tournament = found.pop(row, None)
+    if not isinstance(tournament, Tournament) or (tournament.pk, tournament.slug) != (pk, slug):
+        return None
+    if tournament.standings_version != version or not tournament.published:
+        return None
+    return tournament, (found if sel.etag(tournament) == tag else {})
+
+
+def shared_parts(
+    tournament: Tournament,
+    parts: dict[str, Callable[[], str]],
+    *,
+    cached: dict[str, Any] | None = None,
+) -> dict[str, str] | None:
+    """Cache key → its shared part, for the parts a whole page embeds, read in one round trip.
+
+    By the full path (`cached` None), the public version and the tournament's row are read in
+    the same trip: a missing part is rendered once (`render_once`), a missing version
+    remembered for the lean path, a missing row stored for the lean page start
+    (`public_tournament`). The lean start (`cached`: what it read already) renders nothing:
+    None when a part is missing from the cache, and the full path serves the page.
+    """
+    if cached is not None:
+        missing = [key for key in parts if not isinstance(cached.get(key), str)]
+        found = {**cached, **shared_cache.get_many(missing)} if missing else cached
+        if not all(isinstance(found.get(key), str) for key in parts):
+            return None
+        return found
+    version = version_key(tournament.slug)
+    row = row_key(_identity(tournament), tournament.standings_version)
+    found = shared_cache.get_many([*parts, version, row])
+    if version not in found:
+        remember_version(tournament)
+    if row not in found and tournament.published:
+        shared_cache.add(row, _row(tournament), FRAGMENT_SECONDS)
+    return {
+        key: value
+        if isinstance(value := found.get(key), str)
+        else shared_cache.render_once(key, render, FRAGMENT_SECONDS)
+        for key, render in parts.items()
+    }
+
+
+def page_parts(
+    tournament: Tournament, page: str, tag: str, *, cached: dict[str, Any] | None = None
+) -> tuple[str, str] | None:
+    """A whole public page's shared parts: its `live` partial (for this tag) and the
+    tournament's nav (for its version), from one read of the cache (see `shared_parts`)."""
+    live, nav = _key(tournament, page, tag), nav_key(tournament, page)
+    found = shared_parts(
+        tournament,
+        {
+            live: lambda: _render_page(tournament, page, tag),
+            nav: lambda: _render_nav(tournament, page),
+        },
+        cached=cached,
+    )
+    return None if found is None else (found[live], found[nav])
+
+
+def screen_parts(
+    tournament: Tournament, names: tuple[str, ...], *, cached: dict[str, Any] | None = None
+) -> dict[str, str] | None:
+    """Panel (or "call", the venue strip) → its shared part, for the big screen's whole page:
+    the open duels read once for every tag, the parts from one read of the cache."""
+    fingerprint = sel.live_fingerprint(tournament)
+    tags = {name: screen_tag(tournament, name, fingerprint) for name in names}
+    keys = {name: _key(tournament, f"screen-{name}", tag) for name, tag in tags.items()}
+    found = shared_parts(
+        tournament,
+        {
+            keys[name]: (lambda name=name: _render_screen(tournament, name, tags[name]))
+            for name in names
+        },
+        cached=cached,
+    )
+    return None if found is None else {name: found[keys[name]] for name in names}
 
 
 def api_json(tournament: Tournament, endpoint: str, render: Callable[[], str]) -> str:
@@ -162,8 +301,8 @@ def warm(tournament: Tournament) -> int:
     so their polls find it in the cache. Returns how many fragments were looked at."""
     done = 0
     for page in PAGES:
-        page_fragment(tournament, page, page_tag(tournament, page))
-        done += 1
+        page_parts(tournament, page, page_tag(tournament, page))  # and the row, the version
+        done += 2
     for panel in SCREEN_PANELS:
         screen_fragment(tournament, panel, screen_tag(tournament, panel))
         done += 1

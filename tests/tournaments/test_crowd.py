@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from core import shared_cache
 from tests.factories import UserFactory
 from tests.tournaments.test_group_services import make, play_round
-from tournaments import services
+from tournaments import live_cache, services
 
 pytestmark = pytest.mark.django_db
 
@@ -111,12 +111,21 @@ class TestOneRenderPerVersion:
     def test_a_whole_page_embeds_the_shared_part_and_reads_only_the_tournament(
         self, running, renders
     ):
-        tournament, *_ = running
+        tournament, organiser, *_ = running
         fragment = get(Client(), standings_url(tournament), **HX)[0].content.decode()
         page, queries = get(Client(), standings_url(tournament))
         assert fragment in page.content.decode()
         assert queries == 1  # the tournament: the table comes with the shared part
         assert renders.count("public/standings.html") == 2  # the part once, the frame once
+        # Now the cache holds the version and the row read at it: an anonymous visitor's page
+        # starts lean, with no query; someone signed in takes the full path.
+        again, queries = get(Client(), standings_url(tournament))
+        assert queries == 0 and fragment in again.content.decode()
+        assert renders.count("public/standings.html") == 3  # the frame alone
+        signed_in = Client()
+        signed_in.force_login(organiser)
+        mine, queries = get(signed_in, standings_url(tournament))
+        assert queries == 3 and fragment in mine.content.decode()  # + the session, the user
 
     def test_whole_pages_are_never_shared(self, running):
         tournament, *_ = running
@@ -147,6 +156,125 @@ class TestOneRenderPerVersion:
         services.configure(tournament, organiser, name="Harbour Cup, renamed")
         third = Client().get(f"/api/tournaments/{tournament.slug}")
         assert third.json()["name"] == "Harbour Cup, renamed"
+
+
+@pytest.fixture
+def nav_renders(monkeypatch):
+    """Counts the renders of the tournament's nav, the shared part of every public page."""
+    calls: list[str] = []
+    original = live_cache._render_nav
+
+    def counting(tournament, page):
+        calls.append(page)
+        return original(tournament, page)
+
+    monkeypatch.setattr(live_cache, "_render_nav", counting)
+    return calls
+
+
+class TestSharedFrameParts:
+    """A whole page is rendered for each request around its shared parts: the live part, and
+    the tournament's nav (its privacy note and its pages' links), rendered once per version
+    and page; never the site's header, its user menu, the CSRF token or the nonce."""
+
+    def test_the_nav_is_rendered_once_per_version_and_page(
+        self, running, nav_renders, django_capture_on_commit_callbacks
+    ):
+        tournament, organiser, *_ = running
+        for visitor in range(5):
+            page, queries = get(Client(), standings_url(tournament))
+            # The first renders the live part; the others, anonymous, start lean: no query.
+            assert queries == 0 or visitor == 0
+            assert 'aria-current="page">Standings</a>' in page.content.decode()
+        assert nav_renders == ["standings"]
+        Client().get(f"/t/{tournament.slug}/groups/")  # another page marks another link
+        assert nav_renders == ["standings", "groups"]
+        with django_capture_on_commit_callbacks(execute=True):
+            services.configure(tournament, organiser, name="Harbour Cup, renamed")
+        Client().get(standings_url(tournament))
+        Client().get(standings_url(tournament))
+        assert nav_renders.count("standings") == 2  # once more for the new version
+
+    def test_a_change_of_what_the_nav_shows_reaches_the_next_page(
+        self, running, django_capture_on_commit_callbacks
+    ):
+        tournament, organiser, *_ = running
+        signed_in = Client()
+        signed_in.force_login(organiser)
+        note = "Not published yet"
+        assert note not in signed_in.get(standings_url(tournament)).content.decode()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_published(tournament, False, organiser)
+        assert note in signed_in.get(standings_url(tournament)).content.decode()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_published(tournament, True, organiser)
+        assert note not in signed_in.get(standings_url(tournament)).content.decode()
+
+    def test_the_lean_start_never_outlives_the_version(
+        self, running, django_capture_on_commit_callbacks
+    ):
+        tournament, organiser, *_ = running
+        Client().get(standings_url(tournament))  # the full path leaves the version and row
+        page, queries = get(Client(), standings_url(tournament))
+        assert queries == 0 and "Harbour Cup" in page.content.decode()
+        with django_capture_on_commit_callbacks(execute=True):
+            services.configure(tournament, organiser, name="Harbour Cup, renamed")
+        for _ in range(2):  # the full path for the new version, then the lean start
+            text = Client().get(standings_url(tournament)).content.decode()
+            assert "<title>Standings · Harbour Cup, renamed · " in text
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_published(tournament, False, organiser)
+        assert Client().get(standings_url(tournament)).status_code == 404
+        assert Client().get(f"/t/{tournament.slug}/screen/").status_code == 404
+
+    def test_the_menu_token_and_nonce_stay_per_request(self, running, nav_renders):
+        tournament, organiser, *_ = running
+        anonymous = Client().get(standings_url(tournament)).content.decode()
+        signed_in = Client()
+        signed_in.force_login(organiser)
+        mine = signed_in.get(standings_url(tournament))
+        assert nav_renders == ["standings"]  # the organiser's page took the same nav
+        text = mine.content.decode()
+        assert organiser.username in text and "Sign out" in text
+        assert organiser.username not in anonymous and "Sign out" not in anonymous
+        assert "Sign in" in anonymous and "Sign in" not in text
+        again = Client().get(standings_url(tournament)).content.decode()
+        assert organiser.username not in again and "Sign in" in again
+
+        def token(html: str) -> str:
+            return html.split('"X-CSRFToken": "', 1)[1].split('"', 1)[0]
+
+        def nonce(html: str) -> str:
+            return html.split('nonce="', 1)[1].split('"', 1)[0]
+
+        assert token(anonymous) != token(again) and token(text) not in (token(anonymous), "")
+        assert nonce(anonymous) != nonce(again) != nonce(text)
+
+    def test_the_big_screen_embeds_the_shared_panels(self, running, renders):
+        tournament, *_ = running
+        url = f"/t/{tournament.slug}/screen/"
+        panels = {
+            name: get(Client(), f"{url}?panel={name}", **HX)[0].content.decode()
+            for name in ("standings", "stage", "now", "call")
+        }
+        rendered = renders.count("public/screen.html")
+        page, queries = get(Client(), url)
+        text = page.content.decode()
+        assert all(panel in text for panel in panels.values())
+        assert queries == 2  # the tournament and the open duels' digest, for the tags
+        assert renders.count("public/screen.html") == rendered + 1  # the frame alone
+        assert 'id="screen-clock"' in text and "nonce=" in text
+
+
+def test_one_redis_client_per_pool_serves_every_call():
+    # Django's backend builds a client (and its ~170 callbacks) for every call; ours keeps
+    # one per pool. Nothing connects until a command is sent.
+    from core.redis_cache import RedisCache
+
+    backend = RedisCache("redis://127.0.0.1:9/0", {})
+    first = backend._cache.get_client("a")
+    assert backend._cache.get_client("b", write=True) is first
+    assert RedisCache("redis://127.0.0.1:9/0", {})._cache.get_client() is not first
 
 
 def test_many_misses_at_the_same_instant_render_once(monkeypatch):
@@ -195,7 +323,7 @@ class TestFailsOpen:
         # A Redis cache on a port where nothing listens: every cache call fails at once.
         settings.CACHES = {
             "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "BACKEND": "core.redis_cache.RedisCache",  # as settings.py has it
                 "LOCATION": "redis://127.0.0.1:9/0",
                 "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
             }

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
@@ -22,10 +23,11 @@ from accounts.permissions import Action, can
 from core.http import cache_headers, not_modified, unchanged
 from tournaments import live_cache
 from tournaments import selectors_public as sel
-from tournaments.access import tournament_view
+from tournaments.access import public_view, tournament_view
 from tournaments.live_cache import SCREEN_PANELS, screen_tag
 from tournaments.models import Tournament
 from tournaments.presentation import rules_text
+from tournaments.selectors_schedule import local
 
 # Parts that poll on their own: the panels, and the venue strip (clock, calls, next starts).
 SCREEN_PARTS = (*SCREEN_PANELS, "call")
@@ -40,28 +42,36 @@ def fragment_response(body: str, tag: str) -> HttpResponse:
     return response
 
 
-def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpResponse:
+def live_page(
+    request: HttpRequest, tournament: Tournament, page: str, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """The whole page, or (htmx) its `live` partial, or a 304 when the poll's tag is current.
 
     The partial is the same for every viewer of a version: it comes from the shared cache,
     rendered once per version (`live_cache`), and the whole page embeds the same copy; only
     the page's frame, with its nonce, CSRF token and menu, is rendered for each request. An
-    unchanged poll costs the queries of its tag.
+    unchanged poll costs the queries of its tag. `cached`: the tournament came from the cache
+    (`access.public_view`), with what it read there; None if a shared part is not there.
     """
     tag = live_cache.page_tag(tournament, page)
-    live_cache.remember_version(tournament)
     if request.htmx:
+        live_cache.remember_version(tournament)
         if unchanged(request, tag):
             return not_modified(tag)
         return fragment_response(live_cache.page_fragment(tournament, page, tag), tag)
-    # The whole page around the shared partial: only the frame (nonce, CSRF token, menu) is
-    # rendered for this request.
+    # The whole page around the shared parts (the partial and the tournament's nav, one read
+    # of the cache): only the frame (nonce, CSRF token, menu) is rendered for this request.
     template, _ = live_cache.PAGES[page]
+    parts = live_cache.page_parts(tournament, page, tag, cached=cached)
+    if parts is None:
+        return None
+    live_html, nav_html = parts
     context = {
         "tournament": tournament,
         "page": page,
         "api": live_cache.api_links(tournament),
-        "live_html": mark_safe(live_cache.page_fragment(tournament, page, tag)),  # noqa: S308
+        "live_html": mark_safe(live_html),  # noqa: S308 - rendered by our templates, escaped
+        "nav_html": mark_safe(nav_html),  # noqa: S308 - likewise
     }
     response = render(request, template, context)
     cache_headers(response, fragment=False)
@@ -69,50 +79,64 @@ def live_page(request: HttpRequest, tournament: Tournament, page: str) -> HttpRe
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def home(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view("home")
+def home(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """Phase, now playing, next up, last results."""
-    return live_page(request, tournament, "home")
+    return live_page(request, tournament, "home", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view("standings")
+def standings(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """Individual standings ("T3" for a shared rank) and the tie-break plan beside them."""
-    return live_page(request, tournament, "standings")
+    return live_page(request, tournament, "standings", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def groups(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view("groups")
+def groups(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """Group totals and members, with the charts of the race round by round."""
-    return live_page(request, tournament, "groups")
+    return live_page(request, tournament, "groups", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view("rounds")
+def rounds(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """The 15 rounds: results and each group's membership at that round."""
-    return live_page(request, tournament, "rounds")
+    return live_page(request, tournament, "rounds", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def tiebreaks(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view("tiebreaks")
+def tiebreaks(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """The tie-break knockouts with their draws and seeds (or what would be played now)."""
-    return live_page(request, tournament, "tiebreaks")
+    return live_page(request, tournament, "tiebreaks", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def bracket(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view("bracket")
+def bracket(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """The Page playoff drawn as a bracket, with the placings."""
-    return live_page(request, tournament, "bracket")
+    return live_page(request, tournament, "bracket", cached)
 
 
 @require_safe
-@tournament_view(Action.VIEW_PUBLIC)
-def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+@public_view("screen")
+def screen(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None = None
+) -> HttpResponse | None:
     """The big screen: standings, the bracket (or the group race) and now playing, in turn.
 
     The panels take turns by one attribute that static/js/screen.js moves on (exactly one
@@ -121,24 +145,29 @@ def screen(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     partial. `?show=<panel>` pins one panel, for a venue with a screen per view.
     """
     panel = request.GET.get("panel", "")
-    live_cache.remember_version(tournament)
     if request.htmx and panel:
         if panel not in SCREEN_PARTS:
             raise Http404("No such panel.")
+        live_cache.remember_version(tournament)
         tag = screen_tag(tournament, panel)
         if unchanged(request, tag):
             return not_modified(tag)
         return fragment_response(live_cache.screen_fragment(tournament, panel, tag), tag)
     shown = request.GET.get("show", "")
     panels = (shown,) if shown in SCREEN_PANELS else SCREEN_PANELS
+    # The panels and the venue strip are the shared parts of their versions (one read of the
+    # cache); only the frame and the clock's first reading are rendered for this request.
+    parts = live_cache.screen_parts(tournament, (*panels, "call"), cached=cached)
+    if parts is None:
+        return None  # the lean start found a part missing: the full path renders it
     context: dict[str, Any] = {
         "tournament": tournament,
         "page": "screen",
         "pinned": shown in SCREEN_PANELS,
         "panels": panels,
+        "clock": {"zone": tournament.time_zone, "now": local(tournament, timezone.now())},
+        "parts": {name: mark_safe(html) for name, html in parts.items()},  # noqa: S308
     }
-    for name in (*panels, "call"):
-        context.update(live_cache.screen_context(tournament, name, screen_tag(tournament, name)))
     response = render(request, "public/screen.html", context)
     cache_headers(response, fragment=False)
     return response

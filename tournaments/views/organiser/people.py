@@ -58,6 +58,7 @@ def _people_page(
             "form": form,
             "invite_form": invite_form,
             "may_manage_co": may_manage_co,
+            "organiser": tournament.created_by,
             "grants": TournamentRole.objects.filter(tournament=tournament).select_related("user"),
             "invitations": rows,
             "issued": issued,
