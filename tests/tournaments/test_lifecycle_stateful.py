@@ -751,3 +751,18 @@ def test_voiding_a_draw_voids_the_replay_that_decided_the_round() -> None:
     assert_standings_recomputed(tournament)
     assert_open_duels_playable(tournament)
     assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
+
+
+def test_a_re_split_before_round_1_clears_the_nomination_of_a_player_it_moves() -> None:
+    """Round 1 named, not started; the organiser edits the split (still set-up) and moves a
+    named player to the other group: the nomination goes, as on a transfer, so nobody can
+    play a duel for a group its player no longer belongs to."""
+    tournament, organiser, referee = started(10)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    named = services.name_representatives(tournament, referee, 1, g1[0].pk, g2[0].pk)
+    services.split_groups(tournament, organiser, "hand", {g1[0].pk: 2, g2[1].pk: 1})
+    assert Duel.objects.get(pk=named.pk).status == DuelStatus.VOID
+    assert_open_duels_playable(tournament)
+    name_and_end(tournament, referee, 1, g2[1].pk, g1[0].pk, "A")
+    assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
+    assert_membership_history(tournament)

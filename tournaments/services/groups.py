@@ -160,12 +160,17 @@ def split_groups(
         }
     else:
         raise ServiceError("Split by hand, at random or alternating.")
+    moved = set()
     for pk, entrant in active.items():
         target = split.get(pk)
         if entrant.group_id != target:
             entrant.group_id = target
             entrant.save(update_fields=["group"])
+            moved.add(pk)
     if tournament.phase == Phase.GROUP_PHASE:
+        # Round 1's duel may be named already: a player the new split moves no longer
+        # represents the group they were named for, so the nomination goes (as on a transfer).
+        lifecycle.clear_nominations(tournament, moved)
         Membership.objects.filter(entrant__tournament=tournament).delete()
         Membership.objects.bulk_create(
             [Membership(entrant_id=pk, group_id=g, since_round=1) for pk, g in split.items()]
