@@ -766,3 +766,21 @@ def test_a_re_split_before_round_1_clears_the_nomination_of_a_player_it_moves() 
     name_and_end(tournament, referee, 1, g2[1].pk, g1[0].pk, "A")
     assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
     assert_membership_history(tournament)
+
+
+def test_a_withdrawal_clears_a_nomination_whose_only_move_was_undone() -> None:
+    """Round 1's duel played one round, then undone: no move stands, so it has not started
+    (a re-split is still allowed). Its player withdraws: the nomination goes, as for a duel
+    never played, and the round can be named again and played."""
+    tournament, organiser, referee = started(11)  # 6 / 5: one may leave the first group
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    named = services.name_representatives(tournament, referee, 1, g1[0].pk, g2[0].pk)
+    refereeing.append_event(named, referee, {"type": "round", "cards": {"A": 3, "B": 5}}, 0)
+    named.refresh_from_db()
+    refereeing.undo_last_event(named, referee, named.seq)
+    assert not round_one_started(tournament)
+    services.withdraw(tournament, organiser, g1[0].pk, reason="flight")
+    assert Duel.objects.get(pk=named.pk).status == DuelStatus.VOID
+    assert_open_duels_playable(tournament)
+    name_and_end(tournament, referee, 1, g1[1].pk, g2[0].pk, "A")
+    assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
