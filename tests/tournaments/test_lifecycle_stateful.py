@@ -784,3 +784,25 @@ def test_a_withdrawal_clears_a_nomination_whose_only_move_was_undone() -> None:
     assert_open_duels_playable(tournament)
     name_and_end(tournament, referee, 1, g1[1].pk, g2[0].pk, "A")
     assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
+
+
+def test_a_change_of_withdrawals_before_round_1_is_refused_and_eliminates_nobody() -> None:
+    """TOURNAMENT.md "Split": before round 1's duel starts a withdrawal leaving a group at 4
+    eliminates nobody. One change withdrawing six of group 1 (10 / 10 → 4 / 10), confirmed,
+    once eliminated group 1 there and then — and a re-split afterwards erased the eliminated
+    players' membership. Now the change is refused in words, and each withdrawal on its own
+    blocks round 1 until the split is rebalanced."""
+    tournament, organiser, referee = started(20)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    leaving = {e.pk: None for e in g1[4:]}
+    before = snapshot(tournament)
+    with pytest.raises(ServiceError, match="withdraw each player on their own"):
+        services.change_groups(tournament, organiser, leaving, confirm=True, reason="bus")
+    assert snapshot(tournament) == before
+    for pk in leaving:
+        services.withdraw(tournament, organiser, pk, reason="bus")
+    assert not tournament.entrants.filter(status=EntrantStatus.ELIMINATED).exists()
+    assert round_one_blocked(tournament)
+    services.split_groups(tournament, organiser, "alternating")  # 14 left: 7 / 7
+    name_and_end(tournament, referee, 1, g1[0].pk, g2[0].pk, "A")
+    assert_membership_history(tournament)
