@@ -751,3 +751,58 @@ def test_voiding_a_draw_voids_the_replay_that_decided_the_round() -> None:
     assert_standings_recomputed(tournament)
     assert_open_duels_playable(tournament)
     assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
+
+
+def test_a_re_split_before_round_1_clears_the_nomination_of_a_player_it_moves() -> None:
+    """Round 1 named, not started; the organiser edits the split (still set-up) and moves a
+    named player to the other group: the nomination goes, as on a transfer, so nobody can
+    play a duel for a group its player no longer belongs to."""
+    tournament, organiser, referee = started(10)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    named = services.name_representatives(tournament, referee, 1, g1[0].pk, g2[0].pk)
+    services.split_groups(tournament, organiser, "hand", {g1[0].pk: 2, g2[1].pk: 1})
+    assert Duel.objects.get(pk=named.pk).status == DuelStatus.VOID
+    assert_open_duels_playable(tournament)
+    name_and_end(tournament, referee, 1, g2[1].pk, g1[0].pk, "A")
+    assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
+    assert_membership_history(tournament)
+
+
+def test_a_withdrawal_clears_a_nomination_whose_only_move_was_undone() -> None:
+    """Round 1's duel played one round, then undone: no move stands, so it has not started
+    (a re-split is still allowed). Its player withdraws: the nomination goes, as for a duel
+    never played, and the round can be named again and played."""
+    tournament, organiser, referee = started(11)  # 6 / 5: one may leave the first group
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    named = services.name_representatives(tournament, referee, 1, g1[0].pk, g2[0].pk)
+    refereeing.append_event(named, referee, {"type": "round", "cards": {"A": 3, "B": 5}}, 0)
+    named.refresh_from_db()
+    refereeing.undo_last_event(named, referee, named.seq)
+    assert not round_one_started(tournament)
+    services.withdraw(tournament, organiser, g1[0].pk, reason="flight")
+    assert Duel.objects.get(pk=named.pk).status == DuelStatus.VOID
+    assert_open_duels_playable(tournament)
+    name_and_end(tournament, referee, 1, g1[1].pk, g2[0].pk, "A")
+    assert Round.objects.get(tournament=tournament, number=1).status == RoundStatus.DECIDED
+
+
+def test_a_change_of_withdrawals_before_round_1_is_refused_and_eliminates_nobody() -> None:
+    """TOURNAMENT.md "Split": before round 1's duel starts a withdrawal leaving a group at 4
+    eliminates nobody. One change withdrawing six of group 1 (10 / 10 → 4 / 10), confirmed,
+    once eliminated group 1 there and then — and a re-split afterwards erased the eliminated
+    players' membership. Now the change is refused in words, and each withdrawal on its own
+    blocks round 1 until the split is rebalanced."""
+    tournament, organiser, referee = started(20)
+    g1, g2 = (list(g.members.order_by("pk")) for g in tournament.groups.order_by("order"))
+    leaving = {e.pk: None for e in g1[4:]}
+    before = snapshot(tournament)
+    with pytest.raises(ServiceError, match="withdraw each player on their own"):
+        services.change_groups(tournament, organiser, leaving, confirm=True, reason="bus")
+    assert snapshot(tournament) == before
+    for pk in leaving:
+        services.withdraw(tournament, organiser, pk, reason="bus")
+    assert not tournament.entrants.filter(status=EntrantStatus.ELIMINATED).exists()
+    assert round_one_blocked(tournament)
+    services.split_groups(tournament, organiser, "alternating")  # 14 left: 7 / 7
+    name_and_end(tournament, referee, 1, g1[0].pk, g2[0].pk, "A")
+    assert_membership_history(tournament)

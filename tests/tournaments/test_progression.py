@@ -149,3 +149,61 @@ def test_a_playoff_no_show_loses_every_later_duel_by_walkover(
     play_playoffs(tournament, referee, django_capture_on_commit_callbacks)
     assert tournament.phase == Phase.COMPLETE
     assert tournament.placings[str(absent.pk)] == 3
+
+
+def _withdraw_before_the_replay(tournament, organiser, drawn):
+    """A duel ended without a winner, its replay not started; a player of it withdraws: the
+    walkover is recorded on the replay, the drawn duel stays as it was played."""
+    replay = Duel.objects.get(replay_of=drawn)
+    assert replay.status == DuelStatus.READY
+    leaving = drawn.seat_a
+    services.withdraw(tournament, organiser, leaving.pk, reason="train to catch")
+    replay.refresh_from_db()
+    assert replay.status == DuelStatus.FINISHED
+    assert replay.result.loser == leaving and replay.result.finish == "forfeit"
+    assert Duel.objects.get(pk=drawn.pk).status == DuelStatus.FINISHED
+    assert Duel.objects.get(pk=drawn.pk).result.winner is None
+    assert not progression.pending(tournament)
+    return replay
+
+
+def test_the_replay_of_a_drawn_tie_break_duel_is_the_one_to_play(played_group_phase):
+    tournament, organiser, referee = played_group_phase
+    duel = open_duels(tournament, DuelKind.TIE_BREAK)[0]
+    duel_services.append_event(duel, referee, {"type": "time_limit"}, 0)  # no round: drawn
+    replay = Duel.objects.get(replay_of=duel)
+    progression.sync(tournament)
+    plan = progression.tiebreak_plan(tournament)
+    assert replay.pk in {m.ref for m in plan.to_play}
+    assert duel.pk not in {m.ref for m in plan.to_play}
+
+
+def test_a_withdrawal_before_a_drawn_tie_break_duels_replay_forfeits_the_replay(
+    played_group_phase,
+):
+    tournament, organiser, referee = played_group_phase
+    duel = open_duels(tournament, DuelKind.TIE_BREAK)[0]
+    duel_services.append_event(duel, referee, {"type": "time_limit"}, 0)  # no round: drawn
+    _withdraw_before_the_replay(tournament, organiser, duel)
+
+
+def test_a_withdrawal_after_a_tie_break_win_corrected_to_none_forfeits_the_replay(
+    played_group_phase,
+):
+    tournament, organiser, referee = played_group_phase
+    duel = open_duels(tournament, DuelKind.TIE_BREAK)[0]
+    duel_services.append_event(duel, referee, {"type": "adjudicate", "winner": "B"}, 0)
+    corrections.correct_result(tournament, organiser, duel, None, "nobody won at the table")
+    _withdraw_before_the_replay(tournament, organiser, duel)
+
+
+def test_a_withdrawal_before_a_drawn_playoff_duels_replay_forfeits_the_replay(
+    played_group_phase, django_capture_on_commit_callbacks
+):
+    tournament, organiser, referee = played_group_phase
+    settle_tiebreaks(tournament, referee, django_capture_on_commit_callbacks)
+    progression.start_playoffs(tournament, organiser)
+    q1 = Duel.objects.get(tournament=tournament, stage="Q1")
+    duel_services.append_event(q1, referee, {"type": "time_limit"}, 0)  # no round: drawn
+    replay = _withdraw_before_the_replay(tournament, organiser, q1)
+    assert {m.ref for m in progression.playoff_bracket(tournament).matches} >= {replay.pk}

@@ -21,13 +21,16 @@ STAGE_NAMES = {Q1: "Qualifier 1", E1: "Eliminator", Q2: "Qualifier 2", GF: "Gran
 
 @dataclass(frozen=True)
 class PlayoffDuel:
-    """A stored playoff duel: its stage, seats, winner (None until decided), the caller's id."""
+    """A stored playoff duel: its stage, seats, winner (None until decided), the caller's id.
+    ``drawn``: it ended without a winner (a draw, or a win corrected to none); its replay,
+    another row, is the one still to play and the one a walkover is recorded on."""
 
     stage: str
     seat_a: int
     seat_b: int
     winner: int | None = None
     ref: int | None = None
+    drawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -139,7 +142,7 @@ def page_bracket(
         if len(winners) > 1:
             raise ValueError(f"{stage} has two different winners stored")
         refs = [stored[i].ref for i in rows if stored[i].winner is not None] + [
-            stored[i].ref for i in rows if stored[i].winner is None
+            stored[i].ref for i in rows if stored[i].winner is None and not stored[i].drawn
         ]
         ref = refs[0] if refs else None
         if winners:

@@ -77,7 +77,10 @@ class TieBreakDuel:
     """A stored tie-break duel as the planner reads it.
 
     ``winner`` is None while the duel is not decided (not started, running, or drawn and due to
-    be replayed). ``ref`` is the caller's own id for the row, passed through untouched.
+    be replayed). ``drawn`` marks a row that ended without a winner (a draw, or a win corrected
+    to none): it stays part of its match, but its replay — another row — is the one still to
+    play, and the one a walkover is recorded on. ``ref`` is the caller's own id for the row,
+    passed through untouched.
     """
 
     key: str
@@ -85,6 +88,7 @@ class TieBreakDuel:
     seat_b: int
     winner: int | None = None
     ref: int | None = None
+    drawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -338,7 +342,12 @@ class _Planner:
             raise ValueError(f"duel {key} has a winner who did not play it")
         if len(winners) > 1:
             raise ValueError(f"duel {key} has two different winners stored")
-        pending = [self.duels[i].ref for i in rows if self.duels[i].winner is None]
+        # A drawn row has ended: the match goes on in its replay (or in a new row if none).
+        pending = [
+            self.duels[i].ref
+            for i in rows
+            if self.duels[i].winner is None and not self.duels[i].drawn
+        ]
         decided = [self.duels[i].ref for i in rows if self.duels[i].winner is not None]
         ref = (decided or pending or [None])[0]
         if winners:

@@ -126,7 +126,7 @@ def split_groups(
     tournament = lock(tournament)
     _require(actor, Action.MANAGE_GROUPS, tournament, "split the groups")
     if tournament.phase not in SET_UP_PHASES and not (
-        tournament.phase == Phase.GROUP_PHASE and not round_one_started(tournament)
+        lifecycle.group_phase_open(tournament) and not round_one_started(tournament)
     ):
         raise ServiceError(
             "The split can be edited only until round 1's duel starts; after "
@@ -160,12 +160,17 @@ def split_groups(
         }
     else:
         raise ServiceError("Split by hand, at random or alternating.")
+    moved = set()
     for pk, entrant in active.items():
         target = split.get(pk)
         if entrant.group_id != target:
             entrant.group_id = target
             entrant.save(update_fields=["group"])
+            moved.add(pk)
     if tournament.phase == Phase.GROUP_PHASE:
+        # Round 1's duel may be named already: a player the new split moves no longer
+        # represents the group they were named for, so the nomination goes (as on a transfer).
+        lifecycle.clear_nominations(tournament, moved)
         Membership.objects.filter(entrant__tournament=tournament).delete()
         Membership.objects.bulk_create(
             [Membership(entrant_id=pk, group_id=g, since_round=1) for pk, g in split.items()]
@@ -301,6 +306,15 @@ def change_groups(
         _require(actor, Action.WITHDRAW_PLAYERS, tournament, "withdraw players")
     if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
         raise ServiceError("Group limits and transfers apply only while the group phase is open.")
+    if not moving and not round_one_started(tournament):
+        # TOURNAMENT.md "Split": until round 1's duel starts the split is set-up, and a
+        # withdrawal that leaves a group at 4 blocks round 1 and eliminates nobody — `withdraw`
+        # does that, one player at a time. (Moves are refused by the window below.)
+        raise ServiceError(
+            "Until round 1's duel starts the split is still set-up: withdraw each player on "
+            "their own, or edit the split. A group left at 4 then waits for the split to be "
+            "rebalanced; nobody is eliminated."
+        )
     after_round = _window(tournament) if moving else lifecycle.last_decided_round(tournament)
     first, second = _groups(tournament)
     by_order = {1: first.pk, 2: second.pk}

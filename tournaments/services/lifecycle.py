@@ -192,15 +192,15 @@ def players_leave(tournament: Tournament, actor: Any, players: set[int]) -> None
 
 
 def clear_nominations(tournament: Tournament, players: set[int]) -> None:
-    """Moving or withdrawing clears a nomination for a group duel that has not started."""
+    """Moving or withdrawing clears a nomination for a group duel that has not started.
+
+    Not started means no move stands (seq 0), as in `players_leave`: a duel whose only moves
+    were undone is still running by status, and would otherwise be neither forfeited nor
+    cleared, named for a player who may no longer play it."""
     theirs = Q(seat_a_id__in=players) | Q(seat_b_id__in=players)
     duels.void(
         Duel.objects.filter(
-            theirs,
-            tournament=tournament,
-            kind=DuelKind.GROUP,
-            seq=0,
-            status__in=duels.UNSTARTED_STATUSES,
+            theirs, tournament=tournament, kind=DuelKind.GROUP, seq=0, status__in=OPEN
         ).values_list("pk", flat=True)
     )
 

@@ -29,6 +29,14 @@ def _duels(tournament: Tournament, kind: str):
     )
 
 
+def _winner(status: str, winner: int | None) -> int | None:
+    return winner if status == DuelStatus.FINISHED else None
+
+
+def _drawn(status: str, winner: int | None) -> bool:
+    return status == DuelStatus.FINISHED and winner is None
+
+
 def tiebreak_plan(tournament: Tournament, *, leave_out: set[int] = frozenset()) -> fmt.TieBreakPlan:
     """The tie-break plan from stored standings, draws and duels (a fixed number of queries)."""
     draws = {d.key: d.order for d in TieBreakDraw.objects.filter(tournament=tournament)}
@@ -42,8 +50,10 @@ def tiebreak_plan(tournament: Tournament, *, leave_out: set[int] = frozenset()) 
         elif status == EntrantStatus.WITHDRAWN and entrant in drawn:
             points[entrant] = pts  # withdrew during the tie-breaks: keeps its knockouts' keys
             withdrawn.add(entrant)
+    # A finished row without a winner (a draw, a win corrected to none) is `drawn`: its
+    # replay is the row still to play, and the one a walkover is recorded on.
     duels = [
-        fmt.TieBreakDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None, pk)
+        fmt.TieBreakDuel(stage, a, b, _winner(status, winner), pk, _drawn(status, winner))
         for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.TIE_BREAK)
         if pk not in leave_out
     ]
@@ -60,7 +70,7 @@ def tiebreak_plan(tournament: Tournament, *, leave_out: set[int] = frozenset()) 
 def playoff_bracket(tournament: Tournament) -> fmt.Bracket:
     seeding = tuple(tournament.playoff_seeding) or (None,) * 4
     duels = [
-        fmt.PlayoffDuel(stage, a, b, winner if status == DuelStatus.FINISHED else None, pk)
+        fmt.PlayoffDuel(stage, a, b, _winner(status, winner), pk, _drawn(status, winner))
         for pk, stage, a, b, status, winner in _duels(tournament, DuelKind.PLAYOFF)
     ]
     seeded = [p for p in seeding if p is not None]

@@ -105,6 +105,16 @@ def test_a_pending_row_of_a_walkover_is_referenced_for_the_forfeit():
     assert b.match(Q1).ref == 5 and b.match(Q1).walkover and b.void == ()
 
 
+def test_a_drawn_duels_replay_is_the_row_to_play_and_takes_the_walkover():
+    drawn = PlayoffDuel(Q1, 11, 22, None, ref=5, drawn=True)
+    replay = PlayoffDuel(Q1, 11, 22, None, ref=6)
+    b = page_bracket(SEEDS, [drawn, replay])
+    assert [(m.stage, m.ref) for m in b.to_play] == [(Q1, 6), (E1, None)]
+    b = page_bracket(SEEDS, [drawn, replay], forfeited={22})
+    assert [(m.stage, m.ref, m.winner) for m in b.walkovers] == [(Q1, 6, 11)]
+    assert b.void == ()
+
+
 def test_a_corrected_result_voids_later_duels_that_no_longer_follow():
     duels = [
         PlayoffDuel(Q1, 11, 22, 11),

@@ -264,6 +264,29 @@ def test_a_duel_without_winner_is_still_to_be_played():
     assert plan.void == ()
 
 
+def test_a_drawn_duels_replay_is_the_row_to_play_and_takes_the_walkover():
+    """A drawn row has ended: its replay is the row still to play; a withdrawal's walkover is
+    recorded on the replay (the drawn row takes no more events), and the drawn row is kept."""
+    points = {1: 3, 2: 3, 3: 3, 4: 0}
+    draws = line(1, 2, 3)  # 1 has a bye; 2 v 3
+    plan = plan_tiebreaks(points, master_seed=SEED, draws=draws)
+    m = plan.to_play[0]
+    drawn = TieBreakDuel(m.key, m.seat_a, m.seat_b, None, ref=41, drawn=True)
+    replay = TieBreakDuel(m.key, m.seat_a, m.seat_b, None, ref=42)
+    plan = plan_tiebreaks(points, master_seed=SEED, draws=draws, duels=[drawn, replay])
+    assert [(x.key, x.ref) for x in plan.to_play] == [(m.key, 42)]
+    plan = plan_tiebreaks(
+        points, master_seed=SEED, draws=draws, duels=[drawn, replay], withdrawn={m.seat_a}
+    )
+    assert [(w.ref, w.winner) for w in plan.walkovers] == [(42, m.seat_b)]
+    assert plan.void == ()
+    # No replay row (yet): the walkover goes on a new row, never on the drawn one.
+    plan = plan_tiebreaks(
+        points, master_seed=SEED, draws=draws, duels=[drawn], withdrawn={m.seat_a}
+    )
+    assert [(w.ref, w.winner) for w in plan.walkovers] == [(None, m.seat_b)]
+
+
 def test_a_withdrawal_forfeits_the_pending_duel_and_removes_the_player_from_the_order():
     points = {1: 3, 2: 3, 3: 3, 4: 0, 5: 0, 6: -2}
     draws = line(1, 2, 3)
