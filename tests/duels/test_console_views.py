@@ -2,6 +2,7 @@
 corrections, polling, the record, the replay and the duels list."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -497,6 +498,10 @@ def test_the_duels_list_links_each_console_open_ones_first():
     html = page.content.decode()
     assert html.index(url(replay)) < html.index(url(duel))
     assert "Group round 1 (replay)" in html and "Alice won" in html
+    # The status comes right after the duel: on a phone the table scrolls, and the status is
+    # what a referee looks for (browser pass).
+    headings = re.findall(r'<th scope="col">([^<]+)</th>', html)
+    assert headings[:2] == ["Duel", "Status"], headings
 
 
 def test_a_move_costs_a_fixed_number_of_queries():
