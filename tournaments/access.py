@@ -17,21 +17,19 @@ from accounts.permissions import Action, can, can_view
 from .models import Tournament
 
 
-def tournament_view(action: Action, *, related: tuple[str, ...] = ()) -> Callable:
+def tournament_view(action: Action) -> Callable:
     """Decorate a view taking `slug`: loads the tournament and enforces `action`.
 
-    The view receives `tournament` instead of `slug`. `related`: the relations read with it,
-    none by default (each join costs every request of the view, docs/performance.md).
+    The view receives `tournament` instead of `slug`, read alone: each join would cost every
+    request of every view (docs/performance.md).
     """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapped(request: HttpRequest, slug: str, *args: Any, **kwargs: Any) -> HttpResponse:
-            # The tournament alone by default: joining its creator (only the people page
-            # shows them, and reads them itself) doubled the ORM's work on every public page
-            # and poll (issue 15). Never select_related() without names: it joins everything.
-            rows = Tournament.objects.select_related(*related) if related else Tournament.objects
-            tournament = get_object_or_404(rows, slug=slug)
+            # The tournament alone: joining its creator (only the people page shows them, and
+            # reads them itself) doubled the ORM's work on every public page and poll.
+            tournament = get_object_or_404(Tournament, slug=slug)
             if not can_view(request.user, tournament):
                 # 404, not a sign-in prompt: an unpublished tournament's existence is private.
                 raise Http404("No such tournament.")

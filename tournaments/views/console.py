@@ -48,8 +48,6 @@ KEYPAD = "1234567890"  # a phone's keypad order: the referee's thumb knows it
 INDENT = re.compile(r"\n\s+")
 COLOR_LABELS = tuple((color, color.capitalize()) for color in COLORS)
 STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 403, "illegal": 422}
-# The console never shows the tournament's organiser account: no join for it on every move.
-CONSOLE_RELATED: tuple[str, ...] = ()
 
 
 def _url(name: str, tournament: Tournament, duel: Duel) -> str:
@@ -274,7 +272,7 @@ def _keep_time(tournament: Tournament, duel_id: int) -> bool:
     return refereeing.enforce_time_limit(duel, now)
 
 
-@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
+@tournament_view(Action.REFEREE_DUELS)
 @require_GET
 @never_cache
 def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -285,7 +283,7 @@ def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
     )
 
 
-@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
+@tournament_view(Action.REFEREE_DUELS)
 @require_GET
 @never_cache
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
@@ -305,7 +303,7 @@ def poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     )
 
 
-@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
+@tournament_view(Action.REFEREE_DUELS)
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -328,7 +326,7 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     )
 
 
-@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
+@tournament_view(Action.REFEREE_DUELS)
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -352,7 +350,7 @@ def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     )
 
 
-@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
+@tournament_view(Action.REFEREE_DUELS)
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def redo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -375,7 +373,7 @@ def redo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     )
 
 
-@tournament_view(Action.REFEREE_DUELS, related=CONSOLE_RELATED)
+@tournament_view(Action.REFEREE_DUELS)
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
@@ -404,7 +402,7 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
     )
 
 
-@tournament_view(Action.CORRECT_RESULTS, related=CONSOLE_RELATED)
+@tournament_view(Action.CORRECT_RESULTS)
 @require_POST
 def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """An organiser's correction of a finished duel's result, with a public reason."""
