@@ -39,6 +39,14 @@ def test_htmx_is_told_to_swap_4xx_and_not_304():
     handling = json.loads(config)["responseHandling"]
     assert {"code": "304", "swap": False} in handling
     assert {"code": "4..", "swap": True, "error": False} in handling
+    # Swapped content is wired at once (the focus htmx gives back lands in a live form).
+    assert json.loads(config)["defaultSettleDelay"] == 0
+
+
+def test_no_template_comment_reaches_a_page():
+    # A `{# … #}` comment spread over lines is not a comment to Django: it is printed.
+    html = Client().get("/").content.decode()
+    assert "{#" not in html and "#}" not in html and "{% comment" not in html
 
 
 def test_404_page(client):

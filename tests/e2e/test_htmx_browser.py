@@ -42,3 +42,34 @@ def test_register_players_in_place_and_see_a_duplicate_refused(page):
     expect(page.get_by_label("Player name")).to_have_value("ada")
     assert page.evaluate("window.__marker") == "same page"
     expect(page.get_by_role("cell", name="Ada", exact=True)).to_have_count(1)
+
+
+# A person who presses Enter the instant the cursor is back in the name field: htmx gives the
+# focus back as it swaps, and the new form must already be htmx's by then. With htmx's default
+# settle delay (20 ms) the form was wired only later and this Enter reloaded the whole page
+# (CI saw it once under load).
+TYPE_AT_ONCE = """() => {
+  document.addEventListener("focusin", (event) => {
+    const field = event.target;
+    if (field.name !== "name" || window.__typed) return;
+    window.__typed = true;
+    setTimeout(() => { field.value = "Bob"; field.form.requestSubmit(); }, 0);
+  });
+}"""
+
+
+@pytest.mark.live
+def test_a_name_entered_the_instant_the_field_is_back_is_registered_in_place(page):
+    organiser = UserFactory(username="olga")
+    TournamentFactory(created_by=organiser, slug="cup", name="Cup")
+    sign_in(page, "olga")
+    page.goto("/t/cup/entrants/")
+    page.evaluate("window.__marker = 'same page'")
+
+    page.get_by_label("Player name").fill("Ada")
+    page.evaluate(TYPE_AT_ONCE)
+    page.get_by_label("Player name").press("Enter")
+    expect(page.get_by_role("cell", name="Bob", exact=True)).to_be_visible()
+    expect(page.get_by_role("cell", name="Ada", exact=True)).to_be_visible()
+    assert page.evaluate("window.__marker") == "same page"
+    assert "registered=1" not in page.url
