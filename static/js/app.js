@@ -70,3 +70,28 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", show);
   else show();
 })();
+
+// A control that its own request swapped away (the Undo of the only move, a form replaced by
+// its answer) leaves the focus on the page's body, and a keyboard or screen-reader user
+// starts again from the top. The focus goes instead to what took its place: the new part's
+// first control (a referee's first pad). Polls never move the focus, nor does a swap that
+// left it somewhere, or one whose page already placed it (console.js, autofocus).
+(function () {
+  "use strict";
+  var CONTROL =
+    '[autofocus], input:not([type="hidden"]):not([disabled]), select:not([disabled]), ' +
+    'textarea:not([disabled]), button:not([disabled]), a[href]';
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var active = document.activeElement;
+    if (active && active !== document.body) return;
+    var detail = event.detail || {};
+    var asking = detail.requestConfig && detail.requestConfig.elt;
+    if (!asking || asking.isConnected) return;
+    var trigger = asking.getAttribute && asking.getAttribute("hx-trigger");
+    if (trigger && trigger.indexOf("every") !== -1) return;
+    var part = event.target;
+    if (!part || !part.isConnected || !part.querySelector) return;
+    var control = part.querySelector(CONTROL);
+    if (control) control.focus();
+  });
+})();

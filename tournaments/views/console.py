@@ -138,21 +138,15 @@ def _console_response(
     the log lines the asking page lacks (keyed by the revision it showed); a plain request
     gets the whole page, the only answer with the whole log."""
     if request.htmx:
-        context["log_update"] = context["view"].log_since(_page_revision(request))
-        body = (
-            render_to_string("duels/console.html#console", context, request)
-            + render_to_string("duels/console.html#news_oob", context, request)
-            + render_to_string("duels/console.html#log_oob", context, request)
-        )
         view = context["view"]
-        if (
-            context.get("ending_form")
-            or not view.playing
-            or context["log_update"].reset is not None
-        ):
-            # The ending form changed (shown back with errors, or gone with the duel's end),
-            # or the page may be far behind: it comes too. Otherwise the page keeps its own.
-            body += render_to_string("duels/console.html#ending_oob", context, request)
+        context["log_update"] = log_update = view.log_since(_page_revision(request))
+        # The ending form changed (shown back with errors, or gone with the duel's end), or
+        # the page may be far behind: it comes too. Otherwise the page keeps its own.
+        context["ending_changed"] = bool(
+            context.get("ending_form") or not view.playing or log_update.reset is not None
+        )
+        # One render for every part (the context processors run once).
+        body = render_to_string("duels/console.html#answer", context, request)
         # The template's indentation and blank lines are a tenth of a move's answer.
         response = HttpResponse(INDENT.sub("\n", body), status=status)
     else:
