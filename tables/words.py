@@ -51,5 +51,5 @@ def deck_note(pool: int, seats: int, cards: int) -> str:
     return (
         f"The usual number pool of 108 cannot deal {cards} cards to each of {seats} seats: "
         f"this table plays with a pool of {pool}, so {pool - cards * seats} stay in the deck "
-        "after the deal (RULES.md 11.1)."
+        "after the deal."
     )

@@ -65,6 +65,7 @@ LEAKS = [
     (re.compile(r"\b[A-Z]\w*\.[A-Z][A-Z_]+\b"), "an enum member"),
     (re.compile(r"object at 0x[0-9a-f]+"), "an object repr"),
     (re.compile(r"(?<=\w)\.\.(?!\.)"), "a doubled full stop"),
+    (re.compile(r"\b(?:RULES|TOURNAMENT|DESIGN)\.md\b"), "a developers' document"),
 ]
 
 
@@ -149,6 +150,7 @@ def leaks_in(text: str) -> list[str]:
         "Phase.COMPLETE",
         "<object object at 0x7f3a>",
         "Jun is absent and forfeits..",
+        "68 stay in the deck (RULES.md 11.1)",
     ],
 )
 def test_the_crawl_sees_a_leak(text):

@@ -212,7 +212,10 @@ def test_a_six_seat_table_says_its_deck_is_larger():
     ada.post(reverse("tables:index"), {"ruleset": "official", **names})
     table = CasualTable.objects.get()
     page = ada.get(urls(table)["console"]).text
-    assert "plays with a pool of 188, so 68 stay in the deck" in page
+    assert "plays with a pool of 188, so 68 stay in the deck after the deal." in page
+    # The rules' section is the developers' reference, not a player's: no file name shown.
+    index = ada.get(reverse("tables:index")).text
+    assert ".md" not in page and ".md" not in index
 
 
 @pytest.mark.parametrize(
