@@ -95,3 +95,44 @@
     if (control) control.focus();
   });
 })();
+
+// "Copy the link" beside a link shown only once (a claim, an invitation, a replay link): the
+// button shows where the browser offers a clipboard; elsewhere the link stays selectable text
+// in its read-only field, copied by hand. The result is said in words beside the button.
+(function () {
+  "use strict";
+  function offer(root) {
+    if (!navigator.clipboard || !root.querySelectorAll) return;
+    root.querySelectorAll("[data-copy]").forEach(function (button) {
+      button.hidden = false;
+    });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-copy]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    var status = button.parentNode.querySelector(".copy-status");
+    if (!field) return;
+    function say(text) {
+      if (status) status.textContent = text;
+    }
+    navigator.clipboard.writeText(field.value).then(
+      function () {
+        say("Copied.");
+      },
+      function () {
+        field.focus();
+        field.select();
+        say("The browser did not let this page copy: the link is selected, copy it with Ctrl+C (⌘C).");
+      }
+    );
+  });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () {
+      offer(document);
+    });
+  } else offer(document);
+  document.addEventListener("htmx:load", function (event) {
+    offer(event.detail.elt);
+  });
+})();

@@ -119,3 +119,33 @@ def test_a_claim_link_through_sign_up_to_the_entry_and_check_in(browser, live_se
     assert Entrant.objects.get(name="Bea").checked_in_at is not None
     staff.close()
     guest.close()
+
+
+def test_a_link_shown_once_is_copied_with_one_tap(browser, live_server):
+    organiser = UserFactory(username="olga")
+    tournament = TournamentFactory(created_by=organiser, slug="cup", name="Cup")
+    EntrantFactory(tournament=tournament, name="Bea")
+    context = browser.new_context(base_url=live_server.url)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server.url)
+    page = context.new_page()
+    sign_in(page, "olga")
+    page.goto("/t/cup/manage/players/")
+    page.get_by_role("button", name="Issue a claim link for Bea").click()
+    link = page.get_by_role("textbox", name="Link", exact=True).input_value()
+    page.get_by_role("button", name="Copy the link").click()
+    expect(page.locator(".copy-status")).to_have_text("Copied.")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    assert serious(page) == []
+    context.close()
+
+    # Without JavaScript there is nothing to press: the link is copied from its field by hand.
+    plain = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    page = plain.new_page()
+    sign_in(page, "olga")
+    page.goto("/t/cup/manage/players/")
+    page.get_by_role("button", name="Issue a claim link for Bea").click()
+    expect(page.get_by_role("textbox", name="Link", exact=True)).to_have_value(
+        re.compile("/claim/")
+    )
+    expect(page.get_by_role("button", name="Copy the link")).to_have_count(0)
+    plain.close()
