@@ -2,6 +2,10 @@
 (a 7, a 0, a draw battle, a streak bonus, a block, a challenge and an undo), with and without
 JavaScript; two devices on one duel; the standings API afterwards."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
@@ -9,7 +13,7 @@ from playwright.sync_api import expect
 from duels.engine import Duel as EngineDuel
 from duels.models import Duel, DuelEvent
 from tests.e2e.conftest import DESKTOP, PHONE
-from tests.factories import PASSWORD, group_phase_duel
+from tests.factories import PASSWORD, UserFactory, group_phase_duel
 from tournaments.services import refereeing
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -72,6 +76,21 @@ def sign_in(page, username: str) -> None:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="My dashboard")).to_be_visible()
+
+
+@contextmanager
+def phone_signed_in(browser, live_server, username: str = "ada") -> Iterator[Any]:
+    """A page at phone size, signed in as a new account `username`; on the way out, the test
+    fails on any script error or CSP violation the page logged."""
+    UserFactory(username=username)
+    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors = watch(page)
+    sign_in(page, username)
+    yield page
+    context.close()
+    assert errors == []
 
 
 def shot(page, path, *, full_page: bool = True) -> None:

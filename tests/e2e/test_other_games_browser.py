@@ -11,9 +11,11 @@ from playwright.sync_api import expect
 
 from practice import game_clock
 from practice.models import PracticeGame
-from tests.e2e.conftest import PHONE
-from tests.e2e.test_console_browser import no_accessibility_violations, shot, sign_in, watch
-from tests.factories import UserFactory
+from tests.e2e.test_console_browser import (
+    no_accessibility_violations,
+    phone_signed_in,
+    shot,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -22,17 +24,10 @@ RESULT = re.compile(r"You win!|wins\.|A tie")
 
 @pytest.fixture
 def phone(browser, live_server):
-    UserFactory(username="ada")
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors = watch(page)
-    sign_in(page, "ada")
-    page.goto("/practice/")
-    page.get_by_role("link", name="Trois and CPT-113").click()
-    yield page
-    context.close()
-    assert errors == []
+    with phone_signed_in(browser, live_server) as page:
+        page.goto("/practice/")
+        page.get_by_role("link", name="Trois and CPT-113").click()
+        yield page
 
 
 def play_until_the_end(page, choose) -> None:

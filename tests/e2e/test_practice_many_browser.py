@@ -13,9 +13,11 @@ import pytest
 from playwright.sync_api import expect
 
 from practice.models import PracticeDuel
-from tests.e2e.conftest import PHONE
-from tests.e2e.test_console_browser import no_accessibility_violations, shot, sign_in, watch
-from tests.factories import UserFactory
+from tests.e2e.test_console_browser import (
+    no_accessibility_violations,
+    phone_signed_in,
+    shot,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -24,16 +26,9 @@ RESULT = re.compile(r"(You win|Your team wins|Bot [B-F].* wins?|Drawn) — ")
 
 @pytest.fixture
 def phone(browser, live_server):
-    UserFactory(username="ada")
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors = watch(page)
-    sign_in(page, "ada")
-    page.goto("/practice/")
-    yield page
-    context.close()
-    assert errors == []
+    with phone_signed_in(browser, live_server) as page:
+        page.goto("/practice/")
+        yield page
 
 
 def person_turn(page, turn: int) -> None:

@@ -13,7 +13,13 @@ from playwright.sync_api import expect
 from tables import selectors, services
 from tables.models import CasualTable, TableStatus
 from tests.e2e.conftest import PHONE
-from tests.e2e.test_console_browser import no_accessibility_violations, shot, sign_in, watch
+from tests.e2e.test_console_browser import (
+    no_accessibility_violations,
+    phone_signed_in,
+    shot,
+    sign_in,
+    watch,
+)
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -214,28 +220,21 @@ def test_the_same_table_without_javascript(browser, live_server, artifacts_dir):
 def test_undoing_the_only_move_by_keyboard_leaves_the_focus_in_the_console(browser, live_server):
     # The Undo button goes with the move it undid: the focus must not fall back to the top
     # of the page, where a keyboard or screen-reader user would start again.
-    UserFactory(username="ada")
-    context = browser.new_context(viewport=PHONE, base_url=live_server.url)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    errors = watch(page)
-    sign_in(page, "ada")
-    page.goto("/tables/")
-    for row, name in enumerate(("Ann", "Bo"), start=1):
-        page.get_by_label(f"Seat {row} name").fill(name)
-    page.get_by_role("button", name="Open the table").click()
-    headline = page.get_by_role("heading", level=1)
-    expect(headline).to_have_text("Round 1: both reveal a number card")
-    tap_round(page, {"Ann (A)": 9, "Bo (B)": 1})
-    expect(headline).to_have_text("Round 2: both reveal a number card")
+    with phone_signed_in(browser, live_server) as page:
+        page.goto("/tables/")
+        for row, name in enumerate(("Ann", "Bo"), start=1):
+            page.get_by_label(f"Seat {row} name").fill(name)
+        page.get_by_role("button", name="Open the table").click()
+        headline = page.get_by_role("heading", level=1)
+        expect(headline).to_have_text("Round 1: both reveal a number card")
+        tap_round(page, {"Ann (A)": 9, "Bo (B)": 1})
+        expect(headline).to_have_text("Round 2: both reveal a number card")
 
-    page.get_by_role("button", name="Undo last move").focus()
-    page.keyboard.press("Enter")
-    expect(headline).to_have_text("Round 1: both reveal a number card")
-    expect(page.get_by_role("button", name="Undo last move")).to_have_count(0)
-    focused = page.locator("#console :focus")
-    expect(focused).to_have_count(1)
-    # The first pad: the move can be entered again at once, from the keyboard.
-    expect(page.get_by_role("group", name="Ann (A) reveals").locator(":focus")).to_have_count(1)
-    context.close()
-    assert errors == []
+        page.get_by_role("button", name="Undo last move").focus()
+        page.keyboard.press("Enter")
+        expect(headline).to_have_text("Round 1: both reveal a number card")
+        expect(page.get_by_role("button", name="Undo last move")).to_have_count(0)
+        focused = page.locator("#console :focus")
+        expect(focused).to_have_count(1)
+        # The first pad: the move can be entered again at once, from the keyboard.
+        expect(page.get_by_role("group", name="Ann (A) reveals").locator(":focus")).to_have_count(1)
