@@ -12,6 +12,7 @@ from core.numbers import read_int
 from games.cpt113.cards import COLOURS as CPT_COLOURS
 from games.cpt113.cards import label as cpt_label
 from games.cpt113.state import LETTERS, group_name
+from games.trois.cards import COLOURS as TROIS_COLOURS
 from games.trois.cards import label as trois_label
 
 from . import game_clock, game_services
@@ -123,6 +124,9 @@ def _trois(game: PracticeGame, table: TroisTable) -> dict:
         "ending": state.ending,
         "my_turn": table.my_turn(),
         "hand": table.hand(),
+        # The cards show their colour's letter (seven colours, purple and magenta alike to
+        # many eyes): the key says which is which.
+        "colour_key": list(TROIS_COLOURS.items()),
         "can_take": table.can_take(),
         "groups": [[{"card": c, "label": trois_label(c)} for c in g] for g in table.groups()],
         "top": {"card": state.top, "label": trois_label(state.top)},

@@ -113,6 +113,11 @@ def test_a_trois_move_is_played_and_the_bots_answer_in_the_log(ada):
     assert game.moves == [move]
     page = client.get(url(game)).content.decode()
     assert "Bot 1 " in page and "by-bot" in page
+    # The cards carry their colour's letter: the page says which letter is which colour.
+    key = re.search(r'<p class="colour-key[^"]*">(.*?)</p>', page, re.S)[1]
+    assert re.sub(r"<[^>]+>", "", key) == (
+        "Colours: B blue · G green · Y yellow · P purple · O orange · R red · M magenta."
+    )
 
 
 @pytest.mark.parametrize(
