@@ -16,13 +16,18 @@ def sign_in(page, username):
     expect(page.get_by_role("heading", name="My dashboard")).to_be_visible()
 
 
-@pytest.mark.live
-def test_register_players_in_place_and_see_a_duplicate_refused(page):
+def open_players_page(page) -> None:
+    """An organiser's players page, marked so that a test can tell whether it reloaded."""
     organiser = UserFactory(username="olga")
     TournamentFactory(created_by=organiser, slug="cup", name="Cup")
     sign_in(page, "olga")
     page.goto("/t/cup/entrants/")
     page.evaluate("window.__marker = 'same page'")  # survives only if nothing reloads
+
+
+@pytest.mark.live
+def test_register_players_in_place_and_see_a_duplicate_refused(page):
+    open_players_page(page)
 
     name = page.get_by_label("Player name")
     name.fill("Ada")
@@ -60,11 +65,7 @@ TYPE_AT_ONCE = """() => {
 
 @pytest.mark.live
 def test_a_name_entered_the_instant_the_field_is_back_is_registered_in_place(page):
-    organiser = UserFactory(username="olga")
-    TournamentFactory(created_by=organiser, slug="cup", name="Cup")
-    sign_in(page, "olga")
-    page.goto("/t/cup/entrants/")
-    page.evaluate("window.__marker = 'same page'")
+    open_players_page(page)
 
     page.get_by_label("Player name").fill("Ada")
     page.evaluate(TYPE_AT_ONCE)
