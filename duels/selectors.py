@@ -7,6 +7,7 @@ events (under 1 ms for 100 events, docs/performance.md), never from guesses in a
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.shortcuts import get_object_or_404
@@ -135,8 +136,6 @@ class ConsoleView:
     decision: Decision | None = None
     can_play_round: bool = False
     pads: list[SeatView] = field(default_factory=list)
-    log: list[LogEntry] = field(default_factory=list)
-    last_move: LogEntry | None = None
     playing: bool = False  # the duel takes moves (ready or running, with both seats)
     finished: bool = False  # the row says so: the result is recorded
     engine_finished: bool = False  # the log says so
@@ -147,6 +146,23 @@ class ConsoleView:
     @property
     def round_number(self) -> int:
         return (self.state or {}).get("rounds", 0) + 1
+
+    # The log in words is built when a page shows it (a whole page), not for every move's
+    # answer, which sends only the lines the page lacks (`log_since`).
+    @cached_property
+    def log(self) -> list[LogEntry]:
+        """Every line of the log, latest first, undone ones too."""
+        return [_entry(row) for row in reversed(self.rows)]
+
+    @cached_property
+    def last_move(self) -> LogEntry | None:
+        """The latest move still standing."""
+        return next((_entry(row) for row in reversed(self.rows) if row[5] is None), None)
+
+    @property
+    def last_undone(self) -> LogEntry | None:
+        """The latest move undone."""
+        return next((_entry(row) for row in reversed(self.rows) if row[5] is not None), None)
 
     @property
     def acting(self) -> list[SeatView]:
@@ -241,8 +257,6 @@ def console(
     active = [row[2] for row in rows if row[5] is None]
     duel.seq = len(active)
     view = ConsoleView(duel=duel, revision=revision, seq=duel.seq, state=None, rows=rows)
-    view.log = [_entry(row) for row in reversed(rows)]
-    view.last_move = next((entry for entry in view.log if not entry.undone), None)
     if duel.seat_a is None or duel.seat_b is None:
         view.headline = "Waiting for its players"
         view.subline = "The console opens when both seats are named."

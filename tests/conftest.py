@@ -210,6 +210,9 @@ def _fresh_local_cache(request):
         return
     from django.conf import settings
 
+    from core import shared_cache
+
+    shared_cache.forget_kept()
     if "LocMemCache" in settings.CACHES["default"]["BACKEND"]:
         from django.core.cache import cache
 

@@ -210,7 +210,7 @@ def public_tournament(slug: str, page: str = "") -> tuple[Tournament, dict[str, 
     parts = []
     if page in VERSION_TAGGED:
         parts = [fragment_key(identity, page, tag), fragment_key(identity, f"nav-{page}", tag)]
-    found = shared_cache.get_many([row, *parts])
+    found = shared_cache.get_many_versioned([row, *parts])
     tournament = found.pop(row, None)
     if not isinstance(tournament, Tournament) or (tournament.pk, tournament.slug) != (pk, slug):
         return None

@@ -247,8 +247,24 @@ class TestSharedFrameParts:
         def nonce(html: str) -> str:
             return html.split('nonce="', 1)[1].split('"', 1)[0]
 
-        assert token(anonymous) != token(again) and token(text) not in (token(anonymous), "")
+        # A signed-out visitor's page only reads: no token is made, no cookie set.
+        assert '"X-CSRFToken"' not in anonymous and "X-CSRFToken" not in again
+        assert token(text) != "" and token(text) != token(
+            signed_in.get(standings_url(tournament)).content.decode()
+        )
         assert nonce(anonymous) != nonce(again) != nonce(text)
+
+    def test_a_signed_out_visitor_s_public_pages_set_no_csrf_cookie(self, running):
+        tournament, organiser, *_ = running
+        for page in ("live", "standings", "groups", "rounds", "tiebreaks", "bracket", "screen"):
+            for _ in range(2):  # the full path, then the lean start
+                response = Client().get(f"/t/{tournament.slug}/{page}/")
+                assert response.status_code == 200, page
+                assert "csrftoken" not in response.cookies, page
+                assert b"X-CSRFToken" not in response.content, page
+        # A page with a form still carries its token and sets the cookie.
+        sign_in = Client().get("/accounts/login/")
+        assert "csrftoken" in sign_in.cookies and b"csrfmiddlewaretoken" in sign_in.content
 
     def test_the_big_screen_embeds_the_shared_panels(self, running, renders):
         tournament, *_ = running
@@ -275,6 +291,58 @@ def test_one_redis_client_per_pool_serves_every_call():
     first = backend._cache.get_client("a")
     assert backend._cache.get_client("b", write=True) is first
     assert RedisCache("redis://127.0.0.1:9/0", {})._cache.get_client() is not first
+
+
+class TestVersionedPartsKept:
+    """A whole page of an unchanged version reads its shared parts from the cache once per
+    process: after that, one round trip (the version) per page."""
+
+    @pytest.fixture
+    def trips(self, monkeypatch):
+        asked: list[list[str]] = []
+        real = shared_cache.get_many
+
+        def get_many(keys):
+            asked.append(list(keys))
+            return real(keys)
+
+        monkeypatch.setattr(shared_cache, "get_many", get_many)
+        return asked
+
+    def test_a_page_of_an_unchanged_version_reads_its_parts_once(
+        self, running, trips, django_capture_on_commit_callbacks
+    ):
+        tournament, organiser, *_ = running
+        Client().get(standings_url(tournament))  # the full path stores the row and parts
+        trips.clear()
+        for _ in range(3):
+            page, queries = get(Client(), standings_url(tournament))
+            assert queries == 0 and "P01" in page.content.decode()
+        assert len(trips) == 1  # the row and the two parts, read once
+        with django_capture_on_commit_callbacks(execute=True):
+            services.configure(tournament, organiser, name="Harbour Cup, renamed")
+        for _ in range(2):
+            text = Client().get(standings_url(tournament)).content.decode()
+            assert "Harbour Cup, renamed" in text  # never the kept copy of the old version
+
+    def test_no_two_requests_share_a_kept_object(self):
+        shared_cache.set("row:x:v1", {"name": "Harbour"}, 60)
+        first = shared_cache.get_many_versioned(["row:x:v1"])["row:x:v1"]
+        first["name"] = "changed by one request"
+        again = shared_cache.get_many_versioned(["row:x:v1"])["row:x:v1"]
+        assert again == {"name": "Harbour"} and again is not first
+
+    def test_a_kept_part_lasts_only_briefly(self, monkeypatch, trips):
+        shared_cache.set("live:x:v1", "<div>v1</div>", 60)
+        now = [1000.0]
+        monkeypatch.setattr(shared_cache.time, "monotonic", lambda: now[0])
+        assert shared_cache.get_many_versioned(["live:x:v1"]) == {"live:x:v1": "<div>v1</div>"}
+        now[0] += shared_cache.KEPT_SECONDS - 1
+        shared_cache.get_many_versioned(["live:x:v1"])
+        assert len(trips) == 1
+        now[0] += 2
+        shared_cache.get_many_versioned(["live:x:v1"])
+        assert len(trips) == 2  # read from the cache again
 
 
 def test_many_misses_at_the_same_instant_render_once(monkeypatch):

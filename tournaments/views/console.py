@@ -205,7 +205,7 @@ def _write(
         view = console_selectors.console_after_write(tournament, duel, started=False)
     context = _context(request, tournament, view)
     # The undo's own answer offers "Redo" (the next answer, of anything, takes it away).
-    context["undone"] = next((e for e in view.log if e.undone), None) if undo else None
+    context["undone"] = view.last_undone if undo else None
     context["redone"] = redo  # said to a screen reader: the news line is otherwise a move's
     return _console_response(request, context)
 

@@ -72,6 +72,7 @@ def live_page(
         "api": live_cache.api_links(tournament),
         "live_html": mark_safe(live_html),  # noqa: S308 - rendered by our templates, escaped
         "nav_html": mark_safe(nav_html),  # noqa: S308 - likewise
+        "read_only": not request.user.is_authenticated,
     }
     response = render(request, template, context)
     cache_headers(response, fragment=False)
@@ -167,6 +168,7 @@ def screen(
         "panels": panels,
         "clock": {"zone": tournament.time_zone, "now": local(tournament, timezone.now())},
         "parts": {name: mark_safe(html) for name, html in parts.items()},  # noqa: S308
+        "read_only": not request.user.is_authenticated,
     }
     response = render(request, "public/screen.html", context)
     cache_headers(response, fragment=False)
