@@ -211,8 +211,10 @@ def _fresh_local_cache(request):
     from django.conf import settings
 
     from core import shared_cache
+    from tournaments import live_cache
 
     shared_cache.forget_kept()
+    live_cache.forget_recent()
     if "LocMemCache" in settings.CACHES["default"]["BACKEND"]:
         from django.core.cache import cache
 

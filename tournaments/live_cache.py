@@ -13,6 +13,7 @@ ahead by the Celery task that runs after a result commits (`warm`), or by the fi
 that misses, under a lock, while the others wait for its copy.
 """
 
+import time
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -349,3 +350,33 @@ def publish_version(slug: str, entry: Entry | None) -> None:
 
 def forget_version(slug: str) -> None:
     shared_cache.delete(version_key(slug))
+    _recent.pop(slug, None)
+
+
+# The public version a web process last read, for a second (`recent_entry`): a crowd's
+# unchanged polls are answered 304 without asking Redis each time. Only a 304 may be answered
+# from it — it tells the poll nothing it does not hold already — so a copy a second old can
+# delay a spectator's update by that second at most, and never shows what was unpublished.
+# The process that makes a change forgets its own copy at once (`forget_version`).
+RECENT_SECONDS = 1.0
+_recent: dict[str, tuple[float, Entry]] = {}
+
+
+def recent_entry(slug: str) -> Entry | None:
+    """The version entry this process read for `slug` within the last second, else None."""
+    held = _recent.get(slug)
+    if held is None or held[0] < time.monotonic():
+        return None
+    return held[1]
+
+
+def forget_recent() -> None:
+    """Drop every copy this process keeps (a test's cache cleared with it)."""
+    _recent.clear()
+
+
+def note_entry(slug: str, entry: Entry) -> None:
+    """Keep the entry just read from the shared cache (see `recent_entry`)."""
+    if len(_recent) > 1000:  # a bound on slugs asked for; each is a second's copy anyway
+        _recent.clear()
+    _recent[slug] = (time.monotonic() + RECENT_SECONDS, entry)

@@ -13,7 +13,9 @@ request on untouched, to the full path:
 - the shared cache holds the tournament's public version (`live_cache.remember_version`,
   written by the full path; only while the tournament is published): a tag equal to it is
   answered 304; another tag (or none) is answered with the current version's shared part
-  when the cache has it (`live_cache`, rendered once per version), as the view would.
+  when the cache has it (`live_cache`, rendered once per version), as the view would. A tag
+  equal to the version this process read within the last second is answered 304 without
+  asking the cache again (`live_cache.recent_entry`).
 
 Every change of what a page shows bumps the version (`services.audit.bump_version`, roles
 through `tournaments.signals`), which forgets the cached copy and writes the new one at
@@ -31,7 +33,7 @@ from django.utils.cache import patch_vary_headers
 from core import shared_cache
 from core.http import cache_headers, not_modified
 
-from .live_cache import Entry, api_key, fragment_key, version_key
+from .live_cache import Entry, api_key, fragment_key, note_entry, recent_entry, version_key
 
 SLUG = r"(?P<slug>[-a-zA-Z0-9_]{1,140})"
 VERSION_PAGES = r"(?P<page>standings|groups|rounds|tiebreaks|bracket)"
@@ -53,7 +55,13 @@ class LeanPollMiddleware:
             return None
         if settings.SESSION_COOKIE_NAME in request.COOKIES:
             return None
-        found = self.current(request)
+        held = request.headers.get("If-None-Match")
+        # An unchanged poll is answered from this process's copy of the version, a second old
+        # at most (`live_cache.recent_entry`: only a 304 may come from it); anything else
+        # asks the shared cache.
+        found = self.current(request, recent_entry) if held else None
+        if found is None or found[0] != held:
+            found = self.current(request, self.entry)
         if found is None:
             return None
         tag, key, api = found
@@ -61,7 +69,7 @@ class LeanPollMiddleware:
             request.get_host()  # ALLOWED_HOSTS, as the full path would check it
         except Exception:  # noqa: BLE001 - DisallowedHost and the like: the full path answers
             return None
-        if request.headers.get("If-None-Match") == tag:
+        if held == tag:
             return self.api_not_modified(tag) if api else not_modified(tag)
         if request.method != "GET":
             return None  # a HEAD for a new version: the full path (it strips the body)
@@ -79,25 +87,27 @@ class LeanPollMiddleware:
         cache_headers(response, fragment=True)
         return response
 
-    def current(self, request: HttpRequest) -> tuple[str, str, bool] | None:
+    def current(
+        self, request: HttpRequest, entry_of: Callable[[str], Entry | None]
+    ) -> tuple[str, str, bool] | None:
         """The tag the full path would give this request now, the cache key of its shared
-        answer, and whether it is the API's, from the cache alone; or None."""
+        answer, and whether it is the API's, from the version `entry_of` gives; or None."""
         path = request.path_info
         if request.headers.get("HX-Request") == "true":
             if (match := PAGE.fullmatch(path)) and not request.GET:
-                if entry := self.entry(match["slug"]):
+                if entry := entry_of(match["slug"]):
                     pk, version, identity = entry
                     tag = f'"t{pk}-v{version}"'
                     return tag, fragment_key(identity, match["page"], tag), False
             elif (match := SCREEN.fullmatch(path)) and list(request.GET) == ["panel"]:
                 panel = request.GET["panel"]
-                if panel in SCREEN_PANELS and (entry := self.entry(match["slug"])):
+                if panel in SCREEN_PANELS and (entry := entry_of(match["slug"])):
                     pk, version, identity = entry
                     tag = f'"t{pk}-v{version}-{panel}"'
                     return tag, fragment_key(identity, f"screen-{panel}", tag), False
             return None
         match = API.fullmatch(path)
-        if match and not request.GET and (entry := self.entry(match["slug"])):
+        if match and not request.GET and (entry := entry_of(match["slug"])):
             pk, version, identity = entry
             endpoint = match["page"] or "summary"
             return f'W/"{pk}-{version}"', api_key(identity, endpoint, version), True
@@ -107,6 +117,7 @@ class LeanPollMiddleware:
     def entry(slug: str) -> Entry | None:
         value = shared_cache.get(version_key(slug))
         if isinstance(value, tuple) and len(value) == 3:
+            note_entry(slug, value)
             return value
         return None  # missing, "private", or no cache: the full path
 

@@ -106,3 +106,80 @@ class TestLeanPath:
         # Now playing follows the open duels' moves: its tag is not the version alone.
         home, queries = get(Client(), f"/t/{tournament.slug}/live/", **HX, **{"If-None-Match": tag})
         assert home.status_code == 200 and queries > 0
+
+
+class TestTheProcessCopyOfTheVersion:
+    """A web process answers a crowd's unchanged polls from the version it read within the
+    last second (`live_cache.recent_entry`), and only their 304s."""
+
+    @pytest.fixture
+    def reads(self, monkeypatch):
+        from core import shared_cache
+        from tournaments import live_cache
+
+        asked: list[str] = []
+        real = shared_cache.get
+
+        def get(key):
+            if key.startswith("public-version:"):
+                asked.append(key)
+            return real(key)
+
+        monkeypatch.setattr(shared_cache, "get", get)
+        now = [1000.0]
+        monkeypatch.setattr(live_cache.time, "monotonic", lambda: now[0])
+        return asked, now
+
+    def test_unchanged_polls_ask_the_shared_cache_once_a_second(self, running, reads):
+        tournament, *_ = running
+        asked, now = reads
+        tag = TestLeanPath().tag(tournament)
+        asked.clear()
+        for _ in range(5):
+            response, queries = get(
+                Client(), standings_url(tournament), **HX, **{"If-None-Match": tag}
+            )
+            assert response.status_code == 304 and queries == 0
+        assert len(asked) == 1
+        now[0] += 1.5
+        get(Client(), standings_url(tournament), **HX, **{"If-None-Match": tag})
+        assert len(asked) == 2
+
+    def test_a_change_made_elsewhere_reaches_a_poll_within_the_second(
+        self, running, reads, django_capture_on_commit_callbacks
+    ):
+        from tournaments import live_cache
+
+        tournament, organiser, *_ = running
+        asked, now = reads
+        tag = TestLeanPath().tag(tournament)
+        assert (
+            get(Client(), standings_url(tournament), **HX, **{"If-None-Match": tag})[0].status_code
+            == 304
+        )
+        kept = dict(live_cache._recent)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.configure(tournament, organiser, name="Harbour Cup, renamed")
+        live_cache._recent.update(kept)  # as another process would still hold it
+        held = get(Client(), standings_url(tournament), **HX, **{"If-None-Match": tag})[0]
+        assert held.status_code == 304  # the second's copy: nothing the poll lacks is sent
+        now[0] += 1.5
+        fresh = get(Client(), standings_url(tournament), **HX, **{"If-None-Match": tag})[0]
+        assert fresh.status_code == 200 and fresh["ETag"] != tag
+
+    def test_the_copy_never_serves_a_part_after_unpublishing(
+        self, running, reads, django_capture_on_commit_callbacks
+    ):
+        from tournaments import live_cache
+
+        tournament, organiser, *_ = running
+        tag = TestLeanPath().tag(tournament)
+        get(Client(), standings_url(tournament), **HX, **{"If-None-Match": tag})
+        kept = dict(live_cache._recent)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_published(tournament, False, organiser)
+        live_cache._recent.update(kept)  # another process, within its second
+        # A poll holding an older tag (or none) asks the shared cache: not public, a 404.
+        for headers in ({"If-None-Match": '"t0-v0"'}, {}):
+            response = get(Client(), standings_url(tournament), **HX, **headers)[0]
+            assert response.status_code == 404
