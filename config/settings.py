@@ -7,6 +7,7 @@ unless the environment turns them off explicitly.
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -269,8 +270,22 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 
+
+def _redis_of_this_test_worker(url: str) -> str:
+    """REDIS_URL, or under a test run on several cores (pytest-xdist) the database numbered
+    REDIS_URL's minus the worker's: each worker's cache, Celery queue and results apart, as
+    its database is (pytest-django's test_<name>_gw<n>). Its Celery worker process inherits
+    the worker's name, so it reads the same database."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not url or not worker.startswith("gw"):
+        return url
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0) - int(worker[2:])
+    return urlunsplit(parts._replace(path=f"/{number % 16}"))
+
+
 # Celery: Redis when configured, eager otherwise (same code paths, no services needed).
-REDIS_URL = os.environ.get("REDIS_URL", "")
+REDIS_URL = _redis_of_this_test_worker(os.environ.get("REDIS_URL", ""))
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL or None)
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL

@@ -85,6 +85,13 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 
 _results: dict[str, dict[str, int]] = {m: {"passed": 0, "skipped": 0} for m in REQUIRED_MARKERS}
+# The kinds of test this run chose (seen in their reports), for a run that chose by marker.
+_chosen: set[str] = set()
+
+
+def _worker(config) -> bool:
+    """A pytest-xdist worker: its reports go to the controller, which counts them."""
+    return hasattr(config, "workerinput")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -92,28 +99,39 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     markers = [m for m in REQUIRED_MARKERS if item.get_closest_marker(m)]
-    if not markers:
-        return
-    if report.skipped:
-        for marker in markers:
+    if markers and report.skipped and REQUIRE_SERVICES:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"REQUIRE_SERVICES=1 but this {markers[0]} test skipped: {reason}"
+
+
+def pytest_runtest_logreport(report):
+    """Counted where every report arrives: in the one process, or xdist's controller."""
+    markers = [m for m in REQUIRED_MARKERS if m in report.keywords]
+    _chosen.update(markers)
+    for marker in markers:
+        if report.skipped:
             _results[marker]["skipped"] += 1
-        if REQUIRE_SERVICES:
-            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
-            report.outcome = "failed"
-            report.longrepr = f"REQUIRE_SERVICES=1 but this {markers[0]} test skipped: {reason}"
-    elif report.when == "call" and report.passed:
-        for marker in markers:
+        elif report.when == "call" and report.passed:
             _results[marker]["passed"] += 1
 
 
 def _required_markers(session) -> tuple[str, ...]:
     """The kinds of test the run must pass one of: both, unless the run chose its tests by
-    marker (`-m e2e`, as CI's run under load does): then those it selected."""
+    marker (`-m e2e`, as CI's run under load does): then those it chose."""
     if not session.config.option.markexpr:
         return REQUIRED_MARKERS
-    return tuple(
-        m for m in REQUIRED_MARKERS if any(item.get_closest_marker(m) for item in session.items)
-    )
+    return tuple(m for m in REQUIRED_MARKERS if m in _chosen)
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django's order (database tests first)
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist the engine's source run is started by its own test (below): that
+    test goes first, so that the run overlaps the rest of the suite instead of trailing it."""
+    from tests.engine import source_run
+
+    if _worker(config):
+        items.sort(key=lambda item: item.name != source_run.TEST_NAME)
 
 
 def pytest_collection_finish(session):
@@ -121,8 +139,12 @@ def pytest_collection_finish(session):
     when its test was chosen and will not be skipped (the compiled engine is loaded)."""
     from tests.engine import source_run
 
-    if session.config.option.collectonly or not any(
-        item.name == source_run.TEST_NAME for item in session.items
+    # Under pytest-xdist every worker collects every test, and which one runs this test is
+    # not known yet: the test starts the run itself, in the worker that runs it.
+    if (
+        session.config.option.collectonly
+        or _worker(session.config)
+        or not any(item.name == source_run.TEST_NAME for item in session.items)
     ):
         return
     import duels.engine
@@ -135,6 +157,8 @@ def pytest_sessionfinish(session, exitstatus):
     from tests.engine import source_run
 
     source_run.stop()  # a run still going when the session ends (-x, Ctrl+C)
+    if _worker(session.config):
+        return  # the controller judges the whole run
     if REQUIRE_SERVICES and exitstatus == 0 and not session.config.option.collectonly:
         never = [m for m in _required_markers(session) if _results[m]["passed"] == 0]
         if never:

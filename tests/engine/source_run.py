@@ -5,7 +5,9 @@ The run on the sources is a process of its own that needs nothing of the main ru
 only the CPU time the main run leaves idle (the browser tests wait for Chromium and the test
 server most of the time), and `test_the_whole_engine_suite_passes_on_the_sources` then waits
 for its exit status and output. On a two-core machine that takes its minute out of the run's
-length; the test still fails when any engine test fails on the sources. Without a compiled
+length; the test still fails when any engine test fails on the sources. Under pytest-xdist
+nothing is started at collection (every worker collects every test): the test starts the run
+in the worker that runs it, and waits. Without a compiled
 build the test is skipped and nothing is started; at the end of the session a run still going
 (a run stopped by -x or Ctrl+C) is killed.
 """
