@@ -15,6 +15,14 @@ class User(AbstractUser):
     def __str__(self) -> str:
         return self.display_name or self.username
 
+    @property
+    def staff_label(self) -> str:
+        """How staff pages name a person: the name everyone else sees, with the username
+        staff add people by ("Ada Lovelace (ada)"), or the username alone."""
+        if self.display_name and self.display_name != self.username:
+            return f"{self.display_name} ({self.username})"
+        return self.username
+
 
 class Role(models.TextChoices):
     ORGANISER = "organiser", "Organiser"
