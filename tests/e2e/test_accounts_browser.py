@@ -74,3 +74,43 @@ def test_home_page_screenshots(page, artifacts_dir, label, viewport):
     path = artifacts_dir / f"home-{label}.png"
     page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 5_000
+
+
+def test_the_phone_header_shows_a_shade_where_more_of_it_is_hidden(page):
+    """On a phone the site's header is one line that scrolls sideways; a shade at an edge says
+    that more is hidden there, and goes once that edge is reached."""
+    user = UserFactory(username="olga")
+    page.set_viewport_size(PHONE)
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(user.username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    nav = page.get_by_role("navigation", name="Main")
+    expect(nav).to_contain_text("Sign out")
+    box = nav.bounding_box()
+    assert page.evaluate("n => n.scrollWidth > n.clientWidth", nav.element_handle())
+
+    def edges() -> tuple[bytes, bytes]:
+        """The nav's leftmost and rightmost 3 pixels, half-way down."""
+        y, height = box["y"] + box["height"] / 2 - 4, 8
+        left = page.screenshot(clip={"x": box["x"], "y": y, "width": 3, "height": height})
+        right = page.screenshot(
+            clip={"x": box["x"] + box["width"] - 3, "y": y, "width": 3, "height": height}
+        )
+        return left, right
+
+    def plain() -> tuple[bytes, bytes]:
+        """The same edges with no shade at all (the header's own colour)."""
+        nav.evaluate("n => { n.style.backgroundImage = 'none'; }")
+        shown = edges()
+        nav.evaluate("n => { n.style.backgroundImage = ''; }")
+        return shown
+
+    start, start_plain = edges(), plain()
+    assert start[1] != start_plain[1]  # more to the right: a shade there
+    assert start[0] == start_plain[0]  # nothing hidden to the left
+    nav.evaluate("n => { n.scrollLeft = n.scrollWidth; }")
+    expect(nav.get_by_role("button", name="Sign out")).to_be_in_viewport()
+    end, end_plain = edges(), plain()
+    assert end[1] == end_plain[1]  # the end reached: the shade has gone
+    assert end[0] != end_plain[0]  # and the start is hidden now
