@@ -17,10 +17,11 @@ class User(AbstractUser):
 
     @property
     def staff_label(self) -> str:
-        """How staff pages name a person: the name everyone else sees, with the username
-        staff add people by ("Ada Lovelace (ada)"), or the username alone."""
+        """How staff pages name a person: the username staff add people by, then the name
+        everyone else sees ("ada (Ada Lovelace)"), or the username alone. The username first:
+        a display name is the person's own words and could imitate someone else's label."""
         if self.display_name and self.display_name != self.username:
-            return f"{self.display_name} ({self.username})"
+            return f"{self.username} ({self.display_name})"
         return self.username
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -272,22 +273,44 @@ SECURE_CSP = {
 
 
 def _redis_of_this_test_worker(url: str) -> str:
-    """REDIS_URL, or under a test run on several cores (pytest-xdist) the database numbered
-    REDIS_URL's minus the worker's: each worker's cache, Celery queue and results apart, as
-    its database is (pytest-django's test_<name>_gw<n>). Its Celery worker process inherits
-    the worker's name, so it reads the same database."""
+    """`url`, or under a test run on several cores (pytest-xdist) the Redis database numbered
+    `url`'s minus the worker's: each worker's cache, Celery queue and results apart, as its
+    database is (pytest-django's test_<name>_gw<n>). Its Celery worker process inherits the
+    worker's name, so it reads the same database."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not url or not worker.startswith("gw"):
         return url
     parts = urlsplit(url)
-    number = int(parts.path.strip("/") or 0) - int(worker[2:])
-    return urlunsplit(parts._replace(path=f"/{number % 16}"))
+    base = parts.path.strip("/") or "0"
+    if parts.scheme not in ("redis", "rediss", "unix"):
+        return url  # not Redis (an AMQP broker, say): not numbered here
+    if parts.scheme == "unix" or not base.isdigit():
+        raise ImproperlyConfigured(
+            f"A test run on several cores needs redis://host:port/N URLs, not {url!r}: "
+            "or run it in one process (TEST_WORKERS=0)."
+        )
+    number = int(base) - int(worker[2:])
+    if number < 0:
+        raise ImproperlyConfigured(
+            f"Redis database {base} leaves room for {int(base) + 1} test workers, counting down "
+            f"from it: set TEST_WORKERS to at most that, or use a higher number."
+        )
+    return urlunsplit(parts._replace(path=f"/{number}"))
 
 
 # Celery: Redis when configured, eager otherwise (same code paths, no services needed).
 REDIS_URL = _redis_of_this_test_worker(os.environ.get("REDIS_URL", ""))
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL)
-CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", CELERY_BROKER_URL or None)
+
+
+def _own(name: str, default: str | None) -> str | None:
+    """A URL set on its own in the environment (numbered per test worker), else `default`
+    (REDIS_URL's, numbered already)."""
+    value = os.environ.get(name)
+    return default if value is None else _redis_of_this_test_worker(value)
+
+
+CELERY_BROKER_URL = _own("CELERY_BROKER_URL", REDIS_URL)
+CELERY_RESULT_BACKEND = _own("CELERY_RESULT_BACKEND", CELERY_BROKER_URL or None)
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 if CELERY_TASK_ALWAYS_EAGER:
     # Eager tasks still borrow a producer to serialise their arguments: the in-process
@@ -321,7 +344,7 @@ CACHES = (
     {
         "default": {
             "BACKEND": "core.redis_cache.RedisCache",
-            "LOCATION": os.environ.get("CACHE_URL", REDIS_URL),
+            "LOCATION": _own("CACHE_URL", REDIS_URL),
             "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
         }
     }

@@ -64,11 +64,12 @@ KEPT_ENTRIES = 128
 KEPT_SECONDS = 30.0
 _kept: OrderedDict[str, tuple[float, Any]] = OrderedDict()
 _kept_lock = threading.Lock()
+_clock = time.monotonic  # a test moves it, not the process's own clock
 
 
 def get_many_versioned(keys: list[str]) -> dict[str, Any]:
     """`get_many` for keys whose value never changes once stored (see above)."""
-    now = time.monotonic()
+    now = _clock()
     with _kept_lock:
         kept = {key: entry[1] for key in keys if (entry := _kept.get(key)) and entry[0] > now}
     found = {key: _unkept(value) for key, value in kept.items()}

@@ -236,7 +236,7 @@ def shared_parts(
     """
     if cached is not None:
         missing = [key for key in parts if not isinstance(cached.get(key), str)]
-        found = {**cached, **shared_cache.get_many(missing)} if missing else cached
+        found = {**cached, **shared_cache.get_many_versioned(missing)} if missing else cached
         if not all(isinstance(found.get(key), str) for key in parts):
             return None
         return found
@@ -346,6 +346,9 @@ def publish_version(slug: str, entry: Entry | None) -> None:
     `entry` is `version_entry` taken when the version was bumped, inside the change.
     """
     shared_cache.set(version_key(slug), entry or "private", VERSION_SECONDS)
+    # A request of this process may have noted the old version between the bump and the
+    # commit (read back by a full-path request meanwhile): forgotten again, now.
+    _recent.pop(slug, None)
 
 
 def forget_version(slug: str) -> None:
@@ -360,12 +363,13 @@ def forget_version(slug: str) -> None:
 # The process that makes a change forgets its own copy at once (`forget_version`).
 RECENT_SECONDS = 1.0
 _recent: dict[str, tuple[float, Entry]] = {}
+_clock = time.monotonic  # a test moves it, not the process's own clock
 
 
 def recent_entry(slug: str) -> Entry | None:
     """The version entry this process read for `slug` within the last second, else None."""
     held = _recent.get(slug)
-    if held is None or held[0] < time.monotonic():
+    if held is None or held[0] < _clock():
         return None
     return held[1]
 
@@ -379,4 +383,4 @@ def note_entry(slug: str, entry: Entry) -> None:
     """Keep the entry just read from the shared cache (see `recent_entry`)."""
     if len(_recent) > 1000:  # a bound on slugs asked for; each is a second's copy anyway
         _recent.clear()
-    _recent[slug] = (time.monotonic() + RECENT_SECONDS, entry)
+    _recent[slug] = (_clock() + RECENT_SECONDS, entry)

@@ -19,8 +19,10 @@ request on untouched, to the full path:
 
 Every change of what a page shows bumps the version (`services.audit.bump_version`, roles
 through `tournaments.signals`), which forgets the cached copy and writes the new one at
-commit: the next poll after a change, an unpublication included, takes the full path. A cache
-that cannot be reached is no copy: the full path answers.
+commit (and the changing process forgets its copy of it): the next poll after a change, an
+unpublication included, takes the full path — in another web process, a poll holding the old
+tag may still get a 304 for up to a second, never a part. A cache that cannot be reached is
+no copy: the full path answers.
 """
 
 import re

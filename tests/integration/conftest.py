@@ -15,6 +15,11 @@ WORKER_NAME = "integration-worker"
 _running: list[subprocess.Popen] = []
 
 
+def _suffix() -> str:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return f"-{worker}" if worker else ""
+
+
 def wait_until_idle(timeout: float = 30) -> None:
     """Wait for the worker to finish what tests sent it: a task still reading the tables while
     pytest-django truncates them between tests deadlocks the flush."""
@@ -63,7 +68,8 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     # In TEST_ARTIFACTS like the screenshots; made here when no browser test ran before.
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / "celery-worker.log", "w")  # noqa: SIM115
+    log_path = ARTIFACTS / f"celery-worker{_suffix()}.log"  # one a test worker (xdist)
+    log = open(log_path, "w")  # noqa: SIM115
     app.control.purge()
     process = subprocess.Popen(
         [
@@ -93,10 +99,7 @@ def celery_worker_process(django_db_setup, django_db_blocker):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            pytest.fail(
-                f"the Celery worker exited with {process.returncode}; "
-                f"see {ARTIFACTS / 'celery-worker.log'}"
-            )
+            pytest.fail(f"the Celery worker exited with {process.returncode}; see {log_path}")
         if app.control.ping(timeout=1.0):
             break
     else:

@@ -335,7 +335,7 @@ class TestVersionedPartsKept:
     def test_a_kept_part_lasts_only_briefly(self, monkeypatch, trips):
         shared_cache.set("live:x:v1", "<div>v1</div>", 60)
         now = [1000.0]
-        monkeypatch.setattr(shared_cache.time, "monotonic", lambda: now[0])
+        monkeypatch.setattr(shared_cache, "_clock", lambda: now[0])
         assert shared_cache.get_many_versioned(["live:x:v1"]) == {"live:x:v1": "<div>v1</div>"}
         now[0] += shared_cache.KEPT_SECONDS - 1
         shared_cache.get_many_versioned(["live:x:v1"])

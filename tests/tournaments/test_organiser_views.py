@@ -1088,9 +1088,9 @@ def test_a_referee_takes_a_duel_but_does_not_choose_its_table(cup):
     assert (duel.table, duel.referee) == ("Table 1", referee)
 
 
-def test_staff_pages_name_a_referee_as_everyone_sees_them_with_their_username(cup):
-    """The console and the public pages show a person's display name; the staff pages add the
-    username staff add people by, so both recognise the same person."""
+def test_staff_pages_name_a_referee_by_username_and_the_name_everyone_sees(cup):
+    """The console and the public pages show a person's display name; the staff pages show the
+    username staff add people by, with that name after it, everywhere a person is named."""
     tournament, users = cup
     referee = users["referee"]
     referee.display_name = "Ada <Lovelace>"
@@ -1101,11 +1101,12 @@ def test_staff_pages_name_a_referee_as_everyone_sees_them_with_their_username(cu
     duel = services.name_representatives(tournament, users["organiser"], 2, red.pk, blue.pk)
     client = client_for(users["organiser"])
     client.post(url("assign_referee", duel.pk), {"referee": referee.pk, "table": "Table 5"})
-    label = f"Ada &lt;Lovelace&gt; ({referee.username})"  # escaped, as every name
+    label = f"{referee.username} (Ada &lt;Lovelace&gt;)"  # escaped, as every name
     rounds = client.get(url("rounds")).content.decode()
     assert f"referee {label}" in rounds
     assert f">{label}</option>" in rounds  # the referee picker too
     assert f"<td>{label}</td>" in client.get(url("people")).content.decode()
-    assert referee.username in client.get(url("people")).content.decode()
+    audit = client.get(url("audit")).content.decode()
+    assert audit.count(label) >= 1  # the assignment's detail names the referee so too
     # Without a display name, the username alone.
     assert users["organiser"].staff_label == users["organiser"].username

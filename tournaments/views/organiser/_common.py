@@ -180,15 +180,16 @@ def entry_rows(tournament: Tournament, entries: Iterable[AuditEntry]) -> list[di
         .select_related("round")
         .only("pk", "kind", "stage", "round")
     }
-    users = dict(
-        get_user_model()
+    users = {
+        user.pk: user.staff_label
+        for user in get_user_model()
         .objects.filter(
             pk__in={
                 e.detail.get("referee") for e in entries if isinstance(e.detail.get("referee"), int)
             }
         )
-        .values_list("pk", "username")
-    )
+        .only("pk", "username", "display_name")
+    }
     return [
         {
             "entry": e,
