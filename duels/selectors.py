@@ -157,12 +157,17 @@ class ConsoleView:
     @cached_property
     def last_move(self) -> LogEntry | None:
         """The latest move still standing."""
-        return next((_entry(row) for row in reversed(self.rows) if row[5] is None), None)
+        return self._latest(undone=False)
 
     @property
     def last_undone(self) -> LogEntry | None:
         """The latest move undone."""
-        return next((_entry(row) for row in reversed(self.rows) if row[5] is not None), None)
+        return self._latest(undone=True)
+
+    def _latest(self, *, undone: bool) -> LogEntry | None:
+        return next(
+            (_entry(row) for row in reversed(self.rows) if (row[5] is not None) == undone), None
+        )
 
     @property
     def acting(self) -> list[SeatView]:

@@ -360,7 +360,8 @@ def forget_version(slug: str) -> None:
 # unchanged polls are answered 304 without asking Redis each time. Only a 304 may be answered
 # from it — it tells the poll nothing it does not hold already — so a copy a second old can
 # delay a spectator's update by that second at most, and never shows what was unpublished.
-# The process that makes a change forgets its own copy at once (`forget_version`).
+# The process that makes a change forgets its own copy at once (`forget_version`), and again
+# at commit (`publish_version`).
 RECENT_SECONDS = 1.0
 _recent: dict[str, tuple[float, Entry]] = {}
 _clock = time.monotonic  # a test moves it, not the process's own clock
