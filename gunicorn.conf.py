@@ -21,6 +21,13 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 threads = int(os.environ.get("GUNICORN_THREADS", "8"))
 # Spectators poll every few seconds: hold their connection a little longer than that.
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "10"))
+# Each worker listens on a socket of its own (SO_REUSEPORT) and the kernel spreads new
+# connections over them evenly. With the one shared socket, a burst of connections went to
+# whichever worker woke first, and a kept-alive connection stays with the worker that took it:
+# in one wrk run out of three or so, all 32 of its connections sat on one worker and the other
+# core idled (the static file at 1,450 requests/s instead of 7,000, the page at 590 instead of
+# 1,430; docs/performance.md, "Fourth pass"). Off with GUNICORN_REUSE_PORT=0.
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1") != "0"
 # Every request is short (the slowest page is tens of milliseconds): a worker stuck this long
 # is restarted.
 timeout = 30

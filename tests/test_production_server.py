@@ -1,0 +1,45 @@
+"""The production server's settings as gunicorn reads them (gunicorn.conf.py, issue 15): threaded
+workers that keep connections alive, and a listening socket per worker so that the kernel
+spreads a crowd's connections over every worker (docs/performance.md, "Fourth pass")."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN = Path(sys.executable).parent / "gunicorn"
+
+
+def settings_read(**env: str) -> dict[str, str]:
+    """What `gunicorn --print-config` says, run from the repository root as the image runs it."""
+    out = subprocess.run(
+        [str(GUNICORN), "--print-config"],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    return dict(re.findall(r"^(\w+)\s+= (.*)$", out, re.M))
+
+
+def test_gunicorn_reads_threaded_workers_on_sockets_of_their_own():
+    read = settings_read()
+    assert read["worker_class"] == "gthread"
+    assert read["wsgi_app"] == "config.wsgi:application"
+    assert read["reuse_port"] == "True"
+    assert int(read["keepalive"]) > 0
+    assert int(read["threads"]) > 1
+
+
+def test_the_environment_changes_the_counts_and_can_share_one_socket_again():
+    read = settings_read(WEB_CONCURRENCY="5", GUNICORN_THREADS="3", GUNICORN_REUSE_PORT="0")
+    assert (read["workers"], read["threads"], read["reuse_port"]) == ("5", "3", "False")
+
+
+def test_compose_lets_a_recycled_worker_hand_its_waiting_connections_on():
+    web = (ROOT / "compose.yaml").read_text().split("\n  web:\n", 1)[1].split("\n  worker:\n")[0]
+    assert re.search(r"sysctls:\s*\n\s+net\.ipv4\.tcp_migrate_req: 1", web)
