@@ -484,7 +484,8 @@ def gunicorn_settings(env: dict[str, str]) -> str:
         [str(BIN / "gunicorn"), "--print-config"], env=env, cwd=ROOT, capture_output=True,
         text=True,
     ).stdout  # fmt: skip
-    values = dict(re.findall(r"^(worker_class|workers|threads|keepalive|reuse_port)\s+= (.+)$", out, re.M))
+    names = "worker_class|workers|threads|keepalive|reuse_port"
+    values = dict(re.findall(rf"^({names})\s+= (.+)$", out, re.M))
     return ", ".join(f"{k} {v}" for k, v in values.items())
 
 

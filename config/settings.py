@@ -74,6 +74,10 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
+# Django's fallback storage, its cookie's signer made only when a message is there
+# (core/messages.py).
+MESSAGE_STORAGE = "core.messages.FallbackStorage"
+
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"

@@ -12,10 +12,12 @@ urlpatterns = [
     path("dashboard/", player_views.dashboard, name="dashboard"),
     path("me/", include("tournaments.urls_player")),
     path("accounts/", include("accounts.urls")),
-    path("t/", include("tournaments.urls")),
-    path("t/<slug:slug>/duels/", include("tournaments.urls_console")),
-    path("t/<slug:slug>/manage/", include("tournaments.urls_organiser")),
+    # The public pages first: a crowd loads them, and Django tries the patterns in order (no
+    # path of one of these includes is a path of another, so the order decides nothing else).
     path("t/<slug:slug>/", include("tournaments.urls_public")),
+    path("t/<slug:slug>/duels/", include("tournaments.urls_console")),
+    path("t/", include("tournaments.urls")),
+    path("t/<slug:slug>/manage/", include("tournaments.urls_organiser")),
     path("practice/", include("practice.urls")),
     path("tables/", include("tables.urls")),
     path("healthz", healthz, name="healthz"),

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from core import shared_cache
 from core.http import live_attrs
+from core.release import release
 
 from . import selectors_public as sel
 from .models import Tournament
@@ -90,12 +91,13 @@ def _identity(tournament: Tournament) -> str:
 
 
 def fragment_key(identity: str, name: str, tag: str) -> str:
-    """The cache key of a shared part (`name`: a page, or "screen-<panel>") for a tag."""
-    return f"live:{identity}:{name}:{tag.strip(chr(34))}"
+    """The cache key of a shared part (`name`: a page, or "screen-<panel>") for a tag, as
+    this release renders it."""
+    return f"live:{release()}:{identity}:{name}:{tag.strip(chr(34))}"
 
 
 def api_key(identity: str, endpoint: str, version: int) -> str:
-    return f"api:{identity}:{endpoint}:v{version}"
+    return f"api:{release()}:{identity}:{endpoint}:v{version}"
 
 
 def _key(tournament: Tournament, name: str, tag: str) -> str:

@@ -195,6 +195,34 @@ class TestSharedFrameParts:
         Client().get(standings_url(tournament))
         assert nav_renders.count("standings") == 2  # once more for the new version
 
+    def test_the_shared_nav_carries_the_tournament_s_name_home_a_heading_elsewhere_a_link(
+        self, running, nav_renders
+    ):
+        tournament, *_ = running
+        for _visit in range(2):  # rendered, then embedded as the cache holds it
+            home = Client().get(f"/t/{tournament.slug}/live/").content.decode()
+            standings = Client().get(standings_url(tournament)).content.decode()
+            assert home.count("<h1>Harbour Cup</h1>") == 1
+            assert (
+                standings.count(
+                    f'<p class="t-name"><a href="/t/{tournament.slug}/live/">Harbour Cup</a></p>'
+                )
+                == 1
+            )
+        assert nav_renders == ["home", "standings"]
+
+    def test_a_new_release_renders_its_own_parts(self, running, nav_renders, monkeypatch):
+        """The parts are keyed by the release too: after a deployment, a page embeds no part
+        that the old templates rendered, though the tournament's version is the same."""
+        tournament, *_ = running
+        Client().get(standings_url(tournament))
+        Client().get(standings_url(tournament))
+        assert nav_renders == ["standings"]
+        monkeypatch.setattr(live_cache, "release", lambda: "next-release")
+        shared_cache.forget_kept()
+        Client().get(standings_url(tournament))
+        assert nav_renders == ["standings", "standings"]
+
     def test_a_change_of_what_the_nav_shows_reaches_the_next_page(
         self, running, django_capture_on_commit_callbacks
     ):

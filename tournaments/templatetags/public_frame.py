@@ -1,0 +1,23 @@
+"""Per-request parts of the public pages' frame, kept cheap: a crowd loads these pages."""
+
+import time
+
+from django import template
+from django.utils import dateformat, timezone
+
+register = template.Library()
+
+# (time zone, minute) -> the text: `{% now "j F Y, H:i" %}` worked the date out in words for
+# every page load, a tenth of the standings page's time (docs/performance.md, "Fourth pass").
+_printed: tuple[tuple[object, int], str] = ((None, -1), "")
+
+
+@register.simple_tag
+def printed_at() -> str:
+    """Now, to the minute, as `{% now "j F Y, H:i" %}` writes it, for a printed page's foot."""
+    global _printed
+    zone = timezone.get_current_timezone()
+    key = (zone, int(time.time()) // 60)
+    if _printed[0] != key:
+        _printed = (key, dateformat.format(timezone.localtime(timezone=zone), "j F Y, H:i"))
+    return _printed[1]
