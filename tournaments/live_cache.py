@@ -204,9 +204,18 @@ def public_tournament(slug: str, page: str = "") -> tuple[Tournament, dict[str, 
     the version in the same transaction. A row stored at a version is stored by the first
     whole page of that version served by the full path (`shared_parts`).
     """
-    entry = shared_cache.get(version_key(slug))
-    if not (isinstance(entry, tuple) and len(entry) == 3):
-        return None
+    # The version this process read within the last second, as an unchanged poll takes it
+    # (`recent_entry`): a crowd loading the page asks the shared cache once a second per
+    # process, not once a page (the round trip was a seventh of the page's CPU). So a change
+    # made in another process reaches a page load a second later at most, unpublishing too:
+    # within that second such a process may still serve the page as it was public a moment
+    # before (the process that unpublishes refuses it at once: it forgets its copy).
+    entry = recent_entry(slug)
+    if entry is None:
+        entry = shared_cache.get(version_key(slug))
+        if not (isinstance(entry, tuple) and len(entry) == 3):
+            return None
+        note_entry(slug, entry)
     pk, version, identity = entry
     row = row_key(identity, version)
     tag = f'"t{pk}-v{version}"'  # what sel.etag gives the row: checked below

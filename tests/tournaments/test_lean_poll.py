@@ -114,8 +114,9 @@ class TestLeanPath:
 
 
 class TestTheProcessCopyOfTheVersion:
-    """A web process answers a crowd's unchanged polls from the version it read within the
-    last second (`live_cache.recent_entry`), and only their 304s."""
+    """A web process answers a crowd's unchanged polls (their 304s only) and frames an
+    anonymous visitor's whole page from the version it read within the last second
+    (`live_cache.recent_entry`)."""
 
     @pytest.fixture
     def reads(self, monkeypatch):
@@ -213,3 +214,37 @@ class TestTheProcessCopyOfTheVersion:
         for headers in ({"If-None-Match": '"t0-v0"'}, {}):
             response = get(Client(), standings_url(tournament), **HX, **headers)[0]
             assert response.status_code == 404
+
+    def test_a_crowd_s_page_loads_ask_the_shared_cache_once_a_second(self, running, reads):
+        tournament, *_ = running
+        asked, now = reads
+        Client().get(standings_url(tournament))  # the full path leaves the version and row
+        asked.clear()
+        for _ in range(5):
+            page, queries = get(Client(), standings_url(tournament))
+            assert page.status_code == 200 and queries == 0
+            assert "Harbour Cup" in page.content.decode()
+        assert len(asked) == 1
+        now[0] += 1.5
+        get(Client(), standings_url(tournament))
+        assert len(asked) == 2
+
+    def test_a_page_load_elsewhere_sees_unpublishing_within_the_second(
+        self, running, reads, django_capture_on_commit_callbacks
+    ):
+        """The one thing the copy lets through: in another process, within its second, the
+        whole page as it was public a moment before; after that second, a 404."""
+        from tournaments import live_cache
+
+        tournament, organiser, *_ = running
+        asked, now = reads
+        Client().get(standings_url(tournament))
+        assert get(Client(), standings_url(tournament))[1] == 0  # the copy is taken
+        kept = dict(live_cache._recent)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.set_published(tournament, False, organiser)
+        assert Client().get(standings_url(tournament)).status_code == 404  # this process
+        live_cache._recent.update(kept)  # another process, within its second
+        assert Client().get(standings_url(tournament)).status_code == 200
+        now[0] += 1.5
+        assert Client().get(standings_url(tournament)).status_code == 404
