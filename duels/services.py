@@ -20,9 +20,10 @@ from django.utils import timezone
 from core.errors import ServiceError
 from core.names import clean_name
 
+from . import rows
 from .engine import Duel as EngineDuel
 from .engine import EngineError
-from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
+from .models import Duel, DuelKind, DuelStatus, Result
 
 RECORD_FORMAT = "split-uno-duel"
 OPEN_STATUSES = (DuelStatus.READY, DuelStatus.RUNNING)
@@ -212,12 +213,10 @@ def lock(duel: Duel | int, *, related: tuple[str, ...] = LOCK_RELATIONS) -> Duel
     """The duel row, locked, with `related` (the caller locked the tournament); after a move,
     the console is drawn from it. A `Duel` not yet read (only its key and tournament) is
     looked for in its tournament only: `Duel.DoesNotExist` otherwise."""
-    where = (
-        {"pk": duel}
-        if isinstance(duel, int)
-        else {"pk": duel.pk, "tournament_id": duel.tournament_id}
-    )
-    return Duel.objects.select_for_update(of=("self",)).select_related(*related).get(**where)
+    if isinstance(duel, int):
+        return Duel.objects.select_for_update(of=("self",)).select_related(*related).get(pk=duel)
+    # The console's hot path: the same query, its SQL written once (duels/rows.py).
+    return rows.locked_duel(duel.pk, duel.tournament_id, tuple(related))
 
 
 def check_fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> None:
@@ -254,35 +253,29 @@ def start(
     duel.deadline = deadline
 
 
-# Every column of an event row a page shows: pk, seq, payload, summary, created_at, undone_at.
-ROW_FIELDS = ("pk", "seq", "payload", "summary", "created_at", "undone_at")
-ORDINARY_FIELDS = ("seq", "revision", "state")
-
-
 def event_rows(duel: Duel) -> list[tuple]:
-    """Every event row of the duel, undone ones too, in the order they were entered."""
-    return list(duel.events.order_by("pk").values_list(*ROW_FIELDS))
+    """Every event row of the duel (`rows.ROW_FIELDS`), undone ones too, in the order they
+    were entered."""
+    return rows.event_rows(duel.pk)
 
 
 def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Outcome:
     duel.seq += 1
     duel.revision += 1
-    event = DuelEvent.objects.create(
-        duel=duel,
-        seq=duel.seq,
-        payload=engine.record()["events"][-1],
-        summary=lines,
-        created_by=actor,
-    )
+    payload, now = engine.record()["events"][-1], timezone.now()
+    pk = rows.insert_event(duel, payload, lines, actor, now)
     if hasattr(duel, "event_rows"):
-        duel.event_rows.append(tuple(getattr(event, f) for f in ROW_FIELDS))
+        duel.event_rows.append((pk, duel.seq, payload, lines, now, None))  # rows.ROW_FIELDS
         duel.engine = engine  # the log replayed, the move applied: the console's answer reuses it
     duel.state = engine.state()
     if engine.finished:
         _finish(duel)
     # An ordinary move changes these three; the first move (`start`) and the last (`_finish`)
     # change more of the row, and save all of it.
-    duel.save(update_fields=None if engine.finished or duel.seq == 1 else ORDINARY_FIELDS)
+    if engine.finished or duel.seq == 1:
+        duel.save()
+    else:
+        rows.save_ordinary(duel)
     return Outcome(lines, engine.finished)
 
 
