@@ -258,6 +258,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 SESSION_COOKIE_HTTPONLY = True
+# Django's database sessions, the row read with SQL written once (core/sessions.py).
+SESSION_ENGINE = "core.sessions"
 
 # CSP: scripts only from us (htmx is served from our static files), styles only from us.
 # htmx is configured through a meta tag with its inline indicator style switched off, so
