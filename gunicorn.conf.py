@@ -26,8 +26,11 @@ keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "10"))
 # whichever worker woke first, and a kept-alive connection stays with the worker that took it:
 # in one wrk run out of three or so, all 32 of its connections sat on one worker and the other
 # core idled (the static file at 1,450 requests/s instead of 7,000, the page at 590 instead of
-# 1,430; docs/performance.md, "Fourth pass"). Off with GUNICORN_REUSE_PORT=0.
-reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1") != "0"
+# 1,430; docs/performance.md, "Fourth pass"). Off with GUNICORN_REUSE_PORT=0, and for a Unix
+# socket, where each worker would replace the one before it.
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1") != "0" and not any(
+    address.startswith(("unix:", "fd://")) for address in bind
+)
 # Every request is short (the slowest page is tens of milliseconds): a worker stuck this long
 # is restarted.
 timeout = 30

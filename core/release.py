@@ -8,7 +8,6 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from django.apps import apps
 from django.conf import settings
 
 
@@ -25,10 +24,20 @@ def digest_of(folders: Iterable[Path]) -> str:
 
 @cache
 def release() -> str:
-    """This process's release, worked out once (a few milliseconds, at its first use)."""
-    base = Path(settings.BASE_DIR).resolve()
-    ours = sorted(
-        {Path(config.path).resolve() for config in apps.get_app_configs()}
-        | {Path(folder).resolve() for engine in settings.TEMPLATES for folder in engine["DIRS"]}
-    )
-    return digest_of(folder for folder in ours if folder.is_relative_to(base))
+    """This process's release, worked out once (config/wsgi.py: when a web process starts)."""
+    return digest_of(source_folders(Path(settings.BASE_DIR).resolve()))
+
+
+def source_folders(base: Path) -> list[Path]:
+    """Our code and templates: every package at the top of the repository (the apps, `core`,
+    `config`, `games`), not the tests, and the template folders. A virtual environment or a
+    build folder is no package, so the libraries' code is not read."""
+    packages = {
+        path
+        for path in base.iterdir()
+        if path.is_dir() and path.name != "tests" and (path / "__init__.py").is_file()
+    }
+    templates = {
+        Path(folder).resolve() for engine in settings.TEMPLATES for folder in engine["DIRS"]
+    }
+    return sorted(packages | {folder for folder in templates if folder.is_relative_to(base)})

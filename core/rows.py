@@ -12,11 +12,12 @@ gives, its `related` rows attached as `select_related` attaches them.
 """
 
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
-from django.db import connection
+from django.db import NotSupportedError, connection
 from django.db.models import Field, Model
+from django.db.transaction import TransactionManagementError
 
 Converter = Callable[[Any], Any]
 OPERATORS = ("=", ">")
@@ -49,9 +50,12 @@ def converted(convert: list[Converter | None], values: Sequence[Any]) -> list[An
     return [v if c is None else c(v) for c, v in zip(convert, values, strict=True)]
 
 
-@cache
+# Keyed by the connection's operations object, not only its vendor: a converter the backend
+# gives may be bound to it, and each thread has its own connection. Bounded: threads come
+# and go.
+@lru_cache(maxsize=256)
 def _plan(
-    vendor: str,
+    ops: Any,
     model: type[Model],
     where: tuple[tuple[str, str], ...],
     related: tuple[str, ...],
@@ -75,20 +79,26 @@ def _plan(
     for alias, part, via in parts:
         fields = part._meta.concrete_fields
         columns += [f"{_qn(alias)}.{_qn(f.column)}" for f in fields]
-        plan.append((part, via, [f.attname for f in fields], converters(fields, alias)))
+        names = [f.attname for f in fields]
+        # Which column tells a joined row from none: the one the foreign key points at.
+        key = names.index(via.target_field.attname) if via is not None else 0
+        plan.append((part, via, names, converters(fields, alias), key))
     conditions = []
     for name, operator in where:
         if operator not in OPERATORS:
             raise ValueError(f"Not an operator here: {operator!r}")
         field = meta.pk if name == "pk" else meta.get_field(name)
         conditions.append(f"{_qn(table)}.{_qn(field.column)} {operator} %s")
+    # Two rows at most: more than one is refused, as `get()` refuses it.
     sql = (
         f"SELECT {', '.join(columns)} FROM {_qn(table)}{''.join(joins)}"  # noqa: S608
-        f" WHERE {' AND '.join(conditions)}"
+        f" WHERE {' AND '.join(conditions)} LIMIT 2"
     )
     if lock and connection.features.has_select_for_update:
-        # SQLite has no row locks: its IMMEDIATE transactions serialise every writer.
+        if not connection.features.has_select_for_update_of:
+            raise NotSupportedError("This database cannot lock the row of one table of a join.")
         sql += f" FOR UPDATE OF {_qn(table)}"
+    # Without row locks (SQLite), IMMEDIATE transactions serialise every writer instead.
     return sql, plan
 
 
@@ -103,27 +113,30 @@ def select_one(
     """The row of `model` where each (field, operator) of `where` holds for `values`, as
     `model.objects.select_related(*related).get(...)` gives it (`select_for_update(of=self)`
     with `lock`), or None. `where` must pick one row at most (a key, a unique field)."""
-    sql, plan = _plan(connection.vendor, model, where, related, lock)
+    if lock and connection.get_autocommit():
+        # As the ORM refuses it: outside a transaction the lock would end with the query.
+        raise TransactionManagementError("select_one(lock=True) needs a transaction.")
+    if any(value is None for value in values):
+        raise ValueError("A condition on None matches nothing here (the ORM says IS NULL).")
+    sql, plan = _plan(connection.ops, model, where, related, lock)
     with connection.cursor() as cursor:
         params = [field_value(model, name, v) for (name, _), v in zip(where, values, strict=True)]
         cursor.execute(sql, params)
-        row = cursor.fetchone()
-    if row is None:
+        rows = cursor.fetchall()
+    if not rows:
         return None
-    start, instance = 0, None
-    for part, via, names, convert in plan:
-        values_of_part = converted(convert, row[start : start + len(names)])
+    if len(rows) > 1:
+        raise model.MultipleObjectsReturned(f"More than one {model.__name__} for {where}.")
+    start, instance, row = 0, None, rows[0]
+    for part, via, names, convert, key in plan:
+        got = converted(convert, row[start : start + len(names)])
         start += len(names)
         if via is None:
-            instance = part.from_db(connection.alias, names, values_of_part)
-            continue
-        # A foreign key left empty joins nothing: every column NULL, the key first of them.
-        target = (
-            None
-            if values_of_part[0] is None
-            else part.from_db(connection.alias, names, values_of_part)
-        )
-        via.set_cached_value(instance, target)
+            instance = part.from_db(connection.alias, names, got)
+        else:
+            # A foreign key left empty joins nothing: every column NULL, the one it points at too.
+            target = None if got[key] is None else part.from_db(connection.alias, names, got)
+            via.set_cached_value(instance, target)
     return instance
 
 

@@ -17,6 +17,8 @@ class SessionStore(db.SessionStore):
     def _get_session_from_db(self) -> Session | None:
         if self.get_model_class() is not Session:  # a subclass with its own model: Django's way
             return super()._get_session_from_db()
+        if not self.session_key:
+            return None
         try:
             found = select_one(
                 Session,

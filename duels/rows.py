@@ -7,7 +7,7 @@ pass"). Neither model has save signals for the writes to skip.
 """
 
 from datetime import datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from django.db import connection
@@ -44,8 +44,8 @@ def locked_duel(pk: int, tournament_id: int, related: tuple[str, ...]) -> Duel:
 # -- the log ---------------------------------------------------------------------------------
 
 
-@cache
-def _log_plan(vendor: str) -> tuple[str, list]:
+@lru_cache(maxsize=256)  # per connection, as core.rows keys its plans
+def _log_plan(ops: object) -> tuple[str, list]:
     meta = DuelEvent._meta
     fields = [meta.pk if name == "pk" else meta.get_field(name) for name in ROW_FIELDS]
     sql = (
@@ -57,7 +57,7 @@ def _log_plan(vendor: str) -> tuple[str, list]:
 
 def event_rows(duel_pk: int) -> list[tuple]:
     """Every event row of the duel (ROW_FIELDS), undone ones too, in the order entered."""
-    sql, convert = _log_plan(connection.vendor)
+    sql, convert = _log_plan(connection.ops)
     with connection.cursor() as cursor:
         cursor.execute(sql, [duel_pk])
         return [tuple(converted(convert, row)) for row in cursor.fetchall()]

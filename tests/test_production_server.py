@@ -40,6 +40,6 @@ def test_the_environment_changes_the_counts_and_can_share_one_socket_again():
     assert (read["workers"], read["threads"], read["reuse_port"]) == ("5", "3", "False")
 
 
-def test_compose_lets_a_recycled_worker_hand_its_waiting_connections_on():
-    web = (ROOT / "compose.yaml").read_text().split("\n  web:\n", 1)[1].split("\n  worker:\n")[0]
-    assert re.search(r"sysctls:\s*\n\s+net\.ipv4\.tcp_migrate_req: 1", web)
+def test_a_unix_socket_stays_one_socket_shared_by_the_workers():
+    """Each worker would otherwise make the socket file anew, and only the last be reached."""
+    assert settings_read(GUNICORN_BIND="unix:/run/uno/web.sock")["reuse_port"] == "False"

@@ -23,3 +23,16 @@ def test_the_digest_follows_templates_and_modules_and_nothing_else(tmp_path):
 def test_this_release_is_worked_out_once_per_process():
     assert release() == release()
     assert len(release()) == 12 and release() is release()
+
+
+def test_the_release_reads_our_packages_and_templates_not_the_libraries(tmp_path, settings):
+    from core.release import source_folders
+
+    for name in ("accounts", "core", "tests"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / ".venv" / "lib").mkdir(parents=True)
+    (tmp_path / "build").mkdir()
+    (tmp_path / "templates").mkdir()
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path / "templates"]}]
+    assert [p.name for p in source_folders(tmp_path)] == ["accounts", "core", "templates"]

@@ -368,11 +368,14 @@ def forget_version(slug: str) -> None:
 
 
 # The public version a web process last read, for a second (`recent_entry`): a crowd's
-# unchanged polls are answered 304 without asking Redis each time. Only a 304 may be answered
-# from it — it tells the poll nothing it does not hold already — so a copy a second old can
-# delay a spectator's update by that second at most, and never shows what was unpublished.
-# The process that makes a change forgets its own copy at once (`forget_version`), and again
-# at commit (`publish_version`).
+# unchanged polls are answered 304 without asking Redis each time, and an anonymous visitor's
+# whole page is framed from it (`public_tournament`). A poll gets only its 304 from it — that
+# tells the poll nothing it does not hold already — so a copy a second old delays a
+# spectator's update by that second at most. A whole page framed from it may, in a process
+# other than the one that made a change, show the tournament as it was a second before:
+# after unpublishing too, for that second (docs/public.md, "A crowd's page loads"). The
+# process that makes a change forgets its own copy at once (`forget_version`), and again at
+# commit (`publish_version`).
 RECENT_SECONDS = 1.0
 _recent: dict[str, tuple[float, Entry]] = {}
 _clock = time.monotonic  # a test moves it, not the process's own clock

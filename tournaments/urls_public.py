@@ -1,4 +1,5 @@
-"""Public, player and live pages (issue 9). Mounted under /t/<slug>/ (after the other routes).
+"""Public, player and live pages (issue 9). Mounted under /t/<slug>/, before the other routes
+(config/urls.py: a crowd loads these).
 
 Every view receives `slug`; none of these paths is taken by the tournament's other pages
 (detail, entrants, people, publish, claim, duels, manage).

@@ -75,3 +75,57 @@ def test_an_ordinary_move_writes_what_the_orm_would():
     after = Duel.objects.get(pk=duel.pk)
     assert (after.seq, after.revision) == (2, 2)
     assert after.state == duel_services.engine_of(after).state()
+
+
+def test_the_tournament_and_the_session_rows_are_the_orm_s(client):
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    from core.rows import select_one
+    from tournaments.models import Tournament
+
+    duel, referee = group_phase_duel()
+    ours = select_one(Tournament, where=(("slug", "="),), values=(duel.tournament.slug,))
+    assert fields_of(ours) == fields_of(Tournament.objects.get(slug=duel.tournament.slug))
+    assert select_one(Tournament, where=(("slug", "="),), values=("no-such",)) is None
+    client.force_login(referee)
+    key = client.cookies["sessionid"].value
+    now = timezone.now()
+    session = select_one(
+        Session, where=(("session_key", "="), ("expire_date", ">")), values=(key, now)
+    )
+    assert fields_of(session) == fields_of(Session.objects.get(session_key=key))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_outside_a_transaction_is_refused_as_the_orm_refuses_it():
+    from django.db.transaction import TransactionManagementError
+
+    duel, _ = group_phase_duel()
+    with pytest.raises(TransactionManagementError):
+        rows.locked_duel(duel.pk, duel.tournament_id, RELATED)
+
+
+def test_what_the_orm_refuses_is_refused():
+    from core.rows import select_one
+    from tournaments.models import Round
+
+    duel, _ = group_phase_duel()
+    with pytest.raises(ValueError, match="None"):
+        select_one(Duel, where=(("referee", "="),), values=(None,))
+    with pytest.raises(Round.MultipleObjectsReturned):  # 15 rounds share the tournament
+        select_one(Round, where=(("tournament", "="),), values=(duel.tournament_id,))
+
+
+def test_the_row_lock_is_asked_for_where_the_database_has_row_locks():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    duel, _ = group_phase_duel()
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        rows.locked_duel(duel.pk, duel.tournament_id, RELATED)
+    (sql,) = [q["sql"] for q in queries if "duels_duel" in q["sql"]]
+    if connection.features.has_select_for_update:  # PostgreSQL (CI's run)
+        assert sql.rstrip().endswith('FOR UPDATE OF "duels_duel"')
+    else:  # SQLite: no row locks, its IMMEDIATE transactions serialise writers instead
+        assert "FOR UPDATE" not in sql
