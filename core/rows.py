@@ -4,7 +4,7 @@ tournament page, the duel a move locks).
 
 The ORM compiles a query each time it runs it, and for a one-row read that cost more than the
 query itself: about 0.4 ms of CPU for a plain `get()`, 1 ms with three joined rows
-(docs/performance.md, "Fourth pass"). Here the SQL is built once per database vendor and
+(docs/performance.md, "Fourth pass"). Here the SQL is built once per connection and
 shape from the models' own table and column names (never from input; the values are
 parameters), and the row becomes a model instance with the fields' own converters, as the ORM
 makes it (JSON decoded, SQLite's dates and booleans read): the instance is the one `get()`
@@ -23,7 +23,8 @@ Converter = Callable[[Any], Any]
 OPERATORS = ("=", ">")
 
 
-def _qn(name: str) -> str:
+def qn(name: str) -> str:
+    """`name` quoted the way the current database quotes a table or a column."""
     return connection.ops.quote_name(name)
 
 
@@ -72,13 +73,13 @@ def _plan(
         alias = f"r{i}"
         parts.append((alias, field.related_model, field))
         joins.append(
-            f" LEFT OUTER JOIN {_qn(field.related_model._meta.db_table)} {_qn(alias)}"
-            f" ON {_qn(alias)}.{_qn(field.target_field.column)} = {_qn(table)}.{_qn(field.column)}"
+            f" LEFT OUTER JOIN {qn(field.related_model._meta.db_table)} {qn(alias)}"
+            f" ON {qn(alias)}.{qn(field.target_field.column)} = {qn(table)}.{qn(field.column)}"
         )
     columns, plan = [], []
     for alias, part, via in parts:
         fields = part._meta.concrete_fields
-        columns += [f"{_qn(alias)}.{_qn(f.column)}" for f in fields]
+        columns += [f"{qn(alias)}.{qn(f.column)}" for f in fields]
         names = [f.attname for f in fields]
         # Which column tells a joined row from none: the one the foreign key points at.
         key = names.index(via.target_field.attname) if via is not None else 0
@@ -88,16 +89,16 @@ def _plan(
         if operator not in OPERATORS:
             raise ValueError(f"Not an operator here: {operator!r}")
         field = meta.pk if name == "pk" else meta.get_field(name)
-        conditions.append(f"{_qn(table)}.{_qn(field.column)} {operator} %s")
+        conditions.append(f"{qn(table)}.{qn(field.column)} {operator} %s")
     # Two rows at most: more than one is refused, as `get()` refuses it.
     sql = (
-        f"SELECT {', '.join(columns)} FROM {_qn(table)}{''.join(joins)}"  # noqa: S608
+        f"SELECT {', '.join(columns)} FROM {qn(table)}{''.join(joins)}"  # noqa: S608
         f" WHERE {' AND '.join(conditions)} LIMIT 2"
     )
     if lock and connection.features.has_select_for_update:
         if not connection.features.has_select_for_update_of:
             raise NotSupportedError("This database cannot lock the row of one table of a join.")
-        sql += f" FOR UPDATE OF {_qn(table)}"
+        sql += f" FOR UPDATE OF {qn(table)}"
     # Without row locks (SQLite), IMMEDIATE transactions serialise every writer instead.
     return sql, plan
 
@@ -143,6 +144,4 @@ def select_one(
 def field_value(model: type[Model], name: str, value: Any) -> Any:
     """`value` as the field `name` of `model` hands it to the database (a date, JSON...)."""
     field = model._meta.pk if name == "pk" else model._meta.get_field(name)
-    if getattr(field, "target_field", None) is not None and isinstance(value, Model):
-        value = value.pk
     return field.get_db_prep_value(value, connection, prepared=False)

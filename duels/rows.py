@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import connection
 
-from core.rows import converted, converters, field_value, select_one
+from core.rows import converted, converters, field_value, qn, select_one
 
 from .models import Duel, DuelEvent
 
@@ -20,10 +20,6 @@ from .models import Duel, DuelEvent
 ROW_FIELDS = ("pk", "seq", "payload", "summary", "created_at", "undone_at")
 ORDINARY_FIELDS = ("seq", "revision", "state")  # what an ordinary move changes in the duel row
 EVENT_COLUMNS = ("duel", "seq", "payload", "summary", "created_by", "created_at")
-
-
-def _qn(name: str) -> str:
-    return connection.ops.quote_name(name)
 
 
 def locked_duel(pk: int, tournament_id: int, related: tuple[str, ...]) -> Duel:
@@ -49,8 +45,8 @@ def _log_plan(ops: object) -> tuple[str, list]:
     meta = DuelEvent._meta
     fields = [meta.pk if name == "pk" else meta.get_field(name) for name in ROW_FIELDS]
     sql = (
-        f"SELECT {', '.join(_qn(f.column) for f in fields)} FROM {_qn(meta.db_table)}"  # noqa: S608
-        f" WHERE {_qn(meta.get_field('duel').column)} = %s ORDER BY {_qn(meta.pk.column)}"
+        f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(meta.db_table)}"  # noqa: S608
+        f" WHERE {qn(meta.get_field('duel').column)} = %s ORDER BY {qn(meta.pk.column)}"
     )
     return sql, converters(fields, meta.db_table)
 
@@ -69,15 +65,15 @@ def event_rows(duel_pk: int) -> list[tuple]:
 @cache
 def _write_plan(vendor: str) -> tuple[str, str, bool]:
     event, row = DuelEvent._meta, Duel._meta
-    columns = ", ".join(_qn(event.get_field(name).column) for name in EVENT_COLUMNS)
+    columns = ", ".join(qn(event.get_field(name).column) for name in EVENT_COLUMNS)
     returning = connection.features.can_return_columns_from_insert
     insert = (
-        f"INSERT INTO {_qn(event.db_table)} ({columns})"  # noqa: S608
+        f"INSERT INTO {qn(event.db_table)} ({columns})"  # noqa: S608
         f" VALUES ({', '.join(['%s'] * len(EVENT_COLUMNS))})"
-        + (f" RETURNING {_qn(event.pk.column)}" if returning else "")
+        + (f" RETURNING {qn(event.pk.column)}" if returning else "")
     )
-    assignments = ", ".join(f"{_qn(row.get_field(name).column)} = %s" for name in ORDINARY_FIELDS)
-    update = f"UPDATE {_qn(row.db_table)} SET {assignments} WHERE {_qn(row.pk.column)} = %s"  # noqa: S608
+    assignments = ", ".join(f"{qn(row.get_field(name).column)} = %s" for name in ORDINARY_FIELDS)
+    update = f"UPDATE {qn(row.db_table)} SET {assignments} WHERE {qn(row.pk.column)} = %s"  # noqa: S608
     return insert, update, returning
 
 

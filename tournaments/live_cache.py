@@ -210,12 +210,9 @@ def public_tournament(slug: str, page: str = "") -> tuple[Tournament, dict[str, 
     # made in another process reaches a page load a second later at most, unpublishing too:
     # within that second such a process may still serve the page as it was public a moment
     # before (the process that unpublishes refuses it at once: it forgets its copy).
-    entry = recent_entry(slug)
+    entry = recent_entry(slug) or read_entry(slug)
     if entry is None:
-        entry = shared_cache.get(version_key(slug))
-        if not (isinstance(entry, tuple) and len(entry) == 3):
-            return None
-        note_entry(slug, entry)
+        return None
     pk, version, identity = entry
     row = row_key(identity, version)
     tag = f'"t{pk}-v{version}"'  # what sel.etag gives the row: checked below
@@ -392,6 +389,16 @@ def recent_entry(slug: str) -> Entry | None:
 def forget_recent() -> None:
     """Drop every copy this process keeps (a test's cache cleared with it)."""
     _recent.clear()
+
+
+def read_entry(slug: str) -> Entry | None:
+    """The public version entry as the shared cache holds it now, noted as this process's
+    copy (`recent_entry`); None when it is missing, private, or the cache is down."""
+    value = shared_cache.get(version_key(slug))
+    if isinstance(value, tuple) and len(value) == 3:
+        note_entry(slug, value)
+        return value
+    return None
 
 
 def note_entry(slug: str, entry: Entry) -> None:

@@ -35,7 +35,7 @@ from django.utils.cache import patch_vary_headers
 from core import shared_cache
 from core.http import cache_headers, not_modified
 
-from .live_cache import Entry, api_key, fragment_key, note_entry, recent_entry, version_key
+from .live_cache import Entry, api_key, fragment_key, read_entry, recent_entry
 
 SLUG = r"(?P<slug>[-a-zA-Z0-9_]{1,140})"
 VERSION_PAGES = r"(?P<page>standings|groups|rounds|tiebreaks|bracket)"
@@ -63,7 +63,7 @@ class LeanPollMiddleware:
         # asks the shared cache.
         found = self.current(request, recent_entry) if held else None
         if found is None or found[0] != held:
-            found = self.current(request, self.entry)
+            found = self.current(request, read_entry)
         if found is None:
             return None
         tag, key, api = found
@@ -114,14 +114,6 @@ class LeanPollMiddleware:
             endpoint = match["page"] or "summary"
             return f'W/"{pk}-{version}"', api_key(identity, endpoint, version), True
         return None
-
-    @staticmethod
-    def entry(slug: str) -> Entry | None:
-        value = shared_cache.get(version_key(slug))
-        if isinstance(value, tuple) and len(value) == 3:
-            note_entry(slug, value)
-            return value
-        return None  # missing, "private", or no cache: the full path
 
     @staticmethod
     def api_not_modified(tag: str) -> HttpResponse:
