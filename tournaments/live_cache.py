@@ -26,8 +26,9 @@ from core import shared_cache
 from core.http import live_attrs
 from core.release import release
 
-from . import selectors_public as sel
 from .models import Tournament
+from .selectors_public import bracket, groups, home, rounds, standings, tiebreaks
+from .selectors_public.lines import etag, live_fingerprint
 from .selectors_schedule import venue
 
 FRAGMENT_SECONDS = 600  # a version's fragments are dead once it moves on: let them expire
@@ -35,12 +36,12 @@ VERSION_SECONDS = 300  # the lean path's copy of the version; every change rewri
 
 # page name → (template, what the live partial needs beyond the tournament)
 PAGES: dict[str, tuple[str, Callable[[Tournament], dict[str, Any]]]] = {
-    "home": ("public/home.html", sel.home),
-    "standings": ("public/standings.html", sel.standings),
-    "groups": ("public/groups.html", sel.groups),
-    "rounds": ("public/rounds.html", sel.rounds),
-    "tiebreaks": ("public/tiebreaks.html", sel.tiebreaks),
-    "bracket": ("public/bracket.html", sel.bracket),
+    "home": ("public/home.html", home.home),
+    "standings": ("public/standings.html", standings.standings),
+    "groups": ("public/groups.html", groups.groups),
+    "rounds": ("public/rounds.html", rounds.rounds),
+    "tiebreaks": ("public/tiebreaks.html", tiebreaks.tiebreaks),
+    "bracket": ("public/bracket.html", bracket.bracket),
 }
 # Pages whose tag is the version alone (home adds the open duels' digest).
 VERSION_TAGGED = ("standings", "groups", "rounds", "tiebreaks", "bracket")
@@ -68,8 +69,8 @@ def api_links(tournament: Tournament) -> dict[str, str]:
 def page_tag(tournament: Tournament, page: str) -> str:
     if page == "home":
         # Duels starting and moving do not bump the version: now playing needs the open duels.
-        return sel.etag(tournament, sel.live_fingerprint(tournament))
-    return sel.etag(tournament)
+        return etag(tournament, live_fingerprint(tournament))
+    return etag(tournament)
 
 
 def screen_tag(tournament: Tournament, panel: str, fingerprint: str | None = None) -> str:
@@ -77,11 +78,11 @@ def screen_tag(tournament: Tournament, panel: str, fingerprint: str | None = Non
     if panel == "call":
         # A call bumps the version; the minute matters too, as "next" drops past starts.
         minute = timezone.now().strftime("%Y%m%d%H%M")
-        fingerprint = fingerprint or sel.live_fingerprint(tournament)
-        return sel.etag(tournament, f"call-{minute}-{fingerprint}")
+        fingerprint = fingerprint or live_fingerprint(tournament)
+        return etag(tournament, f"call-{minute}-{fingerprint}")
     if panel == "now":
-        return sel.etag(tournament, "now-" + (fingerprint or sel.live_fingerprint(tournament)))
-    return sel.etag(tournament, panel)
+        return etag(tournament, "now-" + (fingerprint or live_fingerprint(tournament)))
+    return etag(tournament, panel)
 
 
 def _identity(tournament: Tournament) -> str:
@@ -122,16 +123,16 @@ def screen_context(tournament: Tournament, panel: str, tag: str) -> dict[str, An
     url = f"{reverse('public:screen', kwargs={'slug': tournament.slug})}?panel={panel}"
     live = {f"live_{panel}": live_attrs(None, tag, url)}
     if panel == "standings":
-        return {**live, "board": sel.screen_standings(tournament)}
+        return {**live, "board": standings.screen_standings(tournament)}
     if panel == "call":
         return {**live, "venue": venue(tournament)}
     if panel == "stage":
         if tournament.playoff_seeding:
-            return {**live, "stage": "bracket", "bracket": sel.bracket(tournament)}
+            return {**live, "stage": "bracket", "bracket": bracket.bracket(tournament)}
         if tournament.tiebreak_seed and tournament.phase == "tie_breaks":
-            return {**live, "stage": "tiebreaks", "tb": sel.tiebreaks(tournament)}
-        return {**live, "stage": "groups", "race": sel.groups(tournament)}
-    return {**live, "now": sel.now_playing(tournament, recent=1)}
+            return {**live, "stage": "tiebreaks", "tb": tiebreaks.tiebreaks(tournament)}
+        return {**live, "stage": "groups", "race": groups.groups(tournament)}
+    return {**live, "now": home.now_playing(tournament, recent=1)}
 
 
 # -- the fragments, once per version ------------------------------------------------------
@@ -157,7 +158,7 @@ def _render_screen(tournament: Tournament, panel: str, tag: str) -> str:
 
 def nav_key(tournament: Tournament, page: str) -> str:
     # The version alone: whatever the nav shows (the slug, the published flag) bumps it.
-    return _key(tournament, f"nav-{page}", sel.etag(tournament))
+    return _key(tournament, f"nav-{page}", etag(tournament))
 
 
 def page_fragment(tournament: Tournament, page: str, tag: str) -> str:
@@ -215,7 +216,7 @@ def public_tournament(slug: str, page: str = "") -> tuple[Tournament, dict[str, 
         return None
     pk, version, identity = entry
     row = row_key(identity, version)
-    tag = f'"t{pk}-v{version}"'  # what sel.etag gives the row: checked below
+    tag = f'"t{pk}-v{version}"'  # what etag gives the row: checked below
     parts = []
     if page in VERSION_TAGGED:
         parts = [fragment_key(identity, page, tag), fragment_key(identity, f"nav-{page}", tag)]
@@ -225,7 +226,7 @@ def public_tournament(slug: str, page: str = "") -> tuple[Tournament, dict[str, 
         return None
     if tournament.standings_version != version or not tournament.published:
         return None
-    return tournament, (found if sel.etag(tournament) == tag else {})
+    return tournament, (found if etag(tournament) == tag else {})
 
 
 def shared_parts(
@@ -285,7 +286,7 @@ def screen_parts(
 ) -> dict[str, str] | None:
     """Panel (or "call", the venue strip) → its shared part, for the big screen's whole page:
     the open duels read once for every tag, the parts from one read of the cache."""
-    fingerprint = sel.live_fingerprint(tournament)
+    fingerprint = live_fingerprint(tournament)
     tags = {name: screen_tag(tournament, name, fingerprint) for name in names}
     keys = {name: _key(tournament, f"screen-{name}", tag) for name, tag in tags.items()}
     found = shared_parts(

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from . import presentation
 from .models import StartTime, Tournament
-from .selectors_public import OPEN, DuelLine, _duel_queryset, duel_line
+from .selectors_public.lines import OPEN, DuelLine, duel_line, duel_queryset
 from .services.schedule import zone_of
 
 UNSTARTED = ("pending", "ready")
@@ -83,7 +83,7 @@ def venue(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]
     starts = start_times(tournament)
     called = [
         _upcoming(d, tournament, starts)
-        for d in _duel_queryset(
+        for d in duel_queryset(
             tournament=tournament, status__in=UNSTARTED, called_at__isnull=False
         ).order_by("-called_at", "-pk")
     ]
@@ -103,7 +103,7 @@ def venue(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]
 def next_for_players(user) -> dict[int, Upcoming]:
     """Tournament id → the signed-in player's next duel there (two queries)."""
     duels = list(
-        _duel_queryset(status__in=OPEN)
+        duel_queryset(status__in=OPEN)
         .filter(Q(seat_a__user=user) | Q(seat_b__user=user))
         .select_related("tournament")
     )
@@ -114,7 +114,7 @@ def next_for_referee(user, tournament: Tournament, exclude: int | None = None) -
     """The referee's next duel in this tournament: assigned to them and not yet over, the
     duel on the page left out (two queries)."""
     duels = list(
-        _duel_queryset(tournament=tournament, referee=user, status__in=OPEN)
+        duel_queryset(tournament=tournament, referee=user, status__in=OPEN)
         .exclude(pk=exclude)
         .select_related("tournament")
     )

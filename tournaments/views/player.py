@@ -13,9 +13,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from core.http import cache_headers, live_attrs, not_modified, unchanged
-from tournaments import selectors_public as sel
 from tournaments.models import Entrant
 from tournaments.selectors import tournaments_for_user
+from tournaments.selectors_public import player as mine
 from tournaments.selectors_schedule import next_for_players
 
 
@@ -29,7 +29,7 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
     fragment = bool(request.htmx)
     if fragment and unchanged(request, tag):
         return not_modified(tag)
-    entries = sel.my_entries(request.user)
+    entries = mine.my_entries(request.user)
     upcoming = next_for_players(request.user)
     context = {
         "entries": [(e, upcoming.get(e.tournament.pk)) for e in entries],
@@ -62,7 +62,7 @@ def _my_tag(request: HttpRequest) -> str:
     """The tag of "my duels": a digest of my duels' state (one query). Results, tables and
     starts all show in it, whichever tournament they belong to."""
     rows = list(
-        sel.my_duel_queryset(request.user)
+        mine.my_duel_queryset(request.user)
         .order_by("pk")
         .values_list(
             "pk",
@@ -86,7 +86,7 @@ def my_duels(request: HttpRequest) -> HttpResponse:
     fragment = bool(request.htmx)
     if fragment and unchanged(request, tag):
         return not_modified(tag)
-    context = {**sel.my_duels(request.user), "live": live_attrs(request, tag)}
+    context = {**mine.my_duels(request.user), "live": live_attrs(request, tag)}
     response = render(request, "public/my_duels.html" + ("#live" if fragment else ""), context)
     if fragment:
         response["ETag"] = tag  # only fragments: a page has its own nonce and CSRF token

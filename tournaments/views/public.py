@@ -22,11 +22,11 @@ from django.views.decorators.http import require_safe
 from accounts.permissions import Action, can
 from core.http import cache_headers, not_modified, unchanged
 from tournaments import live_cache
-from tournaments import selectors_public as sel
 from tournaments.access import public_view, tournament_view
 from tournaments.live_cache import SCREEN_PANELS, screen_tag
 from tournaments.models import Tournament
 from tournaments.presentation import rules_text
+from tournaments.selectors_public import lines
 from tournaments.selectors_schedule import local
 
 # Parts that poll on their own: the panels, and the venue strip (clock, calls, next starts).
@@ -180,7 +180,7 @@ def screen(
 def sheet(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """A referee's score sheet for one duel, to print: the paper record of the duel when a
     device fails, signed by both players."""
-    duel = sel.sheet(tournament, duel_id)
+    duel = lines.sheet(tournament, duel_id)
     if duel is None:
         raise Http404("No such duel.")
     gifts: dict[str, Any] = {}
@@ -200,7 +200,7 @@ def sheet(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRes
             "duel": duel,
             "gifts": sorted(gifts),
             "rules": rules_text(tournament.duel_preset, tournament.variants),
-            "lines": range(1, sel.SHEET_LINES + 1),
+            "lines": range(1, lines.SHEET_LINES + 1),
         },
     )
     cache_headers(response, fragment=False)

@@ -1,0 +1,111 @@
+"""The Page playoff as a bracket: seeds, routes, results, placings and the champion."""
+
+from typing import Any
+
+from .. import format as fmt
+from ..models import Entrant, Tournament
+
+ROUTES = {
+    "Q1": ("Seed 1", "Seed 2", "Grand Final", "Qualifier 2"),
+    "E1": ("Seed 3", "Seed 4", "Qualifier 2", "4th place"),
+    "Q2": ("Loser of Qualifier 1", "Winner of the Eliminator", "Grand Final", "3rd place"),
+    "GF": ("Winner of Qualifier 1", "Winner of Qualifier 2", "Champion", "2nd place"),
+}
+
+
+def bracket(tournament: Tournament) -> dict[str, Any]:
+    """The Page playoff as a bracket: seeds, the four stages, placings (six queries once
+    started, none before)."""
+    from duels.models import Duel
+
+    from ..services.progression import playoff_bracket
+
+    if not tournament.playoff_seeding:
+        return {
+            "started": False,
+            "stages": [],
+            "placings": [],
+            "complete": False,
+            "champion": None,
+            "void": [],
+        }
+    current = playoff_bracket(tournament)
+    names = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "name"))
+    seed_of = {p: i for i, p in enumerate(current.seeding, start=1) if p is not None}
+    info = {
+        pk: (status, table, seq)
+        for pk, status, table, seq in Duel.objects.filter(
+            tournament=tournament, kind="playoff"
+        ).values_list("pk", "status", "table", "seq")
+    }
+    void = [
+        {
+            "id": pk,
+            "title": fmt.STAGE_NAMES.get(stage, stage),
+            "seat_a": names.get(a),
+            "seat_b": names.get(b),
+            "moves": info.get(pk, ("", "", 0))[2],
+        }
+        for pk, stage, a, b in Duel.objects.filter(
+            tournament=tournament, kind="playoff", status="void"
+        )
+        .order_by("pk")
+        .values_list("pk", "stage", "seat_a_id", "seat_b_id")
+    ]
+    stages = []
+    for m in current.matches:
+        came_a, came_b, win_to, lose_to = ROUTES[m.stage]
+        status, table, moves = info.get(m.ref, ("", "", 0)) if m.ref else ("", "", 0)
+        stages.append(
+            {
+                "stage": m.stage,
+                "name": fmt.STAGE_NAMES[m.stage],
+                "known": m.known,
+                "seats": [
+                    _seat(m.seat_a, m, names, seed_of, came_a),
+                    _seat(m.seat_b, m, names, seed_of, came_b),
+                ],
+                "decided": m.decided,
+                "walkover": m.walkover,
+                "id": m.ref,
+                "status": status or ("decided" if m.decided else "waiting"),
+                "table": table,
+                "moves": moves,
+                "winner_to": win_to,
+                "loser_to": lose_to,
+            }
+        )
+    places = [
+        {"place": place, "name": names.get(p) if p is not None else None}
+        for place, p in sorted(current.placings.items())
+    ]
+    champion = next((p["name"] for p in places if p["place"] == 1), None)
+    return {
+        "started": True,
+        "stages": stages,
+        "placings": places,
+        "complete": current.complete,
+        "champion": champion,
+        "void": void,
+        "seeding": [
+            {"seed": i, "name": names.get(p) if p is not None else None}
+            for i, p in enumerate(current.seeding, start=1)
+        ],
+    }
+
+
+def _seat(
+    player: int | None,
+    match: fmt.PlayoffMatch,
+    names: dict[int, str],
+    seed_of: dict[int, int],
+    came_from: str,
+) -> dict[str, Any]:
+    return {
+        "name": names.get(player) if player is not None else None,
+        "seed": seed_of.get(player) if player is not None else None,
+        "from": came_from,
+        "vacant": match.known and player is None,
+        "winner": match.decided and player is not None and match.winner == player,
+        "loser": match.decided and player is not None and match.loser == player,
+    }

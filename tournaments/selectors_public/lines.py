@@ -1,0 +1,152 @@
+"""A duel as pages show it, the tag of every live part and the open duels' digest."""
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .. import presentation
+from ..models import Tournament
+
+OPEN = ("pending", "ready", "running")
+TOP_PLAYERS = 5  # the players drawn in the points chart: the race for the top four and one
+
+
+# -- the version every live part is tagged with ---------------------------------------------
+
+
+def etag(tournament: Tournament, extra: str = "") -> str:
+    """The tag of a page's live part. The standings version changes with every change of
+    tournament state (DESIGN.md), so it alone tags standings, groups, rounds and brackets."""
+    return f'"t{tournament.pk}-v{tournament.standings_version}{"-" + extra if extra else ""}"'
+
+
+def live_fingerprint(tournament: Tournament) -> str:
+    """A short digest of the open duels (one query).
+
+    A duel's first move (ready → running) and each move after it do not bump the standings
+    version, yet "now playing" shows them: the home page and the big screen tag their live
+    part with the version *and* this digest.
+    """
+    from duels.models import Duel
+
+    rows = list(
+        Duel.objects.filter(tournament=tournament, status__in=OPEN)
+        .order_by("pk")
+        .values_list("pk", "status", "seq", "table", "called_at")
+    )
+    return hashlib.blake2s(repr(rows).encode(), digest_size=5).hexdigest()
+
+
+# -- duels as pages show them ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DuelLine:
+    """One duel as a line on a public page."""
+
+    id: int
+    title: str
+    kind: str
+    status: str
+    table: str
+    seat_a: str | None
+    seat_b: str | None
+    seat_a_id: int | None
+    seat_b_id: int | None
+    group_a: str | None
+    group_b: str | None
+    winner: str | None = None
+    winner_id: int | None = None
+    finish: str = ""
+    corrected: bool = False
+    correction_reason: str = ""
+    counts: tuple[int, int] | None = None  # number cards left (A, B) in a running duel
+    moves: int = 0
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    tournament_slug: str = ""
+    tournament_name: str = ""
+
+    @property
+    def has_record(self) -> bool:
+        """A replay exists once a move was made (the replay page needs both players)."""
+        return self.moves > 0 and self.seat_a_id is not None and self.seat_b_id is not None
+
+    @property
+    def group_phase(self) -> bool:
+        return self.kind in ("group", "replay")
+
+    @property
+    def finish_text(self) -> str:
+        return presentation.finish_label(self.finish)
+
+    @property
+    def loser(self) -> str | None:
+        if self.winner_id is None:
+            return None
+        return self.seat_b if self.winner_id == self.seat_a_id else self.seat_a
+
+
+def duel_queryset(**filters: Any):
+    from duels.models import Duel
+
+    return Duel.objects.filter(**filters).select_related(
+        "round", "result", "seat_a", "seat_b", "group_a", "group_b", "result__winner"
+    )
+
+
+def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
+    """A `Duel` read with `duel_queryset` as a line (no query). Pass `tournament` for lines
+    that leave their tournament's pages (the player's duels) and must name it."""
+    result = None
+    if duel.status in ("finished", "void"):
+        result = getattr(duel, "result", None)
+    counts = None
+    if duel.status == "running" and duel.state:
+        seats = duel.state.get("seats", {})
+        counts = (seats.get("A", {}).get("number_cards"), seats.get("B", {}).get("number_cards"))
+    return DuelLine(
+        id=duel.pk,
+        title=presentation.title_of(
+            duel.kind, duel.stage, duel.round.number if duel.round_id else None
+        ),
+        kind=duel.kind,
+        status=duel.status,
+        table=duel.table,
+        seat_a=duel.seat_a.name if duel.seat_a_id else None,
+        seat_b=duel.seat_b.name if duel.seat_b_id else None,
+        seat_a_id=duel.seat_a_id,
+        seat_b_id=duel.seat_b_id,
+        group_a=duel.group_a.name if duel.group_a_id else None,
+        group_b=duel.group_b.name if duel.group_b_id else None,
+        winner=result.winner.name if result and result.winner_id else None,
+        winner_id=result.winner_id if result else None,
+        finish=result.finish if result else "",
+        corrected=result.corrected if result else False,
+        correction_reason=result.correction_reason if result else "",
+        counts=counts,
+        moves=duel.seq,
+        started_at=duel.started_at,
+        finished_at=duel.finished_at,
+        tournament_slug=tournament.slug if tournament else "",
+        tournament_name=tournament.name if tournament else "",
+    )
+
+
+def rank_label(rank: int | None, shared: bool, status: str) -> str:
+    """Issue 9: a shared rank reads "T3"; an inactive player shows their status."""
+    if rank is None:
+        return status.capitalize()
+    return f"T{rank}" if shared else str(rank)
+
+
+# -- a referee's score sheet -----------------------------------------------------------------
+
+SHEET_LINES = 26  # with the header and the signatures: one A4 page
+
+
+def sheet(tournament: Tournament, duel_id: int):
+    """The duel a score sheet is printed for, as a line (one query), or None."""
+    duel = duel_queryset(tournament=tournament, pk=duel_id).first()
+    return duel_line(duel) if duel else None

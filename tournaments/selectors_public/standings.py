@@ -1,0 +1,145 @@
+"""The individual table with what each player faces beside it, and the big screen's board."""
+
+from typing import Any
+
+from .. import format as fmt
+from .. import read_models
+from ..models import Phase, Tournament
+from .lines import rank_label
+
+
+def plan_notes(tournament: Tournament, rows: list[dict[str, Any]]) -> tuple[dict, dict]:
+    """What each player faces, beside their row, and the plan shown in the aside.
+
+    Before the tie-breaks are planned: the "if it ended now" view. Once planned: the real
+    plan's tiers (three queries more).
+    """
+    names = {r["player"]: r["name"] for r in rows}
+    notes: dict[int, str] = {}
+    if tournament.tiebreak_seed and tournament.phase in (
+        Phase.TIE_BREAKS,
+        Phase.PLAYOFFS,
+        Phase.COMPLETE,
+    ):
+        from ..services.progression import tiebreak_plan
+
+        plan = tiebreak_plan(tournament)
+        for tier in plan.tiers:
+            for player in tier.players:
+                notes[player] = _tier_note(tier)
+        aside = {
+            "planned": True,
+            "settled": plan.settled,
+            "knockouts": [
+                {
+                    "players": [names.get(p, "?") for p in k.line],
+                    "positions": (k.first, k.last),
+                    "points": k.points,
+                    "state": k.state,
+                    "sub": k.parent is not None,
+                }
+                for k in plan.knockouts
+            ],
+            "shared": [],
+            "mode": plan.mode,
+        }
+        return notes, aside
+    points = {r["player"]: r["points"] for r in rows if r["rank"] is not None}
+    what_if = fmt.what_if_now(points, mode=tournament.tiebreak_mode)
+    for tier in what_if.plan.tiers:
+        for player in tier.players:
+            notes[player] = _tier_note(tier)
+    aside = {
+        "planned": False,
+        "settled": not what_if.needed,
+        "knockouts": [
+            {
+                "players": sorted((names[p] for p in k.players), key=str.casefold),
+                "positions": (k.first, k.last),
+                "points": k.points,
+                "byes": k.byes,
+                "first_round_duels": k.first_round_duels,
+                "rounds": k.rounds,
+            }
+            for k in what_if.knockouts
+        ],
+        "shared": [
+            {"players": [names[p] for p in t.players], "positions": (t.first, t.last)}
+            for t in what_if.shared
+        ],
+        "mode": tournament.tiebreak_mode,
+    }
+    return notes, aside
+
+
+def _tier_note(tier: fmt.Tier) -> str:
+    """The note beside a player's row: only positions 1–4 are ever separated."""
+    if tier.first > 4:
+        return ""
+    if tier.state == "placed":
+        return f"Position {tier.first}"
+    if tier.state == "shared":
+        return f"Shares positions {tier.first}–{tier.last}"
+    return f"Tie-break: positions {tier.first}–{tier.last}"
+
+
+def standings(tournament: Tournament) -> dict[str, Any]:
+    """The individual table with "T3" ranks, what each player faces beside it, or the final
+    table once placings are published (one query; four while the tie-breaks are planned)."""
+    rows = read_models.standings(tournament)
+    place_of: dict[int, int] = {int(k): v for k, v in tournament.placings.items()}
+    # Once placings are published the plan is history: the final table needs no notes.
+    notes, aside = plan_notes(tournament, rows) if not place_of else ({}, {})
+    if place_of:
+        # TOURNAMENT.md "Standings": the final table lists placings 1–4 first.
+        table = fmt.final_table(
+            [
+                fmt.StandingRow(
+                    r["player"],
+                    r["name"],
+                    r["status"],
+                    r["points"],
+                    r["played"],
+                    r["won"],
+                    r["lost"],
+                    r["position"],
+                    r["rank"],
+                    r["shared"],
+                )
+                for r in rows
+            ],
+            {place: player for player, place in place_of.items()},
+        )
+        order = {line.player: line.line for line in table}
+        rows = sorted(rows, key=lambda r: order[r["player"]])
+    out = []
+    for r in rows:
+        out.append(
+            {
+                **r,
+                "rank_label": rank_label(r["rank"], r["shared"], r["status"]),
+                "placing": place_of.get(r["player"]),
+                "note": notes.get(r["player"], ""),
+            }
+        )
+    return {
+        "rows": out,
+        "aside": aside,
+        "final": bool(place_of),
+        "active": sum(1 for r in rows if r["rank"] is not None),
+    }
+
+
+SCREEN_ROWS = 16  # two columns of eight lines stay readable from the back of a room
+
+
+def screen_standings(tournament: Tournament) -> dict[str, Any]:
+    """The top of the table for the projector (one query; five with the plan)."""
+    data = standings(tournament)
+    rows = [r for r in data["rows"] if r["rank"] is not None or r["placing"]][:SCREEN_ROWS]
+    half = (len(rows) + 1) // 2
+    return {
+        "columns": [rows[:half], rows[half:]] if len(rows) > 8 else [rows],
+        "final": data["final"],
+        "more": max(0, data["active"] - len(rows)),
+    }

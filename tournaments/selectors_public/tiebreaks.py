@@ -1,0 +1,101 @@
+"""The tie-breaks: the planned knockouts with draws, seeds and results, or before they are
+planned what the standings would need."""
+
+from typing import Any
+
+from .. import presentation, read_models
+from ..models import Entrant, Phase, Tournament
+from .standings import plan_notes
+
+
+def tiebreaks(tournament: Tournament) -> dict[str, Any]:
+    """The planned knockouts with draws, seeds and results, or the "if it ended now" view
+    before they are planned (six queries once planned, two before)."""
+    from duels.models import Duel
+
+    if not tournament.tiebreak_seed or tournament.phase in (
+        Phase.DRAFT,
+        Phase.REGISTRATION,
+        Phase.GROUP_PHASE,
+    ):
+        rows = read_models.standings(tournament)
+        _, aside = plan_notes(tournament, rows)
+        return {"planned": False, "what_if": aside, "mode": tournament.tiebreak_mode}
+    from ..services.progression import tiebreak_plan
+
+    plan = tiebreak_plan(tournament)
+    names = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "name"))
+    duels = {
+        pk: (status, table, seq)
+        for pk, status, table, seq in Duel.objects.filter(
+            tournament=tournament, kind="tie_break"
+        ).values_list("pk", "status", "table", "seq")
+    }
+    void = [
+        {
+            "id": pk,
+            "title": presentation.title_of("tie_break", stage, None),
+            "seat_a": names.get(a),
+            "seat_b": names.get(b),
+            "moves": seq,
+        }
+        for pk, stage, a, b, seq in Duel.objects.filter(
+            tournament=tournament, kind="tie_break", status="void"
+        )
+        .order_by("pk")
+        .values_list("pk", "stage", "seat_a_id", "seat_b_id", "seq")
+    ]
+    titles = {k.key: f"positions {k.first}–{k.last}" for k in plan.knockouts}
+    knockouts = []
+    for k in plan.knockouts:
+        knockouts.append(
+            {
+                "key": k.key,
+                "seed": k.seed,
+                "points": k.points,
+                "positions": (k.first, k.last),
+                "state": k.state,
+                "parent": titles.get(k.parent) if k.parent else None,
+                "draw": [names.get(p, "?") for p in k.line],
+                "rounds": [
+                    {
+                        "number": r.number,
+                        "byes": [names.get(p, "?") for p in r.byes],
+                        "matches": [
+                            {
+                                "number": m.number,
+                                "seat_a": names.get(m.seat_a, "?"),
+                                "seat_b": names.get(m.seat_b, "?"),
+                                "winner": names.get(m.winner),
+                                "walkover": m.walkover,
+                                "id": m.ref,
+                                "status": duels.get(m.ref, ("to be created",))[0],
+                                "table": duels.get(m.ref, ("", ""))[1] if m.ref else "",
+                                "moves": duels.get(m.ref, ("", "", 0))[2] if m.ref else 0,
+                            }
+                            for m in r.matches
+                        ],
+                    }
+                    for r in k.rounds
+                ],
+            }
+        )
+    tiers = [
+        {
+            "positions": (t.first, t.last),
+            "players": [names.get(p, "?") for p in t.players],
+            "points": t.points,
+            "state": t.state,
+        }
+        for t in plan.tiers
+        if t.first <= 4
+    ]
+    return {
+        "planned": True,
+        "mode": plan.mode,
+        "master_seed": plan.master_seed,
+        "settled": plan.settled,
+        "knockouts": knockouts,
+        "tiers": tiers,
+        "void": void,
+    }
