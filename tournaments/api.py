@@ -21,6 +21,7 @@ from accounts.permissions import can_view
 
 from . import live_cache, read_models
 from .models import Tournament
+from .selectors_public.standings import in_final_order, placings_of
 
 router = Router(tags=["tournaments"])
 
@@ -87,11 +88,17 @@ class DuelRow(Schema):
     title: str = Field(description='The duel in words: "Group round 3", "Qualifier 1"')
     status_label: str = Field(description="`status` in words")
     finish_label: str = Field(description='`finish` in words ("shed all cards"), or empty')
+    table_label: str = Field(description='`table` in words ("Table 3"), or empty')
 
 
 class RoundRow(Schema):
     number: int
     status: str
+    state: str = Field(
+        description="`status` as it stands: a decided round whose result was voided is "
+        '"replay_due" (its replay waits) or "voided"'
+    )
+    state_label: str = Field(description="`state` in words")
     duels: list[DuelRow]
     members: dict[str, list[str]]
 
@@ -329,12 +336,18 @@ def _csv(tournament: Tournament, name: str, header: list[str], rows) -> HttpResp
 def standings_csv(request, slug: SlugPath):
     tournament = _load(request, slug)
     rows = read_models.standings(tournament)
+    # After the event the export is the final table: placings 1–4 first (the champion the
+    # club posts), then everyone else by group-phase rank, inactive players last.
+    place_of = placings_of(tournament)
+    if place_of:
+        rows = in_final_order(rows, place_of)
     return _csv(
         tournament,
         "standings",
-        ["rank", "name", "status", "points", "played", "won", "lost"],
+        ["placing", "rank", "name", "status", "points", "played", "won", "lost"],
         [
             [
+                place_of.get(r["player"], ""),
                 ("T" if r["shared"] else "") + str(r["rank"]) if r["rank"] else "",
                 r["name"],
                 r["status"],

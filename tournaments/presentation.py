@@ -1,5 +1,5 @@
 """How every page names a tournament's duels, stages and results, and how the audit log reads:
-one place, so the console, the organiser's pages, the public pages and the replay agree. A
+one place, so the console, the organiser's pages, the public pages and a duel's record agree. A
 duel's own words (how it finished, what a decision asks) come from duels/words.py.
 
 No page shows an internal key (a tie-break key like "K513c…-r1-m1", a stage code like "Q1")
@@ -20,13 +20,17 @@ __all__ = [
     "duel_title",
     "finish_label",
     "preset_label",
+    "round_state_label",
     "rules_text",
     "stage_label",
+    "table_label",
     "title_of",
     "variant_label",
 ]
 
 _TIEBREAK_KEY = re.compile(r"-r(\d+)-m(\d+)$")
+# "Replay" means one thing only: the rematch of a duel that ended without a winner. The page
+# that steps through a played duel is its "Record" (templates: "Record", "Watch the record").
 KIND_LABELS = {
     "group": "Group round",
     "replay": "Replay",
@@ -45,19 +49,65 @@ def stage_label(kind: str, stage: str) -> str:
     return ""
 
 
-def title_of(kind: str, stage: str, round_number: int | None) -> str:
-    """ "Group round 9", "Group round 9 (replay)", "Tie-break round 1, match 2", "Qualifier 1".
+def title_of(kind: str, stage: str, round_number: int | None, *, replay: bool = False) -> str:
+    """ "Group round 9", "Group round 9 (replay)", "Tie-break round 1, match 2", "Qualifier 1",
+    "Qualifier 1 (replay)".
 
-    "Group round" tells a round of the group phase from a duel's own rounds of play."""
+    "Group round" tells a round of the group phase from a duel's own rounds of play. A group
+    replay has its own kind; a drawn tie-break or playoff duel's rematch keeps its kind and
+    stage and is told by `replay` (the duel's `replay_of`), so the room sees it is a rematch."""
     if kind in ("group", "replay") and round_number:
         return f"Group round {round_number}" + (" (replay)" if kind == "replay" else "")
-    return stage_label(kind, stage) or KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+    title = stage_label(kind, stage) or KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
+    return f"{title} (replay)" if replay and kind in ("tie_break", "playoff") else title
 
 
 def duel_title(duel: Any) -> str:
     """The title of a duel row (its round read through the foreign key, when it has one)."""
     number = duel.round.number if getattr(duel, "round_id", None) else None
-    return title_of(duel.kind, duel.stage, number)
+    return title_of(
+        duel.kind, duel.stage, number, replay=getattr(duel, "replay_of_id", None) is not None
+    )
+
+
+# A duel's table ---------------------------------------------------------------------------------
+
+_TABLE_WORD = re.compile(r"table\b[\s:#.\-]*(.*)", re.IGNORECASE)
+
+
+def table_label(table: str | None) -> str:
+    """A duel's table as every page, e-mail and API label names it: "Table 3" whether the
+    organiser typed "3", "table 3" or "Table 3" (the form's own example); a place with a
+    name ("Main stage") as typed; "" when none was given.
+
+    Stored as typed: the label is made where it is shown, so a table typed either way reads
+    the same on the big screen, the live page, /me/ and in e-mails."""
+    name = " ".join((table or "").split())
+    if not name:
+        return ""
+    found = _TABLE_WORD.fullmatch(name)
+    if found:
+        return f"Table {found[1]}" if found[1] else "Table"
+    # A bare number or a short code ("3", "12b", "A") is a table's number.
+    if name[0].isdigit() or (len(name) <= 2 and " " not in name):
+        return f"Table {name}"
+    return name
+
+
+# A group round's state (`selectors.round_state`): a round whose result was voided is not
+# "decided", whatever its row says, until its replay is played.
+ROUND_STATE_LABELS = {
+    "pending": "Not yet open",
+    "open": "Open",
+    "decided": "Decided",
+    "not_played": "Not played",
+    "replay_due": "Voided: replay due",
+    "voided": "Voided",
+}
+
+
+def round_state_label(state: str) -> str:
+    return ROUND_STATE_LABELS.get(state, state.replace("_", " ").capitalize())
 
 
 # A tournament's duel rules ------------------------------------------------------------------

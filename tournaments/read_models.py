@@ -10,7 +10,13 @@ from duels.models import DuelStatus
 from . import format as fmt
 from . import presentation
 from .models import Entrant, GroupTotal, Round, StandingRow, Tournament
-from .selectors import membership_at, membership_rows
+from .selectors import (
+    OPEN_DUEL_STATUSES,
+    membership_at,
+    membership_rows,
+    plan_provisional,
+    round_state,
+)
 
 
 def _names(tournament: Tournament) -> dict[int, str]:
@@ -122,6 +128,9 @@ STATUS_LABELS = dict(DuelStatus.choices)
 
 def _duel_row(duel, names: dict[int, str]) -> dict[str, Any]:
     result = getattr(duel, "result", None) if duel.status in ("finished", "void") else None
+    # A voided duel's result no longer counts: no winner is named for it (results.csv, the
+    # API), though its finish stays, as played.
+    winner_id = result.winner_id if result and duel.status == "finished" else None
     return {
         "id": duel.pk,
         "kind": duel.kind,
@@ -133,14 +142,18 @@ def _duel_row(duel, names: dict[int, str]) -> dict[str, Any]:
         "seat_b": names.get(duel.seat_b_id),
         "seat_a_id": duel.seat_a_id,
         "seat_b_id": duel.seat_b_id,
-        "winner": names.get(result.winner_id) if result else None,
+        "winner": names.get(winner_id) if winner_id else None,
         "finish": result.finish if result else None,
         "corrected": result.corrected if result else False,
         "correction_reason": result.correction_reason if result else "",
         # The words pages show for the keys above (tournaments/presentation.py).
         "title": presentation.title_of(
-            duel.kind, duel.stage, duel.round.number if duel.round_id else None
+            duel.kind,
+            duel.stage,
+            duel.round.number if duel.round_id else None,
+            replay=duel.replay_of_id is not None,
         ),
+        "table_label": presentation.table_label(duel.table),
         "status_label": STATUS_LABELS.get(duel.status, duel.status),
         "finish_label": presentation.finish_label(result.finish) if result else "",
     }
@@ -171,11 +184,19 @@ def rounds(tournament: Tournament) -> list[dict[str, Any]]:
             str(group): sorted(names[e] for e in entrants)
             for group, entrants in membership_at(changes, number).items()
         }
+        duels = by_round.get(number, [])
+        state = round_state(
+            status,
+            decisive=any(d["status"] == "finished" and d["winner"] for d in duels),
+            replay_due=any(d["status"] in OPEN_DUEL_STATUSES for d in duels),
+        )
         out.append(
             {
                 "number": number,
                 "status": status,
-                "duels": by_round.get(number, []),
+                "state": state,
+                "state_label": presentation.round_state_label(state),
+                "duels": duels,
                 "members": members,
             }
         )
@@ -227,9 +248,12 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
     }
     if tournament.tiebreak_seed:
         plan = tiebreak_plan(tournament)
+        provisional = plan_provisional(tournament)
         out["planned"] = {
             "master_seed": plan.master_seed,
-            "settled": plan.settled,
+            # A group replay still due makes the plan provisional: nothing is settled yet.
+            "settled": plan.settled and not provisional,
+            "provisional": provisional,
             "positions": {str(k): [names[p] for p in v] for k, v in plan.positions.items()},
             "knockouts": [
                 {

@@ -71,3 +71,57 @@ def membership_rows(tournament: Tournament) -> list[tuple[int, int | None, int]]
 def members_at_round(tournament: Tournament, round_number: int) -> dict[int, list[int]]:
     """Each group's members as they were for round `round_number`. One query."""
     return membership_at(membership_rows(tournament), round_number)
+
+
+# -- rounds and the tie-break plan as the event stands ---------------------------------------
+
+GROUP_DUEL_KINDS = ("group", "replay")
+OPEN_DUEL_STATUSES = ("pending", "ready", "running")
+
+
+def round_state(status: str, decisive: bool, replay_due: bool) -> str:
+    """What a round is, as every page shows and counts it.
+
+    A round's row stays "decided" once the next round has started, even when its decisive
+    result was voided or corrected to none (`lifecycle.undecide_round`): its replay counts
+    when it is played. Until then it is not decided: "replay_due" while its replay waits,
+    "voided" if none does."""
+    if status != "decided" or decisive:
+        return status
+    return "replay_due" if replay_due else "voided"
+
+
+def round_states(tournament: Tournament) -> list[tuple[int, str]]:
+    """Each round's number and state (`round_state`), in order (one query)."""
+    from django.db.models import Exists, OuterRef
+
+    from duels.models import Duel
+
+    from .models import Round
+
+    group_duels = Duel.objects.filter(round=OuterRef("pk"), kind__in=GROUP_DUEL_KINDS)
+    rows = (
+        Round.objects.filter(tournament=tournament)
+        .annotate(
+            decisive=Exists(group_duels.filter(status="finished", result__winner__isnull=False)),
+            due=Exists(group_duels.filter(status__in=OPEN_DUEL_STATUSES)),
+        )
+        .order_by("number")
+        .values_list("number", "status", "decisive", "due")
+    )
+    return [(n, round_state(status, decisive, due)) for n, status, decisive, due in rows]
+
+
+def plan_provisional(tournament: Tournament) -> bool:
+    """TOURNAMENT.md "Corrections": while a group round's replay is due during the
+    tie-breaks, the tie-break plan is provisional and positions 1–4 are not settled (one
+    query, none outside the tie-breaks)."""
+    from duels.models import Duel
+
+    from .models import Phase
+
+    if tournament.phase != Phase.TIE_BREAKS:
+        return False
+    return Duel.objects.filter(
+        tournament=tournament, kind__in=GROUP_DUEL_KINDS, status__in=OPEN_DUEL_STATUSES
+    ).exists()

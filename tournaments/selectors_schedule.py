@@ -10,7 +10,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import presentation
-from .models import StartTime, Tournament
+from .models import Phase, StartTime, Tournament
+from .selectors import round_states
+from .selectors_public.coming import coming_next, playoff_stages_started
 from .selectors_public.lines import OPEN, DuelLine, duel_line, duel_queryset
 from .services.schedule import zone_of
 
@@ -78,25 +80,44 @@ def _first(upcoming: list[Upcoming]) -> Upcoming | None:
 
 def venue(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]:
     """The big screen's strip: the clock's zone and time, the duels called to their tables
-    (latest first), and the next planned starts (two queries)."""
+    (latest first), and what comes next (three queries, one more in the group phase and in
+    the playoffs).
+
+    "Next" is the event's state (`selectors_public.coming`): the duels waiting to start, the
+    round waiting for its players, the stage after this one. A planned start is only the
+    time shown beside one of these, and only while it is ahead: the schedule alone never
+    makes a round "next" (it once said "Next: Group round 1 at 20:45" after the final)."""
     now = now or timezone.now()
     starts = start_times(tournament)
-    called = [
-        _upcoming(d, tournament, starts)
-        for d in duel_queryset(
-            tournament=tournament, status__in=UNSTARTED, called_at__isnull=False
-        ).order_by("-called_at", "-pk")
-    ]
-    local_now = local(tournament, now)
-    coming = sorted(
-        ({"label": presentation.start_key_label(k), "at": at} for k, at in starts.items()),
-        key=lambda s: s["at"],
+    duels = list(duel_queryset(tournament=tournament, status__in=OPEN).order_by("pk"))
+    called = sorted(
+        (
+            _upcoming(d, tournament, starts)
+            for d in duels
+            if d.status in UNSTARTED and d.called_at is not None
+        ),
+        key=lambda u: (-u.called_at.timestamp(), -u.line.id),
     )
+    local_now = local(tournament, now)
+    shown = {u.line.id for u in called}  # a called duel is listed once, with its table
+    coming = coming_next(
+        tournament,
+        # Only the group phase's "next" reads the rounds (the open round waiting for players).
+        round_states(tournament) if tournament.phase == Phase.GROUP_PHASE else [],
+        [duel_line(d) for d in duels],
+        playoff_stages_started(tournament),
+    )
+    next_starts = []
+    for c in coming:
+        if c.duel is not None and c.duel.id in shown:
+            continue
+        at = starts.get(c.key)
+        next_starts.append({"label": c.label, "at": at if at and at >= local_now else None})
     return {
         "zone": tournament.time_zone,
         "now": local_now,
         "called": called,
-        "next_starts": [s for s in coming if s["at"] >= local_now][:NEXT_STARTS],
+        "next_starts": next_starts[:NEXT_STARTS],
     }
 
 

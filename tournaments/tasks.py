@@ -144,7 +144,7 @@ def notify_named(duel_id: int) -> int:
     from accounts.notifications import send_once
     from duels.models import Duel
 
-    from .presentation import duel_title
+    from .presentation import duel_title, table_label
 
     duel = (
         Duel.objects.select_related("tournament", "round", "seat_a__user", "seat_b__user")
@@ -161,7 +161,7 @@ def notify_named(duel_id: int) -> int:
             f"named:{duel.pk}:{entrant.pk}",
             f"{name}: you play {title}",
             f"{entrant.name}, you play {title} of {name} against {_opponent(duel, entrant)}."
-            + (f"\nTable: {duel.table}" if duel.table else "")
+            + (f"\nWhere: {table_label(duel.table)}" if duel.table else "")
             + f"\n\nYour next duel, live: {_me()}\n",
         )
     return sent
@@ -173,7 +173,7 @@ def notify_duel_called(duel_id: int, called_at: str) -> int:
     from accounts.notifications import send_once
     from duels.models import Duel
 
-    from .presentation import duel_title
+    from .presentation import duel_title, table_label
 
     duel = (
         Duel.objects.select_related("tournament", "round", "seat_a__user", "seat_b__user")
@@ -182,15 +182,15 @@ def notify_duel_called(duel_id: int, called_at: str) -> int:
     )
     if duel is None or duel.called_at is None or duel.called_at.isoformat() != called_at:
         return 0  # called again since (that call has its own task), or already played
-    title, name = duel_title(duel), duel.tournament.name
+    title, name, where = duel_title(duel), duel.tournament.name, table_label(duel.table)
     sent = 0
     for entrant in _players(duel):
         sent += send_once(
             entrant.user,
             f"called:{duel.pk}:{called_at}:{entrant.pk}",
-            f"{name}: {title} — go to table {duel.table}",
+            f"{name}: {title} — go to {where}",
             f"{entrant.name}, {title} against {_opponent(duel, entrant)} is called to "
-            f"table {duel.table} now.\n\nYour duels, live: {_me()}\n",
+            f"{where} now.\n\nYour duels, live: {_me()}\n",
         )
     return sent
 

@@ -128,8 +128,8 @@ def test_csv_exports(running):
     services.set_published(tournament, True, organiser)
     text = Client().get(f"/api/tournaments/{tournament.slug}/standings.csv").content.decode()
     lines = text.splitlines()
-    assert lines[0] == "rank,name,status,points,played,won,lost"
-    assert lines[1].startswith("1,") and lines[2].startswith("T2,")
+    assert lines[0] == "placing,rank,name,status,points,played,won,lost"
+    assert lines[1].startswith(",1,") and lines[2].startswith(",T2,")  # no placings yet
     results = Client().get(f"/api/tournaments/{tournament.slug}/results.csv").content.decode()
     assert "forfeit" in results.splitlines()[1]
 

@@ -48,7 +48,7 @@ def test_named_players_who_opted_in_are_told_once(round2, django_capture_on_comm
         duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk, "4")
     assert [m.to for m in mail.outbox] == [["cara@example.org"]]
     assert "you play Group round 2" in mail.outbox[0].subject
-    assert "against Dan" in mail.outbox[0].body and "Table: 4" in mail.outbox[0].body
+    assert "against Dan" in mail.outbox[0].body and "Where: Table 4" in mail.outbox[0].body
     # A retried or duplicated task sends nothing more.
     notify_named.apply(args=[duel.pk])
     notify_named.apply(args=[duel.pk])
@@ -72,13 +72,13 @@ def test_each_call_is_told_once(round2, django_capture_on_commit_callbacks):
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         call_duel(duel, referee, "6")
-    assert len(mail.outbox) == 1 and "go to table 6" in mail.outbox[0].subject
+    assert len(mail.outbox) == 1 and "go to Table 6" in mail.outbox[0].subject
     duel.refresh_from_db()
     notify_duel_called.apply(args=[duel.pk, duel.called_at.isoformat()])
     assert len(mail.outbox) == 1
     with django_capture_on_commit_callbacks(execute=True):
         call_duel(duel, referee, "8")  # called again, another table: a new event
-    assert len(mail.outbox) == 2 and "table 8" in mail.outbox[1].subject
+    assert len(mail.outbox) == 2 and "Table 8" in mail.outbox[1].subject
 
 
 def test_a_failing_mail_server_leaves_no_record_so_the_retry_sends(round2, monkeypatch):

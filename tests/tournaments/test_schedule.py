@@ -218,12 +218,18 @@ def test_the_big_screen_strip_shows_the_call_and_changes_its_tag(ready):
         tournament,
         tournament.created_by,
         time_zone="Asia/Tokyo",
-        starts={"round:2": timezone.now() + timedelta(hours=2)},
+        starts={
+            "round:1": timezone.now() + timedelta(hours=1),
+            "round:2": timezone.now() + timedelta(hours=2),
+        },
     )
     client = Client()
     url = reverse("public:screen", args=[tournament.slug]) + "?panel=call"
     first = client.get(url, HTTP_HX_REQUEST="true")
-    assert "Next: <span>Group round 2 at" in first.content.decode()
+    # "Next" is round 1's duel, the one waiting to start, at its planned time; round 2 is
+    # not next yet, whatever the schedule says.
+    assert "Next: <span>Group round 1 at" in first.content.decode()
+    assert "Group round 2" not in first.content.decode()
     tag = first["ETag"]
     assert client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=tag).status_code in (
         200,  # the minute turned between the two reads
@@ -246,14 +252,14 @@ def test_me_shows_the_call_and_polls_with_a_tag(ready):
     client = client_for(player)
     url = reverse("player:tournaments")
     first = client.get(url, HTTP_HX_REQUEST="true")
-    assert first.status_code == 200 and "called to table" not in first.content.decode()
+    assert first.status_code == 200 and "called to Table" not in first.content.decode()
     assert (
         client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
     )
     call_duel(duel, referee, "3")
     second = client.get(url, HTTP_HX_REQUEST="true", HTTP_IF_NONE_MATCH=first["ETag"])
     assert second.status_code == 200
-    assert "called to table 3" in second.content.decode()
+    assert "called to Table 3" in second.content.decode()
 
 
 def test_the_referee_console_shows_their_next_duel(ready):
@@ -279,7 +285,7 @@ def test_the_referee_console_shows_their_next_duel(ready):
         .get(reverse("duels:console", args=[tournament.slug, current.pk]))
         .content.decode()
     )
-    assert "Your next duel" in html and "called to table 2" in html
+    assert "Your next duel" in html and "called to Table 2" in html
     html = (
         client_for(referee)
         .get(reverse("duels:console", args=[tournament.slug, duel.pk]))

@@ -4,7 +4,9 @@ from typing import Any
 
 from .. import format as fmt
 from .. import read_models
-from ..models import Entrant, Phase, Round, RoundStatus, Tournament
+from ..models import Entrant, Tournament
+from ..selectors import round_states
+from .coming import coming_next, playoff_stages_started
 from .groups import group_summaries
 from .lines import OPEN, TOP_PLAYERS, duel_line, duel_queryset, rank_label
 
@@ -12,28 +14,21 @@ RECENT_RESULTS = 6
 
 
 def now_playing(tournament: Tournament, recent: int = RECENT_RESULTS) -> dict[str, Any]:
-    """What is being played, what comes next, the last results (three queries)."""
-    rounds = list(Round.objects.filter(tournament=tournament).values_list("number", "status"))
-    open_round = next((n for n, s in rounds if s == RoundStatus.OPEN), None)
+    """What is being played, what comes next, the last results (three queries, one more in
+    the playoffs)."""
+    rounds = round_states(tournament)
+    open_round = next((n for n, state in rounds if state == "open"), None)
     open_duels = [
         duel_line(d) for d in duel_queryset(tournament=tournament, status__in=OPEN).order_by("pk")
     ]
-    # Round n + 1 opens with a decisive result; until a referee names its players it has no
-    # duel, and spectators still want to know it is next.
-    round_waiting = (
-        open_round
-        if tournament.phase == Phase.GROUP_PHASE
-        and open_round
-        and not any(d.group_phase for d in open_duels)
-        else None
-    )
+    coming = coming_next(tournament, rounds, open_duels, playoff_stages_started(tournament))
     return {
         "open_round": open_round,
-        "decided_rounds": sum(1 for _, s in rounds if s == RoundStatus.DECIDED),
+        # A round voided with its replay still due is not decided (selectors.round_state).
+        "decided_rounds": sum(1 for _, state in rounds if state == "decided"),
         "rounds_total": len(rounds) or fmt.ROUNDS,
         "playing": [d for d in open_duels if d.status == "running"],
-        "waiting": [d for d in open_duels if d.status != "running"],
-        "round_waiting": round_waiting,
+        "coming": coming,
         "recent": [
             duel_line(d)
             for d in duel_queryset(tournament=tournament, status="finished").order_by(
@@ -46,25 +41,14 @@ def now_playing(tournament: Tournament, recent: int = RECENT_RESULTS) -> dict[st
 def home(tournament: Tournament) -> dict[str, Any]:
     """Phase, now playing, next up, last results, leaders, groups, placings (six queries,
     one more in the playoffs, one more once placings are published)."""
-    from duels.models import Duel
-
     leaders = [
         {**r, "rank_label": rank_label(r["rank"], r["shared"], r["status"])}
         for r in read_models.standings(tournament)[:TOP_PLAYERS]
     ]
-    later = []
-    if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
-        stages = set(
-            Duel.objects.filter(tournament=tournament, kind="playoff")
-            .exclude(status__in=["void", "abandoned"])
-            .values_list("stage", flat=True)
-        )
-        later = [fmt.STAGE_NAMES[s] for s in fmt.STAGES if s not in stages]
     return {
         **now_playing(tournament),
         "groups": group_summaries(tournament),
         "leaders": leaders,
-        "later_stages": later,
         "placings": placings(tournament),
     }
 

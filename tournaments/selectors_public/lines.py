@@ -67,6 +67,18 @@ class DuelLine:
     finished_at: datetime | None = None
     tournament_slug: str = ""
     tournament_name: str = ""
+    replay: bool = False  # the rematch of a duel that ended without a winner
+    round_number: int | None = None  # a group duel's round
+    stage: str = ""  # a tie-break's key or a playoff stage (Q1, E1, Q2, GF)
+
+    @property
+    def table_label(self) -> str:
+        return presentation.table_label(self.table)
+
+    @property
+    def start_key(self) -> str:
+        """The schedule key its planned start is read from ("round:5", "tie_breaks", "Q2")."""
+        return presentation.start_key_of(self.kind, self.stage, self.round_number)
 
     @property
     def has_record(self) -> bool:
@@ -100,6 +112,7 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
     """A `Duel` read with `duel_queryset` as a line (no query). Pass `tournament` for lines
     that leave their tournament's pages (the player's duels) and must name it."""
     result = None
+    void = duel.status == "void"
     if duel.status in ("finished", "void"):
         result = getattr(duel, "result", None)
     counts = None
@@ -109,7 +122,10 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
     return DuelLine(
         id=duel.pk,
         title=presentation.title_of(
-            duel.kind, duel.stage, duel.round.number if duel.round_id else None
+            duel.kind,
+            duel.stage,
+            duel.round.number if duel.round_id else None,
+            replay=duel.replay_of_id is not None,
         ),
         kind=duel.kind,
         status=duel.status,
@@ -120,8 +136,9 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
         seat_b_id=duel.seat_b_id,
         group_a=duel.group_a.name if duel.group_a_id else None,
         group_b=duel.group_b.name if duel.group_b_id else None,
-        winner=result.winner.name if result and result.winner_id else None,
-        winner_id=result.winner_id if result else None,
+        # A voided duel names no winner: its result no longer counts.
+        winner=result.winner.name if result and result.winner_id and not void else None,
+        winner_id=result.winner_id if result and not void else None,
         finish=result.finish if result else "",
         corrected=result.corrected if result else False,
         correction_reason=result.correction_reason if result else "",
@@ -131,6 +148,9 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
         finished_at=duel.finished_at,
         tournament_slug=tournament.slug if tournament else "",
         tournament_name=tournament.name if tournament else "",
+        replay=duel.replay_of_id is not None,
+        round_number=duel.round.number if duel.round_id else None,
+        stage=duel.stage,
     )
 
 

@@ -15,6 +15,8 @@ def rounds(tournament: Tournament) -> dict[str, Any]:
             {
                 "number": row["number"],
                 "status": row["status"],
+                "state": row["state"],
+                "state_label": row["state_label"],
                 "duels": [_row_line(d) for d in row["duels"]],
                 "members": [
                     {"group": name, "players": row["members"].get(str(pk), [])}

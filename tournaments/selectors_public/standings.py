@@ -5,6 +5,7 @@ from typing import Any
 from .. import format as fmt
 from .. import read_models
 from ..models import Phase, Tournament
+from ..selectors import plan_provisional
 from .lines import rank_label
 
 
@@ -24,12 +25,15 @@ def plan_notes(tournament: Tournament, rows: list[dict[str, Any]]) -> tuple[dict
         from ..services.progression import tiebreak_plan
 
         plan = tiebreak_plan(tournament)
+        provisional = plan_provisional(tournament)
         for tier in plan.tiers:
             for player in tier.players:
                 notes[player] = _tier_note(tier)
         aside = {
             "planned": True,
-            "settled": plan.settled,
+            # A group replay still due: the plan may change with its result (TOURNAMENT.md).
+            "settled": plan.settled and not provisional,
+            "provisional": provisional,
             "knockouts": [
                 {
                     "players": [names.get(p, "?") for p in k.line],
@@ -83,35 +87,45 @@ def _tier_note(tier: fmt.Tier) -> str:
     return f"Tie-break: positions {tier.first}–{tier.last}"
 
 
+def placings_of(tournament: Tournament) -> dict[int, int]:
+    """Player → placing 1–4, once published (no query: the tournament's row holds them)."""
+    return {int(k): v for k, v in (tournament.placings or {}).items()}
+
+
+def in_final_order(rows: list[dict[str, Any]], place_of: dict[int, int]) -> list[dict[str, Any]]:
+    """`read_models.standings` rows in the final table's order (TOURNAMENT.md "Standings":
+    placings 1–4 first, then everyone else by group-phase rank, inactive players last)."""
+    table = fmt.final_table(
+        [
+            fmt.StandingRow(
+                r["player"],
+                r["name"],
+                r["status"],
+                r["points"],
+                r["played"],
+                r["won"],
+                r["lost"],
+                r["position"],
+                r["rank"],
+                r["shared"],
+            )
+            for r in rows
+        ],
+        {place: player for player, place in place_of.items()},
+    )
+    order = {line.player: line.line for line in table}
+    return sorted(rows, key=lambda r: order[r["player"]])
+
+
 def standings(tournament: Tournament) -> dict[str, Any]:
     """The individual table with "T3" ranks, what each player faces beside it, or the final
     table once placings are published (one query; four while the tie-breaks are planned)."""
     rows = read_models.standings(tournament)
-    place_of: dict[int, int] = {int(k): v for k, v in tournament.placings.items()}
+    place_of = placings_of(tournament)
     # Once placings are published the plan is history: the final table needs no notes.
     notes, aside = plan_notes(tournament, rows) if not place_of else ({}, {})
     if place_of:
-        # TOURNAMENT.md "Standings": the final table lists placings 1–4 first.
-        table = fmt.final_table(
-            [
-                fmt.StandingRow(
-                    r["player"],
-                    r["name"],
-                    r["status"],
-                    r["points"],
-                    r["played"],
-                    r["won"],
-                    r["lost"],
-                    r["position"],
-                    r["rank"],
-                    r["shared"],
-                )
-                for r in rows
-            ],
-            {place: player for player, place in place_of.items()},
-        )
-        order = {line.player: line.line for line in table}
-        rows = sorted(rows, key=lambda r: order[r["player"]])
+        rows = in_final_order(rows, place_of)
     out = []
     for r in rows:
         out.append(

@@ -5,6 +5,7 @@ from typing import Any
 
 from .. import presentation, read_models
 from ..models import Entrant, Phase, Tournament
+from ..selectors import plan_provisional
 from .standings import plan_notes
 
 
@@ -24,6 +25,7 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
     from ..services.progression import tiebreak_plan
 
     plan = tiebreak_plan(tournament)
+    provisional = plan_provisional(tournament)
     names = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "name"))
     duels = {
         pk: (status, table, seq)
@@ -94,7 +96,9 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
         "planned": True,
         "mode": plan.mode,
         "master_seed": plan.master_seed,
-        "settled": plan.settled,
+        # A group replay still due: the plan may change with its result (TOURNAMENT.md).
+        "settled": plan.settled and not provisional,
+        "provisional": provisional,
         "knockouts": knockouts,
         "tiers": tiers,
         "void": void,

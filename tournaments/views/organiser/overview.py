@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.presentation import rules_text
+from tournaments.selectors import round_states
 from tournaments.services import progression
 from tournaments.services.entrants import REGISTRATION_PHASES
 from tournaments.services.groups import round_one_blocked
@@ -83,9 +84,10 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
                 tournament, round__number=context["current_round"], status__in=OPEN_DUEL
             ).exists()
         )
-        context["decided"] = Round.objects.filter(
-            tournament=tournament, status=RoundStatus.DECIDED
-        ).count()
+        # A voided round whose replay is still due is not decided (selectors.round_state).
+        states = round_states(tournament)
+        context["decided"] = sum(1 for _, state in states if state == "decided")
+        context["replays_due"] = [n for n, state in states if state == "replay_due"]
         context["window"] = transfer_window(tournament)
         context["round_one_blocked"] = round_one_blocked(tournament)
     if tournament.phase in (Phase.GROUP_PHASE, Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE):

@@ -75,10 +75,7 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
             and (duel is None or (duel.seq == 0 and duel.kind == DuelKind.GROUP)),
             "playing": [r for r in open_duels if r["duel"].status == DuelStatus.RUNNING],
             "next_up": [r for r in open_duels if r["duel"].status != DuelStatus.RUNNING],
-            "rounds": [
-                {**r, "label": dict(RoundStatus.choices)[r["status"]]}
-                for r in read_models.rounds(tournament)
-            ],
+            "rounds": [{**r, "label": r["state_label"]} for r in read_models.rounds(tournament)],
             "assigns": assigns,
             "referees": referees or [],
             "may_share": tournament.shared_cards
@@ -201,7 +198,7 @@ def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -
             status=REFUSED,
         )
     who = referee.username if referee else "any referee"
-    where = f" at {duel.table}" if duel.table else ""
+    where = f" at {presentation.table_label(duel.table)}" if duel.table else ""
     return succeeded(
         request, f"{presentation.duel_title(duel)} is open for {who}{where}.", "rounds", tournament
     )

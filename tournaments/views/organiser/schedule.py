@@ -55,7 +55,7 @@ def call_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> Htt
         return refused_on_rounds(request, tournament, err.message)
     return succeeded(
         request,
-        f"{presentation.duel_title(duel)} called to table {duel.table}.",
+        f"{presentation.duel_title(duel)} called to {presentation.table_label(duel.table)}.",
         "rounds",
         tournament,
     )
