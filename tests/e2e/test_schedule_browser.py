@@ -91,7 +91,10 @@ def test_the_big_screen_shows_the_venue_clock_and_the_call_live(page, fast_polls
     tournament, referee, entrants, duel = group_phase(table="")
     soon = (timezone.now() + timedelta(days=1)).replace(second=0, microsecond=0)
     set_schedule(
-        tournament, tournament.created_by, time_zone="Asia/Tokyo", starts={"round:3": soon}
+        tournament,
+        tournament.created_by,
+        time_zone="Asia/Tokyo",
+        starts={"round:2": soon, "round:3": soon + timedelta(minutes=30)},
     )
     page.clock.install(time=datetime(2026, 11, 23, 12, 0, 30, tzinfo=UTC))
     page.clock.pause_at(datetime(2026, 11, 23, 12, 0, 31, tzinfo=UTC))
@@ -100,7 +103,9 @@ def test_the_big_screen_shows_the_venue_clock_and_the_call_live(page, fast_polls
     expect(clock).to_have_text("21:00")  # 12:00 UTC is 21:00 in Tokyo
     expect(page.locator(".screen-zone")).to_have_text("Asia/Tokyo")
     local_soon = timezone.localtime(soon, __import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
-    expect(page.locator(".screen-next")).to_have_text(f"Next: Group round 3 at {local_soon:%H:%M}")
+    # Next is round 2's duel, waiting to start (the event's state), at its planned time; round
+    # 3 is not next while round 2 is still to play.
+    expect(page.locator(".screen-next")).to_have_text(f"Next: Group round 2 at {local_soon:%H:%M}")
     expect(page.locator(".screen-called")).to_have_count(0)
     page.clock.run_for(60_000)
     expect(clock).to_have_text("21:01")
@@ -112,6 +117,7 @@ def test_the_big_screen_shows_the_venue_clock_and_the_call_live(page, fast_polls
     called = page.locator(".screen-called li")
     expect(called).to_have_count(1)
     expect(called).to_contain_text("Table 7")
+    expect(page.locator(".screen-next")).to_have_count(0)  # the called duel is listed once
     expect(called).to_contain_text(f"{entrants[16].name} v {entrants[1].name}")
     assert len(shown(page)) == 1  # the strip is no panel: still exactly one panel shows
 
@@ -138,7 +144,7 @@ def test_me_shows_the_call_without_a_reload(page, fast_polls):
     page.evaluate("window.__loaded = true")  # gone if the page reloads
 
     refereeing.call_duel(duel, referee, "9")
-    expect(next_duel).to_contain_text("called to table 9")  # the poll brings it in
+    expect(next_duel).to_contain_text("called to Table 9")  # the poll brings it in
     assert page.evaluate("window.__loaded") is True
 
     results = Axe().run(page)  # the page with its "check me in" button

@@ -284,6 +284,61 @@ def assert_membership_history(tournament: Tournament) -> None:
         )
 
 
+# -- the room's "next" (Trust on the night) ---------------------------------------------------
+# One block, its imports inside: the big screen, the live page and the venue strip say what
+# comes next from the event's state, never from the schedule alone.
+
+
+def assert_next_is_open_or_upcoming(tournament: Tournament) -> None:
+    """What the screen calls "next" is always an open duel not yet started, or a round or
+    stage still to come: never a decided duel, a duel being played, or a stage already
+    played; nothing after the final."""
+    from tournaments.selectors_public.home import now_playing
+    from tournaments.selectors_schedule import venue
+
+    tournament.refresh_from_db()
+    coming = now_playing(tournament, recent=0)["coming"]
+    where = f"{tournament.phase}: next {[c.label for c in coming]}"
+    if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
+        assert not coming, where
+    duels = {
+        d.pk: d
+        for d in Duel.objects.filter(
+            pk__in=[c.duel.id for c in coming if c.duel is not None]
+        ).select_related("round")
+    }
+    for c in coming:
+        if c.duel is not None:
+            duel = duels[c.duel.id]
+            assert duel.status in (DuelStatus.PENDING, DuelStatus.READY), (
+                f"{where}: {c.label} is {duel.status}"
+            )
+        elif c.key.startswith("round:"):
+            number = int(c.key.removeprefix("round:"))
+            assert tournament.phase == Phase.GROUP_PHASE, where
+            assert Round.objects.get(tournament=tournament, number=number).status == (
+                RoundStatus.OPEN
+            ), where
+            assert not any(
+                d.round_id and d.round.number == number
+                for d in open_duels(tournament, *GROUP_KINDS)
+            ), f"{where}: round {number} has its duel"
+        elif tournament.phase == Phase.PLAYOFFS:
+            assert not Duel.objects.filter(
+                tournament=tournament, kind=DuelKind.PLAYOFF, stage=c.key
+            ).exclude(status__in=[DuelStatus.VOID, DuelStatus.ABANDONED]), (
+                f"{where}: {c.label} is already drawn"
+            )
+        else:
+            assert tournament.phase == Phase.TIE_BREAKS, where
+            assert c.key == "Q1" or not open_duels(tournament), where
+            if c.key == "Q1":
+                assert tournament.top_four_settled_at is not None, where
+    labels = {c.label for c in coming}
+    strip = [s["label"] for s in venue(tournament)["next_starts"]]
+    assert set(strip) <= labels, f"the strip says {strip}, the state {sorted(labels)}"
+
+
 # -- driving -------------------------------------------------------------------------------
 
 
@@ -674,6 +729,13 @@ class TournamentLife(RuleBasedStateMachine):
                 Phase.PLAYOFFS,
             ), f"{last} → {phase}"
         self.phases_seen.append(phase)
+
+    # -- the room's "next" (Trust on the night) -----------------------------------------------
+
+    @invariant()
+    def screen_next_is_open_or_upcoming(self) -> None:
+        if self.tournament is not None:
+            assert_next_is_open_or_upcoming(self.tournament)
 
 
 def test_a_tournaments_life_keeps_its_invariants() -> None:
