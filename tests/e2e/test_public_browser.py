@@ -168,7 +168,7 @@ def test_the_player_sees_their_next_duel(page):
     expect(upcoming).to_contain_text(entrants[16].name)  # the poll brings it in
     expect(upcoming).to_contain_text("Table 5")
     page.goto("/me/")
-    expect(page.locator(".next-duel")).to_contain_text(f"v {entrants[16].name}, table 5")
+    expect(page.locator(".next-duel")).to_contain_text(f"v {entrants[16].name}, Table 5")
 
 
 def test_screenshots_of_standings_and_the_big_screen(page, quick, artifacts_dir):
