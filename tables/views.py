@@ -39,28 +39,24 @@ def _console_url(table_id: int) -> str:
     return reverse("tables:console", args=[table_id])
 
 
-class Gone(Exception):
-    """The console asked about a table this person no longer referees."""
-
-
 def _table(request: HttpRequest, table_id: int) -> CasualTable:
-    try:
-        return selectors.refereed_table(request.user, table_id)
-    except Http404:
-        if request.htmx:
-            # A console's own request (a poll, a move) after the owner revoked this person, or
-            # deleted the table: reload the whole page, which then says "not found", rather
-            # than draw a 404 page inside the console.
-            raise Gone from None
-        raise
+    """The table, for its owner or a co-referee; Http404 for anyone else."""
+    return selectors.refereed_table(request.user, table_id)
 
 
 def _console_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The console's own requests (a poll, a move) after the owner revoked this person, or
+    deleted the table: htmx reloads the whole page, which then says "not found", rather than
+    draw a 404 page inside the console. Only the console's addresses: the record, the sharing
+    page and its posts answer an ordinary 404, with or without htmx."""
+
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except Gone:
+        except Http404:
+            if not request.htmx:
+                raise
             response = HttpResponse("No such table.", status=404, content_type="text/plain")
             response["HX-Refresh"] = "true"
             return response
