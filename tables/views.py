@@ -258,7 +258,6 @@ def _sharing(
         },
         status=status,
     )
-    response["Cache-Control"] = "no-store"  # a fresh link is on it: never kept by a cache
     return response
 
 
@@ -271,12 +270,18 @@ def _owned(request: HttpRequest, table_id: int) -> CasualTable:
     return table
 
 
+# The sharing page, its answers and the pages a link opens show a fresh link or are reached by
+# one: never kept by the browser or any shared cache (`never_cache`: no-store, private).
+
+
 @require_GET
+@never_cache
 def sharing(request: HttpRequest, table_id: int) -> HttpResponse:
     return _sharing(request, _owned(request, table_id))
 
 
 @require_POST
+@never_cache
 def share(request: HttpRequest, table_id: int) -> HttpResponse:
     """Make a replay link, revoke it, invite a co-referee or revoke one (`do`)."""
     table = _owned(request, table_id)
@@ -314,6 +319,7 @@ def share(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@never_cache
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
     """An invitation to co-referee: shown, then accepted by a button (a link preview that
     opens the address must not use it up)."""
@@ -335,11 +341,11 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
         {"invite": invite, "error": error},
         status=422 if error else 200,
     )
-    response["Cache-Control"] = "no-store"
     return response
 
 
 @require_GET
+@never_cache
 def replay(request: HttpRequest, token: str) -> HttpResponse:
     """The replay of a table whose owner made this link; 404 once it is revoked."""
     table = services.table_for_replay(token)
@@ -349,6 +355,5 @@ def replay(request: HttpRequest, token: str) -> HttpResponse:
     template = "tables/replay.html" + ("#replay" if request.htmx else "")
     response = render(request, template, {"table": table, "view": view})
     patch_vary_headers(response, ["HX-Request"])
-    response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it onwards
     return response

@@ -163,7 +163,7 @@ def test_the_replay_steps_through_the_moves(cast):
 def test_a_link_made_on_the_sharing_page_is_shown_once(cast):
     owner, table = client_for(cast["owner"]), cast["table"]
     made = owner.post(reverse("tables:share", args=[table.pk]), {"do": "replay_link"})
-    assert made.status_code == 200 and made["Cache-Control"] == "no-store"
+    assert made.status_code == 200 and "no-store" in made["Cache-Control"]
     link = made.context["replay_link"]
     assert Client().get(link).status_code == 200
     assert link not in owner.get(urls(table)["sharing"]).text
