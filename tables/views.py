@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -245,7 +246,7 @@ def _sharing(
     error: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    response = render(
+    return render(
         request,
         "tables/sharing.html",
         {
@@ -255,10 +256,10 @@ def _sharing(
             "invite_link": invite_link,
             "error": error,
             "max_co_referees": services.MAX_CO_REFEREES,
+            "invitation_days": settings.TABLE_INVITATION_DAYS,
         },
         status=status,
     )
-    return response
 
 
 def _owned(request: HttpRequest, table_id: int) -> CasualTable:
@@ -321,27 +322,25 @@ def share(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @never_cache
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """An invitation to co-referee: shown, then accepted by a button (a link preview that
-    opens the address must not use it up)."""
-    error = None
-    if request.method == "POST":
-        try:
+    """An invitation to co-referee: shown with until when it works, then accepted by a button
+    (a link preview that opens the address must not use it up). A token that names nothing
+    open is a 404, as a guess would be; an expired one says so, and when (410)."""
+    invite = None
+    try:
+        if request.method == "POST":
             table = services.accept_invitation(token=token, user=request.user)
-        except ServiceError as err:
-            error = err.message
-        else:
             messages.success(request, "You now referee this table.")
             return HttpResponseRedirect(_console_url(table.pk))
-    invite = services.invitation(token)
-    if invite is None and error is None:
-        raise Http404("This invitation does not exist or is no longer valid.")
-    response = render(
-        request,
-        "tables/invitation.html",
-        {"invite": invite, "error": error},
-        status=422 if error else 200,
+        invite = services.invitation(token)
+    except ServiceError as err:
+        if err.code == "closed" and request.method == "GET":
+            raise Http404(err.message) from None
+        error, status = err.message, (410 if err.code == "expired" else 422)
+    else:
+        error, status = None, 200
+    return render(
+        request, "tables/invitation.html", {"invite": invite, "error": error}, status=status
     )
-    return response
 
 
 @require_GET
