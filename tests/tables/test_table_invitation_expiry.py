@@ -103,7 +103,7 @@ def test_expired_invitations_no_longer_count_and_the_sharing_page_says_so(invite
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_migration_gives_earlier_invitations_their_expiry():
+def test_the_migration_gives_earlier_invitations_their_expiry(settings):
     """An invitation made before expiry existed expires TABLE_INVITATION_DAYS after it was
     made, as a new one does."""
     executor = MigrationExecutor(connection)
@@ -124,4 +124,4 @@ def test_the_migration_gives_earlier_invitations_their_expiry():
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())  # back to where the suite runs
     invite = CoReferee.objects.get(pk=made.pk)
-    assert invite.expires_at == invite.created_at + timedelta(days=14)
+    assert invite.expires_at == invite.created_at + timedelta(days=settings.TABLE_INVITATION_DAYS)
