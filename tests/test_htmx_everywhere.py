@@ -10,6 +10,9 @@ each with a casual table, its invitation and replay link, a practice duel and a 
 roles are the organiser, a referee, a player (who owns the table, the duel and the game), a
 signed-in outsider and an anonymous visitor.
 
+The POST addresses are asked too, once each with the form fuzz's valid fields (`FORMS`), by
+the role that may post there, an outsider and an anonymous visitor.
+
 So that the walk cannot pass by reaching nothing, every address must answer below 400 to some
 role in some world, unless it only takes POST (405 to everyone) or is listed in
 `NEVER_ANSWERED` with the reason.
@@ -100,3 +103,31 @@ def test_the_walk_reaches_every_page(answers):
         if min(seen) >= 400 and seen != {405} and name not in NEVER_ANSWERED
     )
     assert not unreached, {name: sorted(statuses[name]) for name in unreached}
+
+
+def test_every_form_posted_by_htmx_answers_without_a_server_error():
+    """The POST addresses too (the share address was one of the 500s): each form of the fuzz's
+    `FORMS`, posted with its valid fields and `HX-Request: true` by the role that may post
+    there, by a signed-in outsider and anonymously, each post rolled back."""
+    from django.db import transaction
+
+    from tests.test_fuzz_forms import FORMS, _address
+
+    errors = []
+    for label in sorted({form.world for form in FORMS.values()}):
+        world = WORLDS[label]()
+        for name, form in sorted(FORMS.items()):
+            if form.world != label:
+                continue
+            for role in dict.fromkeys((form.role, "outsider", "anonymous")):
+                client = Client(raise_request_exception=False)
+                if world.user(role) is not None:
+                    client.force_login(world.user(role))
+                with transaction.atomic():
+                    status = client.post(
+                        _address(name, world), form.valid(world), headers=HTMX
+                    ).status_code
+                    transaction.set_rollback(True)
+                if status >= 500:
+                    errors.append(f"{label}: {name} as {role}: {status}")
+    assert not errors, "\n".join(errors)
