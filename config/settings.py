@@ -359,6 +359,8 @@ CACHES = (
 )
 
 CLAIM_LINK_DAYS = int(os.environ.get("CLAIM_LINK_DAYS", "14"))
+# A casual table's co-referee invitation link works once, for this many days (docs/tables.md).
+TABLE_INVITATION_DAYS = int(os.environ.get("TABLE_INVITATION_DAYS", "14"))
 
 LOGGING = {
     "version": 1,

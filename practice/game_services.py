@@ -15,6 +15,7 @@ from .game import Refused
 from .models import Outcome, PracticeGame
 from .trois_table import TIME_LIMIT_MINUTES, TroisTable
 from .trois_table import replay as replay_trois
+from .words import GAME_MOVED_ON, NO_REVISION
 
 Table = TroisTable | Cpt113Table
 #: A guard on one game's stored moves (a game ends long before).
@@ -94,14 +95,17 @@ def sweep() -> int:
 
 
 @transaction.atomic
-def play(game_id: int, user, move: dict, seen: int | None = None) -> tuple[PracticeGame, Table]:
+def play(game_id: int, user, move: dict, *, seen: int | None) -> tuple[PracticeGame, Table]:
     """Apply the person's ``move``. ``seen`` is the number of moves the page showed (another
-    tab's move in between is refused). Past Trois's deadline the time limit is enforced
-    instead and the move is not made. Raises PracticeGame.DoesNotExist for someone else's
-    game, Refused for a refused move (nothing stored)."""
+    tab's move in between is refused); a move without it is refused as well (it would skip
+    that check: the same post twice, played twice). Past Trois's deadline the time limit is
+    enforced instead and the move is not made. Raises PracticeGame.DoesNotExist for someone
+    else's game, Refused for a refused move (nothing stored)."""
     game = PracticeGame.objects.select_for_update().get(pk=game_id, user=user)
-    if seen is not None and seen != len(game.moves):
-        raise Refused("This game moved on in another tab: here is the table as it is now.")
+    if seen is None:
+        raise Refused(NO_REVISION)
+    if seen != len(game.moves):
+        raise Refused(GAME_MOVED_ON)
     if len(game.moves) >= MAX_MOVES:
         raise Refused("This game has gone on too long: start a new one.")
     table = load(game)

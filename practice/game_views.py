@@ -74,7 +74,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
             chosen = parse_cpt113(
                 kind, post.get("card", "")[:MAX_FIELD], post.get("colour", "")[:MAX_FIELD]
             )
-        game_services.play(game_id, request.user, chosen, read_int(seen))
+        game_services.play(game_id, request.user, chosen, seen=read_int(seen))
     except PracticeGame.DoesNotExist:
         raise Http404("No such game.") from None
     except Refused as err:

@@ -7,6 +7,7 @@ from django.db import transaction
 from .game import Game, Refused, replay, start
 from .models import Outcome, PracticeDuel
 from .seating import Seating, SeatingRefused, choose
+from .words import DUEL_MOVED_ON, NO_REVISION
 
 #: How many moves one practice duel keeps at most (a duel ends long before: a guard).
 MAX_MOVES = 2000
@@ -57,14 +58,18 @@ def person_won(seating: Seating, winner: str | None) -> bool:
 
 
 @transaction.atomic
-def play(practice_id: int, user, move: dict, seen: int | None = None) -> tuple[PracticeDuel, Game]:
+def play(practice_id: int, user, move: dict, *, seen: int | None) -> tuple[PracticeDuel, Game]:
     """Apply the person's ``move``. ``seen`` is the number of moves the page showed: another
     tab's move in between is refused rather than applied to a table the person did not see.
-    Raises PracticeDuel.DoesNotExist for someone else's duel, Refused for a refused move
-    (nothing stored)."""
+    A move without it (None: missing or not a number) is refused too: it would skip that
+    check, and the same post sent twice would be played twice. Raises
+    PracticeDuel.DoesNotExist for someone else's duel, Refused for a refused move (nothing
+    stored)."""
     practice = PracticeDuel.objects.select_for_update().get(pk=practice_id, user=user)
-    if seen is not None and seen != len(practice.moves):
-        raise Refused("This duel moved on in another tab: here is the table as it is now.")
+    if seen is None:
+        raise Refused(NO_REVISION)
+    if seen != len(practice.moves):
+        raise Refused(DUEL_MOVED_ON)
     if len(practice.moves) >= MAX_MOVES:
         raise Refused("This duel has gone on too long: start a new one.")
     game = load(practice)

@@ -71,7 +71,7 @@ def table(request: HttpRequest, practice_id: int) -> HttpResponse:
 def move(request: HttpRequest, practice_id: int) -> HttpResponse:
     seen = request.POST.get("seen", "")
     try:
-        services.play(practice_id, request.user, parse_move(request.POST), read_int(seen))
+        services.play(practice_id, request.user, parse_move(request.POST), seen=read_int(seen))
     except PracticeDuel.DoesNotExist:
         raise Http404("No such practice duel.") from None
     except Refused as err:

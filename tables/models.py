@@ -6,6 +6,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class TableStatus(models.TextChoices):
@@ -85,8 +86,10 @@ class TableEvent(models.Model):
 
 
 class CoReferee(models.Model):
-    """An invitation to referee a table with its owner: one use (whoever accepts it first),
-    revocable by the owner before or after it is accepted. The token is stored as a hash."""
+    """An invitation to referee a table with its owner: one use (whoever accepts it first)
+    until it expires (`settings.TABLE_INVITATION_DAYS` after it was made), revocable by the
+    owner before or after it is accepted. The token is stored as a hash. Once accepted the
+    expiry no longer matters: a co-referee stays one until revoked."""
 
     table = models.ForeignKey(CasualTable, on_delete=models.CASCADE, related_name="co_referees")
     token_hash = models.CharField(max_length=64, unique=True)
@@ -98,6 +101,7 @@ class CoReferee(models.Model):
         related_name="co_refereed_tables",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
     accepted_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
 
@@ -106,6 +110,11 @@ class CoReferee(models.Model):
 
     def __str__(self) -> str:
         return f"Co-referee of {self.table}: {self.user or 'invited'}"
+
+    @property
+    def expired(self) -> bool:
+        """An invitation nobody accepted in time (an accepted one never expires)."""
+        return self.accepted_at is None and self.expires_at <= timezone.now()
 
     @property
     def live(self) -> bool:

@@ -11,9 +11,12 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -23,6 +26,7 @@ from duels.engine import PRESETS, VARIANTS, EngineError, resolve_rules
 from duels.engine import Duel as EngineDuel
 from duels.services import RECORD_FORMAT
 
+from . import words
 from .models import CasualTable, CoReferee, TableEvent, TableStatus
 
 MIN_SEATS, MAX_SEATS = 2, 6
@@ -308,18 +312,27 @@ def table_for_replay(token: str) -> CasualTable | None:
 # Co-referees ---------------------------------------------------------------------------------
 
 
+def _counted(table: CasualTable) -> QuerySet[CoReferee]:
+    """Co-referees and invitations still open: an expired invitation no longer counts."""
+    return table.co_referees.filter(revoked_at=None).filter(
+        Q(accepted_at__isnull=False) | Q(expires_at__gt=timezone.now())
+    )
+
+
 @transaction.atomic
 def invite_co_referee(*, table_id: int, actor: Any) -> str:
-    """A one-use invitation link (the token, shown once)."""
+    """A one-use invitation link (the token, shown once), valid for
+    `settings.TABLE_INVITATION_DAYS`: a link that travels must not open the table for ever."""
     table = CasualTable.objects.select_for_update().get(pk=table_id)
     _only_owner(table, actor)
-    if table.co_referees.filter(revoked_at=None).count() >= MAX_CO_REFEREES:
+    if _counted(table).count() >= MAX_CO_REFEREES:
         raise ServiceError(
             f"A table has at most {MAX_CO_REFEREES} co-referees and open invitations: "
             "revoke one first."
         )
     token, digest = _new_token()
-    CoReferee.objects.create(table=table, token_hash=digest)
+    expires_at = timezone.now() + timedelta(days=settings.TABLE_INVITATION_DAYS)
+    CoReferee.objects.create(table=table, token_hash=digest, expires_at=expires_at)
     return token
 
 
@@ -334,29 +347,35 @@ def revoke_co_referee(*, table_id: int, actor: Any, invite_id: int) -> None:
     invite.save(update_fields=["revoked_at"])
 
 
-def invitation(token: str) -> CoReferee | None:
-    """The live, unused invitation of this token, or None."""
-    if not token or len(token) > 64:
-        return None
-    return (
-        CoReferee.objects.select_related("table", "table__owner")
-        .filter(token_hash=token_hash(token), revoked_at=None, accepted_at=None)
-        .first()
+def _open_invitation(token: str, *, lock: bool = False) -> CoReferee:
+    """The unused, unrevoked, unexpired invitation of this token; a ServiceError otherwise:
+    "closed" for a token that names nothing open (the page answers 404, as for a guess),
+    "expired" for one that ran out (the page says when, 410)."""
+    rows = CoReferee.objects.select_related("table", "table__owner")
+    if lock:
+        rows = rows.select_for_update(of=("self",))
+    invite = (
+        rows.filter(token_hash=token_hash(token), revoked_at=None, accepted_at=None).first()
+        if token and len(token) <= 64
+        else None
     )
+    if invite is None:
+        raise ServiceError(words.INVITATION_GONE, code="closed")
+    if invite.expired:
+        raise ServiceError(words.invitation_expired(invite.expires_at), code="expired")
+    return invite
+
+
+def invitation(token: str) -> CoReferee:
+    """The open invitation of this token (read, not used up); ServiceError as
+    `_open_invitation` says."""
+    return _open_invitation(token)
 
 
 @transaction.atomic
 def accept_invitation(*, token: str, user: User) -> CasualTable:
     """The signed-in person becomes a co-referee; the link is used up."""
-    if not token or len(token) > 64:
-        raise ServiceError("This invitation does not exist or is no longer valid.", code="closed")
-    invite = (
-        CoReferee.objects.select_for_update()
-        .filter(token_hash=token_hash(token), revoked_at=None, accepted_at=None)
-        .first()
-    )
-    if invite is None:
-        raise ServiceError("This invitation does not exist or is no longer valid.", code="closed")
+    invite = _open_invitation(token, lock=True)
     table = invite.table
     if table.owner_id == user.pk:
         raise ServiceError("This is your own table: send the invitation to someone else.")

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -39,28 +40,24 @@ def _console_url(table_id: int) -> str:
     return reverse("tables:console", args=[table_id])
 
 
-class Gone(Exception):
-    """The console asked about a table this person no longer referees."""
-
-
 def _table(request: HttpRequest, table_id: int) -> CasualTable:
-    try:
-        return selectors.refereed_table(request.user, table_id)
-    except Http404:
-        if request.htmx:
-            # A console's own request (a poll, a move) after the owner revoked this person, or
-            # deleted the table: reload the whole page, which then says "not found", rather
-            # than draw a 404 page inside the console.
-            raise Gone from None
-        raise
+    """The table, for its owner or a co-referee; Http404 for anyone else."""
+    return selectors.refereed_table(request.user, table_id)
 
 
 def _console_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The console's own requests (a poll, a move) after the owner revoked this person, or
+    deleted the table: htmx reloads the whole page, which then says "not found", rather than
+    draw a 404 page inside the console. Only the console's addresses: the record, the sharing
+    page and its posts answer an ordinary 404, with or without htmx."""
+
     @wraps(view)
     def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return view(request, *args, **kwargs)
-        except Gone:
+        except Http404:
+            if not request.htmx:
+                raise
             response = HttpResponse("No such table.", status=404, content_type="text/plain")
             response["HX-Refresh"] = "true"
             return response
@@ -249,7 +246,7 @@ def _sharing(
     error: str | None = None,
     status: int = 200,
 ) -> HttpResponse:
-    response = render(
+    return render(
         request,
         "tables/sharing.html",
         {
@@ -259,11 +256,10 @@ def _sharing(
             "invite_link": invite_link,
             "error": error,
             "max_co_referees": services.MAX_CO_REFEREES,
+            "invitation_days": settings.TABLE_INVITATION_DAYS,
         },
         status=status,
     )
-    response["Cache-Control"] = "no-store"  # a fresh link is on it: never kept by a cache
-    return response
 
 
 def _owned(request: HttpRequest, table_id: int) -> CasualTable:
@@ -275,12 +271,18 @@ def _owned(request: HttpRequest, table_id: int) -> CasualTable:
     return table
 
 
+# The sharing page, its answers and the pages a link opens show a fresh link or are reached by
+# one: never kept by the browser or any shared cache (`never_cache`: no-store, private).
+
+
 @require_GET
+@never_cache
 def sharing(request: HttpRequest, table_id: int) -> HttpResponse:
     return _sharing(request, _owned(request, table_id))
 
 
 @require_POST
+@never_cache
 def share(request: HttpRequest, table_id: int) -> HttpResponse:
     """Make a replay link, revoke it, invite a co-referee or revoke one (`do`)."""
     table = _owned(request, table_id)
@@ -318,32 +320,31 @@ def share(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@never_cache
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """An invitation to co-referee: shown, then accepted by a button (a link preview that
-    opens the address must not use it up)."""
-    error = None
-    if request.method == "POST":
-        try:
+    """An invitation to co-referee: shown with until when it works, then accepted by a button
+    (a link preview that opens the address must not use it up). A token that names nothing
+    open is a 404, as a guess would be; an expired one says so, and when (410)."""
+    invite = None
+    try:
+        if request.method == "POST":
             table = services.accept_invitation(token=token, user=request.user)
-        except ServiceError as err:
-            error = err.message
-        else:
             messages.success(request, "You now referee this table.")
             return HttpResponseRedirect(_console_url(table.pk))
-    invite = services.invitation(token)
-    if invite is None and error is None:
-        raise Http404("This invitation does not exist or is no longer valid.")
-    response = render(
-        request,
-        "tables/invitation.html",
-        {"invite": invite, "error": error},
-        status=422 if error else 200,
+        invite = services.invitation(token)
+    except ServiceError as err:
+        if err.code == "closed" and request.method == "GET":
+            raise Http404(err.message) from None
+        error, status = err.message, (410 if err.code == "expired" else 422)
+    else:
+        error, status = None, 200
+    return render(
+        request, "tables/invitation.html", {"invite": invite, "error": error}, status=status
     )
-    response["Cache-Control"] = "no-store"
-    return response
 
 
 @require_GET
+@never_cache
 def replay(request: HttpRequest, token: str) -> HttpResponse:
     """The replay of a table whose owner made this link; 404 once it is revoked."""
     table = services.table_for_replay(token)
@@ -353,6 +354,5 @@ def replay(request: HttpRequest, token: str) -> HttpResponse:
     template = "tables/replay.html" + ("#replay" if request.htmx else "")
     response = render(request, template, {"table": table, "view": view})
     patch_vary_headers(response, ["HX-Request"])
-    response["Cache-Control"] = "no-store"
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it onwards
     return response

@@ -3,10 +3,26 @@ teams, what a game of three to six seats is waiting for. The duel's own words (h
 ends, what a decision asks, what each choice does) stay in duels/words.py and are used as
 they are."""
 
+from datetime import datetime
+
+from django.utils import timezone
+from django.utils.dateformat import format as date_format
+
 from duels import words as duel_words
+
+#: How a moment is written on the table pages (the format of the tournament's invitations).
+WHEN = "j M Y H:i"
 
 #: Shown on the page that opens tables (and in docs/tables.md).
 KEEP_NOTE = "You keep your latest {n} tables: opening another deletes your oldest."
+
+#: A co-referee invitation that names nothing open: used, revoked, or never made.
+INVITATION_GONE = "This invitation does not exist or is no longer valid."
+
+
+def invitation_expired(expires_at: datetime) -> str:
+    when = date_format(timezone.localtime(expires_at), WHEN)
+    return f"This invitation expired on {when}: ask the table's owner for a new link."
 
 
 def finish_label(finish: str | None, seats: int) -> str:

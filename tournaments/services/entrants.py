@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.permissions import Action, can
@@ -27,6 +27,8 @@ UPLOAD_MAX_BYTES = 256 * 1024
 LINES_MAX = 500
 MAX_ACTIVE_ENTRANTS = 30  # TOURNAMENT.md, "Phases": a 31st active entrant is refused
 REGISTRATION_PHASES = (Phase.DRAFT, Phase.REGISTRATION)
+#: One account, one entry a tournament: said whether the check or the database finds it.
+ALREADY_LINKED = "Your account is already linked to an entry in this tournament."
 
 
 def _check_open(tournament: Tournament) -> None:
@@ -217,17 +219,33 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
     return entrant
 
 
+def holds_an_entry(tournament: Tournament, user) -> bool:
+    return tournament.entrants.filter(user=user).exists()
+
+
 @transaction.atomic
 def claim_entry(tournament: Tournament, token: str, user) -> Entrant:
-    """Link `user` to the entry the token names. The token works once."""
+    """Link `user` to the entry the token names. The token works once.
+
+    The tournament row is locked first (the lock order everywhere: the tournament, then its
+    rows): two claim links of one tournament used at once by one account are taken one after
+    the other, and the second finds the first's entry and is refused in words. Should the
+    database's one-entry-per-account constraint still refuse the link (a writer that did not
+    take the lock), the refusal is the same words, not a 500: the write is made in a savepoint
+    so that on PostgreSQL the transaction stays usable after the error."""
+    lock(tournament)
     entrant = find_claimable(tournament, token)
     entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
     if entrant.user_id is not None or entrant.claim_token_hash != hash_claim_token(token):
         raise ServiceError("This claim link has already been used.")
-    if tournament.entrants.filter(user=user).exists():
-        raise ServiceError("Your account is already linked to an entry in this tournament.")
+    if holds_an_entry(tournament, user):
+        raise ServiceError(ALREADY_LINKED)
     entrant.user = user
-    entrant.save(update_fields=["user"])
+    try:
+        with transaction.atomic():
+            entrant.save(update_fields=["user"])
+    except IntegrityError:
+        raise ServiceError(ALREADY_LINKED) from None
     audit.record(tournament, user, "entry_claimed", entrant=entrant.pk)
     return entrant
 

@@ -10,6 +10,7 @@ tournament anyway, a used, expired or withdrawn one 410 with what became of it.
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import services as role_services
@@ -31,7 +32,12 @@ def _refused(request: HttpRequest, tournament: Tournament, err: ServiceError, te
     return render(request, template, context, status=GONE)
 
 
+# Both pages are reached by a link that works once and is the key: never kept by the browser
+# or any shared cache (`never_cache`: no-store, private).
+
+
 @require_http_methods(["GET", "POST"])
+@never_cache
 def claim(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     template = "tournaments/claim.html"
@@ -48,6 +54,7 @@ def claim(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@never_cache
 def invite(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     template = "tournaments/invite.html"

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import services as role_services
@@ -96,6 +97,7 @@ def people(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @tournament_view(Action.MANAGE_REFEREES)
 @require_POST
+@never_cache  # the fresh invitation link is on the answer: never kept by any cache
 def invite(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Issue an invitation link; it is shown once, with its QR code, on the page that answers."""
     form = InviteForm(request.POST)

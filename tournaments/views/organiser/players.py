@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import Action, can
@@ -165,6 +166,7 @@ def register_csv(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @tournament_view(Action.MANAGE_REGISTRATION)
 @require_POST
+@never_cache  # the fresh claim link is on the answer: never kept by any cache
 def issue_claim(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
     entrant = get_object_or_404(tournament.entrants, pk=entrant_id)
     try:

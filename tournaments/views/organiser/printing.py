@@ -4,11 +4,15 @@ sheet per open referee invitation, and a poster of the public page's address.
 Tokens are stored only as hashes, so a sheet cannot reprint a link: printing issues fresh
 ones. The GET page says so (and whose links stop working) before anything changes; the POST
 issues them and answers with the sheets, ready for the browser's Print.
+
+Every page here is `never_cache` (no-store, private): the sheets carry fresh links, and a
+printed page is not one to keep in a browser's or a proxy's cache either.
 """
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.permissions import Action
@@ -73,18 +77,21 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
 
 @tournament_view(Action.MANAGE_REGISTRATION)
 @require_http_methods(["GET", "POST"])
+@never_cache
 def print_players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return _sheets(request, tournament, "players")
 
 
 @tournament_view(Action.MANAGE_REFEREES)
 @require_http_methods(["GET", "POST"])
+@never_cache
 def print_referees(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return _sheets(request, tournament, "referees")
 
 
 @tournament_view(Action.PUBLISH)
 @require_safe
+@never_cache
 def poster(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The public page's address in large type and as a QR code, to pin up at the venue."""
     link = request.build_absolute_uri(tournament.get_absolute_url())

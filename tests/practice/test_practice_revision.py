@@ -1,0 +1,82 @@
+"""A practice move without the revision of its page ("Trust on the night"): every kind — a
+duel against one bot, a table of several seats, Trois and CPT-113 — refuses it in words and
+changes nothing. Before, a move posted without `seen` skipped the stale-page check, so the
+same post sent twice was played twice."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from practice import game_services, services
+from practice.game import Refused
+from practice.models import PracticeDuel, PracticeGame
+from practice.words import DUEL_MOVED_ON, GAME_MOVED_ON, NO_REVISION
+from tests.factories import UserFactory
+from tests.practice.test_other_games_views import first_move
+
+pytestmark = pytest.mark.django_db
+
+MISSING = ({}, {"seen": ""}, {"seen": "x"}, {"seen": "٣"})
+
+
+@pytest.fixture
+def ada():
+    return UserFactory(username="ada")
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _duel(user, seats: int) -> tuple[object, str, dict, str]:
+    practice = services.start_practice(user, "official", seats)
+    return (
+        practice,
+        reverse("practice:move", args=[practice.pk]),
+        {"kind": "resign"},
+        (DUEL_MOVED_ON),
+    )
+
+
+def _game(user, kind: str) -> tuple[object, str, dict, str]:
+    game = game_services.start_game(user, kind, 2 if kind == "cpt113" else 0)
+    return game, reverse("practice:game_move", args=[game.pk]), first_move(game), GAME_MOVED_ON
+
+
+KINDS = {
+    "duel": lambda user: _duel(user, 2),
+    "table": lambda user: _duel(user, 4),
+    "trois": lambda user: _game(user, "trois"),
+    "cpt113": lambda user: _game(user, "cpt113"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_move_without_its_revision_is_refused_in_words_and_changes_nothing(ada, kind):
+    played, address, move, moved_on = KINDS[kind](ada)
+    client = client_for(ada)
+    for revision in MISSING:
+        response = client.post(address, move | revision)
+        assert response.status_code == 422, (revision, response.status_code)
+        assert NO_REVISION in response.content.decode()
+        played.refresh_from_db()
+        assert played.moves == []
+    # The same move with its revision is played, once: sent again it is stale.
+    assert client.post(address, move | {"seen": "0"}).status_code == 302
+    again = client.post(address, move | {"seen": "0"})
+    assert again.status_code == 422 and moved_on in again.content.decode()
+    played.refresh_from_db()
+    assert len(played.moves) == 1
+
+
+def test_the_services_refuse_a_move_without_its_revision(ada):
+    practice = services.start_practice(ada, "tournament")
+    game = game_services.start_game(ada, "trois")
+    with pytest.raises(Refused, match="did not say which table"):
+        services.play(practice.pk, ada, {"kind": "resign"}, seen=None)
+    with pytest.raises(Refused, match="did not say which table"):
+        game_services.play(game.pk, ada, first_move(game), seen=None)
+    assert PracticeDuel.objects.get(pk=practice.pk).moves == []
+    assert PracticeGame.objects.get(pk=game.pk).moves == []
