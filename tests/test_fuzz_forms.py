@@ -316,6 +316,8 @@ FORMS: dict[str, Form] = {
     "organiser:paper_result": Form(
         "organiser",
         fields=lambda w: {
+            "round": "1",
+            "duel": str(w.duel.pk),
             "first": str(w.duel.seat_a_id),
             "second": str(w.duel.seat_b_id),
             "winner": "first",
