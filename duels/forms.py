@@ -149,7 +149,10 @@ class EndingForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
-    """An organiser's correction of a finished result (tournaments.services.corrections)."""
+    """An organiser's correction of a finished result (tournaments.services.corrections),
+    with the key of the console it was sent from (a repeat is told, never applied twice)."""
+
+    intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
     winner = forms.ChoiceField(
         widget=forms.RadioSelect,

@@ -220,8 +220,13 @@ class SharedCardForm(forms.Form):
 
 
 class RulingForm(forms.Form):
-    """A correction (winner A, B or nobody) or a void (group rounds), always with a reason."""
+    """A correction (winner A, B or nobody) or a void (group rounds), always with a reason.
 
+    It carries the tournament's version its preview was drawn at (`version`) and its key
+    (`intent`): recorded only while that preview is still true, and once."""
+
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
     ruling = forms.ChoiceField(label="What counts from now on", widget=forms.RadioSelect)
     reason = forms.CharField(
         max_length=300,

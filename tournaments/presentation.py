@@ -396,5 +396,8 @@ def duel_taken_words(who: str, at: str) -> str:
     return f"{who} took this duel from you at {at}: your console follows along, read-only."
 
 
-def duel_taken_audit(title: str, previous: str, taker: str) -> str:
-    return f"{taker} took {title} from {previous}."
+def take_needs_confirm(title: str, previous: str) -> str:
+    return (
+        f"{title} is running with {previous} as its referee: tick the confirmation to take "
+        f"it from them (their console turns read-only and says who took it)."
+    )

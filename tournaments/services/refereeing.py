@@ -20,7 +20,7 @@ from duels.models import Duel, DuelEvent, DuelKind, DuelStatus
 from duels.selectors import player_ids
 
 from .. import presentation
-from ..models import EntrantStatus, Phase, RoundStatus, Tournament
+from ..models import AuditEntry, EntrantStatus, Phase, RoundStatus, Tournament
 from . import audit, lifecycle
 from .groups import round_one_blocked
 from .setup import lock, lock_key
@@ -236,7 +236,7 @@ def _check_repeat(
     )
 
 
-def _clock(tournament: Tournament, at: datetime) -> str:
+def venue_time(tournament: Tournament, at: datetime) -> str:
     """A time of the night as the venue reads it ("21:14", in the tournament's zone)."""
     try:
         zone = ZoneInfo(tournament.time_zone)
@@ -263,7 +263,7 @@ def recorded(tournament: Tournament, duel: Duel) -> AlreadyRecorded:
         presentation.already_recorded(
             presentation.duel_title(duel),
             presentation.person_label(last.created_by if last else None),
-            _clock(tournament, at),
+            venue_time(tournament, at),
             presentation.outcome_text(winner),
         )
     )
@@ -318,9 +318,16 @@ def undo_last_event(
 
 
 @transaction.atomic
-def assign_referee(duel: Duel, actor: Any, referee: Any, table: str | None = None) -> Duel:
-    """Organisers assign any referee, and a table when ``table`` is given (any duel: group,
-    tie-break or playoff); a referee takes an unassigned duel for themselves."""
+def assign_referee(
+    duel: Duel, actor: Any, referee: Any, table: str | None = None, *, confirm: bool = False
+) -> Duel:
+    """Organisers assign any referee, and a table when ``table`` is given (any open duel:
+    group, tie-break or playoff, running ones too); a referee takes an unassigned duel for
+    themselves.
+
+    Moving a **running** duel away from the referee running it is taking it: it needs
+    `confirm`, is audit-logged as `duel_taken` (with the referee it was taken from), and that
+    referee's console says who took it. Given back the same way."""
     tournament, duel = _locked(duel)
     organiser = can(actor, Action.MANAGE_REFEREES, tournament)
     if not organiser and (referee != actor or duel.referee_id not in (None, actor.pk)):
@@ -336,11 +343,57 @@ def assign_referee(duel: Duel, actor: Any, referee: Any, table: str | None = Non
         raise ServiceError(
             f"{referee} cannot referee this duel (not a referee here, or one of its players)."
         )
+    previous = duel.referee
+    new_pk = referee.pk if referee is not None else None
+    taken = duel.status == DuelStatus.RUNNING and previous is not None and previous.pk != new_pk
+    if taken and not confirm:
+        raise ServiceError(
+            presentation.take_needs_confirm(
+                presentation.duel_title(duel), presentation.person_label(previous)
+            )
+        )
     changed = duels.set_referee(duel, referee=referee, table=table)
-    audit.record(tournament, actor, "referee_assigned", duel=duel.pk, **changed)
+    if taken:
+        audit.record(tournament, actor, "duel_taken", duel=duel.pk, previous=previous.pk, **changed)
+    else:
+        audit.record(tournament, actor, "referee_assigned", duel=duel.pk, **changed)
     if "table" in changed:
         audit.bump_version(tournament)  # public pages show where a duel is played
     return duel
+
+
+@transaction.atomic
+def take_duel(duel: Duel, actor: Any, *, confirm: bool) -> Duel:
+    """An organiser takes an open duel to run it themselves (the console's "Take this duel"):
+    never by a move, always confirmed when someone else runs it, audit-logged."""
+    tournament, locked = _locked(duel)
+    if not _organiser(tournament, actor, locked):
+        raise ServiceError("Only organisers take a duel from its referee.", code="forbidden")
+    if locked.referee_id == actor.pk:
+        raise ServiceError("This duel is already yours.")
+    duels.check_open(locked)
+    return assign_referee(locked, actor, actor, confirm=confirm)
+
+
+def taken_from(duel: Duel, user: Any) -> str | None:
+    """What the referee a running duel was taken from reads on its console ("ada took this
+    duel from you at 21:14 …"), or None when it was not taken from `user`."""
+    if user is None or duel.referee_id in (None, user.pk):
+        return None
+    entry = (
+        AuditEntry.objects.filter(
+            tournament_id=duel.tournament_id, action="duel_taken", detail__duel=duel.pk
+        )
+        .select_related("actor")
+        .order_by("-pk")
+        .first()
+    )
+    if entry is None or entry.detail.get("previous") != user.pk:
+        return None
+    tournament = Tournament.objects.only("time_zone").get(pk=duel.tournament_id)
+    return presentation.duel_taken_words(
+        presentation.person_label(entry.actor), venue_time(tournament, entry.created_at)
+    )
 
 
 @transaction.atomic

@@ -100,6 +100,8 @@ def _context(
     # The service has the last word; this only hides buttons that would be refused.
     may_move = view.playing and (duel.referee_id in (None, user.pk) or organiser)
     may_correct = organiser and view.finished
+    # Taking a duel is an explicit, confirmed choice of an organiser, never a move's effect.
+    may_take = organiser and view.playing and duel.referee_id != user.pk
     names = _names(view)
     return {
         "tournament": tournament,
@@ -108,6 +110,11 @@ def _context(
         "error": error,
         "may_move": may_move,
         "may_correct": may_correct,
+        "may_take": may_take,
+        "take_url": _url("take", tournament, duel) if may_take else "",
+        # The referee a running duel was taken from is told who took it (one read, only for
+        # someone who is not the duel's referee: never on the referee's own moves).
+        "taken_words": refereeing.taken_from(duel, user) if view.playing else None,
         "keypad": KEYPAD,
         "colors": COLOR_LABELS,
         # One key per rendered console: every form sent from it carries it (console.js, or
@@ -430,6 +437,24 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
 
 @tournament_view(Action.CORRECT_RESULTS)
 @require_POST
+def take(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    """An organiser takes the duel to run it (confirmed; the referee it is taken from sees who
+    took it). Given back from the Rounds page, like any assignment."""
+    duel = _referee_duel(request, tournament, duel_id)
+    try:
+        refereeing.take_duel(duel, request.user, confirm=bool(request.POST.get("confirm")))
+    except ServiceError as err:
+        return _current(
+            request, tournament, duel.pk, status=STATUS_OF.get(err.code, 422), error=err.message
+        )
+    if not request.htmx:
+        messages.success(request, "The duel is yours: you run it from this console.")
+        return HttpResponseRedirect(_console_url(tournament, duel))
+    return _current(request, tournament, duel.pk)
+
+
+@tournament_view(Action.CORRECT_RESULTS)
+@require_POST
 def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """An organiser's correction of a finished duel's result, with a public reason."""
     duel = selectors.duel_in(tournament, duel_id)
@@ -438,7 +463,12 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
         return _refuse(request, tournament, duel, form, correction_form=form)
     try:
         correct_result(
-            tournament, request.user, duel, form.winner_seat, form.cleaned_data["reason"]
+            tournament,
+            request.user,
+            duel,
+            form.winner_seat,
+            form.cleaned_data["reason"],
+            intent=form.cleaned_data.get("intent") or "",
         )
     except ServiceError as err:
         return _current(

@@ -204,7 +204,10 @@ def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -
         if chosen and referee is None:
             # An unknown id never silently unassigns the duel's referee.
             raise ServiceError("That referee is not one of this tournament's people.")
-        refereeing.assign_referee(duel, request.user, referee, table)
+        # Moving a running duel away from its referee is taking it: confirmed on the form.
+        refereeing.assign_referee(
+            duel, request.user, referee, table, confirm=bool(request.POST.get("confirm"))
+        )
     except ServiceError as err:
         return render_page(
             request,
