@@ -4,6 +4,7 @@ Every move form carries the sequence number and the revision the page showed, so
 is told someone else entered a move instead of having its move applied on a state it never saw.
 """
 
+import secrets
 from typing import Any
 
 from django import forms
@@ -14,9 +15,18 @@ from .services import SEATS
 SEAT_CHOICES = [(s, s) for s in SEATS]
 
 
+def new_intent() -> str:
+    """A fresh idempotency key for one rendered form (DESIGN.md: every write names what it is
+    for): the same form sent again carries the same key and is answered "already recorded,
+    nothing changed" instead of being applied twice or taken for someone else's move."""
+    return secrets.token_urlsafe(16)
+
+
 class SeqForm(forms.Form):
     seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     rev = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    # The key of the rendered console the form was sent from (absent from an older page).
+    intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
 
 class MoveForm(SeqForm):
@@ -139,7 +149,10 @@ class EndingForm(forms.Form):
 
 
 class CorrectionForm(forms.Form):
-    """An organiser's correction of a finished result (tournaments.services.corrections)."""
+    """An organiser's correction of a finished result (tournaments.services.corrections),
+    with the key of the console it was sent from (a repeat is told, never applied twice)."""
+
+    intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
     winner = forms.ChoiceField(
         widget=forms.RadioSelect,

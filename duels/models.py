@@ -101,6 +101,11 @@ class DuelEvent(models.Model):
     undone_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The idempotency key of the form that entered the move (a random token per rendered
+    # console or paper form): the same form sent again (a double tap, a venue Wi-Fi retry) is
+    # found by it and answered "already recorded, nothing changed" (DESIGN.md: every write
+    # names what it is for). Scoped to the duel and `created_by`; empty for the automation.
+    intent = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["seq", "pk"]

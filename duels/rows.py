@@ -19,7 +19,7 @@ from .models import Duel, DuelEvent
 # Every column of an event row a page shows: pk, seq, payload, summary, created_at, undone_at.
 ROW_FIELDS = ("pk", "seq", "payload", "summary", "created_at", "undone_at")
 ORDINARY_FIELDS = ("seq", "revision", "state")  # what an ordinary move changes in the duel row
-EVENT_COLUMNS = ("duel", "seq", "payload", "summary", "created_by", "created_at")
+EVENT_COLUMNS = ("duel", "seq", "payload", "summary", "created_by", "created_at", "intent")
 
 
 def locked_duel(pk: int, tournament_id: int, related: tuple[str, ...]) -> Duel:
@@ -77,10 +77,13 @@ def _write_plan(vendor: str) -> tuple[str, str, bool]:
     return insert, update, returning
 
 
-def insert_event(duel: Duel, payload: Any, lines: list[str], actor: Any, now: datetime) -> int:
-    """A new event row for the duel's current `seq`; its primary key."""
+def insert_event(
+    duel: Duel, payload: Any, lines: list[str], actor: Any, now: datetime, intent: str = ""
+) -> int:
+    """A new event row for the duel's current `seq`, with the key of the form that sent it
+    (`intent`, empty for none); its primary key."""
     insert, _, returning = _write_plan(connection.vendor)
-    values = (duel.pk, duel.seq, payload, lines, getattr(actor, "pk", None), now)
+    values = (duel.pk, duel.seq, payload, lines, getattr(actor, "pk", None), now, intent)
     with connection.cursor() as cursor:
         cursor.execute(
             insert,

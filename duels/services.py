@@ -23,7 +23,7 @@ from core.names import clean_name
 from . import rows
 from .engine import Duel as EngineDuel
 from .engine import EngineError
-from .models import Duel, DuelKind, DuelStatus, Result
+from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
 
 RECORD_FORMAT = "split-uno-duel"
 OPEN_STATUSES = (DuelStatus.READY, DuelStatus.RUNNING)
@@ -259,11 +259,13 @@ def event_rows(duel: Duel) -> list[tuple]:
     return rows.event_rows(duel.pk)
 
 
-def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Outcome:
+def _append(
+    duel: Duel, actor: Any, engine: EngineDuel, lines: list[str], intent: str = ""
+) -> Outcome:
     duel.seq += 1
     duel.revision += 1
     payload, now = engine.record()["events"][-1], timezone.now()
-    pk = rows.insert_event(duel, payload, lines, actor, now)
+    pk = rows.insert_event(duel, payload, lines, actor, now, intent)
     if hasattr(duel, "event_rows"):
         duel.event_rows.append((pk, duel.seq, payload, lines, now, None))  # rows.ROW_FIELDS
         duel.engine = engine  # the log replayed, the move applied: the console's answer reuses it
@@ -279,8 +281,9 @@ def _append(duel: Duel, actor: Any, engine: EngineDuel, lines: list[str]) -> Out
     return Outcome(lines, engine.finished)
 
 
-def apply_event(duel: Duel, actor: Any, event: Any) -> Outcome:
-    """Apply one move to a locked, open duel. Refused moves change nothing."""
+def apply_event(duel: Duel, actor: Any, event: Any, *, intent: str = "") -> Outcome:
+    """Apply one move to a locked, open duel, keeping the key of the form that sent it
+    (`intent`: see `entered_by_intent`). Refused moves change nothing."""
     check_open(duel)
     # One read of the log serves the engine (its active events) and, after the move, the
     # console's answer (`duel.event_rows`, the new row included): no second read.
@@ -292,7 +295,16 @@ def apply_event(duel: Duel, actor: Any, event: Any) -> Outcome:
         effects = engine.apply(event)
     except EngineError as err:
         raise ServiceError(str(err), code="illegal") from None
-    return _append(duel, actor, engine, engine.describe(effects) if effects else [])
+    return _append(duel, actor, engine, engine.describe(effects) if effects else [], intent)
+
+
+def entered_by_intent(duel: Duel, actor: Any, intent: str) -> DuelEvent | None:
+    """The move this person already entered in this duel from the form keyed `intent` (the
+    same form sent twice: a double tap, a retry after a lost answer), else None. The key is
+    scoped to the duel and the actor: another person's key never matches."""
+    if not intent or actor is None or getattr(actor, "pk", None) is None:
+        return None
+    return DuelEvent.objects.filter(duel=duel, created_by=actor, intent=intent).first()
 
 
 def undo(duel: Duel, actor: Any) -> None:

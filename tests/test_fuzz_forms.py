@@ -300,6 +300,7 @@ FORMS: dict[str, Form] = {
         fields={"seq": "0", "rev": "0", "ending": "forfeit_A", "reason": "Left", "confirm": "on"},
     ),
     "duels:correct": Form("organiser", "played", {"winner": "B", "reason": "Typo"}),
+    "duels:take": Form("organiser", fields={"confirm": "1"}),
     # Tournament pages outside /manage/
     "tournaments:create": Form("player", fields={"name": "New Cup", "duel_preset": "tournament"}),
     "tournaments:claim": Form("outsider", "setup"),
@@ -316,6 +317,8 @@ FORMS: dict[str, Form] = {
     "organiser:paper_result": Form(
         "organiser",
         fields=lambda w: {
+            "round": "1",
+            "duel": str(w.duel.pk),
             "first": str(w.duel.seat_a_id),
             "second": str(w.duel.seat_b_id),
             "winner": "first",

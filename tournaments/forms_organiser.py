@@ -220,8 +220,13 @@ class SharedCardForm(forms.Form):
 
 
 class RulingForm(forms.Form):
-    """A correction (winner A, B or nobody) or a void (group rounds), always with a reason."""
+    """A correction (winner A, B or nobody) or a void (group rounds), always with a reason.
 
+    It carries the tournament's version its preview was drawn at (`version`) and its key
+    (`intent`): recorded only while that preview is still true, and once."""
+
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
     ruling = forms.ChoiceField(label="What counts from now on", widget=forms.RadioSelect)
     reason = forms.CharField(
         max_length=300,
@@ -267,10 +272,26 @@ class AuditFilterForm(forms.Form):
         ]
 
 
-class PaperResultForm(forms.Form):
-    """A round's duel played on paper: its two representatives and who won, in one form
-    (issue 16). The winner is named by group, so the choice never depends on the seats."""
+class IntentFields(forms.Form):
+    """What a result form was drawn for, in hidden fields: its key (`intent`). Checked by the
+    service, never trusted for who may."""
 
+    intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+
+    def intent_value(self) -> str:
+        return self.cleaned_data.get("intent") or ""
+
+
+class PaperResultForm(IntentFields):
+    """A round's duel played on paper: its two representatives and who won, in one form
+    (issue 16). The winner is named by group, so the choice never depends on the seats.
+
+    It names the round it was drawn for (`round`) and the duel, when one existed (`duel`):
+    a second copy of the sheet is answered with the round's result, never recorded as the
+    next round's."""
+
+    round = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+    duel = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
     first = forms.TypedChoiceField(coerce=int)
     second = forms.TypedChoiceField(coerce=int)
     winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
@@ -300,13 +321,24 @@ class PaperResultForm(forms.Form):
             ("second", f"{groups[1].name}'s player won"),
         ]
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("round") is None:
+            # A sheet that does not say which round it is for is never given the open one.
+            raise forms.ValidationError(
+                "This form does not say which round it is for: reload the Rounds page."
+            )
+        return data
+
     def winner_id(self) -> int:
         return self.cleaned_data[self.cleaned_data["winner"]]
 
 
-class PaperDuelForm(forms.Form):
-    """A duel whose players are known (a replay, a tie-break, a playoff) played on paper."""
+class PaperDuelForm(IntentFields):
+    """A duel whose players are known (a replay, a tie-break, a playoff) played on paper. Its
+    duel is its address; `rev` is the duel's revision the page showed."""
 
+    rev = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
     winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
     note = PaperResultForm.base_fields["note"]
 

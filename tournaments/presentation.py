@@ -168,6 +168,7 @@ ACTION_TEXT = {
     "group_phase_started": "Group phase started",
     "representatives_named": "Representatives named",
     "referee_assigned": "Referee or table assigned",
+    "duel_taken": "Duel taken from its referee",
     "membership_changed": "Group membership changed",
     "group_eliminated": "Group eliminated",
     "player_withdrawn": "Player withdrawn",
@@ -209,6 +210,7 @@ _KEY_WORDS = {
     "round": "round",
     "table": "table",
     "referee": "referee",
+    "previous": "taken from",
     "kind": "kind",
     "finish": "finish",
     "replay": "replayed",
@@ -264,7 +266,9 @@ def audit_text(
             words = ", ".join(duel(v) for v in value) if isinstance(value, list) else str(value)
         elif key == "group":
             words = group(value)
-        elif key == "referee":
+        elif key == "intent":
+            continue  # a form's idempotency key: how a repeat is told, nothing to read
+        elif key in ("referee", "previous"):
             words = users.get(_int(value), "someone") if value is not None else "nobody"
         elif key == "kind":
             words = KIND_LABELS.get(value, str(value))
@@ -374,3 +378,76 @@ def start_key_of(kind: str, stage: str, round_number: int | None) -> str:
     if kind == "tie_break":
         return "tie_breaks"
     return stage if kind == "playoff" else ""
+
+
+# Repeats, races and taken duels (issue "Trust on the night") ---------------------------------
+# A form sent again, or a second referee's copy of a sheet already entered, is answered with
+# what was recorded and by whom, and that nothing changed; a move that lost a race is told
+# which move counted. One place for these words, like every other word about duels.
+
+
+def person_label(user: Any) -> str:
+    """A person in a referee's sentence: the name they chose, else their username;
+    "the automation" for nobody (a time limit, a withdrawal's forfeit)."""
+    return str(user) if user is not None else "the automation"
+
+
+def outcome_text(winner_name: str | None, finish: str = "") -> str:
+    """ "Ada won", or "no winner (a replay is due)"."""
+    if winner_name:
+        return f"{winner_name} won"
+    return "no winner (a replay is due)" if finish != "void" else "no result (void)"
+
+
+def already_recorded(title: str, who: str, at: str, outcome: str) -> str:
+    """ "Group round 9 was already recorded by Olga at 21:14: Ada won. Nothing changed." """
+    return f"{title} was already recorded by {who} at {at}: {outcome}. Nothing changed."
+
+
+def already_entered(seq: int, move: str) -> str:
+    """The same move form sent again (a retry after a lost answer): the stored outcome."""
+    return (
+        f"Already entered: move {seq}, {move.rstrip('.')}. Nothing changed: "
+        "this is the duel as it is now."
+    )
+
+
+def move_counted_first(who: str, move: str) -> str:
+    """A move that lost a race, told which one counted (after the conflict's own words)."""
+    return (
+        "Someone else entered a move — here is the current state. "
+        f"{who} entered “{move.rstrip('.')}” first; your move was not entered."
+    )
+
+
+def round_not_open(title: str, status_label: str) -> str:
+    return f"{title} is {status_label.lower()}: nothing was recorded. Reload the page."
+
+
+def duel_closed_words(title: str, status_label: str) -> str:
+    return f"{title} is {status_label.lower()}: nothing was recorded. Reload the page."
+
+
+def ruling_stale() -> str:
+    return (
+        "The tournament changed since this preview was drawn: nothing was recorded. "
+        "Show what will be recomputed again, then record the ruling."
+    )
+
+
+def ruling_already_recorded(title: str, who: str, at: str, ruling: str) -> str:
+    return (
+        f"{title}: this ruling was already recorded by {who} at {at} ({ruling}). Nothing changed."
+    )
+
+
+def duel_taken_words(who: str, at: str) -> str:
+    """What the referee whose duel was taken reads on its console."""
+    return f"{who} took this duel from you at {at}: your console follows along, read-only."
+
+
+def take_needs_confirm(title: str, previous: str) -> str:
+    return (
+        f"{title} is running with {previous} as its referee: tick the confirmation to take "
+        f"it from them (their console turns read-only and says who took it)."
+    )

@@ -4,8 +4,10 @@ duel of the tournament with its title (tournaments/presentation.py)."""
 
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from duels import selectors as duel_selectors
-from duels.models import Duel, DuelStatus
+from duels.models import Duel, DuelEvent, DuelStatus
 from duels.selectors import ConsoleView, Row
 
 from . import presentation
@@ -53,3 +55,25 @@ def staff_duels(tournament: Tournament) -> list[Duel]:
     for duel in duels:
         duel.title = presentation.duel_title(duel)
     return sorted(duels, key=lambda d: (rank.get(d.status, 99), d.created_at, d.pk))
+
+
+def lost_race_words(
+    tournament: Tournament, duel: Duel, view: ConsoleView, revision: int | None, *, result: bool
+) -> str | None:
+    """What a device whose move lost a race is told counted instead: "bao entered “Bob
+    reveals 7” first; your move was not entered." — or, for an ending sent to a duel another
+    device has finished, its result and who recorded it. None when the change since the
+    page was an undo (the generic words say it): nothing was entered to name."""
+    if result and duel.status == DuelStatus.FINISHED:
+        from .services.refereeing import recorded
+
+        return recorded(tournament, duel).message
+    if revision is None:
+        return None
+    added = view.log_since(revision).new
+    if not added:
+        return None
+    latest = added[0]  # latest first
+    who = DuelEvent.objects.filter(pk=latest.pk).values_list("created_by", flat=True).first()
+    person = get_user_model().objects.filter(pk=who).first() if who else None
+    return presentation.move_counted_first(presentation.person_label(person), latest.text)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("<int:duel_id>/redo/", views.redo, name="redo"),
     path("<int:duel_id>/end/", views.end, name="end"),
     path("<int:duel_id>/correct/", views.correct, name="correct"),
+    path("<int:duel_id>/take/", views.take, name="take"),
     path("<int:duel_id>/record.json", views.record, name="record"),
     path("<int:duel_id>/replay/", views.replay, name="replay"),
 ]

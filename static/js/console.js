@@ -113,6 +113,9 @@
     var box = document.getElementById("console");
     event.detail.parameters.seq = box.getAttribute("data-seq");
     event.detail.parameters.rev = box.getAttribute("data-rev");
+    // The console's key, new with every answer: the same form sent again (Retry after a lost
+    // answer) carries it and is answered "already entered, nothing changed".
+    event.detail.parameters.intent = box.getAttribute("data-intent") || "";
   });
 
   // Focus across swaps: after a move, to the next thing to enter (the pad, else the decision,

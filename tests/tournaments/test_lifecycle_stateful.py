@@ -706,6 +706,142 @@ class TournamentLife(RuleBasedStateMachine):
         if self.t.phase == Phase.TIE_BREAKS:
             self.start_playoffs()
 
+    # == intent: a repeated result changes nothing; referees reassigned =====================
+    # (issue "Trust on the night": every write names what it is for, and a repeat is
+    # harmless; running duels can be given to another referee and back.) Kept in one block:
+    # other rules of the machine are added beside it.
+
+    def _repeat_refused(self, send: Callable[[], Any]) -> None:
+        """`send` repeats a result already recorded: it must be refused as recorded, in
+        words, and change nothing."""
+        before = snapshot(self.tournament)
+        try:
+            send()
+        except refereeing.AlreadyRecorded as err:
+            assert "Nothing changed" in err.message, err.message
+        else:
+            raise AssertionError("a repeated result was recorded again")
+        finally:
+            self.tournament.refresh_from_db()
+        assert snapshot(self.tournament) == before, "a repeated result changed the state"
+        STATS["repeats refused"] += 1
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, how=st.sampled_from(["duel sheet", "round sheet", "console"]))
+    def repeat_a_result(self, which: int, how: str) -> None:
+        """A finished duel's result sent again: its paper sheet (the duel's or, for a group
+        round, the round's, naming its round and duel), or its console ending from the
+        page that showed the duel before it ended."""
+        duel = self._finished(which)
+        if duel is None or not (duel.seat_a_id and duel.seat_b_id):
+            return
+        winner = duel.result.winner_id or duel.seat_a_id
+        if how == "round sheet" and duel.kind in GROUP_KINDS and duel.round_id:
+            send = partial(
+                refereeing.record_paper_result,
+                self.t,
+                self.organiser,
+                round_number=duel.round.number,
+                duel_id=duel.pk,
+                first_id=duel.seat_a_id,
+                second_id=duel.seat_b_id,
+                winner_id=winner,
+                intent="repeat-round",
+            )
+        elif how == "console":
+            event = {"type": "adjudicate", "winner": "A", "reason": "again"}
+            # The organiser's page drawn one move before the end: another device's repeat.
+            send = partial(
+                refereeing.append_event,
+                duel,
+                self.organiser,
+                event,
+                duel.seq - 1,
+                duel.revision - 1,
+                intent="repeat-console",
+            )
+            before = snapshot(self.tournament)
+            try:
+                send()
+            except ServiceError:
+                pass  # a stale page: refused as a conflict (the view names the result)
+            else:
+                raise AssertionError("an ending was applied to a finished duel")
+            finally:
+                self.tournament.refresh_from_db()
+            assert snapshot(self.tournament) == before
+            return
+        else:
+            send = partial(
+                refereeing.record_paper_result,
+                self.t,
+                self.organiser,
+                duel_id=duel.pk,
+                expected_revision=0,
+                winner_id=winner,
+                intent="repeat-duel",
+            )
+        self._repeat_refused(send)
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, side=seat)
+    def end_a_duel_twice(self, which: int, side: str) -> None:
+        """The referee's ending sent twice from the same page (a Wi-Fi retry): the second is
+        its stored outcome, nothing changes."""
+        duel = self._open(which)
+        if duel is None:
+            return
+        seq, revision = duel.seq, duel.revision
+        event = {"type": "forfeit", "seat": side}
+        send = partial(
+            refereeing.append_event, duel, self.referee, event, seq, revision, intent="twice"
+        )
+        if self.attempt(send) is None:
+            return  # refused the first time (not this referee's duel, …): nothing to repeat
+        self._repeat_refused(send)
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick, confirm=st.booleans(), play=st.booleans())
+    def reassign_a_referee(self, which: int, confirm: bool, play: bool) -> None:
+        """An organiser gives an open duel (running ones too) to a second referee, who may
+        play a round in it, then gives it back. Moving a running duel away from its referee
+        needs the confirmation: without it nothing changes."""
+        duel = self._open(which)
+        if duel is None:
+            return
+        if getattr(self, "second_referee", None) is None:
+            self.second_referee = RoleFactory(tournament=self.t, role=Role.REFEREE).user
+            self.tournament.refresh_from_db()
+        second, was = self.second_referee, duel.referee
+        took = duel.status == DuelStatus.RUNNING and was is not None
+        done = self.attempt(
+            lambda: refereeing.assign_referee(duel, self.organiser, second, confirm=confirm)
+        )
+        duel.refresh_from_db()
+        if took and not confirm:
+            assert done is None and duel.referee_id == was.pk
+            return
+        assert done is not None and duel.referee_id == second.pk
+        STATS["referees reassigned"] += 1
+        if took:
+            assert AuditEntry.objects.filter(
+                tournament=self.t, action="duel_taken", detail__duel=duel.pk
+            ).exists()
+        if play and duel.status in (DuelStatus.READY, DuelStatus.RUNNING):
+            self.attempt(
+                lambda: refereeing.append_event(
+                    duel, second, {"type": "round", "cards": {"A": 4, "B": 6}}, duel.seq
+                )
+            )
+            duel.refresh_from_db()
+        if duel.status in OPEN:
+            # Given back, as the Rounds page does (confirmed: it runs now, or may).
+            self.attempt(lambda: refereeing.assign_referee(duel, self.organiser, was, confirm=True))
+            duel.refresh_from_db()
+            assert duel.referee_id == (was.pk if was else None)
+
+    # == end of the intent block ================================================================
+
     # -- invariants ------------------------------------------------------------------------
 
     def check_all(self) -> None:

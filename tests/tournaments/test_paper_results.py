@@ -102,7 +102,7 @@ def test_a_pending_shared_card_is_dealt_into_the_paper_duel(round1):
         ("player_referee", "you play in this duel"),
         ("other_referee", "assigned to"),
         ("stranger", "only the tournament's referees and organisers"),
-        ("finished", "takes no more moves"),
+        ("finished", "was already recorded by"),
         ("neither", "choose a round or a duel"),
         ("wrong_group", "is not an active member"),
     ],
@@ -197,7 +197,9 @@ def test_role_matrix(paper_cup, who, status):
     client = Client()
     if users[who] is not None:
         client.force_login(users[who])
-    response = _post(client, tournament, {"first": alice.pk, "second": bob.pk, "winner": "second"})
+    response = _post(
+        client, tournament, {"round": 1, "first": alice.pk, "second": bob.pk, "winner": "second"}
+    )
     assert response.status_code == status
     played = Duel.objects.filter(tournament=tournament, status=DuelStatus.FINISHED)
     assert played.exists() is (status == 302)
@@ -210,7 +212,9 @@ def test_a_player_who_is_also_referee_cannot_record_their_own_duel(paper_cup):
     RoleFactory(tournament=tournament, user=bob.user, role=Role.REFEREE)
     client = Client()
     client.force_login(bob.user)
-    response = _post(client, tournament, {"first": alice.pk, "second": bob.pk, "winner": "second"})
+    response = _post(
+        client, tournament, {"round": 1, "first": alice.pk, "second": bob.pk, "winner": "second"}
+    )
     assert response.status_code == 422
     assert "another referee must run it" in response.content.decode()
     assert not Duel.objects.filter(tournament=tournament, status=DuelStatus.FINISHED).exists()
@@ -230,7 +234,7 @@ def test_bad_input_is_refused_in_words_and_kept(paper_cup, data, words):
     tournament, alice, bob, users = paper_cup
     client = Client()
     client.force_login(users["organiser"])
-    response = _post(client, tournament, data)
+    response = _post(client, tournament, {"round": 1, **data})
     assert response.status_code == 422
     assert words in response.content.decode()
     assert not Duel.objects.filter(tournament=tournament).exists()

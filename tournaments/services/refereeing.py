@@ -6,8 +6,9 @@ rows and, when the duel finishes, applies the result through `lifecycle` — one
 Lock order, as everywhere: the tournament row, then the duel row.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -15,10 +16,11 @@ from django.utils import timezone
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from duels import services as duels
-from duels.models import Duel, DuelKind, DuelStatus
+from duels.models import Duel, DuelEvent, DuelKind, DuelStatus
 from duels.selectors import player_ids
 
-from ..models import EntrantStatus, Phase, RoundStatus, Tournament
+from .. import presentation
+from ..models import AuditEntry, EntrantStatus, Phase, RoundStatus, Tournament
 from . import audit, lifecycle
 from .groups import round_one_blocked
 from .setup import lock, lock_key
@@ -110,40 +112,161 @@ def _start(tournament: Tournament, duel: Duel, actor: Any) -> None:
         else None
     )
     # The deadline is kept by beat (tournaments.tasks.keep_time) and by the console's polls.
-    duels.start(duel, referee=actor, starting_action_cards=gifts, deadline=deadline, now=now)
+    # A referee's first move in an unassigned duel makes it theirs; an organiser's never does
+    # (taking a duel is an explicit, confirmed choice: `take_duel`), so a referee about to
+    # run it is not turned read-only by an organiser's tap.
+    taker = None if _organiser(tournament, actor, duel) else actor
+    duels.start(duel, referee=taker, starting_action_cards=gifts, deadline=deadline, now=now)
+
+
+def _organiser(tournament: Tournament, actor: Any, duel: Duel) -> bool:
+    return actor is not None and can(
+        actor, Action.CORRECT_RESULTS, tournament, players=player_ids(duel)
+    )
+
+
+class AlreadyRecorded(ServiceError):
+    """The same write again (the same form sent twice, or a second copy of a sheet already
+    entered): nothing changed, and the message says what was recorded, by whom, when."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="repeat")
 
 
 @transaction.atomic
 def append_event(
-    duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None = None
+    duel: Duel,
+    actor: Any,
+    event: Any,
+    expected_seq: int,
+    expected_revision: int | None = None,
+    *,
+    intent: str = "",
 ) -> list[str]:
     """Apply one move. Returns what happened, in words. Refused moves change nothing."""
-    return _play(duel, actor, event, expected_seq, expected_revision)[1]
+    return _play(duel, actor, event, expected_seq, expected_revision, intent)[1]
 
 
 @transaction.atomic
 def play_move(
-    duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None = None
+    duel: Duel,
+    actor: Any,
+    event: Any,
+    expected_seq: int,
+    expected_revision: int | None = None,
+    *,
+    intent: str = "",
 ) -> tuple[Duel, list[str]]:
     """`append_event` for the console: also returns the duel row as the move left it (locked,
     with its seats and referee, and `event_rows`, the log with the new row), from which the
-    console's answer is drawn without reading the duel or its log again."""
-    return _play(duel, actor, event, expected_seq, expected_revision)
+    console's answer is drawn without reading the duel or its log again.
+
+    `intent` is the key of the form that sent the move: the same form sent again is refused
+    as `AlreadyRecorded` (its stored outcome), never as someone else's move."""
+    return _play(duel, actor, event, expected_seq, expected_revision, intent)
 
 
 @transaction.atomic
 def redo_undone(
-    duel: Duel, actor: Any, expected_seq: int, expected_revision: int | None = None
+    duel: Duel,
+    actor: Any,
+    expected_seq: int,
+    expected_revision: int | None = None,
+    *,
+    intent: str = "",
 ) -> tuple[Duel, list[str]]:
     """Enter again the move just undone ("Undone — Redo"), through the same checks as any
     move, and only while nothing else has happened since: the page's seq and revision are
     those the undo left, and the duel's latest change is that undo."""
-    _, locked = _locked(duel)
+    tournament, locked = _locked(duel)
+    _check_policy(tournament, locked, actor, expected_seq, expected_revision)
+    _check_repeat(tournament, locked, actor, intent, expected_seq, expected_revision)
     duels.check_fresh(locked, expected_seq, expected_revision)
     payload = duels.just_undone(locked)
     if payload is None:
         raise ServiceError("Nothing to redo: a move was entered after the undo.", code="conflict")
-    return _play(duel, actor, payload, expected_seq, expected_revision)
+    return _play(duel, actor, payload, expected_seq, expected_revision, intent)
+
+
+def _check_policy(
+    tournament: Tournament,
+    duel: Duel,
+    actor: Any,
+    expected_seq: int,
+    expected_revision: int | None,
+) -> None:
+    """Who may, first. A referee refused only because the duel became someone else's while
+    their page was open (a lost race for an unassigned duel) hears the conflict instead: the
+    page is stale, and that is what they must hear."""
+    try:
+        check_referee(tournament, duel, actor)
+    except ServiceError:
+        stale = expected_seq != duel.seq or (
+            expected_revision is not None and expected_revision != duel.revision
+        )
+        if stale and can(actor, Action.REFEREE_DUELS, tournament, players=player_ids(duel)):
+            raise duels.Conflict(duel.seq) from None
+        raise
+
+
+def _check_repeat(
+    tournament: Tournament,
+    duel: Duel,
+    actor: Any,
+    intent: str,
+    expected_seq: int,
+    expected_revision: int | None,
+) -> None:
+    """The same form sent again: its stored outcome, "already entered, nothing changed".
+
+    Only a stale page can be a repeat (a move applied from a page moves the revision past it),
+    so a fresh page's move costs no read here: the console's hot path stays as it was."""
+    fresh = expected_seq == duel.seq and (
+        expected_revision is None or expected_revision == duel.revision
+    )
+    if fresh or not intent:
+        return
+    done = duels.entered_by_intent(duel, actor, intent)
+    if done is None:
+        return
+    if duel.status == DuelStatus.FINISHED and done.seq == duel.seq and done.undone_at is None:
+        raise recorded(tournament, duel)
+    raise AlreadyRecorded(
+        presentation.already_entered(done.seq, ". ".join(done.summary) or "a move")
+    )
+
+
+def venue_time(tournament: Tournament, at: datetime) -> str:
+    """A time of the night as the venue reads it ("21:14", in the tournament's zone)."""
+    try:
+        zone = ZoneInfo(tournament.time_zone)
+    except (ValueError, KeyError):
+        zone = ZoneInfo("UTC")
+    return timezone.localtime(at, zone).strftime("%H:%M")
+
+
+def recorded(tournament: Tournament, duel: Duel) -> AlreadyRecorded:
+    """The refusal of a second result for a finished duel, in words: "Group round 9 was
+    already recorded by Olga at 21:14: Ada won. Nothing changed." Who is whoever entered
+    the finishing event (a paper sheet's adjudication, a console's last move)."""
+    duel = Duel.objects.select_related("round", "result__winner").get(pk=duel.pk)
+    last = (
+        DuelEvent.objects.filter(duel=duel, undone_at=None)
+        .select_related("created_by")
+        .order_by("-seq")
+        .first()
+    )
+    result = getattr(duel, "result", None)
+    at = result.recorded_at if result is not None else (duel.finished_at or timezone.now())
+    winner = result.winner.name if result is not None and result.winner else None
+    return AlreadyRecorded(
+        presentation.already_recorded(
+            presentation.duel_title(duel),
+            presentation.person_label(last.created_by if last else None),
+            venue_time(tournament, at),
+            presentation.outcome_text(winner),
+        )
+    )
 
 
 # What a move needs of the locked duel row: its seats and referee (checks, and the console's
@@ -153,22 +276,29 @@ MOVE_RELATIONS = ("seat_a", "seat_b", "referee")
 
 
 def _play(
-    duel: Duel, actor: Any, event: Any, expected_seq: int, expected_revision: int | None
+    duel: Duel,
+    actor: Any,
+    event: Any,
+    expected_seq: int,
+    expected_revision: int | None,
+    intent: str = "",
 ) -> tuple[Duel, list[str]]:
     # The hot path of the console: the tournament row is locked, not read again. An ordinary
     # move reads none of its fields (the permission check uses the roles the request read);
     # a first or a finishing move reads it again under the lock before anything that does.
+    # The checks in DESIGN.md's order: lock, who may, the form's key, the revision, apply.
     tournament = duel.tournament
     lock_key(tournament)
     duel = duels.lock(duel, related=MOVE_RELATIONS)
     duel.tournament = tournament
+    _check_policy(tournament, duel, actor, expected_seq, expected_revision)
+    _check_repeat(tournament, duel, actor, intent, expected_seq, expected_revision)
     duels.check_fresh(duel, expected_seq, expected_revision)
-    check_referee(tournament, duel, actor)
     duels.check_open(duel)
     if duel.seq == 0:
         tournament.refresh_from_db()
         _start(tournament, duel, actor)
-    outcome = duels.apply_event(duel, actor, event)
+    outcome = duels.apply_event(duel, actor, event, intent=intent)
     if outcome.finished:
         if duel.seq > 1:
             tournament.refresh_from_db()
@@ -188,9 +318,16 @@ def undo_last_event(
 
 
 @transaction.atomic
-def assign_referee(duel: Duel, actor: Any, referee: Any, table: str | None = None) -> Duel:
-    """Organisers assign any referee, and a table when ``table`` is given (any duel: group,
-    tie-break or playoff); a referee takes an unassigned duel for themselves."""
+def assign_referee(
+    duel: Duel, actor: Any, referee: Any, table: str | None = None, *, confirm: bool = False
+) -> Duel:
+    """Organisers assign any referee, and a table when ``table`` is given (any open duel:
+    group, tie-break or playoff, running ones too); a referee takes an unassigned duel for
+    themselves.
+
+    Moving a **running** duel away from the referee running it is taking it: it needs
+    `confirm`, is audit-logged as `duel_taken` (with the referee it was taken from), and that
+    referee's console says who took it. Given back the same way."""
     tournament, duel = _locked(duel)
     organiser = can(actor, Action.MANAGE_REFEREES, tournament)
     if not organiser and (referee != actor or duel.referee_id not in (None, actor.pk)):
@@ -206,11 +343,57 @@ def assign_referee(duel: Duel, actor: Any, referee: Any, table: str | None = Non
         raise ServiceError(
             f"{referee} cannot referee this duel (not a referee here, or one of its players)."
         )
+    previous = duel.referee
+    new_pk = referee.pk if referee is not None else None
+    taken = duel.status == DuelStatus.RUNNING and previous is not None and previous.pk != new_pk
+    if taken and not confirm:
+        raise ServiceError(
+            presentation.take_needs_confirm(
+                presentation.duel_title(duel), presentation.person_label(previous)
+            )
+        )
     changed = duels.set_referee(duel, referee=referee, table=table)
-    audit.record(tournament, actor, "referee_assigned", duel=duel.pk, **changed)
+    if taken:
+        audit.record(tournament, actor, "duel_taken", duel=duel.pk, previous=previous.pk, **changed)
+    else:
+        audit.record(tournament, actor, "referee_assigned", duel=duel.pk, **changed)
     if "table" in changed:
         audit.bump_version(tournament)  # public pages show where a duel is played
     return duel
+
+
+@transaction.atomic
+def take_duel(duel: Duel, actor: Any, *, confirm: bool) -> Duel:
+    """An organiser takes an open duel to run it themselves (the console's "Take this duel"):
+    never by a move, always confirmed when someone else runs it, audit-logged."""
+    tournament, locked = _locked(duel)
+    if not _organiser(tournament, actor, locked):
+        raise ServiceError("Only organisers take a duel from its referee.", code="forbidden")
+    if locked.referee_id == actor.pk:
+        raise ServiceError("This duel is already yours.")
+    duels.check_open(locked)
+    return assign_referee(locked, actor, actor, confirm=confirm)
+
+
+def taken_from(duel: Duel, user: Any) -> str | None:
+    """What the referee a running duel was taken from reads on its console ("ada took this
+    duel from you at 21:14 …"), or None when it was not taken from `user`."""
+    if user is None or duel.referee_id in (None, user.pk):
+        return None
+    entry = (
+        AuditEntry.objects.filter(
+            tournament_id=duel.tournament_id, action="duel_taken", detail__duel=duel.pk
+        )
+        .select_related("actor")
+        .order_by("-pk")
+        .first()
+    )
+    if entry is None or entry.detail.get("previous") != user.pk:
+        return None
+    tournament = Tournament.objects.only("time_zone").get(pk=duel.tournament_id)
+    return presentation.duel_taken_words(
+        presentation.person_label(entry.actor), venue_time(tournament, entry.created_at)
+    )
 
 
 @transaction.atomic
@@ -279,6 +462,8 @@ def record_paper_result(
     first_id: int | None = None,
     second_id: int | None = None,
     duel_id: int | None = None,
+    expected_revision: int | None = None,
+    intent: str = "",
     note: str = "",
 ) -> Duel:
     """A whole duel played on paper (a device failed, or the venue had none), recorded in one
@@ -287,21 +472,56 @@ def record_paper_result(
     ends with one `adjudicate` event whose reason is "played on paper" (RULES.md section 8).
     `note` is the staff's own word on it, kept in the audit log (private).
 
+    Every sheet names what it is for (DESIGN.md): the round's form its round number, and the
+    duel it was drawn for when one existed (`duel_id`); a duel's own form its duel and
+    `expected_revision`; both an `intent` key. A sheet for a round or a duel already decided
+    is refused with what was recorded (`AlreadyRecorded`), never applied to the next round.
+
     Who may: whoever may referee the duel (`check_referee`): organisers, co-organisers, and a
     referee for an unassigned duel or one assigned to them (TOURNAMENT.md: a referee may
     "record … an adjudication"); never one of its players.
     """
     tournament = lock(tournament)
-    if (round_number is None) == (duel_id is None):
+    if round_number is None and duel_id is None:
         raise ServiceError("Choose a round or a duel.")
+    # Who may, first (the answer to a repeat names who recorded what: staff only).
+    if not can(actor, Action.REFEREE_DUELS, tournament):
+        raise ServiceError(
+            "Only the tournament's referees and organisers run duels.", code="forbidden"
+        )
+    # The form's key: this person already sent this very sheet.
+    if intent and getattr(actor, "pk", None) is not None:
+        done = (
+            DuelEvent.objects.filter(duel__tournament=tournament, created_by=actor, intent=intent)
+            .select_related("duel")
+            .first()
+        )
+        if done is not None:
+            raise recorded(tournament, done.duel)
+    drawn = None
+    if duel_id is not None:
+        drawn = (
+            Duel.objects.filter(tournament=tournament, pk=duel_id).select_related("round").first()
+        )
+        if drawn is None:
+            raise ServiceError("That duel is not in this tournament.")
+        if round_number is not None and (drawn.round is None or drawn.round.number != round_number):
+            raise ServiceError(f"That duel is not group round {round_number}'s: reload the page.")
+        _check_not_decided(tournament, drawn)
     if round_number is not None:
+        _check_round_open(tournament, round_number)
         duel = _paper_round_duel(tournament, actor, round_number, first_id, second_id)
     else:
-        duel = Duel.objects.filter(tournament=tournament, pk=duel_id).first()
-        if duel is None:
-            raise ServiceError("That duel is not in this tournament.")
+        duel = drawn
     tournament, duel = _locked(duel)
     check_referee(tournament, duel, actor)
+    if expected_revision is not None and expected_revision != duel.revision:
+        _check_not_decided(tournament, duel)
+        raise ServiceError(
+            f"{presentation.duel_title(duel)} has moves entered on the console since this page "
+            "was drawn: nothing was recorded. Finish it there.",
+            code="conflict",
+        )
     duels.check_open(duel)
     if duel.seq:
         raise ServiceError(
@@ -313,7 +533,7 @@ def record_paper_result(
         raise ServiceError("The winner must be one of the duel's two players.")
     _start(tournament, duel, actor)
     outcome = duels.apply_event(
-        duel, actor, {"type": "adjudicate", "winner": seat, "reason": PAPER_REASON}
+        duel, actor, {"type": "adjudicate", "winner": seat, "reason": PAPER_REASON}, intent=intent
     )
     audit.record(
         tournament,
@@ -327,6 +547,41 @@ def record_paper_result(
     if outcome.finished:
         lifecycle.after_result(tournament, duel, actor)
     return duel
+
+
+def _check_not_decided(tournament: Tournament, duel: Duel) -> None:
+    """The duel a sheet was drawn for has a result already, or is closed: nothing to record."""
+    if duel.status == DuelStatus.FINISHED:
+        raise recorded(tournament, duel)
+    if duel.status in (DuelStatus.VOID, DuelStatus.ABANDONED):
+        raise ServiceError(
+            presentation.duel_closed_words(
+                presentation.duel_title(duel), duel.get_status_display()
+            ),
+            code="conflict",
+        )
+
+
+def _check_round_open(tournament: Tournament, round_number: int) -> None:
+    """A round's sheet is for that round only: a decided round answers with its result (a
+    second copy of the sheet), never by recording the next round."""
+    rnd = tournament.rounds.filter(number=round_number).first()
+    if rnd is None:
+        raise ServiceError(f"There is no group round {round_number}.")
+    if rnd.status == RoundStatus.OPEN:
+        return
+    title = presentation.title_of(DuelKind.GROUP, "", round_number)
+    if rnd.status == RoundStatus.DECIDED:
+        decided = (
+            Duel.objects.filter(round=rnd, status=DuelStatus.FINISHED, result__winner__isnull=False)
+            .order_by("-finished_at", "-pk")
+            .first()
+        )
+        if decided is not None:
+            raise recorded(tournament, decided)
+    raise ServiceError(
+        presentation.round_not_open(title, rnd.get_status_display()), code="conflict"
+    )
 
 
 def _paper_round_duel(

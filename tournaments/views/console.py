@@ -32,7 +32,15 @@ from core.numbers import read_int
 from duels import selectors
 from duels import services as duels
 from duels.engine import COLORS
-from duels.forms import ENDING_HELP, CorrectionForm, EndingForm, MoveForm, SeqForm, ending_choices
+from duels.forms import (
+    ENDING_HELP,
+    CorrectionForm,
+    EndingForm,
+    MoveForm,
+    SeqForm,
+    ending_choices,
+    new_intent,
+)
 from duels.models import Duel, DuelStatus
 from tournaments import presentation
 from tournaments import selectors_console as console_selectors
@@ -47,7 +55,8 @@ KEYPAD = "1234567890"  # a phone's keypad order: the referee's thumb knows it
 # state, a move the rules forbid is unprocessable, the wrong person is forbidden.
 INDENT = re.compile(r"\n\s+")
 COLOR_LABELS = tuple((color, color.capitalize()) for color in COLORS)
-STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 403, "illegal": 422}
+# A repeat (the same form sent again) is its stored outcome: the console as it is, with words.
+STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 403, "illegal": 422, "repeat": 200}
 
 
 def _url(name: str, tournament: Tournament, duel: Duel) -> str:
@@ -91,6 +100,8 @@ def _context(
     # The service has the last word; this only hides buttons that would be refused.
     may_move = view.playing and (duel.referee_id in (None, user.pk) or organiser)
     may_correct = organiser and view.finished
+    # Taking a duel is an explicit, confirmed choice of an organiser, never a move's effect.
+    may_take = organiser and view.playing and duel.referee_id != user.pk
     names = _names(view)
     return {
         "tournament": tournament,
@@ -99,8 +110,16 @@ def _context(
         "error": error,
         "may_move": may_move,
         "may_correct": may_correct,
+        "may_take": may_take,
+        "take_url": _url("take", tournament, duel) if may_take else "",
+        # The referee a running duel was taken from is told who took it (one read, only for
+        # someone who is not the duel's referee: never on the referee's own moves).
+        "taken_words": refereeing.taken_from(duel, user) if view.playing else None,
         "keypad": KEYPAD,
         "colors": COLOR_LABELS,
+        # One key per rendered console: every form sent from it carries it (console.js, or
+        # the plain page's hidden input), so the same form sent again is known as a repeat.
+        "intent": new_intent(),
         # Reversed once here, not by each form of the partial.
         "move_url": _url("move", tournament, duel),
         "undo_url": _url("undo", tournament, duel),
@@ -166,6 +185,7 @@ def _write(
     *,
     undo: bool = False,
     redo: bool = False,
+    ending: bool = False,
     **forms: Any,
 ) -> HttpResponse:
     """Run one service call for a posted form and answer with the console.
@@ -185,15 +205,23 @@ def _write(
         err = refused
         fresh = _referee_duel(request, tournament, duel.pk)  # a player is refused first
         stale = rev != fresh.revision if rev is not None else seq != fresh.seq
-        if err.code != "conflict" and stale:
+        if err.code not in ("conflict", "repeat") and stale:
             # The page was stale, and that is what the referee must hear first, whichever
             # check the service met first (a lost race for an unassigned duel is refused as
             # "assigned to the winner" before the sequence number is compared).
             err = duels.Conflict(fresh.seq)
         view = console_selectors.console(fresh)  # the state someone else left, ready for a move
+        message = err.message
+        if isinstance(err, duels.Conflict):
+            message = (
+                console_selectors.lost_race_words(tournament, fresh, view, rev, result=ending)
+                or message
+            )
+        if err.code == "repeat":
+            forms = {}  # the stored outcome: nothing to show back
         return _console_response(
             request,
-            _context(request, tournament, view, error=err.message, **forms),
+            _context(request, tournament, view, error=message, **forms),
             status=STATUS_OF.get(err.code, 422),
         )
     if not request.htmx:
@@ -314,7 +342,12 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         duel,
         form,
         lambda: refereeing.play_move(
-            duel, request.user, form.event(), form.cleaned_data["seq"], form.cleaned_data.get("rev")
+            duel,
+            request.user,
+            form.event(),
+            form.cleaned_data["seq"],
+            form.cleaned_data.get("rev"),
+            intent=form.cleaned_data.get("intent") or "",
         ),
         "Move entered.",
     )
@@ -360,7 +393,11 @@ def redo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         duel,
         form,
         lambda: refereeing.redo_undone(
-            duel, request.user, form.cleaned_data["seq"], form.cleaned_data.get("rev")
+            duel,
+            request.user,
+            form.cleaned_data["seq"],
+            form.cleaned_data.get("rev"),
+            intent=form.cleaned_data.get("intent") or "",
         ),
         "The undone move is entered again.",
         redo=True,
@@ -390,10 +427,30 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
             form.event(),
             seq_form.cleaned_data["seq"],
             seq_form.cleaned_data.get("rev"),
+            intent=seq_form.cleaned_data.get("intent") or "",
         ),
         "The duel is ended.",
+        ending=True,
         ending_form=form,
     )
+
+
+@tournament_view(Action.CORRECT_RESULTS)
+@require_POST
+def take(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    """An organiser takes the duel to run it (confirmed; the referee it is taken from sees who
+    took it). Given back from the Rounds page, like any assignment."""
+    duel = _referee_duel(request, tournament, duel_id)
+    try:
+        refereeing.take_duel(duel, request.user, confirm=bool(request.POST.get("confirm")))
+    except ServiceError as err:
+        return _current(
+            request, tournament, duel.pk, status=STATUS_OF.get(err.code, 422), error=err.message
+        )
+    if not request.htmx:
+        messages.success(request, "The duel is yours: you run it from this console.")
+        return HttpResponseRedirect(_console_url(tournament, duel))
+    return _current(request, tournament, duel.pk)
 
 
 @tournament_view(Action.CORRECT_RESULTS)
@@ -406,7 +463,12 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
         return _refuse(request, tournament, duel, form, correction_form=form)
     try:
         correct_result(
-            tournament, request.user, duel, form.winner_seat, form.cleaned_data["reason"]
+            tournament,
+            request.user,
+            duel,
+            form.winner_seat,
+            form.cleaned_data["reason"],
+            intent=form.cleaned_data.get("intent") or "",
         )
     except ServiceError as err:
         return _current(

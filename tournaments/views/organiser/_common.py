@@ -185,7 +185,10 @@ def entry_rows(tournament: Tournament, entries: Iterable[AuditEntry]) -> list[di
         for user in get_user_model()
         .objects.filter(
             pk__in={
-                e.detail.get("referee") for e in entries if isinstance(e.detail.get("referee"), int)
+                e.detail.get(key)
+                for e in entries
+                for key in ("referee", "previous")  # "previous": a taken duel's referee
+                if isinstance(e.detail.get(key), int)
             }
         )
         .only("pk", "username", "display_name")

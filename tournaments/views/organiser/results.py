@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts.permissions import Action
 from core.errors import ServiceError
+from duels.forms import new_intent
 from duels.models import Duel, DuelKind, DuelStatus
 from tournaments.access import tournament_view
 from tournaments.forms_organiser import (
@@ -43,15 +44,22 @@ def results(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def _ruling(
-    tournament: Tournament, user: Any, duel: Duel, ruling: str, reason: str
+    tournament: Tournament, user: Any, duel: Duel, ruling: str, reason: str, **drawn_for: Any
 ) -> Callable[[], Any]:
+    """The service call of a ruling; `drawn_for` (the version its preview showed and the
+    form's key) only when it is recorded, never for the preview, which is drawn afresh."""
     if ruling.startswith("void_"):
         return lambda: corrections.void_result(
-            tournament, user, duel, reason, replay=ruling == "void_replay"
+            tournament, user, duel, reason, replay=ruling == "void_replay", **drawn_for
         )
     return lambda: corrections.correct_result(
-        tournament, user, duel, None if ruling == "none" else ruling, reason
+        tournament, user, duel, None if ruling == "none" else ruling, reason, **drawn_for
     )
+
+
+def _version(tournament: Tournament) -> int:
+    """The version as committed (a preview rolls back what it bumped on the row in memory)."""
+    return Tournament.objects.values_list("standings_version", flat=True).get(pk=tournament.pk)
 
 
 @tournament_view(Action.CORRECT_RESULTS)
@@ -61,12 +69,14 @@ def result(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRe
         duels_of(tournament, status__in=[DuelStatus.FINISHED, DuelStatus.VOID]), pk=duel_id
     )
     row = duel_row(tournament, duel)
-    form = RulingForm(
-        request.POST or None,
-        seat_a=row["seat_a"],
-        seat_b=row["seat_b"],
-        voidable=duel.kind in (DuelKind.GROUP, DuelKind.REPLAY),
-    )
+    kinds = {
+        "seat_a": row["seat_a"],
+        "seat_b": row["seat_b"],
+        "voidable": duel.kind in (DuelKind.GROUP, DuelKind.REPLAY),
+    }
+    # The page names what it was drawn for: the tournament's version and a key of its own.
+    drawn_for = {"version": tournament.standings_version, "intent": new_intent()}
+    form = RulingForm(request.POST or None, initial=drawn_for, **kinds)
     context = base_context(request, tournament, "results")
     context.update({"row": row, "form": form})
     status = 200
@@ -74,18 +84,28 @@ def result(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRe
         if not form.is_valid():
             status = REFUSED
         else:
-            apply = _ruling(
-                tournament,
-                request.user,
-                duel,
-                form.cleaned_data["ruling"],
-                form.cleaned_data["reason"],
-            )
+            data = form.cleaned_data
             try:
                 if "apply" not in request.POST:
+                    apply = _ruling(tournament, request.user, duel, data["ruling"], data["reason"])
                     context["preview"] = previews.preview(tournament, apply)
+                    # "Record this ruling" is for the preview just drawn: its version, and
+                    # the form's key kept (or given, to a form posted without one).
+                    posted = request.POST.copy()
+                    posted["version"] = str(_version(tournament))
+                    posted["intent"] = data.get("intent") or new_intent()
+                    context["form"] = form = RulingForm(posted, **kinds)
+                    form.is_valid()
                 else:
-                    apply()
+                    _ruling(
+                        tournament,
+                        request.user,
+                        duel,
+                        data["ruling"],
+                        data["reason"],
+                        expected_version=data.get("version"),
+                        intent=data.get("intent") or "",
+                    )()
                     return succeeded(
                         request,
                         f"{row['title']} ({row['seat_a']} v {row['seat_b']})"
@@ -95,5 +115,6 @@ def result(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRe
                     )
             except ServiceError as err:
                 form.add_error(None, err.message)
-                status = REFUSED
+                # Recorded already, or drawn for a state that is gone: nothing changed.
+                status = 409 if err.code in ("repeat", "conflict") else REFUSED
     return render_page(request, "organiser/result.html", context, partial="ruling", status=status)

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from core.numbers import read_int
+from duels.forms import new_intent
 from duels.models import Duel, DuelKind, DuelStatus
 from tournaments import presentation, read_models, services
 from tournaments.access import tournament_view
@@ -98,10 +99,16 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
             initial=initial, groups=groups, members=members, referees=referees
         )
     if "paper_form" not in extra:
+        # The sheet names what it is for: this round, this duel (when one exists), a key.
+        drawn_for = {
+            "round": open_round.number if open_round is not None else None,
+            "duel": duel.pk if duel is not None else None,
+            "intent": new_intent(),
+        }
         context["paper_form"] = PaperResultForm(
-            initial={k: v for k, v in initial.items() if k in ("first", "second")}
+            initial={k: v for k, v in initial.items() if k in ("first", "second")} | drawn_for
             if "form" not in extra
-            else {},
+            else drawn_for,
             groups=groups,
             members=members,
         )
@@ -112,7 +119,12 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
             row["paper_form"] = (
                 paper
                 if paper is not None and paper.duel_pk == d.pk
-                else PaperDuelForm(seat_a=d.seat_a, seat_b=d.seat_b, auto_id=f"id_paper{d.pk}_%s")
+                else PaperDuelForm(
+                    seat_a=d.seat_a,
+                    seat_b=d.seat_b,
+                    auto_id=f"id_paper{d.pk}_%s",
+                    initial={"rev": d.revision, "intent": new_intent()},
+                )
             )
     if "card_form" not in extra:
         context["card_form"] = SharedCardForm(entrants=[e for e in active if e.group_id])
@@ -189,7 +201,10 @@ def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -
         if chosen and referee is None:
             # An unknown id never silently unassigns the duel's referee.
             raise ServiceError("That referee is not one of this tournament's people.")
-        refereeing.assign_referee(duel, request.user, referee, table)
+        # Moving a running duel away from its referee is taking it: confirmed on the form.
+        refereeing.assign_referee(
+            duel, request.user, referee, table, confirm=bool(request.POST.get("confirm"))
+        )
     except ServiceError as err:
         return render_page(
             request,
@@ -237,9 +252,9 @@ def shared_card(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 @require_POST
 def paper_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A round's duel played on paper, from one form: its representatives, the winner, an
-    optional reason (issue 16). One service call, one transaction."""
+    optional reason (issue 16). One service call, one transaction. The round is the one the
+    form names (and its duel, when the page showed one), never whichever is open now."""
     context = _rounds_context(request, tournament)
-    rnd = context["round"]
     form = PaperResultForm(
         request.POST,
         groups=context["groups"],
@@ -248,15 +263,14 @@ def paper_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             for g in context["groups"]
         },
     )
-    if rnd is None:
-        form.add_error(None, "No round is open: a result is recorded for the open round.")
     return _record_paper(
         request,
         tournament,
         form,
         "paper_form",
         lambda: {
-            "round_number": rnd.number,
+            "round_number": form.cleaned_data["round"],
+            "duel_id": form.cleaned_data.get("duel"),
             "first_id": form.cleaned_data["first"],
             "second_id": form.cleaned_data["second"],
         },
@@ -278,7 +292,13 @@ def paper_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> Ht
         request.POST, seat_a=duel.seat_a, seat_b=duel.seat_b, auto_id=f"id_paper{duel.pk}_%s"
     )
     form.duel_pk = duel.pk
-    return _record_paper(request, tournament, form, "paper_duel_form", lambda: {"duel_id": duel.pk})
+    return _record_paper(
+        request,
+        tournament,
+        form,
+        "paper_duel_form",
+        lambda: {"duel_id": duel.pk, "expected_revision": form.cleaned_data.get("rev")},
+    )
 
 
 def _record_paper(
@@ -289,7 +309,9 @@ def _record_paper(
     which: Callable[[], dict[str, int]],
 ) -> HttpResponse:
     """Either paper form, valid: one service call (`which` names the duel or the round's
-    players); otherwise, or refused, the Rounds page with the form and its words."""
+    players); otherwise, or refused, the Rounds page with the form and its words. A repeat
+    (the sheet already recorded) is answered 409 with what was recorded and a fresh page:
+    the form's words say nothing changed."""
     if form.is_valid():
         try:
             duel = refereeing.record_paper_result(
@@ -297,9 +319,19 @@ def _record_paper(
                 request.user,
                 winner_id=form.winner_id(),
                 note=form.cleaned_data["note"],
+                intent=form.intent_value(),
                 **which(),
             )
         except ServiceError as err:
+            if err.code in ("repeat", "conflict"):
+                # The page was drawn for a state that is gone: it is drawn again, with the
+                # words at the top; the stale form is not shown back to be sent a third time.
+                return render_page(
+                    request,
+                    "organiser/rounds.html",
+                    _rounds_context(request, tournament, error=err.message),
+                    status=409,
+                )
             form.add_error(None, err.message)
         else:
             return succeeded(request, _paper_done(duel), "rounds", tournament)

@@ -1,0 +1,469 @@
+"""Every write names what it is for, and a repeat is harmless (DESIGN.md; issue "Trust on the
+night"): each form that records a result — the round's paper form, a duel's paper form, the
+console's moves and endings, corrections and voids — sent twice, from one device or from a
+second one loaded earlier, records one result, and the answer says it was already recorded
+and that nothing changed. Also: an organiser's move never takes a duel; taking one is an
+explicit, confirmed, audit-logged choice, shown to the referee it was taken from.
+
+The same posts at the same instant, two threads on PostgreSQL:
+tests/integration/test_intent_races.py.
+"""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import Role
+from duels.models import Duel, DuelEvent, DuelStatus, Result
+from tests.factories import RoleFactory, group_phase_duel
+from tournaments.models import AuditEntry, RoundStatus
+from tournaments.services import refereeing
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+ALREADY = "was already recorded by"
+NOTHING = "Nothing changed"
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def hidden(page: str, action: str) -> dict[str, str]:
+    """The hidden fields of the form posting to `action` on `page` (what the page was drawn
+    for: round, duel, revision, version, key)."""
+    start = page.index(f'action="{action}"')
+    form = page[start : page.index("</form>", start)]
+    values = {}
+    for tag in re.findall(r"<input[^>]*>", form):
+        if 'type="hidden"' in tag:
+            name = re.search(r'name="([^"]+)"', tag)[1]
+            value = re.search(r'value="([^"]*)"', tag)
+            values[name] = value[1] if value else ""
+    return values
+
+
+def rounds_url(tournament):
+    return reverse("organiser:rounds", args=[tournament.slug])
+
+
+def paper_url(tournament):
+    return reverse("organiser:paper_result", args=[tournament.slug])
+
+
+def duel_paper_url(duel):
+    return reverse("organiser:paper_duel", args=[duel.tournament.slug, duel.pk])
+
+
+def console_url(duel, name="console"):
+    return reverse(f"duels:{name}", kwargs={"slug": duel.tournament.slug, "duel_id": duel.pk})
+
+
+def finished(tournament):
+    return list(
+        Duel.objects.filter(tournament=tournament, status=DuelStatus.FINISHED).values_list(
+            "round__number", "seat_a", "seat_b"
+        )
+    )
+
+
+def text(response) -> str:
+    # Curly quotes and apostrophes are escaped in HTML: compare words, not entities.
+    return response.content.decode().replace("&#x27;", "'").replace("&quot;", '"')
+
+
+# -- the round's paper form ------------------------------------------------------------------
+
+
+@pytest.fixture
+def round1():
+    duel, referee = group_phase_duel()
+    Duel.objects.filter(pk=duel.pk).update(referee=None)  # open to any referee
+    second = RoleFactory(tournament=duel.tournament, role=Role.REFEREE).user
+    return duel.tournament, duel, referee, second
+
+
+def sheet(tournament, user, duel):
+    """The round's paper form as `user`'s page draws it, filled for Bob (seat B) winning."""
+    page = client_for(user).get(rounds_url(tournament)).content.decode()
+    data = hidden(page, paper_url(tournament))
+    data.update(first=duel.seat_a_id, second=duel.seat_b_id, winner="second", note="")
+    return data
+
+
+def test_the_round_form_names_its_round_and_duel(round1):
+    tournament, duel, referee, _ = round1
+    data = sheet(tournament, referee, duel)
+    assert data["round"] == "1" and data["duel"] == str(duel.pk) and len(data["intent"]) >= 16
+
+
+def test_the_same_round_sheet_sent_twice_from_one_device_records_one_round(round1):
+    tournament, duel, referee, _ = round1
+    client, data = client_for(referee), sheet(tournament, referee, duel)
+    assert client.post(paper_url(tournament), data).status_code == 302
+    again = client.post(paper_url(tournament), data)
+    assert again.status_code == 409
+    words = text(again)
+    assert (
+        f"Group round 1 {ALREADY} {referee} at " in words and ": Bob won. Nothing changed." in words
+    )
+    # Round 2 is open and untouched: nobody recorded a round nobody played.
+    assert finished(tournament) == [(1, duel.seat_a_id, duel.seat_b_id)]
+    assert tournament.rounds.get(number=2).status == RoundStatus.OPEN
+    assert not Duel.objects.filter(tournament=tournament, round__number=2).exists()
+    assert Result.objects.filter(duel__tournament=tournament).count() == 1
+
+
+def test_a_second_referee_with_the_sheet_loaded_earlier_records_nothing(round1):
+    tournament, duel, referee, second = round1
+    theirs = sheet(tournament, second, duel)  # loaded first, sent a second later
+    assert (
+        client_for(referee)
+        .post(paper_url(tournament), sheet(tournament, referee, duel))
+        .status_code
+        == 302
+    )
+    late = client_for(second).post(paper_url(tournament), theirs)
+    assert late.status_code == 409
+    assert ALREADY in text(late) and NOTHING in text(late)
+    assert finished(tournament) == [(1, duel.seat_a_id, duel.seat_b_id)]
+    assert not Duel.objects.filter(tournament=tournament, round__number=2).exists()
+
+
+def test_a_sheet_drawn_before_the_duel_existed_is_anchored_on_its_round():
+    """Representatives not named yet: the page has no duel; the round number is the anchor."""
+    duel, referee = group_phase_duel()
+    tournament = duel.tournament
+    seats = (duel.seat_a_id, duel.seat_b_id)
+    Duel.objects.filter(pk=duel.pk).delete()
+    second = RoleFactory(tournament=tournament, role=Role.REFEREE).user
+    drawn = []
+    for user in (referee, second):
+        page = client_for(user).get(rounds_url(tournament)).content.decode()
+        data = hidden(page, paper_url(tournament))
+        assert data["round"] == "1" and data["duel"] == ""
+        drawn.append({**data, "first": seats[0], "second": seats[1], "winner": "first"})
+    assert client_for(referee).post(paper_url(tournament), drawn[0]).status_code == 302
+    late = client_for(second).post(paper_url(tournament), drawn[1])
+    assert late.status_code == 409 and ALREADY in text(late) and "Alice won" in text(late)
+    assert Result.objects.filter(duel__tournament=tournament).count() == 1
+    assert not Duel.objects.filter(tournament=tournament, round__number=2).exists()
+
+
+def test_a_round_sheet_that_does_not_name_its_round_is_refused(round1):
+    tournament, duel, referee, _ = round1
+    data = sheet(tournament, referee, duel)
+    del data["round"]
+    response = client_for(referee).post(paper_url(tournament), data)
+    assert response.status_code == 422
+    assert "does not say which round it is for" in text(response)
+    assert finished(tournament) == []
+
+
+# -- a duel's own paper form -----------------------------------------------------------------
+
+
+def duel_sheet(duel, user):
+    page = client_for(user).get(rounds_url(duel.tournament)).content.decode()
+    data = hidden(page, duel_paper_url(duel))
+    return {**data, "winner": "A", "note": ""}
+
+
+def test_a_duel_sheet_sent_twice_or_from_a_page_loaded_earlier_records_one_result(round1):
+    tournament, duel, referee, second = round1
+    mine, theirs = duel_sheet(duel, referee), duel_sheet(duel, second)
+    assert mine["rev"] == "0" and mine["intent"] != theirs["intent"]
+    client = client_for(referee)
+    assert client.post(duel_paper_url(duel), mine).status_code == 302
+    for who, data in ((client, mine), (client_for(second), theirs)):
+        again = who.post(duel_paper_url(duel), data)
+        assert again.status_code == 409
+        assert f"Group round 1 {ALREADY}" in text(again) and "Alice won. Nothing changed" in text(
+            again
+        )
+    assert Result.objects.filter(duel__tournament=tournament).count() == 1
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
+
+
+def test_an_unrelated_change_never_refuses_a_result(round1):
+    """A call to the table elsewhere moves the tournament's version: a result drawn for the
+    duel's revision still goes through."""
+    tournament, duel, referee, _ = round1
+    data = duel_sheet(duel, referee)
+    version = tournament.standings_version
+    refereeing.call_duel(duel, tournament.created_by, "Table 9")
+    tournament.refresh_from_db()
+    assert tournament.standings_version > version
+    assert client_for(referee).post(duel_paper_url(duel), data).status_code == 302
+    assert Result.objects.filter(duel=duel).count() == 1
+
+
+# -- the console: moves and endings ----------------------------------------------------------
+
+
+def console_keys(duel, user):
+    page = client_for(user).get(console_url(duel)).content.decode()
+    return hidden(page, console_url(duel, "move"))
+
+
+def test_a_move_sent_again_gets_its_stored_outcome_not_a_conflict(round1):
+    tournament, duel, referee, _ = round1
+    keys = console_keys(duel, referee)
+    move = {**keys, "type": "round", "card_A": 7, "card_B": 3}
+    client = client_for(referee)
+    assert client.post(console_url(duel, "move"), move, headers=HTMX).status_code == 200
+    # The answer was lost on the venue's Wi-Fi; the device sends the same move again.
+    again = client.post(console_url(duel, "move"), move, headers=HTMX)
+    assert again.status_code == 200
+    assert "Already entered: move 1" in text(again) and "Someone else" not in text(again)
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    # Without JavaScript, a double tap of the same page's button: the same.
+    plain = client.post(console_url(duel, "move"), move)
+    assert plain.status_code == 200 and "Already entered: move 1" in text(plain)
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
+
+
+def test_a_move_that_lost_a_race_is_told_which_move_counted(round1):
+    tournament, duel, referee, second = round1
+    mine, theirs = console_keys(duel, referee), console_keys(duel, second)
+    assert mine["intent"] != theirs["intent"]
+    first = client_for(referee).post(
+        console_url(duel, "move"), {**mine, "type": "round", "card_A": 7, "card_B": 3}, headers=HTMX
+    )
+    assert first.status_code == 200
+    lost = client_for(second).post(
+        console_url(duel, "move"),
+        {**theirs, "type": "round", "card_A": 2, "card_B": 5},
+        headers=HTMX,
+    )
+    assert lost.status_code == 409
+    words = text(lost)
+    line = DuelEvent.objects.get(duel=duel).summary[0].rstrip(".")
+    assert f"{referee} entered “{line}" in words and "your move was not entered" in words
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
+
+
+def ending(keys, seat="A"):
+    return {
+        **keys,
+        "ending": f"adjudicate_{seat}",
+        "reason": "played on paper: Alice won",
+        "confirm": "on",
+    }
+
+
+def test_an_ending_sent_twice_or_from_a_second_device_records_one_result(round1):
+    tournament, duel, referee, second = round1
+    mine, theirs = console_keys(duel, referee), console_keys(duel, second)
+    client = client_for(referee)
+    assert client.post(console_url(duel, "end"), ending(mine), headers=HTMX).status_code == 200
+    for who, keys in ((client, mine), (client_for(second), theirs)):
+        again = who.post(console_url(duel, "end"), ending(keys), headers=HTMX)
+        assert again.status_code in (200, 409)
+        assert f"Group round 1 {ALREADY} {referee}" in text(again)
+        assert "Alice won. Nothing changed" in text(again)
+    assert Result.objects.filter(duel=duel).count() == 1
+    assert tournament.rounds.get(number=2).status == RoundStatus.OPEN
+
+
+def test_a_forfeit_from_the_console_sent_twice_records_one_result(round1):
+    tournament, duel, referee, _ = round1
+    keys = console_keys(duel, referee)
+    data = {**keys, "ending": "forfeit_B", "reason": "no show", "confirm": "on"}
+    client = client_for(referee)
+    assert client.post(console_url(duel, "end"), data).status_code == 302
+    again = client.post(console_url(duel, "end"), data)
+    assert ALREADY in text(again) and NOTHING in text(again)
+    assert Result.objects.filter(duel=duel).count() == 1
+
+
+def test_the_service_refuses_a_repeat_by_its_key_before_the_revision():
+    duel, referee = group_phase_duel()
+    move = {"type": "round", "cards": {"A": 7, "B": 3}}
+    refereeing.append_event(duel, referee, move, 0, 0, intent="k1")
+    with pytest.raises(refereeing.AlreadyRecorded) as err:
+        refereeing.append_event(duel, referee, move, 0, 0, intent="k1")
+    assert err.value.message.startswith("Already entered: move 1")
+    # Another person's key never matches: theirs is a stale page, a conflict.
+    other = RoleFactory(tournament=duel.tournament, role=Role.CO_ORGANISER).user
+    with pytest.raises(refereeing.duels.Conflict):
+        refereeing.append_event(duel, other, move, 0, 0, intent="k1")
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
+
+
+# -- corrections and voids -------------------------------------------------------------------
+
+
+@pytest.fixture
+def played():
+    duel, referee = group_phase_duel()
+    refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
+    tournament = duel.tournament
+    co = RoleFactory(tournament=tournament, role=Role.CO_ORGANISER).user
+    return tournament, duel, tournament.created_by, co
+
+
+def ruling_url(duel):
+    return reverse("organiser:result", args=[duel.tournament.slug, duel.pk])
+
+
+def previewed(duel, user, ruling):
+    """The ruling form after "Show what will be recomputed": ready to record."""
+    client = client_for(user)
+    page = client.get(ruling_url(duel)).content.decode()
+    data = _ruling_hidden(page)
+    data.update(ruling=ruling, reason="Scoresheet misread", preview="1")
+    shown = client.post(ruling_url(duel), data)
+    assert shown.status_code == 200 and "What this will change" in text(shown)
+    data = _ruling_hidden(shown.content.decode())
+    data.update(ruling=ruling, reason="Scoresheet misread", apply="1")
+    return client, data
+
+
+def _ruling_hidden(page):
+    values = {}
+    for tag in re.findall(r'<input type="hidden"[^>]*>', page):
+        name = re.search(r'name="([^"]+)"', tag)[1]
+        if name in ("version", "intent"):
+            values[name] = re.search(r'value="([^"]*)"', tag)[1]
+    return values
+
+
+def test_a_correction_recorded_twice_or_by_a_second_organiser_changes_nothing(played):
+    tournament, duel, organiser, co = played
+    client, data = previewed(duel, organiser, "B")
+    other, theirs = previewed(duel, co, "B")
+    assert data["intent"] != theirs["intent"]
+    assert client.post(ruling_url(duel), data).status_code == 302
+    for who, posted in ((client, data), (other, theirs)):
+        again = who.post(ruling_url(duel), posted)
+        assert again.status_code == 409
+        assert f"this ruling {ALREADY} {organiser}" in text(again) and NOTHING in text(again)
+    assert AuditEntry.objects.filter(tournament=tournament, action="result_corrected").count() == 1
+    duel.result.refresh_from_db()
+    assert duel.result.winner_id == duel.seat_b_id
+
+
+def test_a_ruling_whose_preview_is_no_longer_true_is_refused(played):
+    tournament, duel, organiser, co = played
+    client, data = previewed(duel, organiser, "none")
+    # Another organiser rules first, differently: the preview drawn above is not true now.
+    other, theirs = previewed(duel, co, "B")
+    assert other.post(ruling_url(duel), theirs).status_code == 302
+    stale = client.post(ruling_url(duel), data)
+    assert stale.status_code == 409 and "changed since this preview was drawn" in text(stale)
+    duel.result.refresh_from_db()
+    assert duel.result.winner_id == duel.seat_b_id
+    assert AuditEntry.objects.filter(tournament=tournament, action="result_corrected").count() == 1
+
+
+def test_a_void_sent_twice_makes_one_replay(played):
+    tournament, duel, organiser, co = played
+    client, data = previewed(duel, organiser, "void_replay")
+    other, theirs = previewed(duel, co, "void_replay")
+    assert client.post(ruling_url(duel), data).status_code == 302
+    for who, posted in ((client, data), (other, theirs)):
+        again = who.post(ruling_url(duel), posted)
+        assert again.status_code == 409 and "void, replayed" in text(again)
+    assert Duel.objects.filter(tournament=tournament, replay_of=duel).count() == 1
+    assert AuditEntry.objects.filter(tournament=tournament, action="result_voided").count() == 1
+
+
+def test_a_console_correction_sent_twice_is_recorded_once(played):
+    tournament, duel, organiser, _ = played
+    client = client_for(organiser)
+    page = client.get(console_url(duel)).content.decode()
+    keys = hidden(page, console_url(duel, "correct"))
+    data = {**keys, "winner": "none", "reason": "Wrong forfeit"}
+    assert client.post(console_url(duel, "correct"), data).status_code == 302
+    again = client.post(console_url(duel, "correct"), data)
+    assert again.status_code == 200 and ALREADY in text(again)
+    assert Duel.objects.filter(tournament=tournament, replay_of=duel).count() == 1
+
+
+# -- giving running duels back -----------------------------------------------------------------
+
+
+def test_an_organisers_move_never_takes_a_duel(round1):
+    tournament, duel, referee, _ = round1
+    refereeing.append_event(
+        duel, tournament.created_by, {"type": "round", "cards": {"A": 7, "B": 3}}, 0
+    )
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING and duel.referee_id is None
+    # The referee at the table goes on from their console: it is not read-only.
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 1)
+    duel.refresh_from_db()
+    assert duel.seq == 2
+    page = client_for(referee).get(console_url(duel)).content.decode()
+    assert "only they or an organiser enter its moves" not in page and 'id="round-form"' in page
+
+
+def running(round1):
+    tournament, duel, referee, second = round1
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    duel.refresh_from_db()
+    assert duel.referee_id == referee.pk
+    return tournament, duel, referee, second
+
+
+def assign(tournament, duel, user, referee, confirm):
+    data = {"referee": referee.pk if referee else ""}
+    if confirm:
+        data["confirm"] = "1"
+    return client_for(user).post(
+        reverse("organiser:assign_referee", args=[tournament.slug, duel.pk]), data
+    )
+
+
+def test_a_running_duel_is_given_to_another_referee_and_back_from_the_rounds_page(round1):
+    tournament, duel, referee, second = running(round1)
+    organiser = tournament.created_by
+    page = client_for(organiser).get(rounds_url(tournament)).content.decode()
+    assert f"Yes, move this running duel away from {referee.staff_label}" in page
+    refused = assign(tournament, duel, organiser, second, confirm=False)
+    assert refused.status_code == 422 and "tick the confirmation" in text(refused)
+    duel.refresh_from_db()
+    assert duel.referee_id == referee.pk
+    assert assign(tournament, duel, organiser, second, confirm=True).status_code == 302
+    duel.refresh_from_db()
+    assert duel.referee_id == second.pk
+    entry = AuditEntry.objects.get(tournament=tournament, action="duel_taken")
+    assert entry.actor == organiser and entry.detail["previous"] == referee.pk
+    # The referee it was taken from is told who took it, on their console.
+    console = client_for(referee).get(console_url(duel)).content.decode()
+    assert f"{organiser} took this duel from you at " in console
+    # And it is given back the same way.
+    assert assign(tournament, duel, organiser, referee, confirm=True).status_code == 302
+    duel.refresh_from_db()
+    assert duel.referee_id == referee.pk
+
+
+def test_taking_a_duel_from_the_console_is_confirmed_and_logged(round1):
+    tournament, duel, referee, _ = running(round1)
+    organiser = tournament.created_by
+    client = client_for(organiser)
+    page = client.get(console_url(duel)).content.decode()
+    assert "Take this duel" in page and f"Yes, take this duel from {referee}" in page
+    unconfirmed = client.post(console_url(duel, "take"), {})
+    assert unconfirmed.status_code == 422 and "tick the confirmation" in text(unconfirmed)
+    duel.refresh_from_db()
+    assert duel.referee_id == referee.pk
+    assert client.post(console_url(duel, "take"), {"confirm": "on"}).status_code == 302
+    duel.refresh_from_db()
+    assert duel.referee_id == organiser.pk
+    assert AuditEntry.objects.filter(tournament=tournament, action="duel_taken").count() == 1
+    assert "took this duel from you" in client_for(referee).get(console_url(duel)).content.decode()
+
+
+def test_a_referee_cannot_take_a_duel_from_the_console(round1):
+    tournament, duel, referee, second = running(round1)
+    response = client_for(second).post(console_url(duel, "take"), {"confirm": "on"})
+    assert response.status_code == 403
+    duel.refresh_from_db()
+    assert duel.referee_id == referee.pk
