@@ -22,6 +22,10 @@ from .ratelimit import is_invited_signup, limited
     keep=("username", "email"),
     what="sign-up attempts",
     exempt=is_invited_signup,
+    # The address alone counts the accounts it created (a typo never counts).
+    per_address="signup_address",
+    per_address_counts=lambda request, response: getattr(request, "_signed_up", False),
+    fail_open=True,  # uncounted while Redis is unreachable (docs/operations.md, "Faults")
 )
 def signup(request: HttpRequest) -> HttpResponse:
     next_address = safe_next(request)
@@ -30,6 +34,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        request._signed_up = True  # an account was created: counted per address
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}! Your account is ready.")
         return redirect(next_address or "dashboard")
@@ -49,6 +54,8 @@ password_reset = limited(
     form_class=PasswordResetForm,
     keep=("email",),
     what="password reset requests",
+    per_address="password_reset_address",
+    fail_open=False,  # 503 while Redis is unreachable: the limit is what stops a mail flood
 )(PasswordResetView.as_view())
 
 

@@ -165,9 +165,18 @@ TRUSTED_PROXY_COUNT = int(
 AXES_CLIENT_IP_CALLABLE = "core.http.client_ip"
 
 # Sign-up and password reset (accounts.ratelimit): at most ATTEMPTS posts per WINDOW seconds
-# for one address and one username or e-mail together, counted in the cache (Redis when
-# REDIS_URL is set). Sign-ups through a valid claim or invite link are not counted.
+# for one address and one username or e-mail together, and for one address alone (accounts
+# created, reset posts: well above a club night behind one address), counted in the cache
+# (Redis when REDIS_URL is set). Sign-ups through a valid claim or invite link are not counted.
 RATE_LIMITS = {
+    "signup_address": (
+        int(os.environ.get("SIGNUP_ADDRESS_RATE_ATTEMPTS", "40")),
+        int(os.environ.get("SIGNUP_ADDRESS_RATE_WINDOW", "3600")),
+    ),
+    "password_reset_address": (
+        int(os.environ.get("PASSWORD_RESET_ADDRESS_RATE_ATTEMPTS", "30")),
+        int(os.environ.get("PASSWORD_RESET_ADDRESS_RATE_WINDOW", "3600")),
+    ),
     "signup": (
         int(os.environ.get("SIGNUP_RATE_ATTEMPTS", "5")),
         int(os.environ.get("SIGNUP_RATE_WINDOW", "900")),
