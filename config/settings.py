@@ -343,7 +343,43 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # visibility timeout, which must outlast the longest task (Redis's default is an hour).
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 180}
+# Redis may fail; the site may not (docs/operations.md, "Redis down or frozen"). Every Redis
+# client has a socket timeout: without one, a publish to a frozen Redis (SIGSTOP: connections
+# are accepted, nothing answers) waited as long as it stayed frozen. A request sends its tasks
+# through core.redis_guard.send, whose breaker skips the broker for a few seconds after a
+# failure, so a request pays one timeout at most. The worker's own BRPOP runs in its event loop
+# and is not bound by socket_timeout (kombu checks it with health_check_interval).
+REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "0.5"))
+REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.25"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 180,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    # Connecting (kombu pings Redis when it opens a channel) is tried twice, not for ever.
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.1,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+# A publish that fails is not retried: the sweeps redo what a lost task would have done, and
+# each retry against a frozen Redis costs another socket timeout. A connection Redis closed
+# (a restart) is replaced by redis-py when it is taken from the pool, before the publish.
+CELERY_TASK_PUBLISH_RETRY = False
+# Nobody reads a task's result (a test asks for it with ignore_result=False): sending a task
+# whose result is kept subscribes to its result first, and against a Redis that is down that
+# subscription retried 20 times a second apart (the ending move of a duel took 19.7 s).
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_SOCKET_TIMEOUT
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {
+        "max_retries": 2,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.5,
+    }
+}
 CELERY_RESULT_EXPIRES = 3600
 CELERY_RESULT_EXTENDED = True  # results name the worker that ran them
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -360,7 +396,12 @@ CACHES = (
         "default": {
             "BACKEND": "core.redis_cache.RedisCache",
             "LOCATION": _own("CACHE_URL", REDIS_URL),
-            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
+            # No retry (redis-py's default for a pool built here): a breaker skips a Redis
+            # that failed (core.redis_guard), so one call costs one timeout at most.
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                "socket_timeout": REDIS_SOCKET_TIMEOUT,
+            },
         }
     }
     if REDIS_URL

@@ -110,22 +110,22 @@ def send(task: Any, args: Sequence[Any] = (), **options: Any) -> bool:
     """Send `task` now; a broker that fails is logged and skipped, never raised: tasks never
     fail a request (DESIGN.md), and the sweeps redo what a lost task would have done.
     Returns whether it was sent (or run, eagerly)."""
-    if task.app.conf.task_always_eager:  # the embedded default: no Redis in the way
-        task.apply_async(args, **options)
-        return True
-    if not broker.allow():
+    eager = task.app.conf.task_always_eager  # the embedded default: no Redis in the way
+    if not eager and not broker.allow():
         logger.info("broker skipped (breaker open): %s%r not sent", task.name, tuple(args))
         return False
     try:
         task.apply_async(args, **options)
     except _connection_errors() as exc:
-        broker.failed(exc)
+        if not eager:
+            broker.failed(exc)
         logger.warning("%s%r not sent: %s", task.name, tuple(args), exc)
         return False
     except Exception:
         logger.exception("%s%r not sent", task.name, tuple(args))
         return False
-    broker.succeeded()
+    if not eager:
+        broker.succeeded()
     return True
 
 
