@@ -2,7 +2,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
-from django.contrib.auth.views import PasswordResetView
+from django.contrib.auth.views import LoginView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -11,6 +11,10 @@ from core.http import safe_next
 
 from .forms import SignUpForm
 from .ratelimit import is_invited_signup, limited
+from .signin import paced
+
+# Django's sign-in view, paced for an account guessed from many addresses (accounts.signin).
+sign_in = paced(LoginView.as_view())
 
 
 @require_http_methods(["GET", "POST"])

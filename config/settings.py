@@ -153,6 +153,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # The posted username bounded to the column axes stores it in (accounts/signin.py).
 AXES_USERNAME_CALLABLE = "accounts.signin.attempted_username"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The lockout page with Retry-After (when the cool-off ends), 429.
+AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
@@ -355,11 +357,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 180,
     "socket_timeout": REDIS_SOCKET_TIMEOUT,
     "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
-    # Connecting (kombu pings Redis when it opens a channel) is tried twice, not for ever.
-    "max_retries": 1,
-    "interval_start": 0,
-    "interval_step": 0.1,
-    "interval_max": 0.1,
+    # Connecting (kombu pings Redis when it opens a channel) is tried once, not for ever.
+    "max_retries": 0,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 # A publish that fails is not retried: the sweeps redo what a lost task would have done, and
