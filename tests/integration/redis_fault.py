@@ -56,8 +56,11 @@ class PrivateRedis:
         finally:
             os.kill(self.process.pid, signal.SIGCONT)
 
+    def client(self) -> redis.Redis:
+        return redis.Redis.from_url(self.url, socket_timeout=2)
+
     def queued(self) -> int:
-        return redis.Redis.from_url(self.url).llen("celery")
+        return self.client().llen("celery")
 
 
 @contextmanager
