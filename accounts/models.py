@@ -77,6 +77,33 @@ class SentNotification(models.Model):
         return self.key
 
 
+class DueNotification(models.Model):
+    """A notification task written in the transaction of its event (an outbox): the task
+    marks it done when it has run; the sweep (`accounts.tasks.send_due_notifications`) sends
+    again what is still due, so a notification lost with Redis or held by a worker that died
+    goes out within a minute (docs/operations.md, "Notifications"). Sent once all the same:
+    each mail's key is in `SentNotification`."""
+
+    task = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+    next_send_at = models.DateTimeField()
+    sends = models.PositiveSmallIntegerField(default=1)
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["next_send_at"],
+                condition=models.Q(done_at__isnull=True),
+                name="due_notification_pending",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.task}{tuple(self.args)}"
+
+
 class RoleInvitation(models.Model):
     """A one-use link that grants a referee or co-organiser role, usable before the person
     has an account (sign-up then accepts it). Only a hash of the token is stored."""

@@ -1,21 +1,36 @@
-"""Rate limits on sign-up and password reset (sign-in is django-axes's, see settings).
+"""Rate limits on sign-up and password reset (sign-in is django-axes's and accounts.signin's).
 
-Each limit counts posts for one client address *and* one username or e-mail together
-(`settings.RATE_LIMITS`: attempts per window), so a venue whose players share one address is
-not locked out by one person, and one address cannot hammer one account. The counters live in
-Django's cache (Redis when REDIS_URL is set, so every web process shares them). A post over
-the limit is answered 429 with words and a Retry-After header, before the view runs: nothing is
-stored, no mail is sent, and the form works again once the window has passed.
+Two counters a form (`settings.RATE_LIMITS`: attempts per window):
 
-Sign-ups that carry a valid claim or invite link are not counted (`is_invited_signup`): the
+- one client address *and* one username or e-mail together (`signup`, `password_reset`):
+  one address cannot hammer one account, and a venue whose players share one address is not
+  locked out by one person;
+- one client address alone (`signup_address`: accounts *created*, not posts, so typos never
+  count; `password_reset_address`: reset posts), set well above a club night: a crowd of
+  accounts or reset mails from one address is refused, a venue's players are not.
+
+The counters live in Django's cache (Redis when REDIS_URL is set, so every web process shares
+them). A post over a limit is answered 429 with words and a Retry-After header, before the
+view runs: nothing is stored, no mail is sent, and the form works again once the window has
+passed.
+
+Sign-ups that carry a valid claim or invite link are never counted (`is_invited_signup`): the
 organiser vouched for them. Apps above `accounts` add their checks with
 `register_invite_check` (tournaments adds its claim links, `tournaments.apps`).
+
+Redis down or frozen (docs/operations.md, "Faults"): the counters are reached through the
+cache's breaker (`core.redis_guard`), so the check costs one socket timeout at most, then
+nothing. Sign-up fails *open* (counted by nobody, but a sign-up still costs a password hash,
+and sign-in keeps its database-backed throttling); password reset fails *closed*: 503 with
+words and Retry-After, nothing sent, since the limit is all that stops a flood of mail to one
+person.
 
 Written over the cache rather than with django-ratelimit: the counter is three cache calls;
 what is ours either way is the composite key, the exemption, the 429 page with the form and
 the Retry-After, which the library would leave to us too.
 """
 
+import contextlib
 import hashlib
 import math
 import time
@@ -28,8 +43,12 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from core import redis_guard, shared_cache
 from core.http import client_ip
 from core.names import name_key
+
+# How long to tell a person to wait when the counters cannot be reached (fail closed).
+UNAVAILABLE_RETRY_SECONDS = 60
 
 InviteCheck = Callable[[HttpRequest], bool]
 _INVITE_CHECKS: list[InviteCheck] = []
@@ -58,7 +77,28 @@ def _keys(scope: str, request: HttpRequest, identity: str) -> tuple[str, str]:
 
 
 def hit(scope: str, request: HttpRequest, identity: str) -> int:
-    """Count one attempt; 0 when it is allowed, else the seconds until the next one is."""
+    """Count one attempt; 0 when it is allowed, else the seconds until the next one is.
+    Raises `redis_guard.Unavailable` when the counters cannot be reached."""
+    return shared_cache.call(lambda: _hit(scope, request, identity))
+
+
+def over(scope: str, request: HttpRequest, identity: str = "") -> int:
+    """Without counting: 0 when another attempt is allowed, else the seconds to wait.
+    Raises `redis_guard.Unavailable` when the counters cannot be reached."""
+    return shared_cache.call(lambda: _over(scope, request, identity))
+
+
+def _over(scope: str, request: HttpRequest, identity: str) -> int:
+    attempts, window = settings.RATE_LIMITS[scope]
+    count_key, until_key = _keys(scope, request, _identity(identity))
+    found = cache.get_many([count_key, until_key])
+    if (found.get(count_key) or 0) < attempts:
+        return 0
+    now = time.time()
+    return max(1, math.ceil((found.get(until_key) or now + window) - now))
+
+
+def _hit(scope: str, request: HttpRequest, identity: str) -> int:
     attempts, window = settings.RATE_LIMITS[scope]
     count_key, until_key = _keys(scope, request, _identity(identity))
     now = time.time()
@@ -90,31 +130,64 @@ def limited(
     keep: Iterable[str] = (),
     what: str,
     exempt: Callable[[HttpRequest], bool] | None = None,
+    per_address: str | None = None,
+    per_address_counts: Callable[[HttpRequest, HttpResponse], bool] | None = None,
+    fail_open: bool,
 ) -> Callable:
-    """Wrap a view whose POST is limited in `scope`; over the limit, answer 429 with the
-    view's `template` and a fresh `form_class` holding the `keep` fields as typed."""
+    """Wrap a view whose POST is limited in `scope` (one address and one `identity_field`
+    together) and, if named, in `per_address` (the address alone: every post, or only those
+    for which `per_address_counts(request, response)` says so once the view has answered).
+    Over a limit, answer 429 with the view's `template` and a fresh `form_class` holding the
+    `keep` fields as typed. When the counters cannot be reached, run the view uncounted
+    (`fail_open`) or answer 503 in words."""
     keep = tuple(keep)
+
+    def refuse(request: HttpRequest, message: str, status: int, wait: int) -> HttpResponse:
+        initial = {name: request.POST.get(name, "")[:320] for name in keep}
+        response = render(
+            request,
+            template,
+            {"form": form_class(initial=initial), "rate_limited": message},
+            status=status,
+        )
+        response["Retry-After"] = str(wait)
+        return response
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method != "POST" or (exempt is not None and exempt(request)):
                 return view(request, *args, **kwargs)
-            wait = hit(scope, request, request.POST.get(identity_field, ""))
-            if not wait:
-                return view(request, *args, **kwargs)
-            initial = {name: request.POST.get(name, "")[:320] for name in keep}
-            message = (
-                f"Too many {what} from your network for this account. Nothing was saved and "
-                f"nothing was sent. Try again in {_wait_words(wait)}."
-            )
-            response = render(
-                request,
-                template,
-                {"form": form_class(initial=initial), "rate_limited": message},
-                status=429,
-            )
-            response["Retry-After"] = str(wait)
+            counts_after = per_address is not None and per_address_counts is not None
+            try:
+                crowd = 0
+                if per_address is not None:
+                    crowd = (over if counts_after else hit)(per_address, request, "")
+                wait = hit(scope, request, request.POST.get(identity_field, ""))
+            except redis_guard.Unavailable:
+                if not fail_open:
+                    return refuse(
+                        request,
+                        f"We cannot take {what} just now. Nothing was saved and nothing was "
+                        "sent. Try again in a minute.",
+                        503,
+                        UNAVAILABLE_RETRY_SECONDS,
+                    )
+                return view(request, *args, **kwargs)  # fail open: uncounted
+            if wait or crowd:
+                whose = "" if crowd > wait else " for this account"
+                return refuse(
+                    request,
+                    f"Too many {what} from your network{whose}. Nothing was saved and "
+                    f"nothing was sent. Try again in {_wait_words(max(wait, crowd))}.",
+                    429,
+                    max(wait, crowd),
+                )
+            response = view(request, *args, **kwargs)
+            if counts_after and per_address_counts(request, response):
+                # Unreachable: counted by nobody, the limit fails open (see the module's words).
+                with contextlib.suppress(redis_guard.Unavailable):
+                    hit(per_address, request, "")
             return response
 
         return wrapper

@@ -53,10 +53,11 @@ def grant_role(actor, tournament, username: str, role: str) -> TournamentRole:
     )
     if not created:
         raise ServiceError(f"{user.username} is already a {role.label.lower()}.")
+    from .outbox import notify_on_commit
     from .tasks import notify_role_granted
 
-    # After the commit, never failing the grant (a broker down is logged by Celery's caller).
-    transaction.on_commit(lambda: notify_role_granted.delay(grant.pk), robust=True)
+    # Written to the outbox with the grant; sent after the commit, never failing the grant.
+    notify_on_commit(notify_role_granted, grant.pk)
     return grant
 
 

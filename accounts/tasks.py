@@ -9,6 +9,8 @@ from django.utils import timezone
 
 from core.links import absolute
 
+from .outbox import outboxed
+
 
 @shared_task
 def forget_old_sign_in_failures() -> int:
@@ -20,7 +22,10 @@ def forget_old_sign_in_failures() -> int:
     return deleted
 
 
-@shared_task(acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5)
+@shared_task(
+    acks_late=True, autoretry_for=(OSError,), retry_backoff=True, max_retries=5, outbox=True
+)
+@outboxed
 def notify_role_granted(grant_id: int) -> bool:
     """A new referee (or co-organiser) is told of their role, once."""
     from .models import TournamentRole
@@ -37,3 +42,13 @@ def notify_role_granted(grant_id: int) -> bool:
         f"{grant.granted_by or 'An organiser'} made you a {grant.get_role_display().lower()} "
         f"of {name}.\n\nYour tournaments: {absolute(reverse('dashboard'))}\n",
     )
+
+
+@shared_task
+def send_due_notifications() -> dict[str, int]:
+    """Beat, every 10 s: send again the notifications still due (accounts.outbox)."""
+    from celery import current_app
+
+    from .outbox import send_due
+
+    return send_due(current_app.tasks)

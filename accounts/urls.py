@@ -4,6 +4,9 @@ from . import views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    # Before Django's own URLs: the sign-in view, paced for an account guessed from many
+    # addresses (accounts.signin.paced).
+    path("login/", views.sign_in, name="login"),
     # Before Django's own URLs, so that this (rate-limited) view answers the reset form.
     path("password_reset/", views.password_reset, name="password_reset"),
     path("notifications/", views.notifications, name="notifications"),

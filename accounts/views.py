@@ -2,7 +2,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
-from django.contrib.auth.views import PasswordResetView
+from django.contrib.auth.views import LoginView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -11,6 +11,10 @@ from core.http import safe_next
 
 from .forms import SignUpForm
 from .ratelimit import is_invited_signup, limited
+from .signin import paced
+
+# Django's sign-in view, paced for an account guessed from many addresses (accounts.signin).
+sign_in = paced(LoginView.as_view())
 
 
 @require_http_methods(["GET", "POST"])
@@ -22,6 +26,10 @@ from .ratelimit import is_invited_signup, limited
     keep=("username", "email"),
     what="sign-up attempts",
     exempt=is_invited_signup,
+    # The address alone counts the accounts it created (a typo never counts).
+    per_address="signup_address",
+    per_address_counts=lambda request, response: getattr(request, "_signed_up", False),
+    fail_open=True,  # uncounted while Redis is unreachable (docs/operations.md, "Faults")
 )
 def signup(request: HttpRequest) -> HttpResponse:
     next_address = safe_next(request)
@@ -30,6 +38,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        request._signed_up = True  # an account was created: counted per address
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.username}! Your account is ready.")
         return redirect(next_address or "dashboard")
@@ -49,6 +58,8 @@ password_reset = limited(
     form_class=PasswordResetForm,
     keep=("email",),
     what="password reset requests",
+    per_address="password_reset_address",
+    fail_open=False,  # 503 while Redis is unreachable: the limit is what stops a mail flood
 )(PasswordResetView.as_view())
 
 

@@ -30,6 +30,10 @@ app.conf.beat_schedule = {
         "task": "practice.tasks.sweep_trois_deadlines",
         "schedule": 60.0,
     },
+    "send-due-notifications": {
+        "task": "accounts.tasks.send_due_notifications",
+        "schedule": 10.0,
+    },
     "forget-old-sign-in-failures": {
         "task": "accounts.tasks.forget_old_sign_in_failures",
         "schedule": crontab(minute=17, hour=3),

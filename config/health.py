@@ -40,8 +40,10 @@ def check_redis() -> dict:
     import redis
 
     try:
+        # retry=None: one try (redis-py's default would retry ten times, a frozen Redis
+        # making the probe wait ten timeouts).
         client = redis.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1
+            settings.REDIS_URL, socket_timeout=1, socket_connect_timeout=1, retry=None
         )
         client.ping()
     except Exception as exc:  # noqa: BLE001

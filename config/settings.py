@@ -153,6 +153,8 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 # The posted username bounded to the column axes stores it in (accounts/signin.py).
 AXES_USERNAME_CALLABLE = "accounts.signin.attempted_username"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# The lockout page with Retry-After (when the cool-off ends), 429.
+AXES_LOCKOUT_CALLABLE = "accounts.signin.locked_out"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
@@ -165,9 +167,18 @@ TRUSTED_PROXY_COUNT = int(
 AXES_CLIENT_IP_CALLABLE = "core.http.client_ip"
 
 # Sign-up and password reset (accounts.ratelimit): at most ATTEMPTS posts per WINDOW seconds
-# for one address and one username or e-mail together, counted in the cache (Redis when
-# REDIS_URL is set). Sign-ups through a valid claim or invite link are not counted.
+# for one address and one username or e-mail together, and for one address alone (accounts
+# created, reset posts: well above a club night behind one address), counted in the cache
+# (Redis when REDIS_URL is set). Sign-ups through a valid claim or invite link are not counted.
 RATE_LIMITS = {
+    "signup_address": (
+        int(os.environ.get("SIGNUP_ADDRESS_RATE_ATTEMPTS", "40")),
+        int(os.environ.get("SIGNUP_ADDRESS_RATE_WINDOW", "3600")),
+    ),
+    "password_reset_address": (
+        int(os.environ.get("PASSWORD_RESET_ADDRESS_RATE_ATTEMPTS", "30")),
+        int(os.environ.get("PASSWORD_RESET_ADDRESS_RATE_WINDOW", "3600")),
+    ),
     "signup": (
         int(os.environ.get("SIGNUP_RATE_ATTEMPTS", "5")),
         int(os.environ.get("SIGNUP_RATE_WINDOW", "900")),
@@ -334,7 +345,40 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # visibility timeout, which must outlast the longest task (Redis's default is an hour).
 CELERY_TASK_SOFT_TIME_LIMIT = 60
 CELERY_TASK_TIME_LIMIT = 90
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 180}
+# Redis may fail; the site may not (docs/operations.md, "Redis down or frozen"). Every Redis
+# client has a socket timeout: without one, a publish to a frozen Redis (SIGSTOP: connections
+# are accepted, nothing answers) waited as long as it stayed frozen. A request sends its tasks
+# through core.redis_guard.send, whose breaker skips the broker for a few seconds after a
+# failure, so a request pays one timeout at most. The worker's own BRPOP runs in its event loop
+# and is not bound by socket_timeout (kombu checks it with health_check_interval).
+REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "0.5"))
+REDIS_CONNECT_TIMEOUT = float(os.environ.get("REDIS_CONNECT_TIMEOUT", "0.25"))
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 180,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    # Connecting (kombu pings Redis when it opens a channel) is tried once, not for ever.
+    "max_retries": 0,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
+# A publish that fails is not retried: the sweeps redo what a lost task would have done, and
+# each retry against a frozen Redis costs another socket timeout. A connection Redis closed
+# (a restart) is replaced by redis-py when it is taken from the pool, before the publish.
+CELERY_TASK_PUBLISH_RETRY = False
+# Nobody reads a task's result (a test asks for it with ignore_result=False): sending a task
+# whose result is kept subscribes to its result first, and against a Redis that is down that
+# subscription retried 20 times a second apart (the ending move of a duel took 19.7 s).
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_REDIS_SOCKET_TIMEOUT = REDIS_SOCKET_TIMEOUT
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_CONNECT_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {
+        "max_retries": 2,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.5,
+    }
+}
 CELERY_RESULT_EXPIRES = 3600
 CELERY_RESULT_EXTENDED = True  # results name the worker that ran them
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -351,7 +395,12 @@ CACHES = (
         "default": {
             "BACKEND": "core.redis_cache.RedisCache",
             "LOCATION": _own("CACHE_URL", REDIS_URL),
-            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
+            # No retry (redis-py's default for a pool built here): a breaker skips a Redis
+            # that failed (core.redis_guard), so one call costs one timeout at most.
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                "socket_timeout": REDIS_SOCKET_TIMEOUT,
+            },
         }
     }
     if REDIS_URL

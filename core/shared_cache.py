@@ -4,7 +4,8 @@ What every spectator sees for a given version is rendered once and kept in Djang
 cache: Redis when REDIS_URL is configured (so it holds across gunicorn workers and the Celery
 worker), local memory otherwise. The cache is a help, never a dependency: any error reaching
 it is logged and the caller renders as if there were no cache, so a Redis outage costs speed,
-never a page.
+never a page. A Redis that fails is skipped for a few seconds after the failure
+(`core.redis_guard`'s breaker), so a frozen one costs one socket timeout, not one per call.
 """
 
 import logging
@@ -16,6 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.cache import cache
+
+from core import redis_guard
 
 logger = logging.getLogger(__name__)
 
@@ -36,11 +39,18 @@ def _unreachable(what: str, key: str) -> None:
         logger.warning("cache unreachable (%s %s): serving without it", what, key, exc_info=True)
 
 
+def call(fn: Callable[[], Any]) -> Any:
+    """`fn()` (calls on Django's cache) through the cache's breaker: raises
+    `redis_guard.Unavailable` when the cache failed or is being skipped; the caller decides
+    what that means (accounts.ratelimit)."""
+    return redis_guard.cache.call(fn)
+
+
 def get(key: str) -> Any:
     """The cached value, or MISSING when absent or when the cache cannot be reached."""
     try:
-        return cache.get(key, MISSING)
-    except Exception:  # noqa: BLE001 - any backend error: fail open
+        return call(lambda: cache.get(key, MISSING))
+    except redis_guard.Unavailable:  # any backend error: fail open
         _unreachable("get", key)
         return MISSING
 
@@ -49,8 +59,8 @@ def get_many(keys: list[str]) -> dict[str, Any]:
     """The cached values of those keys that are there, in one round trip; {} when the cache
     cannot be reached (the caller then renders, as with no cache)."""
     try:
-        return cache.get_many(keys)
-    except Exception:  # noqa: BLE001
+        return call(lambda: cache.get_many(keys))
+    except redis_guard.Unavailable:
         _unreachable("get_many", ",".join(keys))
         return {}
 
@@ -106,24 +116,24 @@ def _unkept(value: Any) -> Any:
 
 def set(key: str, value: Any, timeout: float) -> None:  # noqa: A001 - the cache's own word
     try:
-        cache.set(key, value, timeout)
-    except Exception:  # noqa: BLE001
+        call(lambda: cache.set(key, value, timeout))
+    except redis_guard.Unavailable:
         _unreachable("set", key)
 
 
 def add(key: str, value: Any, timeout: float) -> bool | None:
     """True if stored, False if the key was there, None if the cache cannot be reached."""
     try:
-        return bool(cache.add(key, value, timeout))
-    except Exception:  # noqa: BLE001
+        return bool(call(lambda: cache.add(key, value, timeout)))
+    except redis_guard.Unavailable:
         _unreachable("add", key)
         return None
 
 
 def delete(key: str) -> None:
     try:
-        cache.delete(key)
-    except Exception:  # noqa: BLE001
+        call(lambda: cache.delete(key))
+    except redis_guard.Unavailable:
         _unreachable("delete", key)
 
 

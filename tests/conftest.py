@@ -236,9 +236,12 @@ def _fresh_local_cache(request):
         return
     from django.conf import settings
 
-    from core import shared_cache
+    from core import redis_guard, shared_cache
     from tournaments import live_cache
 
+    # A test that made the cache or the broker fail leaves its breaker open for seconds.
+    redis_guard.cache.reset()
+    redis_guard.broker.reset()
     shared_cache.forget_kept()
     live_cache.forget_recent()
     from django.core.cache import cache

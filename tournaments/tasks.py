@@ -2,12 +2,12 @@
 data, so a duplicated, late or out-of-order delivery changes nothing."""
 
 import logging
-from functools import partial
 
 from celery import shared_task
-from django.db import transaction
 from django.urls import reverse
 
+from accounts.outbox import outboxed
+from core import redis_guard
 from core.links import absolute
 
 logger = logging.getLogger(__name__)
@@ -16,10 +16,18 @@ logger = logging.getLogger(__name__)
 def enqueue_on_commit(task, *args, **options) -> None:
     """Send `task` once the transaction commits; a broker failure is logged, never raised.
 
-    Like Celery's `delay_on_commit`, but robust: tasks never fail a request (DESIGN.md), and
-    the beat sweep repairs what a lost task left stale.
+    Like Celery's `delay_on_commit`, but robust: tasks never fail a request (DESIGN.md), a
+    Redis that is down or frozen costs one socket timeout at most (`core.redis_guard`), and
+    the beat sweep repairs what a lost task left stale. A notification task (`outbox=True`)
+    is also written to the outbox in this transaction, so that a lost one is sent by the
+    sweep (`accounts.outbox`).
     """
-    transaction.on_commit(partial(task.apply_async, args, **options), robust=True)
+    if getattr(task, "outbox", False):
+        from accounts.outbox import notify_on_commit
+
+        notify_on_commit(task, *args)
+        return
+    redis_guard.send_on_commit(task, *args, **options)
 
 
 def _tournament(tournament_id: int):
@@ -122,7 +130,15 @@ def keep_time() -> dict[str, int]:
 # Notifications (issue 16): each takes ids, reads committed data, and sends at most once per
 # event and person (`accounts.notifications.send_once`); retried when the mail server fails.
 
-_RETRY = {"acks_late": True, "autoretry_for": (OSError,), "retry_backoff": True, "max_retries": 5}
+# `outbox=True`: enqueue_on_commit writes them to the outbox too (accounts.outbox), and each
+# marks its row done when it has run (`outboxed`).
+_RETRY = {
+    "acks_late": True,
+    "autoretry_for": (OSError,),
+    "retry_backoff": True,
+    "max_retries": 5,
+    "outbox": True,
+}
 
 
 def _me() -> str:
@@ -139,6 +155,7 @@ def _opponent(duel, entrant) -> str:
 
 
 @shared_task(**_RETRY)
+@outboxed
 def notify_named(duel_id: int) -> int:
     """The players named to play a duel are told whom they play (once per duel and player)."""
     from accounts.notifications import send_once
@@ -168,6 +185,7 @@ def notify_named(duel_id: int) -> int:
 
 
 @shared_task(**_RETRY)
+@outboxed
 def notify_duel_called(duel_id: int, called_at: str) -> int:
     """The players of a duel called to its table are told where (once per call)."""
     from accounts.notifications import send_once
@@ -196,6 +214,7 @@ def notify_duel_called(duel_id: int, called_at: str) -> int:
 
 
 @shared_task(**_RETRY)
+@outboxed
 def notify_playoffs(tournament_id: int) -> int:
     """Every player with an account is told the playoffs are announced (once each)."""
     from accounts.notifications import send_once

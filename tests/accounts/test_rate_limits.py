@@ -24,7 +24,12 @@ ELSEWHERE = "198.51.100.20"
 
 @pytest.fixture(autouse=True)
 def _limits(settings):
-    settings.RATE_LIMITS = {"signup": (3, 600), "password_reset": (2, 3600)}
+    settings.RATE_LIMITS = {
+        "signup": (3, 600),
+        "password_reset": (2, 3600),
+        "signup_address": (4, 3600),
+        "password_reset_address": (6, 3600),
+    }
     # Each test starts with fresh counters and a clock it may move: a cache of its own (the
     # same counters on Redis: tests/integration/test_rate_limits_redis.py).
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -173,3 +178,81 @@ def test_the_client_address_is_remote_addr_unless_proxies_are_trusted(settings):
     assert client_ip(request) == "6.6.6.6"
     garbage = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="not-an-ip")
     assert client_ip(garbage) == "10.0.0.1"
+
+
+def test_one_address_creates_at_most_its_accounts_and_typos_never_count(client):
+    for n in range(4):
+        assert sign_up(client, f"player{n}").status_code == 422  # a typo: not counted
+        assert sign_up(client, f"player{n}", good=True).status_code == 302
+        client.logout()
+    response = sign_up(client, "player4", good=True)
+    assert response.status_code == 429
+    assert "Too many sign-up attempts from your network." in response.content.decode()
+    assert 0 < int(response["Retry-After"]) <= 3600
+    assert not User.objects.filter(username="player4").exists()
+    # Another address is not concerned.
+    assert sign_up(client, "player4", ip=ELSEWHERE, good=True).status_code == 302
+
+
+def test_claim_link_sign_ups_never_count_against_the_address(client):
+    tournament = TournamentFactory(slug="cup")
+    for n in range(6):
+        entrant = EntrantFactory(tournament=tournament, name=f"Player {n}")
+        token = services.issue_claim_link(entrant, tournament.created_by)
+        link = reverse("tournaments:claim", args=["cup", token])
+        assert sign_up(client, f"player{n}", next_url=link, good=True).status_code == 302
+        client.logout()
+    # The address's own allowance is still whole.
+    for n in range(4):
+        assert sign_up(client, f"walkin{n}", good=True).status_code == 302
+        client.logout()
+
+
+def test_one_address_sends_at_most_its_reset_posts(client):
+    for n in range(6):
+        assert reset(client, f"person{n}@example.com").status_code == 302
+    response = reset(client, "person6@example.com")
+    assert response.status_code == 429
+    assert "Retry-After" in response
+
+
+class _Down:
+    """A cache whose every call fails as a Redis that is down does."""
+
+    def __getattr__(self, name):
+        def fail(*args, **kwargs):
+            from redis.exceptions import ConnectionError
+
+            raise ConnectionError("Connection refused")
+
+        return fail
+
+
+@pytest.fixture
+def cache_down(monkeypatch):
+    from accounts import ratelimit
+    from core import redis_guard
+
+    monkeypatch.setattr(ratelimit, "cache", _Down())
+    redis_guard.cache.reset()
+    yield
+    redis_guard.cache.reset()
+
+
+def test_with_the_counters_unreachable_sign_up_fails_open(client, cache_down):
+    response = sign_up(client, "newbie", good=True)
+    assert response.status_code == 302
+    assert User.objects.filter(username="newbie").exists()
+
+
+def test_with_the_counters_unreachable_a_reset_says_to_try_again_and_sends_nothing(
+    client, cache_down
+):
+    UserFactory(username="ana", email="ana@example.com")
+    response = reset(client, "ana@example.com")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "60"
+    html = response.content.decode()
+    assert "We cannot take password reset requests just now" in html
+    assert "Try again in a minute" in html and 'value="ana@example.com"' in html
+    assert mail.outbox == []

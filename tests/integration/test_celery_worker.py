@@ -36,7 +36,7 @@ def test_task_runs_in_a_worker_process_through_redis_and_changes_postgresql(
         claim_expires_at=timezone.now() + timedelta(days=1),
     )
 
-    result = expire_claim_links.delay()
+    result = expire_claim_links.apply_async(ignore_result=False)  # results are ignored else
     assert result.get(timeout=30) == 1
     assert result.worker.startswith(WORKER_NAME + "@")
     assert celery_worker_process.pid != os.getpid()

@@ -1,0 +1,74 @@
+"""The notification outbox: a notification lost with Redis, or held by a worker that died, goes
+out within a minute, and once.
+
+A notification task (declared with `outbox=True`) is not only sent at commit: a
+`DueNotification` row is written in the transaction of the event it tells of, and the task,
+sent with the row's id (`due=`), marks it done when it has run. Beat's
+`send_due_notifications` (every 10 s) sends again every row still due `RESEND` seconds after
+it was sent, then after twice that, and so on (`MAX_SENDS` in all). The task reads committed
+data and sends each mail once (`notifications.send_once` and its keys), so a second run, or
+the first one handed out again by Redis after the visibility timeout, sends nothing.
+
+Why a table and not a shorter visibility timeout: that timeout must outlast the longest task
+(90 s), and a task Redis lost (Redis down at commit) has nothing to hand out again.
+"""
+
+from collections.abc import Callable
+from datetime import timedelta
+from functools import wraps
+from typing import Any
+
+from django.utils import timezone
+
+from core import redis_guard
+
+from .models import DueNotification
+
+RESEND = timedelta(seconds=20)  # after this, a notification not done is sent again
+MAX_SENDS = 8  # then it is left (logged): 20 s, 40 s, … about 40 minutes in all
+KEEP_DONE = timedelta(days=1)
+
+
+def notify_on_commit(task: Any, *args: Any) -> DueNotification:
+    """Write the notification to the outbox now, send its task at commit."""
+    due = DueNotification.objects.create(
+        task=task.name, args=list(args), next_send_at=timezone.now() + RESEND
+    )
+    redis_guard.send_on_commit(task, *args, kwargs={"due": due.pk})
+    return due
+
+
+def outboxed(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The body of a notification task: run it, then mark its outbox row done."""
+
+    @wraps(fn)
+    def run(*args: Any, due: int | None = None) -> Any:
+        value = fn(*args)
+        if due is not None:
+            DueNotification.objects.filter(pk=due, done_at__isnull=True).update(
+                done_at=timezone.now()
+            )
+        return value
+
+    return run
+
+
+def send_due(tasks: dict[str, Any], now: Any = None) -> dict[str, int]:
+    """Send again every notification still due; forget those done a day ago. `tasks` is the
+    Celery app's registry (a name the worker does not know is left and counted)."""
+    now = now or timezone.now()
+    done = {"sent": 0, "unknown": 0}
+    due = DueNotification.objects.filter(
+        done_at__isnull=True, next_send_at__lte=now, sends__lt=MAX_SENDS
+    )
+    for row in due.order_by("next_send_at")[:500]:
+        task = tasks.get(row.task)
+        if task is None:
+            done["unknown"] += 1
+            continue
+        DueNotification.objects.filter(pk=row.pk).update(
+            sends=row.sends + 1, next_send_at=now + RESEND * 2**row.sends
+        )
+        done["sent"] += redis_guard.send(task, row.args, kwargs={"due": row.pk})
+    DueNotification.objects.filter(done_at__lt=now - KEEP_DONE).delete()
+    return done
