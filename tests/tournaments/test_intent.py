@@ -271,15 +271,24 @@ def test_an_ending_sent_twice_or_from_a_second_device_records_one_result(round1)
     assert tournament.rounds.get(number=2).status == RoundStatus.OPEN
 
 
-def test_a_forfeit_from_the_console_sent_twice_records_one_result(round1):
+@pytest.mark.parametrize(
+    ("how", "outcome"),
+    [
+        ("forfeit_B", "Alice won"),
+        ("adjudicate_B", "Bob won"),
+        ("time_limit", "no winner (a replay is due)"),  # equal counts before any round
+    ],
+)
+def test_a_console_ending_sent_twice_without_javascript_records_one_result(round1, how, outcome):
     tournament, duel, referee, _ = round1
     keys = console_keys(duel, referee)
-    data = {**keys, "ending": "forfeit_B", "reason": "no show", "confirm": "on"}
+    data = {**keys, "ending": how, "reason": "no show", "confirm": "on"}
     client = client_for(referee)
     assert client.post(console_url(duel, "end"), data).status_code == 302
     again = client.post(console_url(duel, "end"), data)
-    assert ALREADY in text(again) and NOTHING in text(again)
+    assert f"{ALREADY} {referee} at " in text(again) and f"{outcome}. {NOTHING}" in text(again)
     assert Result.objects.filter(duel=duel).count() == 1
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
 
 
 def test_the_service_refuses_a_repeat_by_its_key_before_the_revision():
