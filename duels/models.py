@@ -105,7 +105,11 @@ class DuelEvent(models.Model):
     # console or paper form): the same form sent again (a double tap, a venue Wi-Fi retry) is
     # found by it and answered "already recorded, nothing changed" (DESIGN.md: every write
     # names what it is for). Scoped to the duel and `created_by`; empty for the automation.
-    intent = models.CharField(max_length=64, blank=True, default="")
+    intent = models.CharField(max_length=64, blank=True, default="", db_default="")
+    # The key of the form that undid it (the same undo sent again is told, not refused as a
+    # conflict); empty while the move stands.
+    # A database default too: the hot path's insert (duels/rows.py) names only its columns.
+    undo_intent = models.CharField(max_length=64, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["seq", "pk"]

@@ -307,8 +307,16 @@ def entered_by_intent(duel: Duel, actor: Any, intent: str) -> DuelEvent | None:
     return DuelEvent.objects.filter(duel=duel, created_by=actor, intent=intent).first()
 
 
-def undo(duel: Duel, actor: Any) -> None:
-    """Undo the last move of a running duel; the row is kept, marked undone."""
+def undone_by_intent(duel: Duel, actor: Any, intent: str) -> DuelEvent | None:
+    """The move this person already undid in this duel from the form keyed `intent`."""
+    if not intent or actor is None or getattr(actor, "pk", None) is None:
+        return None
+    return DuelEvent.objects.filter(duel=duel, undone_by=actor, undo_intent=intent).first()
+
+
+def undo(duel: Duel, actor: Any, *, intent: str = "") -> None:
+    """Undo the last move of a running duel; the row is kept, marked undone (with the key of
+    the form that undid it: `undone_by_intent`)."""
     if duel.status != DuelStatus.RUNNING:
         raise ServiceError(
             "Only a running duel's moves can be undone; a finished result "
@@ -320,7 +328,8 @@ def undo(duel: Duel, actor: Any) -> None:
     last = duel.events.filter(undone_at=None, seq=duel.seq).get()
     last.undone_at = timezone.now()
     last.undone_by = actor
-    last.save(update_fields=["undone_at", "undone_by"])
+    last.undo_intent = intent
+    last.save(update_fields=["undone_at", "undone_by", "undo_intent"])
     duel.seq -= 1
     duel.revision += 1
     duel.state = engine_of(duel).state()

@@ -412,6 +412,14 @@ def already_entered(seq: int, move: str) -> str:
     )
 
 
+def already_undone(seq: int, move: str) -> str:
+    """The same undo sent again: nothing is undone twice."""
+    return (
+        f"Already undone: move {seq}, {move.rstrip('.')}. Nothing changed: "
+        "this is the duel as it is now."
+    )
+
+
 def move_counted_first(who: str, move: str) -> str:
     """A move that lost a race, told which one counted (after the conflict's own words)."""
     return (

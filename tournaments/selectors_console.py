@@ -74,6 +74,14 @@ def lost_race_words(
     if not added:
         return None
     latest = added[0]  # latest first
-    who = DuelEvent.objects.filter(pk=latest.pk).values_list("created_by", flat=True).first()
+    row = DuelEvent.objects.filter(pk=latest.pk).values_list("created_by", "payload").first()
+    if row is None:
+        return None
+    who, payload = row
     person = get_user_model().objects.filter(pk=who).first() if who else None
-    return presentation.move_counted_first(presentation.person_label(person), latest.text)
+    # The move itself, not all it did: a round's reveals ("Alice reveals 7, Bob reveals 3"),
+    # else its first line ("Alice plays +2", "Bob forfeits").
+    cards = payload.get("cards") if isinstance(payload, dict) else None
+    lines = latest.lines[: len(cards)] if cards else latest.lines[:1]
+    move = ", ".join(line.rstrip(".") for line in lines) or latest.text
+    return presentation.move_counted_first(presentation.person_label(person), move)

@@ -323,8 +323,12 @@ def test_two_devices_on_one_duel(browser, live_server, page):
     page.locator("#round-form button[type=submit]").click()
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
     second.locator("#round-form button[type=submit]").click()
-    expect(second.get_by_role("alert")).to_have_text(
+    # The lost move is told which move counted, and who entered it.
+    expect(second.get_by_role("alert")).to_contain_text(
         "Someone else entered a move — here is the current state."
+    )
+    expect(second.get_by_role("alert")).to_contain_text(
+        "entered “Alice reveals 7, Bob reveals 3” first; your move was not entered."
     )
     expect(second.locator("#console")).to_have_attribute("data-seq", "1")
     assert DuelEvent.objects.filter(duel=duel).count() == 1  # nothing applied twice

@@ -271,15 +271,24 @@ def test_an_ending_sent_twice_or_from_a_second_device_records_one_result(round1)
     assert tournament.rounds.get(number=2).status == RoundStatus.OPEN
 
 
-def test_a_forfeit_from_the_console_sent_twice_records_one_result(round1):
+@pytest.mark.parametrize(
+    ("how", "outcome"),
+    [
+        ("forfeit_B", "Alice won"),
+        ("adjudicate_B", "Bob won"),
+        ("time_limit", "no winner (a replay is due)"),  # equal counts before any round
+    ],
+)
+def test_a_console_ending_sent_twice_without_javascript_records_one_result(round1, how, outcome):
     tournament, duel, referee, _ = round1
     keys = console_keys(duel, referee)
-    data = {**keys, "ending": "forfeit_B", "reason": "no show", "confirm": "on"}
+    data = {**keys, "ending": how, "reason": "no show", "confirm": "on"}
     client = client_for(referee)
     assert client.post(console_url(duel, "end"), data).status_code == 302
     again = client.post(console_url(duel, "end"), data)
-    assert ALREADY in text(again) and NOTHING in text(again)
+    assert f"{ALREADY} {referee} at " in text(again) and f"{outcome}. {NOTHING}" in text(again)
     assert Result.objects.filter(duel=duel).count() == 1
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
 
 
 def test_the_service_refuses_a_repeat_by_its_key_before_the_revision():
@@ -294,6 +303,23 @@ def test_the_service_refuses_a_repeat_by_its_key_before_the_revision():
     with pytest.raises(refereeing.duels.Conflict):
         refereeing.append_event(duel, other, move, 0, 0, intent="k1")
     assert DuelEvent.objects.filter(duel=duel).count() == 1
+
+
+def test_an_undo_sent_again_undoes_nothing_more(round1):
+    tournament, duel, referee, _ = round1
+    client = client_for(referee)
+    for a, b in ((7, 3), (2, 5)):
+        keys = console_keys(duel, referee)
+        move = {**keys, "type": "round", "card_A": a, "card_B": b}
+        assert client.post(console_url(duel, "move"), move, headers=HTMX).status_code == 200
+    keys = console_keys(duel, referee)
+    assert keys["seq"] == "2"
+    assert client.post(console_url(duel, "undo"), keys, headers=HTMX).status_code == 200
+    again = client.post(console_url(duel, "undo"), keys, headers=HTMX)
+    assert again.status_code == 200 and "Already undone: move 2" in text(again)
+    duel.refresh_from_db()
+    assert duel.seq == 1
+    assert DuelEvent.objects.filter(duel=duel, undone_at__isnull=False).count() == 1
 
 
 # -- corrections and voids -------------------------------------------------------------------
@@ -438,6 +464,11 @@ def test_a_running_duel_is_given_to_another_referee_and_back_from_the_rounds_pag
     # The referee it was taken from is told who took it, on their console.
     console = client_for(referee).get(console_url(duel)).content.decode()
     assert f"{organiser} took this duel from you at " in console
+    # The audit log says it in words: who took it, from whom.
+    log = client_for(organiser).get(reverse("organiser:audit", args=[tournament.slug]))
+    assert "Duel taken from its referee" in text(log)
+    assert f"taken from: {referee.staff_label}" in text(log)
+    assert f"referee: {second.staff_label}" in text(log)
     # And it is given back the same way.
     assert assign(tournament, duel, organiser, referee, confirm=True).status_code == 302
     duel.refresh_from_db()

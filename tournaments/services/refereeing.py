@@ -308,13 +308,26 @@ def _play(
 
 @transaction.atomic
 def undo_last_event(
-    duel: Duel, actor: Any, expected_seq: int, expected_revision: int | None = None
+    duel: Duel,
+    actor: Any,
+    expected_seq: int,
+    expected_revision: int | None = None,
+    *,
+    intent: str = "",
 ) -> None:
-    """Undo the last move of a running duel; the row is kept, marked undone."""
+    """Undo the last move of a running duel; the row is kept, marked undone. The same undo
+    sent again (its key) is told as done, nothing undone twice."""
     tournament, duel = _locked(duel)
+    _check_policy(tournament, duel, actor, expected_seq, expected_revision)
+    stale = expected_seq != duel.seq or (
+        expected_revision is not None and expected_revision != duel.revision
+    )
+    if stale and (done := duels.undone_by_intent(duel, actor, intent)) is not None:
+        raise AlreadyRecorded(
+            presentation.already_undone(done.seq, ". ".join(done.summary) or "a move")
+        )
     duels.check_fresh(duel, expected_seq, expected_revision)
-    check_referee(tournament, duel, actor)
-    duels.undo(duel, actor)
+    duels.undo(duel, actor, intent=intent)
 
 
 @transaction.atomic

@@ -370,7 +370,11 @@ def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         duel,
         form,
         lambda: refereeing.undo_last_event(
-            duel, request.user, form.cleaned_data["seq"], form.cleaned_data.get("rev")
+            duel,
+            request.user,
+            form.cleaned_data["seq"],
+            form.cleaned_data.get("rev"),
+            intent=form.cleaned_data.get("intent") or "",
         ),
         "The last move is undone (it stays in the log, struck through).",
         undo=True,
