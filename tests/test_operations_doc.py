@@ -1,8 +1,12 @@
 """docs/operations.md names exactly the tasks the worker knows, and beat schedules only
 tasks the worker knows (a task named in the docs but unknown to the worker was found once)."""
 
+import importlib
+import importlib.util
 import re
 from pathlib import Path
+
+from django.conf import settings
 
 from config.celery import app
 
@@ -10,7 +14,10 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "operations.md"
 
 
 def registered() -> set[str]:
-    app.loader.import_default_modules()  # what the worker imports at its start
+    # What the worker's autodiscovery imports at its start: each installed app's tasks module.
+    for name in settings.INSTALLED_APPS:
+        if importlib.util.find_spec(f"{name}.tasks") if "." not in name else None:
+            importlib.import_module(f"{name}.tasks")
     return {name for name in app.tasks if not name.startswith("celery.")}
 
 
