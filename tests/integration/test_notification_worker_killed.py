@@ -32,8 +32,11 @@ def start_worker(private: PrivateRedis, name: str, **env: str) -> subprocess.Pop
         f"@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
     )
     environment = {**os.environ, "DATABASE_URL": url, "REDIS_URL": private.url, **env}
+    # Exactly this Redis: no URL of the shared one, and no renumbering by test worker
+    # (config.settings numbers Redis databases under pytest-xdist).
     for inherited in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CACHE_URL"):
         environment.pop(inherited, None)
+    environment.pop("PYTEST_XDIST_WORKER", None)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     log = open(ARTIFACTS / f"{name}.log", "w")  # noqa: SIM115 - the worker writes it
     process = subprocess.Popen(
