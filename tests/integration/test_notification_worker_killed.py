@@ -20,7 +20,7 @@ from tests.conftest import ARTIFACTS, services_missing
 from tests.factories import TournamentFactory, UserFactory
 
 from .conftest import ROOT
-from .redis_fault import PrivateRedis, pointed_at
+from .redis_fault import PrivateRedis, pointed_at, private_redis_missing
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -60,7 +60,7 @@ def start_worker(private: PrivateRedis, name: str, **env: str) -> subprocess.Pop
 def test_a_notification_held_by_a_killed_worker_goes_out_within_a_minute_once(
     settings, monkeypatch
 ):
-    why = services_missing()
+    why = services_missing() or private_redis_missing()
     if why:
         pytest.skip(why)
     # A mail server that accepts the connection and never greets: the first worker's send

@@ -21,7 +21,7 @@ from tests.conftest import services_missing
 from tests.factories import PASSWORD, UserFactory, group_phase_duel
 from tournaments.live_cache import version_entry, version_key
 
-from .redis_fault import PrivateRedis, pointed_at
+from .redis_fault import PrivateRedis, pointed_at, private_redis_missing
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -31,7 +31,7 @@ CEILING = 5.0  # seconds: no request may wait on Redis longer (docs/operations.m
 
 @pytest.fixture
 def private_redis(settings):
-    why = services_missing()
+    why = services_missing() or private_redis_missing()
     if why:
         pytest.skip(why)
     assert connection.vendor == "postgresql"
