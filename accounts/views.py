@@ -29,7 +29,7 @@ sign_in = paced(LoginView.as_view())
     # The address alone counts the accounts it created (a typo never counts).
     per_address="signup_address",
     per_address_counts=lambda request, response: getattr(request, "_signed_up", False),
-    fail_open=True,  # uncounted while Redis is unreachable (docs/operations.md, "Faults")
+    fail_open=True,  # uncounted while Redis is unreachable (operations.md, "Redis down…")
 )
 def signup(request: HttpRequest) -> HttpResponse:
     next_address = safe_next(request)

@@ -168,7 +168,8 @@ AXES_CLIENT_IP_CALLABLE = "core.http.client_ip"
 
 # Sign-up and password reset (accounts.ratelimit): at most ATTEMPTS posts per WINDOW seconds
 # for one address and one username or e-mail together, and for one address alone (accounts
-# created, reset posts: well above a club night behind one address), counted in the cache
+# created, reset posts: well above a club night behind one address: a tournament has at most
+# 30 players, and its referees come through invitation links), counted in the cache
 # (Redis when REDIS_URL is set). Sign-ups through a valid claim or invite link are not counted.
 RATE_LIMITS = {
     "signup_address": (

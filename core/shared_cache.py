@@ -43,7 +43,41 @@ def call(fn: Callable[[], Any]) -> Any:
     """`fn()` (calls on Django's cache) through the cache's breaker: raises
     `redis_guard.Unavailable` when the cache failed or is being skipped; the caller decides
     what that means (accounts.ratelimit)."""
-    return redis_guard.cache.call(fn)
+    value = redis_guard.cache.call(fn)
+    if _owed:
+        _settle()
+    return value
+
+
+# Writes that must land even when the cache was unreachable as they were made (`must_land`):
+# the lean poll path's public version (tournaments.live_cache). A Redis that was frozen comes
+# back with its data, and without these the old version would answer polls (an unpublished
+# tournament's too) until it expired. Kept per process, the latest write per key, and made at
+# this process's next successful call; a bound on how many, as on everything kept here.
+OWED_ENTRIES = 1000
+_owed: dict[str, tuple[Any, float] | None] = {}  # a set's (value, timeout), or None: a delete
+_owed_lock = threading.Lock()
+
+
+def _owe(key: str, write: tuple[Any, float] | None) -> None:
+    with _owed_lock:
+        if len(_owed) < OWED_ENTRIES or key in _owed:
+            _owed[key] = write
+
+
+def _settle() -> None:
+    with _owed_lock:
+        owed = dict(_owed)
+        _owed.clear()
+    for key, write in owed.items():
+        try:
+            if write is None:
+                redis_guard.cache.call(lambda key=key: cache.delete(key))
+            else:
+                redis_guard.cache.call(lambda key=key, w=write: cache.set(key, w[0], w[1]))
+        except redis_guard.Unavailable:
+            with _owed_lock:
+                _owed.setdefault(key, write)  # a write made meanwhile is newer: it wins
 
 
 def get(key: str) -> Any:
@@ -100,6 +134,8 @@ def forget_kept() -> None:
     """Drop what this process keeps (a test's cache cleared with it)."""
     with _kept_lock:
         _kept.clear()
+    with _owed_lock:
+        _owed.clear()
 
 
 class _Pickled(bytes):
@@ -114,11 +150,16 @@ def _unkept(value: Any) -> Any:
     return pickle.loads(value) if isinstance(value, _Pickled) else value  # noqa: S301 - our own
 
 
-def set(key: str, value: Any, timeout: float) -> None:  # noqa: A001 - the cache's own word
+def set(key: str, value: Any, timeout: float, *, must_land: bool = False) -> None:  # noqa: A001
+    if must_land:
+        with _owed_lock:
+            _owed.pop(key, None)  # this write replaces whatever was owed for the key
     try:
         call(lambda: cache.set(key, value, timeout))
     except redis_guard.Unavailable:
         _unreachable("set", key)
+        if must_land:
+            _owe(key, (value, timeout))
 
 
 def add(key: str, value: Any, timeout: float) -> bool | None:
@@ -130,11 +171,16 @@ def add(key: str, value: Any, timeout: float) -> bool | None:
         return None
 
 
-def delete(key: str) -> None:
+def delete(key: str, *, must_land: bool = False) -> None:
+    if must_land:
+        with _owed_lock:
+            _owed.pop(key, None)
     try:
         call(lambda: cache.delete(key))
     except redis_guard.Unavailable:
         _unreachable("delete", key)
+        if must_land:
+            _owe(key, None)
 
 
 def render_once(key: str, render: Callable[[], str], timeout: float) -> str:

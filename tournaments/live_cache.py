@@ -354,14 +354,16 @@ def publish_version(slug: str, entry: Entry | None) -> None:
 
     `entry` is `version_entry` taken when the version was bumped, inside the change.
     """
-    shared_cache.set(version_key(slug), entry or "private", VERSION_SECONDS)
+    # must_land: written later by this process if the cache is unreachable now (a Redis that
+    # comes back with its data must not keep answering from the old version).
+    shared_cache.set(version_key(slug), entry or "private", VERSION_SECONDS, must_land=True)
     # A request of this process may have noted the old version between the bump and the
     # commit (read back by a full-path request meanwhile): forgotten again, now.
     _recent.pop(slug, None)
 
 
 def forget_version(slug: str) -> None:
-    shared_cache.delete(version_key(slug))
+    shared_cache.delete(version_key(slug), must_land=True)
     _recent.pop(slug, None)
 
 

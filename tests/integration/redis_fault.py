@@ -12,6 +12,11 @@ from contextlib import contextmanager
 import redis
 
 
+def private_redis_missing() -> str | None:
+    """Why a Redis of the test's own cannot be started (a skip: REQUIRE_SERVICES=1 fails it)."""
+    return None if shutil.which("redis-server") else "redis-server is not installed"
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
