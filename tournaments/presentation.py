@@ -380,6 +380,17 @@ def start_key_of(kind: str, stage: str, round_number: int | None) -> str:
     return stage if kind == "playoff" else ""
 
 
+# What comes next (`selectors_public.coming`): a round or stage with no duel yet, and why.
+PLAYOFFS_LABEL = "Playoffs"
+WAITING_NOTES = {
+    "start": "when the group phase starts",
+    "round": "each group names its player for this round",
+    "tie_breaks": "the next tie-break duels are being drawn",
+    "playoffs": "Qualifier 1 and the Eliminator, once the organisers start the playoffs",
+    "stage": "its players come from the duels before it",
+}
+
+
 # Repeats, races and taken duels (issue "Trust on the night") ---------------------------------
 # A form sent again, or a second referee's copy of a sheet already entered, is answered with
 # what was recorded and by whom, and that nothing changed; a move that lost a race is told

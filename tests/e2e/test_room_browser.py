@@ -34,6 +34,10 @@ def fast_polls(settings):
     settings.PUBLIC_POLL_SECONDS = 1  # the pages poll every 5 s; the tests need not wait
 
 
+def running(tournament: Tournament) -> bool:
+    return Duel.objects.filter(tournament=tournament, status="running").exists()
+
+
 def expected_next(tournament: Tournament) -> list[str]:
     """What the rules say comes next, read from the rows (the test's own reading, not the
     selector's): the duels waiting to start, the open round still without its players, the
@@ -60,6 +64,8 @@ def expected_next(tournament: Tournament) -> list[str]:
             labels.append(f"Group round {number}")
     elif tournament.phase == Phase.TIE_BREAKS and tournament.top_four_settled_at:
         labels.append("Playoffs")
+    elif tournament.phase == Phase.TIE_BREAKS and not waiting and not running(tournament):
+        labels.append("Tie-breaks")  # the automation is drawing the next ones
     elif tournament.phase == Phase.PLAYOFFS:
         drawn = set(
             Duel.objects.filter(tournament=tournament, kind="playoff")

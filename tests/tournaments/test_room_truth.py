@@ -318,3 +318,30 @@ def test_a_replayed_playoff_or_tiebreak_duel_is_titled_a_replay(quick):
     assert presentation.duel_title(rematch) == "Grand Final (replay)"
     assert duel_line(duel_queryset(pk=rematch.pk).get()).title == "Grand Final (replay)"
     assert presentation.duel_title(final) == "Grand Final"
+
+
+def test_a_playoff_win_corrected_to_none_is_replayed_under_a_replay_title(quick):
+    from tournaments.services.corrections import correct_result
+    from tournaments.services.refereeing import append_event
+
+    tournament = quick(until="playoffs")  # Q1 and E1 ready
+    organiser = tournament.created_by
+    referee = tournament.roles.get().user
+    q1 = tournament.duels.get(kind="playoff", stage="Q1")
+    # A forfeit for the referee's own reason (a no-show would forfeit every later duel too).
+    append_event(q1, referee, {"type": "forfeit", "seat": "B", "reason": "left the room"}, 0)
+    q1.refresh_from_db()
+    correct_result(tournament, organiser, q1, None, "Seat B was at the table after all")
+    rematch = tournament.duels.get(kind="playoff", stage="Q1", replay_of=q1)
+    assert rematch.status == "ready"
+    live = text_of(f"/t/{tournament.slug}/live/")
+    assert "Qualifier 1 (replay)" in live
+    bracket = text_of(f"/t/{tournament.slug}/bracket/")
+    q1_box = bracket[
+        bracket.index('class="match stage-Q1') : bracket.index('class="match stage-E1')
+    ]
+    assert "To be played (replay)" in q1_box
+    results = list(
+        csv.DictReader(io.StringIO(text_of(f"/api/tournaments/{tournament.slug}/results.csv")))
+    )
+    assert [r["title"] for r in results if r["duel"] == str(rematch.pk)] == ["Qualifier 1 (replay)"]

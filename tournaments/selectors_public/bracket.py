@@ -32,12 +32,14 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
     current = playoff_bracket(tournament)
     names = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "name"))
     seed_of = {p: i for i, p in enumerate(current.seeding, start=1) if p is not None}
-    info = {
-        pk: (status, table, seq)
-        for pk, status, table, seq in Duel.objects.filter(
-            tournament=tournament, kind="playoff"
-        ).values_list("pk", "status", "table", "seq")
-    }
+    info: dict[int, tuple[str, str, int]] = {}
+    replays: set[int] = set()  # rematches of a drawn playoff duel
+    for pk, status, table, seq, replay_of in Duel.objects.filter(
+        tournament=tournament, kind="playoff"
+    ).values_list("pk", "status", "table", "seq", "replay_of_id"):
+        info[pk] = (status, table, seq)
+        if replay_of is not None:
+            replays.add(pk)
     void = [
         {
             "id": pk,
@@ -60,6 +62,7 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
             {
                 "stage": m.stage,
                 "name": fmt.STAGE_NAMES[m.stage],
+                "replay": m.ref in replays,
                 "known": m.known,
                 "seats": [
                     _seat(m.seat_a, m, names, seed_of, came_a),

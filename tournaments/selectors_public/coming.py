@@ -7,6 +7,7 @@ Read by the home page's "Next up", the big screen's now-playing panel and its ve
 from dataclasses import dataclass
 
 from .. import format as fmt
+from .. import presentation
 from ..models import FINAL_PHASES, Phase, Tournament
 from .lines import DuelLine
 
@@ -35,6 +36,11 @@ def playoff_stages_started(tournament: Tournament) -> set[str]:
     )
 
 
+def waiting(key: str, note: str) -> Coming:
+    """A round or stage with no duel yet, named as the schedule names its key."""
+    return Coming(presentation.start_key_label(key), key, note=note)
+
+
 def coming_next(
     tournament: Tournament,
     rounds: list[tuple[int, str]],
@@ -48,41 +54,20 @@ def coming_next(
         return []  # after the final (or a cancellation) nothing is next
     out = [Coming(d.title, d.start_key, d) for d in open_duels if d.status != "running"]
     phase = tournament.phase
+    notes = presentation.WAITING_NOTES
     if phase in (Phase.DRAFT, Phase.REGISTRATION):
-        out.append(Coming("Group round 1", "round:1", note="when the group phase starts"))
+        out.append(waiting("round:1", notes["start"]))
     elif phase == Phase.GROUP_PHASE:
         open_round = next((n for n, state in rounds if state == "open"), None)
         # Round n + 1 opens with a decisive result; until its players are named it has no
         # duel, and the room still wants to know it is next.
         if open_round and not any(d.round_number == open_round for d in open_duels):
-            out.append(
-                Coming(
-                    f"Group round {open_round}",
-                    f"round:{open_round}",
-                    note="each group names its player for this round",
-                )
-            )
+            out.append(waiting(f"round:{open_round}", notes["round"]))
     elif phase == Phase.TIE_BREAKS:
         if tournament.top_four_settled_at is not None:
-            out.append(
-                Coming(
-                    "Playoffs",
-                    fmt.STAGES[0],
-                    note="Qualifier 1 and the Eliminator, once the organisers start the playoffs",
-                )
-            )
+            out.append(Coming(presentation.PLAYOFFS_LABEL, fmt.STAGES[0], note=notes["playoffs"]))
         elif not open_duels:
-            out.append(
-                Coming("Tie-breaks", "tie_breaks", note="the next tie-break duels are being drawn")
-            )
+            out.append(waiting("tie_breaks", notes["tie_breaks"]))
     elif phase == Phase.PLAYOFFS:
-        out += [
-            Coming(
-                fmt.STAGE_NAMES[stage],
-                stage,
-                note="its players come from the duels before it",
-            )
-            for stage in fmt.STAGES
-            if stage not in playoff_stages
-        ]
+        out += [waiting(s, notes["stage"]) for s in fmt.STAGES if s not in playoff_stages]
     return out
