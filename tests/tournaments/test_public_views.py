@@ -340,7 +340,7 @@ class TestPages:
         staff = Client()
         staff.force_login(referee)
         private = staff.get(url).content.decode()
-        assert entrants[1].name in public and "Table</dt><dd>7" in public
+        assert entrants[1].name in public and "Where</dt><dd>Table 7" in public
         assert "starts with one shared action card" not in public
         assert "starts with one shared action card" in private
         assert Client().get(f"/t/{tournament.slug}/sheets/999999/").status_code == 404
