@@ -121,6 +121,7 @@ class World:
             "uidb64": "MQ",
             "invitation_id": self.invitation.pk,
             "table_id": self.table.pk,
+            "withdrawal_id": 1,  # none in the world: the undo is refused in words
         }
         return {name: values[name] for name in names}
 
@@ -256,6 +257,7 @@ FORMS: dict[str, Form] = {
         "organiser", fields=lambda w: {"entrant": _e(w, 2), "reason": "Ill", "confirm": "1"}
     ),
     "organiser:issue_claim": Form("organiser", "setup"),
+    "organiser:undo_withdrawal": Form("organiser"),
     "organiser:groups": Form(
         "organiser",
         "setup",

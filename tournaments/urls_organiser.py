@@ -35,6 +35,11 @@ urlpatterns = [
     path("players/list/", players.register_list, name="register_list"),
     path("players/csv/", players.register_csv, name="register_csv"),
     path("players/withdraw/", players.withdraw, name="withdraw"),
+    path(
+        "players/withdrawals/<int:withdrawal_id>/undo/",
+        players.undo_withdrawal,
+        name="undo_withdrawal",
+    ),
     path("players/<int:entrant_id>/claim-link/", players.issue_claim, name="issue_claim"),
     path("players/<int:entrant_id>/remove/", players.remove, name="remove_player"),
     path("check-in/", checkin.check_in, name="check_in"),

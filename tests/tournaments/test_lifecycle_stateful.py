@@ -59,7 +59,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.selectors import membership_at, membership_rows
-from tournaments.services import corrections, lifecycle, progression, refereeing
+from tournaments.services import corrections, lifecycle, progression, refereeing, withdrawals
 from tournaments.services.groups import round_one_blocked, round_one_started
 from tournaments.services.standings import recompute_standings
 
@@ -650,6 +650,79 @@ class TournamentLife(RuleBasedStateMachine):
                 return  # refused (and nothing changed): the other rules go on from here
         if self.t.phase == Phase.TIE_BREAKS:
             self.start_playoffs()
+
+    # == Undo: a withdrawal made by mistake, a check-in (TOURNAMENT.md "Corrections") ========
+    # One block, kept apart from the rules above (other parts of the issue add theirs there).
+
+    def _took_back(self, before: tuple) -> tuple:
+        """The state an undo must give back: as before the withdrawal, except the duels the
+        automation created after it, now void (kept, struck through), and the version."""
+        after = snapshot(self.tournament)
+        known = {row[0] for row in before[5]}
+        new = [row for row in after[5] if row[0] not in known]
+        assert all(row[1] == DuelStatus.VOID for row in new), f"not voided: {new}"
+        return after[:1] + after[2:5] + (tuple(r for r in after[5] if r[0] in known),) + after[6:]
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick)
+    def withdraw_by_mistake_and_undo(self, which: int) -> None:
+        """A withdrawal (a playing one when there is one) undone at once: everything is as it
+        was, the forfeit taken back and the duel going on where it stood."""
+        running = [d for d in open_duels(self.t) if d.status == DuelStatus.RUNNING]
+        duel = choose(running, which)
+        player = (
+            (duel.seat_a if which % 2 else duel.seat_b) if duel else choose(active(self.t), which)
+        )
+        if player is None:
+            return
+        before = snapshot(self.tournament)
+        withdrawal = self.attempt(
+            lambda: services.withdraw(self.t, self.organiser, player.pk, confirm=True)
+        )
+        if withdrawal is None:
+            return
+        blocker = withdrawals.undo_blocker(self.t, withdrawal)
+        assert bool(blocker) == withdrawal.eliminated, blocker
+        undone = self.attempt(
+            lambda: withdrawals.undo_withdrawal(self.t, self.organiser, withdrawal_id=withdrawal.pk)
+        )
+        if undone is None:
+            return
+        STATS["withdrawals undone"] += 1
+        expected = before[:1] + before[2:]
+        assert self._took_back(before) == expected, "the undo did not give the state back"
+        # An undo may take back a phase the withdrawal's automation moved on to.
+        self.phases_seen.clear()
+        # The same undo again is refused in words and changes nothing (`attempt` checks).
+        assert (
+            self.attempt(
+                lambda: withdrawals.undo_withdrawal(
+                    self.t, self.organiser, withdrawal_id=withdrawal.pk
+                )
+            )
+            is None
+        )
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule()
+    def undo_the_latest_withdrawal(self) -> None:
+        """Later, after other steps: done only while nothing but the automation happened
+        since, refused in words otherwise (and a refusal changes nothing)."""
+        latest = withdrawals.latest(self.t)
+        if latest is None:
+            return
+        blocker = withdrawals.undo_blocker(self.t, latest)
+        undone = self.attempt(
+            lambda: withdrawals.undo_withdrawal(self.t, self.organiser, withdrawal_id=latest.pk)
+        )
+        assert (undone is None) == bool(blocker), blocker
+        if undone is not None:
+            STATS["withdrawals undone later"] += 1
+            entrant = Entrant.objects.get(pk=latest.entrant_id)
+            assert (entrant.status, entrant.group_id) == (EntrantStatus.ACTIVE, latest.group_id)
+            self.phases_seen.clear()
+
+    # == end of the undo block ===============================================================
 
     # -- invariants ------------------------------------------------------------------------
 
