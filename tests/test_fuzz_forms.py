@@ -328,12 +328,16 @@ FORMS: dict[str, Form] = {
     "organiser:schedule": Form("organiser", fields={"time_zone": "Europe/Paris"}),
     "organiser:check_in_player": Form("organiser", "setup", {"present": "1"}),
     "organiser:withdraw_no_shows": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:undo_check_in": Form("organiser", "setup"),
     "organiser:remove_player": Form("organiser", "setup", {"confirm": "1"}),
     "organiser:invite": Form("organiser", fields={"label": "Ref", "role": "referee"}),
     "organiser:revoke_invitation": Form("organiser"),
     "organiser:print_players": Form("organiser", "setup", {"confirm": "1"}),
-    "organiser:print_referees": Form("organiser", fields={"confirm": "1"}),
+    "organiser:print_referees": Form(
+        "organiser", fields=lambda w: {"replace": str(w.invitation.pk)}
+    ),
     "tournaments:check_in": Form("player", "setup"),
+    "tournaments:undo_check_in": Form("player", "setup"),
     "tournaments:invite": Form("outsider", fields={}),
     # Casual tables (issue 17)
     "tables:index": Form(

@@ -45,6 +45,7 @@ urlpatterns = [
     path("check-in/", checkin.check_in, name="check_in"),
     path("check-in/<int:entrant_id>/", checkin.check_in_player, name="check_in_player"),
     path("check-in/no-shows/", checkin.withdraw_no_shows, name="withdraw_no_shows"),
+    path("check-in/<int:entrant_id>/undo/", checkin.undo_check_in, name="undo_check_in"),
     path("groups/", groups.groups, name="groups"),
     path("groups/check/", groups.groups_check, name="groups_check"),
     path("groups/names/", groups.group_names, name="group_names"),

@@ -57,9 +57,17 @@ from tournaments.models import (
     StandingRow,
     TieBreakDraw,
     Tournament,
+    Withdrawal,
 )
 from tournaments.selectors import membership_at, membership_rows
-from tournaments.services import corrections, lifecycle, progression, refereeing, withdrawals
+from tournaments.services import (
+    checkin,
+    corrections,
+    lifecycle,
+    progression,
+    refereeing,
+    withdrawals,
+)
 from tournaments.services.groups import round_one_blocked, round_one_started
 from tournaments.services.standings import recompute_standings
 
@@ -229,6 +237,16 @@ def assert_settled_only_when_final(tournament: Tournament) -> None:
     assert not changers, f"top four settled with {[(d.kind, d.pk) for d in changers]} still open"
 
 
+def undone_entries(tournament: Tournament) -> set[int]:
+    """The audit entries written by withdrawals since undone (the undo block of the machine):
+    an undone withdrawal left no trace in the membership history."""
+    return {
+        pk
+        for w in Withdrawal.objects.filter(tournament=tournament, undone_at__isnull=False)
+        for pk in range(w.before["audit"] + 1, w.audit_upto + 1)
+    }
+
+
 def assert_membership_history(tournament: Tournament) -> None:
     """Membership history follows the order of events: each entrant's rows, in the order they
     were made, never go back in rounds; the latest row is where the entrant is now (no group
@@ -246,9 +264,9 @@ def assert_membership_history(tournament: Tournament) -> None:
     started = Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
     withdrawn_after_rounds = {
         detail["entrant"]
-        for detail in AuditEntry.objects.filter(
-            tournament=tournament, action="player_withdrawn"
-        ).values_list("detail", flat=True)
+        for detail in AuditEntry.objects.filter(tournament=tournament, action="player_withdrawn")
+        .exclude(pk__in=undone_entries(tournament))
+        .values_list("detail", flat=True)
     }
     for entrant in Entrant.objects.filter(tournament=tournament):
         history = rows.get(entrant.pk, [])
@@ -721,6 +739,41 @@ class TournamentLife(RuleBasedStateMachine):
             entrant = Entrant.objects.get(pk=latest.entrant_id)
             assert (entrant.status, entrant.group_id) == (EntrantStatus.ACTIVE, latest.group_id)
             self.phases_seen.clear()
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick)
+    def check_in(self, which: int) -> None:
+        player = choose(active(self.t), which)
+        if player:
+            self.attempt(lambda: checkin.check_in(self.t, self.organiser, player.pk))
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick)
+    def undo_a_check_in(self, which: int) -> None:
+        """Undone until the phase it was for has started (after the group phase's start: the
+        playoffs), refused in words after; the same undo twice changes nothing."""
+        here = list(self.t.entrants.filter(checked_in_at__isnull=False).order_by("pk"))
+        player = choose(here, which)
+        if player is None:
+            return
+        blocker = checkin.undo_blocker(self.t, player)
+        assert bool(blocker) == (self.t.phase not in (Phase.GROUP_PHASE, Phase.TIE_BREAKS))
+        before = snapshot(self.tournament)
+        undone = self.attempt(
+            lambda: checkin.undo_check_in(self.t, self.organiser, entrant_id=player.pk)
+        )
+        assert (undone is None) == bool(blocker), blocker
+        if undone is not None:
+            STATS["check-ins undone"] += 1
+            assert snapshot(self.tournament) == before  # a check-in is no state of the event
+            player.refresh_from_db()
+            assert player.checked_in_at is None
+            assert (
+                self.attempt(
+                    lambda: checkin.undo_check_in(self.t, self.organiser, entrant_id=player.pk)
+                )
+                is None
+            )
 
     # == end of the undo block ===============================================================
 
