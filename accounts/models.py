@@ -121,6 +121,9 @@ class RoleInvitation(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Closed because a newer printed sheet replaced it (revoked_at is set too): its link
+    # then says so, rather than that somebody withdrew it.
+    replaced_at = models.DateTimeField(null=True, blank=True)
     used_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
@@ -133,9 +136,12 @@ class RoleInvitation(models.Model):
         return f"{self.get_role_display()} invitation for {self.label or 'anyone'}"
 
     def state(self, now) -> str:
-        """used, revoked, expired or pending (in that order: a used link stays used)."""
+        """used, replaced, revoked, expired or pending (in that order: a used link stays
+        used)."""
         if self.used_at is not None:
             return "used"
+        if self.replaced_at is not None:
+            return "replaced"
         if self.revoked_at is not None:
             return "revoked"
         if self.expires_at <= now:

@@ -118,6 +118,33 @@ def revoke_invitation(actor, tournament, invitation_id: int) -> RoleInvitation:
     return invitation
 
 
+@transaction.atomic
+def replace_invitation(actor, tournament, invitation_id: int) -> tuple[RoleInvitation, str]:
+    """A fresh link for a waiting invitation (a reprinted sheet): the old link stops working
+    and says it was replaced by a newer sheet. Returns the new invitation and its token."""
+    old = (
+        RoleInvitation.objects.select_for_update()
+        .filter(pk=invitation_id, tournament=tournament)
+        .first()
+    )
+    if old is None:
+        raise ServiceError("That invitation does not exist.")
+    _check(actor, tournament, old.role)
+    label = old.label or "the invitation without a name"
+    state = old.state(timezone.now())
+    if state == "replaced":
+        raise ServiceError(
+            f"{label}'s link was already replaced by a newer sheet: nothing changed.", code="done"
+        )
+    if state in ("used", "revoked"):
+        raise ServiceError(
+            f"{label}'s invitation is closed ({state}): there is nothing to replace."
+        )
+    old.revoked_at = old.replaced_at = timezone.now()
+    old.save(update_fields=["revoked_at", "replaced_at"])
+    return issue_invitation(actor, tournament, role=old.role, label=old.label)
+
+
 def find_invitation(tournament, token: str) -> RoleInvitation:
     """The live invitation a token names in `tournament`, or a ServiceError saying why not."""
     invitation = (
@@ -132,6 +159,11 @@ def find_invitation(tournament, token: str) -> RoleInvitation:
     state = invitation.state(timezone.now())
     if state == "used":
         raise ServiceError("This invitation has already been accepted.", code="used")
+    if state == "replaced":
+        raise ServiceError(
+            "This invitation was replaced by a newer sheet: use the link on the newest sheet, "
+            "or ask the organiser for it."
+        )
     if state == "revoked":
         raise ServiceError("This invitation was withdrawn. Ask the organiser for a new one.")
     if state == "expired":

@@ -443,3 +443,41 @@ def override_result(
     result.corrected_by = actor
     result.save()
     return result
+
+
+# Taking back a mistaken withdrawal (TOURNAMENT.md "Corrections") ------------------------------
+
+
+def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
+    """The duel goes on where it stood before a forfeit (or walkover) that is now undone: the
+    events after `seq` are marked undone (kept, never deleted), its status is `status` again,
+    and the result the forfeit gave is gone (a duel that goes on has none yet; the audit log
+    keeps what it was). The caller checked that only forfeits came after `seq`. Returns
+    whether anything changed."""
+    later = list(duel.events.filter(undone_at=None, seq__gt=seq))
+    if not later and duel.status == status:
+        return False
+    now = timezone.now()
+    for event in later:
+        event.undone_at = now
+        event.undone_by = actor
+        event.save(update_fields=["undone_at", "undone_by"])
+    Result.objects.filter(duel=duel).delete()
+    duel.seq = seq
+    duel.revision += 1  # every open page of the duel is stale: it shows the duel as it stands
+    duel.status = status
+    duel.finished_at = None
+    if status != DuelStatus.RUNNING:
+        duel.started_at = None
+    duel.state = engine_of(duel).state() if status == DuelStatus.RUNNING else None
+    duel.save(update_fields=["seq", "revision", "status", "finished_at", "started_at", "state"])
+    return True
+
+
+def restore(duel_ids: Mapping[int, str]) -> int:
+    """Duels voided by a change now taken back (a nomination cleared by a withdrawal) are
+    named again: each back to the status it had. Returns how many changed."""
+    changed = 0
+    for pk, status in duel_ids.items():
+        changed += Duel.objects.filter(pk=pk, status=DuelStatus.VOID).update(status=status)
+    return changed

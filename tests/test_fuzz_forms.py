@@ -121,6 +121,7 @@ class World:
             "uidb64": "MQ",
             "invitation_id": self.invitation.pk,
             "table_id": self.table.pk,
+            "withdrawal_id": 1,  # none in the world: the undo is refused in words
         }
         return {name: values[name] for name in names}
 
@@ -256,6 +257,7 @@ FORMS: dict[str, Form] = {
         "organiser", fields=lambda w: {"entrant": _e(w, 2), "reason": "Ill", "confirm": "1"}
     ),
     "organiser:issue_claim": Form("organiser", "setup"),
+    "organiser:undo_withdrawal": Form("organiser"),
     "organiser:groups": Form(
         "organiser",
         "setup",
@@ -329,12 +331,16 @@ FORMS: dict[str, Form] = {
     "organiser:schedule": Form("organiser", fields={"time_zone": "Europe/Paris"}),
     "organiser:check_in_player": Form("organiser", "setup", {"present": "1"}),
     "organiser:withdraw_no_shows": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:undo_check_in": Form("organiser", "setup"),
     "organiser:remove_player": Form("organiser", "setup", {"confirm": "1"}),
     "organiser:invite": Form("organiser", fields={"label": "Ref", "role": "referee"}),
     "organiser:revoke_invitation": Form("organiser"),
     "organiser:print_players": Form("organiser", "setup", {"confirm": "1"}),
-    "organiser:print_referees": Form("organiser", fields={"confirm": "1"}),
+    "organiser:print_referees": Form(
+        "organiser", fields=lambda w: {"replace": str(w.invitation.pk)}
+    ),
     "tournaments:check_in": Form("player", "setup"),
+    "tournaments:undo_check_in": Form("player", "setup"),
     "tournaments:invite": Form("outsider", fields={}),
     # Casual tables (issue 17)
     "tables:index": Form(

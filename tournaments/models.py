@@ -138,7 +138,8 @@ class Entrant(models.Model):
         Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="members"
     )
     withdrawal_reason = models.CharField(max_length=200, blank=True)  # private to organisers
-    # On the day: set when the player (or a member of staff) checks them in; cleared never.
+    # On the day: set when the player (or a member of staff) checks them in; cleared only by
+    # an undo, until the phase the check-in was for has started (services/checkin.py).
     checked_in_at = models.DateTimeField(null=True, blank=True)
     checked_in_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -323,6 +324,41 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+
+class Withdrawal(models.Model):
+    """One player's withdrawal and what it needs to be undone (TOURNAMENT.md "Corrections").
+
+    `before` is the state the withdrawal found — the tournament's phase fields, every duel's
+    status and sequence number, the rounds, pending gifts, the last membership row and audit
+    entry — so an undo can take back exactly what the withdrawal and the automation after it
+    changed, and check that nothing else happened since. Kept after an undo, marked undone.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="withdrawals")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="withdrawals")
+    group = models.ForeignKey(
+        Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    before = models.JSONField(default=dict)
+    # The last audit entry the withdrawal itself wrote: entries after it are "since".
+    audit_upto = models.PositiveBigIntegerField(default=0)
+    forfeits = models.JSONField(default=list)  # ids of the duels it forfeited
+    eliminated = models.BooleanField(default=False)
+    undone_at = models.DateTimeField(null=True, blank=True)
+    undone_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} withdrawn at {self.created_at:%Y-%m-%d %H:%M}"
 
 
 class StartTime(models.Model):

@@ -172,6 +172,8 @@ ACTION_TEXT = {
     "membership_changed": "Group membership changed",
     "group_eliminated": "Group eliminated",
     "player_withdrawn": "Player withdrawn",
+    "withdrawal_undone": "Withdrawal undone",
+    "check_in_undone": "Check-in undone",
     "shared_card_recorded": "Shared card recorded",
     "duel_finished": "Duel finished",
     "paper_result": "Result played on paper recorded",
@@ -194,7 +196,7 @@ ACTION_TEXT = {
 _ENTRANT_KEYS = {"entrant", "giver", "receiver", "winner", "seat_a", "seat_b"}
 _ENTRANT_LISTS = {"players", "seeding"}
 _DUEL_KEYS = {"duel", "from_duel"}
-_DUEL_LISTS = {"duels", "duels_abandoned"}
+_DUEL_LISTS = {"duels", "duels_abandoned", "duels_voided"}
 _PLACES = {1: "champion", 2: "2nd", 3: "3rd", 4: "4th"}
 _SPLIT_WORDS = {"hand": "by hand", "alternating": "alternately", "random": "at random"}
 _KEY_WORDS = {
@@ -221,7 +223,46 @@ _KEY_WORDS = {
     "was": "was",
     "now": "now",
     "why": "why",
+    "duels": "duels",
+    "duels_voided": "duels voided",
 }
+
+
+# Withdrawals and their undo -------------------------------------------------------------------
+
+
+def forfeit_text(name: str, title: str, winner: str, walkover: bool) -> str:
+    """What a withdrawal does to one of the player's duels, in words."""
+    if walkover:
+        return f"{title} is not played: {winner or 'the other player'} goes through (a walkover)."
+    if winner:
+        return f"{name} forfeits {title}: {winner} wins it (+3, {name} −2)."
+    return f"{name} forfeits {title}."
+
+
+def withdrawn_text(name: str, forfeits: list[tuple[str, str, bool]]) -> str:
+    """After a withdrawal: what it did (the forfeit the referee's log calls "absent")."""
+    done = " ".join(forfeit_text(name, *f) for f in forfeits)
+    return f"{name} is withdrawn. {done}".strip() + (
+        " A mistake can be undone below while nothing else has happened."
+    )
+
+
+def undone_text(name: str, group: str) -> str:
+    back = f"active again in {group}" if group else "active again"
+    return f"{name}'s withdrawal is undone: {name} is {back}, and any duel it forfeited goes on."
+
+
+def frozen_text(group: int, tiebreak: int) -> str:
+    """What starting the playoffs freezes, counted."""
+
+    def duels(n: int, what: str) -> str:
+        return f"{n} {what} result{'s' if n != 1 else ''}"
+
+    return (
+        f"{duels(group, 'group-phase')} and {duels(tiebreak, 'tie-break')} freeze: from then on "
+        "they can no longer be corrected or voided (playoff results stay correctable)."
+    )
 
 
 def action_text(action: str) -> str:

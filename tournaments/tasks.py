@@ -238,3 +238,52 @@ def notify_playoffs(tournament_id: int) -> int:
             + f"\n\nThe bracket: {absolute(reverse('public:bracket', args=[tournament.slug]))}\n",
         )
     return sent
+
+
+@shared_task(**_RETRY)
+def notify_withdrawal_undone(withdrawal_id: int, restored: list[int], voided: list[int]) -> int:
+    """A withdrawal was undone (TOURNAMENT.md "Corrections": "tells whoever was notified"):
+    the referee and the players of a duel it had forfeited are told it goes on; the players
+    told they were named for a duel the automation created after it are told it is off."""
+    from accounts.models import SentNotification
+    from accounts.notifications import send_once
+    from duels.models import Duel
+
+    from .models import Withdrawal
+    from .presentation import duel_title
+
+    withdrawal = (
+        Withdrawal.objects.select_related("tournament", "entrant").filter(pk=withdrawal_id).first()
+    )
+    if withdrawal is None or withdrawal.undone_at is None:
+        return 0
+    name, who = withdrawal.tournament.name, withdrawal.entrant.name
+    sent = 0
+    related = ("round", "referee", "seat_a__user", "seat_b__user")
+    for duel in Duel.objects.filter(pk__in=restored).select_related(*related):
+        title = duel_title(duel)
+        people = [duel.referee] if duel.referee else []
+        people += [e.user for e in _players(duel)]
+        for user in people:
+            sent += send_once(
+                user,
+                f"withdrawal-undone:{withdrawal.pk}:{duel.pk}:{user.pk}",
+                f"{name}: {who}'s withdrawal was undone",
+                f"{who}'s withdrawal was a mistake and has been undone: the forfeit of {title} "
+                f"is taken back, and the duel goes on where it stood.\n",
+            )
+    for duel in Duel.objects.filter(pk__in=voided).select_related(*related):
+        title = duel_title(duel)
+        for entrant in _players(duel):
+            if not SentNotification.objects.filter(
+                user=entrant.user, key=f"named:{duel.pk}:{entrant.pk}"
+            ).exists():
+                continue  # never told of it: nothing to take back
+            sent += send_once(
+                entrant.user,
+                f"withdrawal-undone:{withdrawal.pk}:{duel.pk}:{entrant.user_id}",
+                f"{name}: {title} is off",
+                f"{entrant.name}, {who}'s withdrawal was undone, so {title} is no longer "
+                f"called for: you do not play it.\n\nYour duels, live: {_me()}\n",
+            )
+    return sent

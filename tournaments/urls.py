@@ -15,5 +15,6 @@ urlpatterns = [
     path("<slug:slug>/claim/<str:token>/", invitations.claim, name="claim"),
     path("<slug:slug>/invite/<str:token>/", invitations.invite, name="invite"),
     path("<slug:slug>/check-in/", checkin.check_in_myself, name="check_in"),
+    path("<slug:slug>/check-in/undo/", checkin.undo_my_check_in, name="undo_check_in"),
     path("<slug:slug>/people/", views.people, name="people"),
 ]

@@ -175,10 +175,23 @@ def test_no_shows_are_removed_outright_before_the_group_phase(cup):
     here = list(tournament.entrants.order_by("name"))[:10]
     for entrant in here:
         checkin.check_in(tournament, organiser, entrant.pk)
-    response = client_for(organiser).post(reverse("organiser:withdraw_no_shows", args=["cup"]))
+    client = client_for(organiser)
+    address = reverse("organiser:withdraw_no_shows", args=["cup"])
+    asked = client.post(address)
+    assert asked.status_code == 200
+    html = asked.content.decode()
+    assert "Remove these 2 no-shows?" in html and "Confirm: remove 2 players" in html
+    assert tournament.entrants.count() == 12  # the first post only asks
+    expected = asked.context["no_shows"].ids
+    response = client.post(address, {"confirm": "1", "expected": expected})
     assert response.status_code == 302
     assert sorted(tournament.entrants.values_list("pk", flat=True)) == sorted(e.pk for e in here)
     assert AuditEntry.objects.filter(action="no_shows_withdrawn").exists()
+    # The same confirmation again: nothing changes, and the page says so.
+    again = client.post(address, {"confirm": "1", "expected": expected}, follow=True)
+    assert "already withdrawn or have checked in: nothing changed" in again.content.decode()
+    assert tournament.entrants.count() == 10
+    assert AuditEntry.objects.filter(action="no_shows_withdrawn").count() == 1
 
 
 @pytest.mark.parametrize("who", ["referee", "player", "other_staff"])
@@ -200,6 +213,117 @@ def test_no_shows_are_withdrawn_once_the_group_phase_has_started(cup):
     absent.refresh_from_db()
     assert absent.status == EntrantStatus.WITHDRAWN
     assert absent.withdrawal_reason == "Did not check in"
+
+
+def test_no_shows_confirmed_before_someone_checked_in_are_asked_again(cup):
+    tournament, users = cup
+    organiser = users["organiser"]
+    register(tournament, organiser, n=12, first=6)
+    address = reverse("organiser:withdraw_no_shows", args=["cup"])
+    client = client_for(organiser)
+    asked = client.post(address)
+    late = asked.context["no_shows"].entrants[0]
+    checkin.check_in(tournament, organiser, late.pk)  # arrives while the organiser reads
+    response = client.post(address, {"confirm": "1", "expected": asked.context["no_shows"].ids})
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "Who is missing changed since you were asked" in html
+    assert late.name not in html.split("no-shows-confirm")[1].split("</section>")[0]
+    assert tournament.entrants.count() == 12
+
+
+def test_no_shows_that_would_eliminate_a_group_say_so_first(cup):
+    tournament, users = cup
+    organiser = users["organiser"]
+    reds, blues = in_group_phase(tournament, organiser, decided=1, sizes=(10, 5))
+    absent = tournament.entrants.filter(group=blues).order_by("name").last()
+    for entrant in tournament.entrants.exclude(pk=absent.pk):
+        checkin.check_in(tournament, organiser, entrant.pk)
+    asked = client_for(organiser).post(reverse("organiser:withdraw_no_shows", args=["cup"]))
+    html = asked.content.decode()
+    assert "Blues is eliminated at once" in html
+    assert "Confirm: withdraw 1 player and eliminate Blues" in html
+    absent.refresh_from_db()
+    assert absent.status == EntrantStatus.ACTIVE
+
+
+class TestUndoCheckIn:
+    def test_undone_before_the_group_phase_by_the_page_and_twice(self, cup):
+        tournament, users = cup
+        pia = tournament.entrants.get(name="Pia")
+        checkin.check_in(tournament, users["referee"], pia.pk)
+        client = client_for(users["referee"])
+        page = client.get(reverse("organiser:check_in", args=["cup"])).content.decode()
+        assert "Undo Pia&#x27;s check-in" in page or "Undo Pia's check-in" in page
+        undo = reverse("organiser:undo_check_in", args=["cup", pia.pk])
+        response = client.post(undo, follow=True)
+        assert "Pia&#x27;s check-in is undone" in response.content.decode()
+        pia.refresh_from_db()
+        assert (pia.checked_in_at, pia.checked_in_by) == (None, None)
+        assert AuditEntry.objects.filter(action="check_in_undone").count() == 1
+        again = client.post(undo, follow=True)
+        assert "Pia is not checked in: nothing changed." in again.content.decode()
+        assert AuditEntry.objects.filter(action="check_in_undone").count() == 1
+
+    def test_the_player_may_undo_their_own_and_a_stranger_may_not(self, cup):
+        tournament, users = cup
+        pia = tournament.entrants.get(name="Pia")
+        checkin.check_in(tournament, users["player"], pia.pk)
+        with pytest.raises(ServiceError) as err:
+            checkin.undo_check_in(tournament, users["other_player"], entrant_id=pia.pk)
+        assert err.value.code == "forbidden"
+        checkin.undo_check_in(tournament, users["player"], entrant_id=pia.pk)
+        pia.refresh_from_db()
+        assert pia.checked_in_at is None
+
+    def test_the_player_undoes_their_own_from_the_tournament_page(self, cup):
+        tournament, users = cup
+        pia = tournament.entrants.get(name="Pia")
+        client = client_for(users["player"])
+        client.post(reverse("tournaments:check_in", args=["cup"]))
+        page = client.get(reverse("tournaments:detail", args=["cup"])).content.decode()
+        assert "undo my check-in" in page
+        response = client.post(reverse("tournaments:undo_check_in", args=["cup"]), follow=True)
+        assert "Your check-in as Pia is undone." in response.content.decode()
+        pia.refresh_from_db()
+        assert pia.checked_in_at is None
+        again = client.post(reverse("tournaments:undo_check_in", args=["cup"]), follow=True)
+        assert "Pia is not checked in: nothing changed." in again.content.decode()
+
+    def test_a_check_in_for_the_group_phase_stands_once_it_started(self, cup):
+        tournament, users = cup
+        organiser = users["organiser"]
+        register(tournament, organiser, n=12, first=6)
+        pia = tournament.entrants.get(name="Pia")
+        checkin.check_in(tournament, organiser, pia.pk)
+        services.start_group_phase(tournament, organiser)
+        tournament.refresh_from_db()
+        with pytest.raises(ServiceError, match="checked in for the group phase, which has"):
+            checkin.undo_check_in(tournament, organiser, entrant_id=pia.pk)
+        page = client_for(organiser).get(reverse("organiser:check_in", args=["cup"]))
+        assert "Undo Pia" not in page.content.decode()
+        response = client_for(organiser).post(
+            reverse("organiser:undo_check_in", args=["cup", pia.pk])
+        )
+        assert response.status_code == 422
+        pia.refresh_from_db()
+        assert pia.checked_in_at is not None
+
+    def test_a_check_in_for_the_playoffs_is_undone_until_they_start(self, cup):
+        tournament, users = cup
+        organiser = users["organiser"]
+        in_group_phase(tournament, organiser, decided=1, sizes=(6, 6))
+        pia = tournament.entrants.get(name="Pia")
+        checkin.check_in(tournament, organiser, pia.pk)  # after the start: for the playoffs
+        pia.refresh_from_db()
+        assert checkin.undo_blocker(tournament, pia) == ""
+        checkin.undo_check_in(tournament, organiser, entrant_id=pia.pk)
+        pia.refresh_from_db()
+        assert pia.checked_in_at is None
+        checkin.check_in(tournament, organiser, pia.pk)
+        pia.refresh_from_db()
+        tournament.phase = Phase.PLAYOFFS  # as the playoffs' start leaves it
+        assert "which have started" in checkin.undo_blocker(tournament, pia)
 
 
 class TestRemove:

@@ -9,11 +9,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts import services as role_services
 from accounts.models import Role, RoleInvitation, TournamentRole
 from core.errors import ServiceError
 from tests.factories import PASSWORD, EntrantFactory, RoleFactory, TournamentFactory, UserFactory
+from tournaments import services
 from tournaments.models import AuditEntry
 from tournaments.services import invitations, issue_claim_link
+from tournaments.services.withdrawals import undo_withdrawal
 
 pytestmark = pytest.mark.django_db
 
@@ -275,21 +278,43 @@ class TestPrintedSheets:
         assert row["link"] in page and page.count('<svg role="img"') == 1
         assert AuditEntry.objects.filter(tournament=tournament, action="claim_links_reissued")
 
-    def test_printing_referee_sheets_reissues_open_invitations(self, cup):
+    def test_printing_referee_sheets_replaces_only_the_ticked_links(self, cup):
         tournament, users = cup
-        _, old = invitations.issue_invitation(
+        rui, old = invitations.issue_invitation(
             tournament, users["organiser"], role="referee", label="Rui"
+        )
+        _, kept = invitations.issue_invitation(
+            tournament, users["organiser"], role="referee", label="Kim"
         )
         used, token = invitations.issue_invitation(tournament, users["organiser"], role="referee")
         invitations.accept_invitation(tournament, token, UserFactory())
-        response = client_for(users["organiser"]).post(
-            reverse("organiser:print_referees", args=["cup"])
-        )
+        client = client_for(users["organiser"])
+        address = reverse("organiser:print_referees", args=["cup"])
+        page = client.get(address).content.decode()
+        assert 'name="replace"' in page and "checked" not in page  # none ticked by default
+        # Nothing ticked: refused in words, and every link sent keeps working.
+        response = client.post(address)
+        assert response.status_code == 422
+        assert "Tick whose links to replace" in response.content.decode()
+        assert invitations.link_is_live(invite_path(tournament, old))
+        response = client.post(address, {"replace": [rui.pk]})
         (row,) = response.context["rows"]
         assert row["sheet"].name == "Rui"
         assert not invitations.link_is_live(invite_path(tournament, old))
+        assert invitations.link_is_live(invite_path(tournament, kept))  # not ticked: still live
         assert invitations.link_is_live(row["link"])
         assert AuditEntry.objects.filter(tournament=tournament, action="invitations_reissued")
+        # The replaced link says so; nobody withdrew it.
+        with pytest.raises(ServiceError, match="replaced by a newer sheet") as err:
+            role_services.find_invitation(tournament, old)
+        assert "withdrawn" not in err.value.message
+        people = client.get(reverse("organiser:people", args=["cup"])).content.decode()
+        assert "Replaced by a newer sheet" in people
+        # The same ticks again change nothing, and say so.
+        again = client.post(address, {"replace": [rui.pk]}, follow=True)
+        assert "already replaced by a newer sheet: nothing changed" in again.content.decode()
+        assert invitations.link_is_live(row["link"])
+        assert AuditEntry.objects.filter(action="invitations_reissued").count() == 1
 
     @pytest.mark.parametrize("who", ["referee", "player", "stranger", "anonymous"])
     def test_others_cannot_print(self, cup, who):
@@ -311,3 +336,32 @@ class TestPrintedSheets:
             client_for(users["referee"]).get(reverse("organiser:poster", args=["cup"])).status_code
             == 403
         )
+
+
+class TestWithdrawnClaimLink:
+    """A withdrawn player's claim link is dead, refused in words (and works again if the
+    withdrawal is undone)."""
+
+    def test_refused_in_words_and_links_nobody(self, cup):
+        tournament, users = cup
+        tournament.groups.create(name="Reds", order=1)
+        tournament.groups.create(name="Blues", order=2)
+        bea = EntrantFactory(tournament=tournament, name="Bea")
+        token = issue_claim_link(bea)
+        address = reverse("tournaments:claim", args=["cup", token])
+        withdrawal = services.withdraw(tournament, users["organiser"], bea.pk, "ill")
+        assert not invitations.link_is_live(address)
+        visitor = UserFactory()
+        page = client_for(visitor).get(address)
+        assert page.status_code == 410
+        assert "Bea is withdrawn from this tournament" in page.content.decode()
+        posted = client_for(visitor).post(address)
+        assert posted.status_code == 410
+        bea.refresh_from_db()
+        assert bea.user is None
+        with pytest.raises(ServiceError, match="withdrawn"):
+            issue_claim_link(bea)
+        players = client_for(users["organiser"]).get(reverse("organiser:players", args=["cup"]))
+        assert "Issue a claim link for Bea" not in players.content.decode()
+        undo_withdrawal(tournament, users["organiser"], withdrawal_id=withdrawal.pk)
+        assert invitations.link_is_live(address)

@@ -57,9 +57,17 @@ from tournaments.models import (
     StandingRow,
     TieBreakDraw,
     Tournament,
+    Withdrawal,
 )
 from tournaments.selectors import membership_at, membership_rows
-from tournaments.services import corrections, lifecycle, progression, refereeing
+from tournaments.services import (
+    checkin,
+    corrections,
+    lifecycle,
+    progression,
+    refereeing,
+    withdrawals,
+)
 from tournaments.services.groups import round_one_blocked, round_one_started
 from tournaments.services.standings import recompute_standings
 
@@ -229,6 +237,16 @@ def assert_settled_only_when_final(tournament: Tournament) -> None:
     assert not changers, f"top four settled with {[(d.kind, d.pk) for d in changers]} still open"
 
 
+def undone_entries(tournament: Tournament) -> set[int]:
+    """The audit entries written by withdrawals since undone (the undo block of the machine):
+    an undone withdrawal left no trace in the membership history."""
+    return {
+        pk
+        for w in Withdrawal.objects.filter(tournament=tournament, undone_at__isnull=False)
+        for pk in range(w.before["audit"] + 1, w.audit_upto + 1)
+    }
+
+
 def assert_membership_history(tournament: Tournament) -> None:
     """Membership history follows the order of events: each entrant's rows, in the order they
     were made, never go back in rounds; the latest row is where the entrant is now (no group
@@ -246,9 +264,9 @@ def assert_membership_history(tournament: Tournament) -> None:
     started = Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
     withdrawn_after_rounds = {
         detail["entrant"]
-        for detail in AuditEntry.objects.filter(
-            tournament=tournament, action="player_withdrawn"
-        ).values_list("detail", flat=True)
+        for detail in AuditEntry.objects.filter(tournament=tournament, action="player_withdrawn")
+        .exclude(pk__in=undone_entries(tournament))
+        .values_list("detail", flat=True)
     }
     for entrant in Entrant.objects.filter(tournament=tournament):
         history = rows.get(entrant.pk, [])
@@ -706,7 +724,7 @@ class TournamentLife(RuleBasedStateMachine):
         if self.t.phase == Phase.TIE_BREAKS:
             self.start_playoffs()
 
-    # == intent: a repeated result changes nothing; referees reassigned =====================
+    # == intent: a repeated result changes nothing; referees reassigned ==============
     # (issue "Trust on the night": every write names what it is for, and a repeat is
     # harmless; running duels can be given to another referee and back.) Kept in one block:
     # other rules of the machine are added beside it.
@@ -841,6 +859,114 @@ class TournamentLife(RuleBasedStateMachine):
             assert duel.referee_id == (was.pk if was else None)
 
     # == end of the intent block ================================================================
+=======
+    # == Undo: a withdrawal made by mistake, a check-in (TOURNAMENT.md "Corrections") ========
+    # One block, kept apart from the rules above (other parts of the issue add theirs there).
+
+    def _took_back(self, before: tuple) -> tuple:
+        """The state an undo must give back: as before the withdrawal, except the duels the
+        automation created after it, now void (kept, struck through), and the version."""
+        after = snapshot(self.tournament)
+        known = {row[0] for row in before[5]}
+        new = [row for row in after[5] if row[0] not in known]
+        assert all(row[1] == DuelStatus.VOID for row in new), f"not voided: {new}"
+        return after[:1] + after[2:5] + (tuple(r for r in after[5] if r[0] in known),) + after[6:]
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick)
+    def withdraw_by_mistake_and_undo(self, which: int) -> None:
+        """A withdrawal (a playing one when there is one) undone at once: everything is as it
+        was, the forfeit taken back and the duel going on where it stood."""
+        running = [d for d in open_duels(self.t) if d.status == DuelStatus.RUNNING]
+        duel = choose(running, which)
+        player = (
+            (duel.seat_a if which % 2 else duel.seat_b) if duel else choose(active(self.t), which)
+        )
+        if player is None:
+            return
+        before = snapshot(self.tournament)
+        withdrawal = self.attempt(
+            lambda: services.withdraw(self.t, self.organiser, player.pk, confirm=True)
+        )
+        if withdrawal is None:
+            return
+        blocker = withdrawals.undo_blocker(self.t, withdrawal)
+        assert bool(blocker) == withdrawal.eliminated, blocker
+        undone = self.attempt(
+            lambda: withdrawals.undo_withdrawal(self.t, self.organiser, withdrawal_id=withdrawal.pk)
+        )
+        if undone is None:
+            return
+        STATS["withdrawals undone"] += 1
+        expected = before[:1] + before[2:]
+        assert self._took_back(before) == expected, "the undo did not give the state back"
+        # An undo may take back a phase the withdrawal's automation moved on to.
+        self.phases_seen.clear()
+        # The same undo again is refused in words and changes nothing (`attempt` checks).
+        assert (
+            self.attempt(
+                lambda: withdrawals.undo_withdrawal(
+                    self.t, self.organiser, withdrawal_id=withdrawal.pk
+                )
+            )
+            is None
+        )
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule()
+    def undo_the_latest_withdrawal(self) -> None:
+        """Later, after other steps: done only while nothing but the automation happened
+        since, refused in words otherwise (and a refusal changes nothing)."""
+        latest = withdrawals.latest(self.t)
+        if latest is None:
+            return
+        blocker = withdrawals.undo_blocker(self.t, latest)
+        undone = self.attempt(
+            lambda: withdrawals.undo_withdrawal(self.t, self.organiser, withdrawal_id=latest.pk)
+        )
+        assert (undone is None) == bool(blocker), blocker
+        if undone is not None:
+            STATS["withdrawals undone later"] += 1
+            entrant = Entrant.objects.get(pk=latest.entrant_id)
+            assert (entrant.status, entrant.group_id) == (EntrantStatus.ACTIVE, latest.group_id)
+            self.phases_seen.clear()
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick)
+    def check_in(self, which: int) -> None:
+        player = choose(active(self.t), which)
+        if player:
+            self.attempt(lambda: checkin.check_in(self.t, self.organiser, player.pk))
+
+    @precondition(lambda self: self.tournament is not None)
+    @rule(which=pick)
+    def undo_a_check_in(self, which: int) -> None:
+        """Undone until the phase it was for has started (after the group phase's start: the
+        playoffs), refused in words after; the same undo twice changes nothing."""
+        here = list(self.t.entrants.filter(checked_in_at__isnull=False).order_by("pk"))
+        player = choose(here, which)
+        if player is None:
+            return
+        blocker = checkin.undo_blocker(self.t, player)
+        assert bool(blocker) == (self.t.phase not in (Phase.GROUP_PHASE, Phase.TIE_BREAKS))
+        before = snapshot(self.tournament)
+        undone = self.attempt(
+            lambda: checkin.undo_check_in(self.t, self.organiser, entrant_id=player.pk)
+        )
+        assert (undone is None) == bool(blocker), blocker
+        if undone is not None:
+            STATS["check-ins undone"] += 1
+            assert snapshot(self.tournament) == before  # a check-in is no state of the event
+            player.refresh_from_db()
+            assert player.checked_in_at is None
+            assert (
+                self.attempt(
+                    lambda: checkin.undo_check_in(self.t, self.organiser, entrant_id=player.pk)
+                )
+                is None
+            )
+
+    # == end of the undo block ===============================================================
 
     # -- invariants ------------------------------------------------------------------------
 

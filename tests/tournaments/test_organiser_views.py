@@ -427,8 +427,15 @@ def test_claim_links_are_issued_from_the_players_page(cup):
 def test_withdraw_during_set_up_keeps_a_private_reason(cup):
     tournament, users = cup
     pia = tournament.entrants.get(name="Pia")
-    response = client_for(users["co_organiser"]).post(
-        url("withdraw"), {"entrant": pia.pk, "reason": "ill"}
+    client = client_for(users["co_organiser"])
+    asked = client.post(url("withdraw"), {"entrant": pia.pk, "reason": "ill"})
+    assert asked.status_code == 200
+    assert "Withdraw Pia?" in asked.content.decode()
+    pia.refresh_from_db()
+    assert pia.status == EntrantStatus.ACTIVE  # the first post only asks
+    version = asked.context["preview"].version
+    response = client.post(
+        url("withdraw"), {"entrant": pia.pk, "reason": "ill", "confirm": "1", "version": version}
     )
     assert response.status_code == 302
     pia.refresh_from_db()
@@ -442,9 +449,9 @@ def test_a_withdrawal_that_sinks_a_group_asks_for_confirmation(cup):
     client = client_for(users["organiser"])
     response = client.post(url("withdraw"), {"entrant": leaving.pk, "reason": "ill"})
     html = response.content.decode()
-    assert response.status_code == 422
-    assert "Blues would be eliminated at once" in html
-    assert 'name="confirm" value="1"' in html
+    assert response.status_code == 200
+    assert "Blues is eliminated at once" in html
+    assert "Confirm: withdraw " + leaving.name + " and eliminate Blues" in html
     leaving.refresh_from_db()
     assert leaving.status == EntrantStatus.ACTIVE
     response = client.post(

@@ -3,14 +3,17 @@ co-organisers, referees) check them in; the organiser sees who is missing before
 group phase or the playoffs and withdraws the no-shows in one action (before the group phase
 they are removed outright: no withdrawn entries from people who never came)."""
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 
-from ..models import FINAL_PHASES, Entrant, EntrantStatus, Phase, Tournament
-from . import audit
+from .. import format as fmt
+from ..models import FINAL_PHASES, AuditEntry, Entrant, EntrantStatus, Phase, Tournament
+from . import audit, lifecycle
 from .entrants import REGISTRATION_PHASES, remove_entrant
 from .groups import change_groups, round_one_started, withdraw
 from .setup import lock
@@ -43,6 +46,62 @@ def check_in(tournament: Tournament, actor, entrant_id: int) -> Entrant:
     return entrant
 
 
+def undo_blocker(tournament: Tournament, entrant: Entrant) -> str:
+    """Why this check-in can no longer be undone, in words (empty when it can).
+
+    TOURNAMENT.md "Corrections": a check-in can be undone until the phase it was for has
+    started. One made before the group phase started was for the group phase; one made
+    after, for the playoffs (the two starts the overview names the missing players for)."""
+    if entrant.checked_in_at is None:
+        return f"{entrant.name} is not checked in: nothing changed."
+    started = (
+        AuditEntry.objects.filter(tournament=tournament, action="group_phase_started")
+        .order_by("pk")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if started is None or entrant.checked_in_at < started:
+        if tournament.phase not in REGISTRATION_PHASES:
+            return (
+                f"{entrant.name} was checked in for the group phase, which has started: "
+                "the check-in stands."
+            )
+        return ""
+    if tournament.phase not in (Phase.GROUP_PHASE, Phase.TIE_BREAKS):
+        return (
+            f"{entrant.name} was checked in for the playoffs, which have started: the "
+            "check-in stands."
+        )
+    return ""
+
+
+@transaction.atomic
+def undo_check_in(tournament: Tournament, actor, *, entrant_id: int) -> Entrant:
+    """Undo a check-in made by mistake (the wrong row, the wrong player), until the phase it
+    was for has started. The same undo twice changes nothing the second time, and says so."""
+    tournament = lock(tournament)
+    entrant = tournament.entrants.select_for_update().filter(pk=entrant_id).first()
+    if entrant is None:
+        raise ServiceError("That player is not registered in this tournament.")
+    if not may_check_in(actor, tournament, entrant):
+        raise ServiceError("You may not undo this player's check-in.", code="forbidden")
+    blocker = undo_blocker(tournament, entrant)
+    if blocker:
+        raise ServiceError(blocker, code="done" if entrant.checked_in_at is None else "final")
+    checked_in_at = entrant.checked_in_at
+    entrant.checked_in_at = None
+    entrant.checked_in_by = None
+    entrant.save(update_fields=["checked_in_at", "checked_in_by"])
+    audit.record(
+        tournament,
+        actor,
+        "check_in_undone",
+        entrant=entrant.pk,
+        was=checked_in_at.isoformat() if checked_in_at else None,
+    )
+    return entrant
+
+
 def missing(tournament: Tournament) -> list[Entrant]:
     """Active players not checked in, by name."""
     return list(
@@ -55,12 +114,59 @@ def missing(tournament: Tournament) -> list[Entrant]:
 NO_SHOW_REASON = "Did not check in"
 
 
+@dataclass(frozen=True)
+class NoShows:
+    """What withdrawing the no-shows would do, named before it is done."""
+
+    entrants: list[Entrant]
+    removes: bool  # before the group phase: removed outright, as if never registered
+    eliminates: str  # the group an elimination would put out, else ""
+    refusal: str  # why it would be refused, else ""
+
+    @property
+    def ids(self) -> list[int]:
+        return sorted(e.pk for e in self.entrants)
+
+
+def no_shows_preview(tournament: Tournament) -> NoShows:
+    """Read-only: who `withdraw_no_shows` would remove or withdraw now, and what follows."""
+    absent = missing(tournament)
+    eliminates = refusal = ""
+    if not absent:
+        refusal = "Everybody is checked in: nobody to withdraw."
+    elif tournament.phase in FINAL_PHASES or tournament.phase == Phase.PLAYOFFS:
+        refusal = "No-shows are withdrawn before the group phase or the playoffs start."
+    elif lifecycle.group_phase_open(tournament) and round_one_started(tournament):
+        groups = list(tournament.groups.order_by("order"))
+        active = tournament.entrants.filter(status=EntrantStatus.ACTIVE)
+        before = {e.pk: e.group_id for e in active}
+        after = fmt.end_state(before, {e.pk: None for e in absent})
+        verdict = fmt.check_change(before, after, [g.pk for g in groups])
+        if verdict.refused:
+            refusal = (
+                "Withdrawing all of them at once would leave both groups below 5: withdraw "
+                "them one at a time from the players page, or check some in."
+            )
+        elif verdict.needs_confirmation:
+            eliminates = next(g.name for g in groups if g.pk == verdict.eliminated_group)
+    return NoShows(absent, tournament.phase in REGISTRATION_PHASES, eliminates, refusal)
+
+
 @transaction.atomic
-def withdraw_no_shows(tournament: Tournament, actor, *, confirm: bool = False) -> list[str]:
+def withdraw_no_shows(
+    tournament: Tournament,
+    actor,
+    *,
+    confirm: bool = False,
+    expected: list[int] | None = None,
+) -> list[str]:
     """Every active player not checked in leaves, in one transaction; returns their names.
 
     Before the group phase they are removed; once it has started they are withdrawn (after
     round 1's duel has started, as one change of membership: the group limits apply).
+
+    `expected`: the players the confirmation named. If they are gone already, nothing is done
+    and the words say so; if the list of no-shows changed since, the organiser is asked again.
     """
     tournament = lock(tournament)
     if not can(actor, Action.WITHDRAW_PLAYERS, tournament):
@@ -68,6 +174,19 @@ def withdraw_no_shows(tournament: Tournament, actor, *, confirm: bool = False) -
     if tournament.phase in FINAL_PHASES or tournament.phase == Phase.PLAYOFFS:
         raise ServiceError("No-shows are withdrawn before the group phase or the playoffs start.")
     absent = missing(tournament)
+    if expected is not None and sorted(e.pk for e in absent) != sorted(expected):
+        still = [pk for pk in expected if pk in {e.pk for e in absent}]
+        if not still:
+            raise ServiceError(
+                "The no-shows you confirmed were already withdrawn or have checked in: "
+                "nothing changed.",
+                code="done",
+            )
+        raise ServiceError(
+            "Who is missing changed since you were asked: check the list again. Nothing was "
+            "changed.",
+            code="stale",
+        )
     if not absent:
         raise ServiceError("Everybody is checked in: nobody to withdraw.")
     names = [e.name for e in absent]

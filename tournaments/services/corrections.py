@@ -89,12 +89,27 @@ def _check(tournament: Tournament, actor, duel, reason: str) -> str:
         raise ServiceError("A correction needs a reason: it is shown with the result.")
     if duel.status != DuelStatus.FINISHED:
         raise ServiceError("Only a finished duel's result can be corrected.")
+    frozen = frozen_reason(tournament, duel)
+    if frozen:
+        raise ServiceError(frozen, code="frozen")
+    return reason[:300]
+
+
+def frozen_reason(tournament: Tournament, duel) -> str:
+    """Read-only: why this duel's result can no longer be corrected or voided, in words
+    (empty when it can). The results pages ask it before they offer a correction."""
     if duel.kind == DuelKind.PLAYOFF:
         if tournament.phase not in (Phase.PLAYOFFS, Phase.COMPLETE):
-            raise ServiceError("Playoff results are corrected while the playoffs run or after.")
-    elif tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE, Phase.CANCELLED):
-        raise ServiceError("Group-phase and tie-break results froze when the playoffs started.")
-    return reason[:300]
+            return "Playoff results are corrected while the playoffs run or after."
+        return ""
+    if tournament.phase == Phase.CANCELLED:
+        return "The tournament is cancelled: its results stand as they are."
+    if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
+        return (
+            "Group-phase and tie-break results froze when the playoffs started: this result "
+            "can no longer be corrected or voided."
+        )
+    return ""
 
 
 def _locked_duel(tournament: Tournament, duel):

@@ -188,6 +188,8 @@ def issue_claim_link(entrant: Entrant, actor=None, *, record: bool = True) -> st
     entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
     if entrant.user_id is not None:
         raise ServiceError(f"{entrant.name}'s entry is already linked to an account.")
+    if entrant.status == EntrantStatus.WITHDRAWN:
+        raise ServiceError(f"{entrant.name} is withdrawn: a withdrawn entry takes no claim link.")
     token = secrets.token_urlsafe(24)
     entrant.claim_token_hash = hash_claim_token(token)
     entrant.claim_expires_at = timezone.now() + timedelta(days=settings.CLAIM_LINK_DAYS)
@@ -214,6 +216,14 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
             f"This claim link has already been used: {entrant.name}'s entry is already claimed.",
             code="used",
         )
+    if entrant.status == EntrantStatus.WITHDRAWN:
+        # A withdrawn entry takes no new account: the link is dead while the withdrawal
+        # stands (an undone withdrawal makes it work again until it expires).
+        raise ServiceError(
+            f"{entrant.name} is withdrawn from this tournament: this claim link no longer "
+            "works. Ask the organiser if that is a mistake.",
+            code="withdrawn",
+        )
     if entrant.claim_expires_at is None or entrant.claim_expires_at <= timezone.now():
         raise ServiceError("This claim link has expired. Ask the organiser for a new one.")
     return entrant
@@ -238,6 +248,8 @@ def claim_entry(tournament: Tournament, token: str, user) -> Entrant:
     entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
     if entrant.user_id is not None or entrant.claim_token_hash != hash_claim_token(token):
         raise ServiceError("This claim link has already been used.")
+    if entrant.status == EntrantStatus.WITHDRAWN:  # withdrawn between the read and the lock
+        raise ServiceError(f"{entrant.name} is withdrawn: this claim link no longer works.")
     if holds_an_entry(tournament, user):
         raise ServiceError(ALREADY_LINKED)
     entrant.user = user

@@ -21,8 +21,9 @@ from ..models import (
     Round,
     RoundStatus,
     Tournament,
+    Withdrawal,
 )
-from . import audit, lifecycle
+from . import audit, lifecycle, withdrawals
 from .names import check_group_names
 from .setup import lock
 from .shared_cards import lapse_gifts
@@ -384,24 +385,47 @@ def change_groups(
 
 @transaction.atomic
 def withdraw(
-    tournament: Tournament, actor, entrant_id: int, reason: str = "", *, confirm: bool = False
-) -> None:
+    tournament: Tournament,
+    actor,
+    entrant_id: int,
+    reason: str = "",
+    *,
+    confirm: bool = False,
+    expected_version: int | None = None,
+) -> Withdrawal:
     """Withdraw a player. In the group phase this is a change of membership (the limits apply);
-    before it, the player simply leaves; later phases re-plan from results."""
+    before it, the player simply leaves; later phases re-plan from results.
+
+    `expected_version` is the standings version the confirmation the organiser saw was drawn
+    from: if the tournament changed since, nothing is done and the organiser is asked again
+    (what the withdrawal forfeits may have changed). Returns the withdrawal, kept so that a
+    mistaken one can be undone (services/withdrawals.py)."""
     tournament = lock(tournament)
     _require(actor, Action.WITHDRAW_PLAYERS, tournament, "withdraw players")
     entrant = tournament.entrants.filter(pk=entrant_id).first()
-    if entrant is None or entrant.status != EntrantStatus.ACTIVE:
-        raise ServiceError("That player is not active in this tournament.")
+    if entrant is None:
+        raise ServiceError("That player is not registered in this tournament.")
+    if entrant.status == EntrantStatus.WITHDRAWN:
+        raise ServiceError(f"{entrant.name} is already withdrawn: nothing changed.", code="done")
+    if entrant.status != EntrantStatus.ACTIVE:
+        raise ServiceError(f"{entrant.name} is not active in this tournament.")
+    if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
+        raise ServiceError("This tournament is over.")
+    if expected_version is not None and expected_version != tournament.standings_version:
+        raise ServiceError(
+            f"The tournament changed since you were asked: check again what withdrawing "
+            f"{entrant.name} does now. Nothing was changed.",
+            code="stale",
+        )
+    before = withdrawals.snapshot(tournament, entrant)
+    group_id = entrant.group_id
     if (
         tournament.phase == Phase.GROUP_PHASE
         and not tournament.group_phase_ended_at
         and round_one_started(tournament)
     ):
         change_groups(tournament, actor, {entrant_id: None}, confirm=confirm, reason=reason)
-        return
-    if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
-        raise ServiceError("This tournament is over.")
+        return withdrawals.record(tournament, actor, entrant, group_id, before)
     lifecycle.players_leave(tournament, actor, {entrant_id})
     entrant.refresh_from_db()
     entrant.status = EntrantStatus.WITHDRAWN
@@ -420,3 +444,65 @@ def withdraw(
         from .progression import sync
 
         sync(tournament)  # the plan and the bracket are recomputed from results
+    return withdrawals.record(tournament, actor, entrant, group_id, before)
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A duel a withdrawal would forfeit, and who would win it."""
+
+    duel: Duel
+    winner: str  # the opponent's name ("" for a vacant seat)
+    walkover: bool  # a tie-break or playoff duel not started: the plan gives the walkover
+
+
+@dataclass(frozen=True)
+class WithdrawalPreview:
+    """What withdrawing a player would do, read before anything changes (the confirmation
+    names it): the duels forfeited, the nominations cleared, an elimination or a refusal."""
+
+    entrant: Entrant
+    forfeits: list[Forfeit]
+    nominations: list[Duel]
+    eliminates: str  # the name of the group an elimination would put out, else ""
+    refusal: str  # why the withdrawal would be refused, else ""
+    blocks_round_one: bool  # a set-up withdrawal leaving a group below 5
+    version: int  # the standings version this preview was drawn from
+
+
+def withdrawal_preview(tournament: Tournament, entrant: Entrant) -> WithdrawalPreview:
+    """Read-only: what `withdraw` would do now to `entrant` (the same queries as
+    `lifecycle.players_leave` and the same check of the end state as `change_groups`)."""
+    from django.db.models import Q
+
+    theirs = Q(seat_a_id=entrant.pk) | Q(seat_b_id=entrant.pk)
+    forfeits, nominations = [], []
+    for duel in Duel.objects.filter(
+        theirs, tournament=tournament, status__in=lifecycle.OPEN
+    ).select_related("seat_a", "seat_b", "round"):
+        other = duel.seat_b if duel.seat_a_id == entrant.pk else duel.seat_a
+        if duel.kind == "group" and duel.seq == 0:
+            nominations.append(duel)
+        else:
+            walkover = duel.kind in ("tie_break", "playoff") and duel.seq == 0
+            forfeits.append(Forfeit(duel, other.name if other else "", walkover))
+    eliminates = refusal = ""
+    blocks = False
+    if lifecycle.group_phase_open(tournament) and entrant.group_id:
+        groups = _groups(tournament)
+        active = _active(tournament)
+        before = {pk: e.group_id for pk, e in active.items()}
+        after = fmt.end_state(before, {entrant.pk: None})
+        if round_one_started(tournament):
+            verdict = fmt.check_change(before, after, [g.pk for g in groups])
+            names = {pk: e.name for pk, e in active.items()}
+            if verdict.refused:
+                refusal = _with_names(verdict.message, names, groups)
+            elif verdict.needs_confirmation:
+                eliminates = next(g.name for g in groups if g.pk == verdict.eliminated_group)
+        else:
+            sizes = fmt.group_sizes(after, [g.pk for g in groups])
+            blocks = any(size < fmt.GROUP_MIN for size in sizes.values())
+    return WithdrawalPreview(
+        entrant, forfeits, nominations, eliminates, refusal, blocks, tournament.standings_version
+    )

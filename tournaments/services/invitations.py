@@ -114,19 +114,26 @@ def reissue_player_sheets(tournament: Tournament, actor) -> list[Sheet]:
 
 
 @transaction.atomic
-def reissue_referee_sheets(tournament: Tournament, actor) -> list[Sheet]:
-    """A fresh invitation for every open referee invitation: the earlier ones stop working."""
+def reissue_referee_sheets(tournament: Tournament, actor, *, replace: list[int]) -> list[Sheet]:
+    """A fresh invitation for each waiting referee invitation the organiser ticked (none by
+    default): its earlier link stops working and says it was replaced by a newer sheet. The
+    same ticks sent twice change nothing the second time, and say so."""
     if not can(actor, Action.MANAGE_REFEREES, tournament):
         raise ServiceError("You may not print the referees' invitations.", code="forbidden")
+    if not replace:
+        raise ServiceError(
+            "Tick whose links to replace: a link already sent keeps working unless you tick it."
+        )
+    waiting = {i.pk: i for i in referee_invitations_to_print(tournament)}
+    chosen = [waiting[pk] for pk in dict.fromkeys(replace) if pk in waiting]
+    if not chosen:
+        raise ServiceError(
+            "The ticked links were already replaced by a newer sheet: nothing changed.",
+            code="done",
+        )
     sheets = []
-    for old in referee_invitations_to_print(tournament):
-        role_services.revoke_invitation(actor, tournament, old.pk)
-        new, token = role_services.issue_invitation(
-            actor, tournament, role=Role.REFEREE, label=old.label
-        )
+    for old in chosen:
+        new, token = role_services.replace_invitation(actor, tournament, old.pk)
         sheets.append(Sheet(new.label or "Referee", "referee", token, new.pk))
-    if sheets:
-        audit.record(
-            tournament, actor, "invitations_reissued", names=[sheet.name for sheet in sheets]
-        )
+    audit.record(tournament, actor, "invitations_reissued", names=[sheet.name for sheet in sheets])
     return sheets

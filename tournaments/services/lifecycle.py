@@ -10,6 +10,7 @@ The invariant every function keeps: no state leaves an open duel nobody may play
 that waits for a duel that will never come.
 """
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -260,6 +261,52 @@ def eliminate(
         after_round=after_round,
         duels_abandoned=running,
     )
+
+
+def take_back(tournament: Tournament, actor: Any, before: dict[str, Any]) -> dict[str, list[int]]:
+    """Undo a mistaken withdrawal's effects on the duels, rounds and phases (TOURNAMENT.md
+    "Corrections"): `before` is what the withdrawal found (services/withdrawals.py), and the
+    caller checked that nothing but the withdrawal and the automation after it changed since.
+
+    A duel it forfeited goes on where it stood (the forfeit marked undone, never deleted); a
+    walkover the automation recorded after it is taken back the same way; a nomination it
+    cleared is named again; a duel the automation created after it is voided (kept, struck
+    through); the rounds and the phase are as they were. Returns the duels it took back
+    ("restored") and those it voided ("voided")."""
+    known = {int(pk): (status, seq) for pk, (status, seq) in before["duels"].items()}
+    restored, voided = [], []
+    for duel in Duel.objects.filter(tournament=tournament).select_related(
+        "seat_a", "seat_b", "round", "referee"
+    ):
+        if duel.pk not in known:
+            if duel.status != DuelStatus.VOID:
+                voided.append(duel.pk)
+            continue
+        status, seq = known[duel.pk]
+        if (duel.status, duel.seq) == (status, seq):
+            continue
+        if duel.status == DuelStatus.FINISHED and status in OPEN:
+            duel.tournament = tournament
+            duels.take_back(duels.lock(duel.pk), actor, seq=seq, status=status)
+            restored.append(duel.pk)
+        elif duel.status == DuelStatus.VOID and status in OPEN:
+            duels.restore({duel.pk: status})
+            restored.append(duel.pk)
+    duels.void(voided)
+    for pk, status in before["rounds"].items():
+        Round.objects.filter(pk=int(pk), tournament=tournament).exclude(status=status).update(
+            status=status
+        )
+    ended = before["group_phase_ended_at"]
+    tournament.phase = before["phase"]
+    tournament.group_phase_ended_at = datetime.fromisoformat(ended) if ended else None
+    settled = before["top_four_settled_at"]
+    tournament.top_four_settled_at = datetime.fromisoformat(settled) if settled else None
+    tournament.placings = before["placings"]
+    tournament.save(
+        update_fields=["phase", "group_phase_ended_at", "top_four_settled_at", "placings"]
+    )
+    return {"restored": restored, "voided": voided}
 
 
 def cancel_duels(tournament: Tournament, reason: str) -> int:

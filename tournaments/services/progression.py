@@ -5,6 +5,8 @@ by round, the Page playoff progressed, placings published.
 creates only what is missing, so running it twice, late or out of order changes nothing.
 """
 
+from dataclasses import dataclass
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -324,26 +326,75 @@ def sync(tournament: Tournament) -> bool:
     return changed
 
 
-@transaction.atomic
-def start_playoffs(tournament: Tournament, actor) -> Tournament:
-    """The organiser announces the bracket once positions 1–4 are settled: Q1 and E1 start."""
-    tournament = lock(tournament)
-    if not can(actor, Action.START_PHASES, tournament):
-        raise ServiceError("Only the organisers start the playoffs.", code="forbidden")
+def playoffs_blocker(tournament: Tournament) -> str:
+    """Read-only: why the playoffs cannot start now, in words (empty when they can). The
+    overview asks before it offers the confirmation; `start_playoffs` asks again under its
+    lock."""
+    if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
+        return "The playoffs have already started: nothing changed."
     if tournament.phase != Phase.TIE_BREAKS:
-        raise ServiceError("The playoffs start after the group phase and its tie-breaks.")
+        return "The playoffs start after the group phase and its tie-breaks."
     if lifecycle.due_group_replays(tournament).exists():
-        raise ServiceError(
+        return (
             "A group-phase replay is still to be played: the tie-breaks wait "
             "for its result, and so do the playoffs."
         )
     plan = tiebreak_plan(tournament)
     if not plan.settled:
         left = len(plan.to_play)
-        raise ServiceError(
+        return (
             f"Positions 1–4 are not settled yet: {left} tie-break duel"
             f"{'s' if left != 1 else ''} to play first."
         )
+    return ""
+
+
+@dataclass(frozen=True)
+class PlayoffsPreview:
+    """What starting the playoffs does, named before it is done: the seeding (Q1: 1 v 2,
+    E1: 3 v 4) and the results that freeze (no correction or void after)."""
+
+    seeding: list[int]
+    frozen_group: int  # finished group-phase duels (rounds and replays)
+    frozen_tiebreak: int  # finished tie-break duels
+    version: int
+
+
+def playoffs_preview(tournament: Tournament) -> PlayoffsPreview:
+    """Read-only; call it only when `playoffs_blocker` is empty."""
+    plan = tiebreak_plan(tournament)
+    finished = Duel.objects.filter(tournament=tournament, status=DuelStatus.FINISHED)
+    return PlayoffsPreview(
+        seeding=list(fmt.seeding_from_positions(plan.positions)),
+        frozen_group=finished.filter(kind__in=lifecycle.GROUP_KINDS).count(),
+        frozen_tiebreak=finished.filter(kind=DuelKind.TIE_BREAK).count(),
+        version=tournament.standings_version,
+    )
+
+
+@transaction.atomic
+def start_playoffs(
+    tournament: Tournament, actor, *, expected_version: int | None = None
+) -> Tournament:
+    """The organiser announces the bracket once positions 1–4 are settled: Q1 and E1 start.
+    Group-phase and tie-break results freeze (TOURNAMENT.md "Corrections").
+
+    `expected_version`: the standings version the confirmation was drawn from; if the
+    tournament changed since, nothing is done and the organiser is asked again."""
+    tournament = lock(tournament)
+    if not can(actor, Action.START_PHASES, tournament):
+        raise ServiceError("Only the organisers start the playoffs.", code="forbidden")
+    blocker = playoffs_blocker(tournament)
+    if blocker:
+        done = tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE)
+        raise ServiceError(blocker, code="done" if done else "refused")
+    if expected_version is not None and expected_version != tournament.standings_version:
+        raise ServiceError(
+            "The tournament changed since you were asked: check again what starting the "
+            "playoffs does now. Nothing was changed.",
+            code="stale",
+        )
+    plan = tiebreak_plan(tournament)
     tournament.playoff_seeding = list(fmt.seeding_from_positions(plan.positions))
     tournament.phase = Phase.PLAYOFFS
     tournament.save(update_fields=["playoff_seeding", "phase"])

@@ -87,6 +87,14 @@ def lapse_gifts(tournament: Tournament, receivers=None, reason: str = "") -> int
     return pending.update(status=SharedCardStatus.LAPSED)
 
 
+def restore_gifts(tournament: Tournament, gift_ids) -> int:
+    """Gifts that lapsed because of a withdrawal now undone are pending again (the receiver is
+    back in the group they were given in)."""
+    return SharedCard.objects.filter(
+        tournament=tournament, pk__in=list(gift_ids), status=SharedCardStatus.LAPSED
+    ).update(status=SharedCardStatus.PENDING)
+
+
 def pending_gifts(duel: Duel) -> dict[str, SharedCard]:
     """Seat → the pending shared card its player would start this duel with."""
     by_receiver = {

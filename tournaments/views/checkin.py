@@ -28,3 +28,19 @@ def check_in_myself(request: HttpRequest, tournament: Tournament) -> HttpRespons
     else:
         messages.success(request, f"You are checked in as {entry.name}. Have a good game!")
     return redirect(safe_next(request) or tournament)  # back where the button was
+
+
+@tournament_view(Action.VIEW_OWN_ENTRY)
+@require_POST
+def undo_my_check_in(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """A player's check-in made by mistake, undone by the player, until its phase starts."""
+    entry = tournament.entrants.filter(user=request.user).first()
+    if entry is None:  # pragma: no cover - VIEW_OWN_ENTRY means an entry exists
+        return redirect_to_login(request.get_full_path())
+    try:
+        checkin.undo_check_in(tournament, request.user, entrant_id=entry.pk)
+    except ServiceError as err:
+        (messages.info if err.code == "done" else messages.error)(request, err.message)
+    else:
+        messages.success(request, f"Your check-in as {entry.name} is undone.")
+    return redirect(safe_next(request) or tournament)

@@ -20,6 +20,7 @@ from tournaments.access import tournament_view
 from tournaments.forms import TournamentForm
 from tournaments.models import FINAL_PHASES, Tournament
 from tournaments.selectors import published_tournaments
+from tournaments.services import checkin
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -51,6 +52,7 @@ def create(request: HttpRequest) -> HttpResponse:
 @tournament_view(Action.VIEW_PUBLIC)
 def detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     user = request.user
+    my_entry = tournament.entrants.filter(user=user).first() if user.is_authenticated else None
     return render(
         request,
         "tournaments/detail.html",
@@ -58,9 +60,10 @@ def detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "tournament": tournament,
             "roles": sorted(roles_of(user, tournament)),
             "entrants": tournament.entrants.all(),
-            "my_entry": tournament.entrants.filter(user=user).first()
-            if user.is_authenticated
-            else None,
+            "my_entry": my_entry,
+            # A check-in made by mistake is undone by the player too, until its phase starts.
+            "may_undo_check_in": bool(my_entry and my_entry.checked_in_at)
+            and not checkin.undo_blocker(tournament, my_entry),
             "may_manage": can(user, Action.START_PHASES, tournament),
             "may_run_rounds": can(user, Action.NAME_REPRESENTATIVES, tournament),
             "may_publish": can(user, Action.PUBLISH, tournament),

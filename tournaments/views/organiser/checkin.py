@@ -1,11 +1,14 @@
 """Check-in (staff: organisers, co-organisers, referees): who is here, who is missing, and —
 organisers — withdraw the no-shows in one action before the group phase or the playoffs."""
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
+from core.htmx import redirect_after_post
 from tournaments.access import tournament_view
 from tournaments.models import EntrantStatus, Phase, Tournament
 from tournaments.services import checkin
@@ -21,6 +24,11 @@ def _page(request: HttpRequest, tournament: Tournament, status: int = 200, **ext
         .order_by("name")
     )
     context = base_context(request, tournament, "check_in")
+    for entrant in entrants:
+        # Offered only while it can be undone; the service says why not otherwise.
+        entrant.undoable = bool(entrant.checked_in_at) and not checkin.undo_blocker(
+            tournament, entrant
+        )
     context.update(
         {
             "entrants": entrants,
@@ -51,14 +59,57 @@ def check_in_player(request: HttpRequest, tournament: Tournament, entrant_id: in
     return succeeded(request, f"{entrant.name} is checked in.", "check_in", tournament)
 
 
+@tournament_view(Action.CHECK_IN_PLAYERS)
+@require_POST
+def undo_check_in(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
+    try:
+        entrant = checkin.undo_check_in(tournament, request.user, entrant_id=entrant_id)
+    except ServiceError as err:
+        if err.code == "done":
+            messages.info(request, err.message)
+            return redirect_after_post(
+                request, reverse("organiser:check_in", args=[tournament.slug])
+            )
+        return _page(request, tournament, status=REFUSED, error=err.message)
+    return succeeded(
+        request, f"{entrant.name}'s check-in is undone: not checked in.", "check_in", tournament
+    )
+
+
+def _expected(request: HttpRequest) -> list[int] | None:
+    try:
+        return [int(pk) for pk in request.POST.getlist("expected")]
+    except ValueError:
+        return None
+
+
 @tournament_view(Action.WITHDRAW_PLAYERS)
 @require_POST
 def withdraw_no_shows(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Two posts: the first names who would be removed or withdrawn (and an elimination it
+    causes), changing nothing; the second, with `confirm` and the players it named, does it."""
+    if not confirmed(request):
+        preview = checkin.no_shows_preview(tournament)
+        if preview.refusal:
+            return _page(request, tournament, status=REFUSED, error=preview.refusal)
+        return _page(request, tournament, no_shows=preview)
     try:
-        names = checkin.withdraw_no_shows(tournament, request.user, confirm=confirmed(request))
+        names = checkin.withdraw_no_shows(
+            tournament, request.user, confirm=True, expected=_expected(request)
+        )
     except ServiceError as err:
+        if err.code == "done":
+            messages.info(request, err.message)
+            return redirect_after_post(
+                request, reverse("organiser:check_in", args=[tournament.slug])
+            )
+        preview = checkin.no_shows_preview(tournament)
         return _page(
-            request, tournament, status=REFUSED, error=err.message, confirm=err.code == "confirm"
+            request,
+            tournament,
+            status=409 if err.code == "stale" else REFUSED,
+            error=err.message,
+            no_shows=None if preview.refusal else preview,
         )
     verb = "removed" if tournament.phase in REGISTRATION_PHASES else "withdrawn"
     return succeeded(

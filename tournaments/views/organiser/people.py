@@ -26,6 +26,7 @@ STATE_WORDS = {
     "used": "Accepted",
     "expired": "Expired",
     "revoked": "Withdrawn",
+    "replaced": "Replaced by a newer sheet",
 }
 
 

@@ -12,9 +12,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
+from core.htmx import redirect_after_post
 from core.qr import qr_svg
 from tournaments import format as fmt
-from tournaments import services
+from tournaments import presentation, services
 from tournaments.access import tournament_view
 from tournaments.forms import EntrantForm
 from tournaments.forms_organiser import (
@@ -27,7 +28,9 @@ from tournaments.models import (
     EntrantStatus,
     Tournament,
 )
+from tournaments.services import withdrawals
 from tournaments.services.entrants import REGISTRATION_PHASES, UPLOAD_MAX_BYTES
+from tournaments.services.groups import withdrawal_preview
 
 from ._common import (
     REFUSED,
@@ -61,6 +64,18 @@ def _players_context(request: HttpRequest, tournament: Tournament, **extra: Any)
     ):
         # Keyboard flow: after each name the cursor is back in the name field for the next.
         context["form"].fields["name"].widget.attrs["autofocus"] = True
+    preview = context.get("preview")
+    if preview is not None:
+        name = preview.entrant.name
+        context["preview_forfeits"] = [
+            presentation.forfeit_text(name, presentation.duel_title(f.duel), f.winner, f.walkover)
+            for f in preview.forfeits
+        ]
+        context["preview_nominations"] = [presentation.duel_title(d) for d in preview.nominations]
+    latest = withdrawals.latest(tournament)
+    if latest is not None and context["may_withdraw"]:
+        context["last_withdrawal"] = latest
+        context["undo_blocker"] = withdrawals.undo_blocker(tournament, latest)
     if "withdraw_form" not in context:
         context["withdraw_form"] = WithdrawForm(
             entrants=[e for e in entrants if e.status == EntrantStatus.ACTIVE]
@@ -187,31 +202,96 @@ def issue_claim(request: HttpRequest, tournament: Tournament, entrant_id: int) -
     return render(request, "tournaments/claim_issued.html", context)
 
 
+def _posted_int(request: HttpRequest, name: str) -> int | None:
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return None
+
+
 @tournament_view(Action.WITHDRAW_PLAYERS)
 @require_POST
 def withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """Two posts: the first shows what the withdrawal would do (the forfeit it causes, who
+    wins it, an elimination) and changes nothing; the second, with `confirm` and the version
+    the first was drawn from, withdraws. The same confirmation sent twice changes nothing."""
+    posted = tournament.entrants.filter(pk=_posted_int(request, "entrant")).first()
+    if posted is not None and posted.status == EntrantStatus.WITHDRAWN and confirmed(request):
+        messages.info(request, f"{posted.name} is already withdrawn: nothing changed.")
+        return redirect_after_post(request, reverse("organiser:players", args=[tournament.slug]))
     form = WithdrawForm(request.POST, entrants=active_entrants(tournament))
     if not form.is_valid():
         return _players_page(request, tournament, status=REFUSED, withdraw_form=form)
     entrant = tournament.entrants.get(pk=form.cleaned_data["entrant"])
+    preview = withdrawal_preview(tournament, entrant)
+    if not confirmed(request) or preview.refusal:
+        if preview.refusal:
+            form.add_error(None, preview.refusal)
+        return _players_page(
+            request,
+            tournament,
+            status=REFUSED if preview.refusal else 200,
+            withdraw_form=form,
+            preview=None if preview.refusal else preview,
+        )
     try:
         services.withdraw(
             tournament,
             request.user,
             entrant.pk,
             form.cleaned_data["reason"],
-            confirm=confirmed(request),
+            confirm=True,
+            expected_version=_posted_int(request, "version"),
         )
     except ServiceError as err:
+        if err.code == "stale":
+            # Asked again, with what the withdrawal does now.
+            return _players_page(
+                request,
+                tournament,
+                status=409,
+                withdraw_form=form,
+                preview=preview,
+                stale=err.message,
+            )
         form.add_error(None, err.message)
-        return _players_page(
-            request,
-            tournament,
-            status=REFUSED,
-            withdraw_form=form,
-            withdraw_confirm=err.code == "confirm",
+        return _players_page(request, tournament, status=REFUSED, withdraw_form=form)
+    return succeeded(
+        request,
+        presentation.withdrawn_text(
+            entrant.name,
+            [(presentation.duel_title(f.duel), f.winner, f.walkover) for f in preview.forfeits],
+        ),
+        "players",
+        tournament,
+    )
+
+
+@tournament_view(Action.WITHDRAW_PLAYERS)
+@require_POST
+def undo_withdrawal(
+    request: HttpRequest, tournament: Tournament, withdrawal_id: int
+) -> HttpResponse:
+    """Undo a withdrawal made by mistake, or say why it can no longer be undone."""
+    try:
+        withdrawal = withdrawals.undo_withdrawal(
+            tournament, request.user, withdrawal_id=withdrawal_id
         )
-    return succeeded(request, f"{entrant.name} is withdrawn.", "players", tournament)
+    except ServiceError as err:
+        if err.code == "done":
+            messages.info(request, err.message)
+            return redirect_after_post(
+                request, reverse("organiser:players", args=[tournament.slug])
+            )
+        return _players_page(request, tournament, status=REFUSED, error=err.message)
+    return succeeded(
+        request,
+        presentation.undone_text(
+            withdrawal.entrant.name, withdrawal.group.name if withdrawal.group else ""
+        ),
+        "players",
+        tournament,
+    )
 
 
 @tournament_view(Action.MANAGE_REGISTRATION)

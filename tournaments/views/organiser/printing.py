@@ -3,12 +3,15 @@ sheet per open referee invitation, and a poster of the public page's address.
 
 Tokens are stored only as hashes, so a sheet cannot reprint a link: printing issues fresh
 ones. The GET page says so (and whose links stop working) before anything changes; the POST
-issues them and answers with the sheets, ready for the browser's Print.
+issues them and answers with the sheets, ready for the browser's Print. The referees' page
+replaces only the links the organiser ticks (none by default): a link already sent keeps
+working unless its box is ticked.
 
 Every page here is `never_cache` (no-store, private): the sheets carry fresh links, and a
 printed page is not one to keep in a browser's or a proxy's cache either.
 """
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -17,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.permissions import Action
 from core.errors import ServiceError
+from core.htmx import redirect_after_post
 from core.qr import qr_svg
 from tournaments.access import tournament_view
 from tournaments.models import Tournament
@@ -42,22 +46,30 @@ KINDS = {
 
 def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResponse:
     info = KINDS[kind]
-    if kind == "players":
-        waiting = [e.name for e in invitations.players_to_print(tournament)]
-        reissue = invitations.reissue_player_sheets
-    else:
-        waiting = [
-            i.label or "(no name)" for i in invitations.referee_invitations_to_print(tournament)
-        ]
-        reissue = invitations.reissue_referee_sheets
     context = base_context(request, tournament, info["back"])
-    context.update({"kind": kind, "info": info, "waiting": waiting})
+    context.update({"kind": kind, "info": info})
+    if kind == "players":
+        context["waiting"] = [e.name for e in invitations.players_to_print(tournament)]
+    else:
+        # Each waiting invitation is a box to tick: whose link is replaced, none by default.
+        context["invitations"] = invitations.referee_invitations_to_print(tournament)
+        context["waiting"] = [i.label or "(no name)" for i in context["invitations"]]
     if request.method == "GET":
         return render(request, "organiser/print_sheets.html", context)
     try:
-        sheets = reissue(tournament, request.user)
+        if kind == "players":
+            sheets = invitations.reissue_player_sheets(tournament, request.user)
+        else:
+            replace = [int(v) for v in request.POST.getlist("replace") if v.isdecimal()]
+            context["ticked"] = set(replace)
+            sheets = invitations.reissue_referee_sheets(tournament, request.user, replace=replace)
     except ServiceError as err:
         context["error"] = err.message
+        if err.code == "done":
+            messages.info(request, err.message)
+            return redirect_after_post(
+                request, reverse("organiser:print_referees", args=[tournament.slug])
+            )
         return render(request, "organiser/print_sheets.html", context, status=REFUSED)
     rows = []
     for sheet in sheets:

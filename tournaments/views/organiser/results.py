@@ -38,8 +38,11 @@ def results(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             "-finished_at", "-pk"
         )
     ]
+    for row in rows:
+        row["frozen"] = corrections.frozen_reason(tournament, row["duel"])
     context = base_context(request, tournament, "results")
     context["rows"] = rows
+    context["any_frozen"] = any(row["frozen"] for row in rows)
     return render_page(request, "organiser/results.html", context)
 
 
@@ -79,6 +82,14 @@ def result(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRe
     form = RulingForm(request.POST or None, initial=drawn_for, **kinds)
     context = base_context(request, tournament, "results")
     context.update({"row": row, "form": form})
+    frozen = corrections.frozen_reason(tournament, duel)
+    if frozen:
+        # Not offered in full and refused on submit: said before anything is typed.
+        context["frozen"] = frozen
+        status = REFUSED if request.method == "POST" else 200
+        return render_page(
+            request, "organiser/result.html", context, partial="ruling", status=status
+        )
     status = 200
     if request.method == "POST":
         if not form.is_valid():
