@@ -859,7 +859,6 @@ class TournamentLife(RuleBasedStateMachine):
             assert duel.referee_id == (was.pk if was else None)
 
     # == end of the intent block ================================================================
-=======
     # == Undo: a withdrawal made by mistake, a check-in (TOURNAMENT.md "Corrections") ========
     # One block, kept apart from the rules above (other parts of the issue add theirs there).
 
