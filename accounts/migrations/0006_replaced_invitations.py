@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0004_role_invitations'),
+        ('accounts', '0005_notification_outbox'),
     ]
 
     operations = [
