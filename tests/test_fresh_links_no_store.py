@@ -23,7 +23,8 @@ class Page:
     role: str
     address: Callable[[World], str]
     method: str = "get"
-    data: dict[str, str] | None = None
+    # A value may be read from the world (the id of a row it made).
+    data: dict[str, str | Callable[[World], str]] | None = None
     shows: str = ""  # a text the page must hold: the link or what it is for
 
 
@@ -57,7 +58,12 @@ PAGES: dict[str, Page] = {
     ),
     "the referees' sheets, before printing": Page("organiser", _t("organiser:print_referees")),
     "the referees' sheets, printed": Page(
-        "organiser", _t("organiser:print_referees"), "post", {"confirm": "1"}, shows="/invite/"
+        "organiser",
+        _t("organiser:print_referees"),
+        "post",
+        # Only the ticked invitations get a new sheet (none by default).
+        {"confirm": "1", "replace": lambda w: str(w.invitation.pk)},
+        shows="/invite/",
     ),
     "the poster": Page("organiser", _t("organiser:poster"), shows="Fuzz Cup"),
     "a claim link opened, signed out": Page(
@@ -94,7 +100,8 @@ def test_a_page_with_a_fresh_link_is_never_stored(what):
     client = Client()
     if world.user(page.role) is not None:
         client.force_login(world.user(page.role))
-    response = getattr(client, page.method)(page.address(world), page.data or {})
+    data = {k: v(world) if callable(v) else v for k, v in (page.data or {}).items()}
+    response = getattr(client, page.method)(page.address(world), data)
     assert response.status_code == 200, response.content.decode()[:500]
     assert page.shows in response.content.decode()
     directives = {d.strip().split("=")[0] for d in response["Cache-Control"].split(",")}

@@ -39,6 +39,11 @@ HTMX = {"HX-Request": "true"}
 NEVER_ANSWERED: dict[str, str] = {
     "api:api-root": "django-ninja's own root: /api/ has no page, only its endpoints (404)",
 }
+# Addresses whose 5xx is their documented answer, with the reason.
+MAY_ANSWER_5XX: dict[str, str] = {
+    "readyz": "the readiness probe answers 503 while a service it checks (Redis, a worker) is "
+    "missing: with REDIS_URL set and no worker listening, as in CI's unit run",
+}
 
 
 def get_addresses(world) -> dict[str, str]:
@@ -85,7 +90,7 @@ def test_no_address_answers_htmx_with_a_server_error(answers):
         for label, by_name in answers.items()
         for name, by_role in by_name.items()
         for role, status in by_role.items()
-        if status >= 500
+        if status >= 500 and not (name in MAY_ANSWER_5XX and status == 503)
     ]
     assert not errors, "\n".join(errors)
 
@@ -100,7 +105,10 @@ def test_the_walk_reaches_every_page(answers):
     unreached = sorted(
         name
         for name, seen in statuses.items()
-        if min(seen) >= 400 and seen != {405} and name not in NEVER_ANSWERED
+        if min(seen) >= 400
+        and seen != {405}
+        and name not in NEVER_ANSWERED
+        and not (name in MAY_ANSWER_5XX and seen == {503})
     )
     assert not unreached, {name: sorted(statuses[name]) for name in unreached}
 
