@@ -110,3 +110,18 @@ def test_done_rows_are_forgotten_after_a_day():
     DueNotification.objects.filter(pk=old.pk).update(done_at=timezone.now() - timedelta(days=2))
     outbox.send_due(app.tasks)
     assert not DueNotification.objects.filter(pk=old.pk).exists()
+
+
+def test_every_task_declared_for_the_outbox_marks_its_row_done():
+    """A task declared `outbox=True` is sent with `due=<row>`; one merged without `@outboxed`
+    refused that keyword, so every send failed (logged) and its mail never went out."""
+    from tests.test_operations_doc import registered
+
+    tasks = [app.tasks[name] for name in sorted(registered())]
+    declared = {task.name for task in tasks if getattr(task, "outbox", False)}
+    decorated = {task.name for task in tasks if getattr(task.run, "outboxed", False)}
+    assert "tournaments.tasks.notify_withdrawal_undone" in declared
+    assert declared == decorated
+    for name in declared:
+        # Celery's own check of a call's arguments before sending, which refused `due=`.
+        app.tasks[name].__header__(1, due=1)
