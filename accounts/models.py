@@ -106,13 +106,15 @@ class DueNotification(models.Model):
     next_send_at = models.DateTimeField()
     sends = models.PositiveSmallIntegerField(default=1)
     done_at = models.DateTimeField(null=True, blank=True)
+    # Set when the sweep stopped sending it, never done after its last send (logged then).
+    gave_up_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
             models.Index(
                 fields=["next_send_at"],
-                condition=models.Q(done_at__isnull=True),
-                name="due_notification_pending",
+                condition=models.Q(done_at__isnull=True, gave_up_at__isnull=True),
+                name="due_notification_waiting",
             )
         ]
 
