@@ -77,6 +77,22 @@ class SentNotification(models.Model):
         return self.key
 
 
+class SignInPaceReset(models.Model):
+    """Where the sign-in pacing of one username starts again (accounts.signin): the failures
+    axes had counted for it, row by row, when its owner signed in or reset the password.
+    Pacing counts only failures past these, so guesses made before no longer keep the owner
+    waiting on a new browser. Kept apart from axes's rows, whose counts also lock addresses
+    out and must not be lowered."""
+
+    username = models.CharField(max_length=255, unique=True)
+    reset_at = models.DateTimeField()
+    # {AccessAttempt pk: its failures_since_start then}; a row made later starts at 0.
+    baseline = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"{self.username} since {self.reset_at:%Y-%m-%d %H:%M}"
+
+
 class DueNotification(models.Model):
     """A notification task written in the transaction of its event (an outbox): the task
     marks it done when it has run; the sweep (`accounts.tasks.send_due_notifications`) sends
@@ -90,13 +106,15 @@ class DueNotification(models.Model):
     next_send_at = models.DateTimeField()
     sends = models.PositiveSmallIntegerField(default=1)
     done_at = models.DateTimeField(null=True, blank=True)
+    # Set when the sweep stopped sending it, never done after its last send (logged then).
+    gave_up_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
             models.Index(
                 fields=["next_send_at"],
-                condition=models.Q(done_at__isnull=True),
-                name="due_notification_pending",
+                condition=models.Q(done_at__isnull=True, gave_up_at__isnull=True),
+                name="due_notification_waiting",
             )
         ]
 

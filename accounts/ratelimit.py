@@ -7,7 +7,9 @@ Two counters a form (`settings.RATE_LIMITS`: attempts per window):
   locked out by one person;
 - one client address alone (`signup_address`: accounts *created*, not posts, so typos never
   count; `password_reset_address`: reset posts), set well above a club night: a crowd of
-  accounts or reset mails from one address is refused, a venue's players are not.
+  accounts or reset mails from one address is refused, a venue's players are not. A sign-up
+  is counted before it runs (posts at the same instant see each other) and gives its count
+  back when it made no account.
 
 The counters live in Django's cache (Redis when REDIS_URL is set, so every web process shares
 them). A post over a limit is answered 429 with words and a Retry-After header, before the
@@ -25,7 +27,7 @@ and sign-in keeps its database-backed throttling); password reset fails *closed*
 words and Retry-After, nothing sent, since the limit is all that stops a flood of mail to one
 person.
 
-Written over the cache rather than with django-ratelimit: the counter is three cache calls;
+Written over the cache rather than with django-ratelimit: the counter is a few cache calls;
 what is ours either way is the composite key, the exemption, the 429 page with the form and
 the Retry-After, which the library would leave to us too.
 """
@@ -82,20 +84,23 @@ def hit(scope: str, request: HttpRequest, identity: str) -> int:
     return shared_cache.call(lambda: _hit(scope, request, identity))
 
 
-def over(scope: str, request: HttpRequest, identity: str = "") -> int:
-    """Without counting: 0 when another attempt is allowed, else the seconds to wait.
-    Raises `redis_guard.Unavailable` when the counters cannot be reached."""
-    return shared_cache.call(lambda: _over(scope, request, identity))
+def give_back(scope: str, request: HttpRequest, identity: str = "") -> None:
+    """Take back one attempt `hit` counted, once it turned out not to count (a sign-up that
+    made no account). Unreachable counters: nothing given back, the window ends it anyway."""
+    with contextlib.suppress(redis_guard.Unavailable):
+        shared_cache.call(lambda: _give_back(scope, request, identity))
 
 
-def _over(scope: str, request: HttpRequest, identity: str) -> int:
-    attempts, window = settings.RATE_LIMITS[scope]
-    count_key, until_key = _keys(scope, request, _identity(identity))
-    found = cache.get_many([count_key, until_key])
-    if (found.get(count_key) or 0) < attempts:
-        return 0
-    now = time.time()
-    return max(1, math.ceil((found.get(until_key) or now + window) - now))
+def _give_back(scope: str, request: HttpRequest, identity: str) -> None:
+    count_key, _ = _keys(scope, request, _identity(identity))
+    try:
+        left = cache.decr(count_key)
+    except ValueError:  # the window ended meanwhile: nothing left to give back
+        return
+    if left < 0:
+        # The window ended between Redis's existence check and its DECR, which then made a
+        # key of -1 without expiry: an allowance that would never end. Not a count: drop it.
+        cache.delete(count_key)
 
 
 def _hit(scope: str, request: HttpRequest, identity: str) -> int:
@@ -158,13 +163,22 @@ def limited(
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method != "POST" or (exempt is not None and exempt(request)):
                 return view(request, *args, **kwargs)
-            counts_after = per_address is not None and per_address_counts is not None
+            # The address's count is taken before the view runs, in one atomic increment
+            # compared with the limit: posts at the same instant each see the others' counts
+            # (checked first and counted after the work, eight at once all passed). When only
+            # some posts count (`per_address_counts`: accounts made, not typos), the others
+            # give theirs back once the view has answered, or when refused.
+            counted = ""  # the per-address scope this post was counted in, to give back
             try:
                 crowd = 0
                 if per_address is not None:
-                    crowd = (over if counts_after else hit)(per_address, request, "")
+                    crowd = hit(per_address, request, "")
+                    if per_address_counts is not None:
+                        counted = per_address
                 wait = hit(scope, request, request.POST.get(identity_field, ""))
             except redis_guard.Unavailable:
+                if counted:
+                    give_back(counted, request)
                 if not fail_open:
                     return refuse(
                         request,
@@ -175,6 +189,8 @@ def limited(
                     )
                 return view(request, *args, **kwargs)  # fail open: uncounted
             if wait or crowd:
+                if counted:
+                    give_back(counted, request)
                 whose = "" if crowd > wait else " for this account"
                 return refuse(
                     request,
@@ -183,11 +199,14 @@ def limited(
                     429,
                     max(wait, crowd),
                 )
-            response = view(request, *args, **kwargs)
-            if counts_after and per_address_counts(request, response):
-                # Unreachable: counted by nobody, the limit fails open (see the module's words).
-                with contextlib.suppress(redis_guard.Unavailable):
-                    hit(per_address, request, "")
+            try:
+                response = view(request, *args, **kwargs)
+            except BaseException:
+                if counted:
+                    give_back(counted, request)
+                raise
+            if counted and per_address_counts and not per_address_counts(request, response):
+                give_back(counted, request)
             return response
 
         return wrapper

@@ -16,7 +16,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Max, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -42,7 +41,9 @@ def attempted_username(request: HttpRequest, credentials: dict[str, Any] | None 
 # as long (2 s, 4 s, … at most PACE_CAP_SECONDS): guessing slows to a dozen an hour, and the
 # owner is never locked out: at worst they wait PACE_CAP_SECONDS once, and not at all from a
 # browser they signed in from before (a signed cookie naming the account: OWASP's "device
-# cookies").
+# cookies"). A successful sign-in or a password reset starts the count again (`reset_pacing`):
+# otherwise one guess every PACE_CAP_SECONDS would keep the owner waiting that long on every
+# new browser for as long as the guessing goes on.
 # Read from axes's own rows in the database: no Redis in the way.
 
 # Failures, over all addresses, before any wait: two addresses' worth of axes's own limit, so
@@ -64,17 +65,49 @@ def pace_seconds(username: str, now: datetime | None = None) -> int:
     for it from every address within the cool-off."""
     from axes.models import AccessAttempt
 
+    from .models import SignInPaceReset
+
     if not username:
         return 0
     now = now or timezone.now()
-    seen = AccessAttempt.objects.filter(
+    reset = SignInPaceReset.objects.filter(username=username).first()
+    baseline = reset.baseline if reset else {}
+    failures, last = 0, None
+    for pk, count, when in AccessAttempt.objects.filter(
         username=username, attempt_time__gte=now - _window()
-    ).aggregate(failures=Sum("failures_since_start"), last=Max("attempt_time"))
-    failures, last = seen["failures"] or 0, seen["last"]
+    ).values_list("pk", "failures_since_start", "attempt_time"):
+        since_reset = count - baseline.get(str(pk), 0)  # axes's count is per address
+        if since_reset > 0:
+            failures += since_reset
+            last = when if last is None else max(last, when)
     if failures < PACE_FREE or last is None:
         return 0
     delay = min(PACE_CAP_SECONDS, PACE_BASE_SECONDS * 2 ** (failures - PACE_FREE))
     return max(0, math.ceil((last + timedelta(seconds=delay) - now).total_seconds()))
+
+
+def reset_pacing(username: str) -> None:
+    """Start `username`'s pacing again: its owner signed in or reset the password. Axes's
+    rows are left as they are (their counts lock addresses out); what they count so far is
+    noted, and only failures past it slow the next sign-in."""
+    from axes.models import AccessAttempt
+
+    from .models import SignInPaceReset
+
+    if not username:
+        return
+    baseline = {
+        str(pk): count
+        for pk, count in AccessAttempt.objects.filter(username=username).values_list(
+            "pk", "failures_since_start"
+        )
+    }
+    if not baseline:  # nothing counted: nothing to start from (and no row for every sign-in)
+        SignInPaceReset.objects.filter(username=username).delete()
+        return
+    SignInPaceReset.objects.update_or_create(
+        username=username, defaults={"reset_at": timezone.now(), "baseline": baseline}
+    )
 
 
 def _known_here(request: HttpRequest, username: str) -> bool:
@@ -113,6 +146,9 @@ def paced(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
                 return response
         response = view(request, *args, **kwargs)
         if request.method == "POST" and request.user.is_authenticated:
+            # The right password: guesses made before it no longer slow anyone (a guesser who
+            # has it gains nothing from a wait), so the owner's next new browser waits not.
+            reset_pacing(attempted_username(request))
             response.set_signed_cookie(
                 KNOWN_COOKIE,
                 request.user.get_username(),

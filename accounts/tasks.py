@@ -14,11 +14,17 @@ from .outbox import outboxed
 
 @shared_task
 def forget_old_sign_in_failures() -> int:
-    """Drop sign-in failure records long past their cool-off: they only slow the table."""
+    """Drop sign-in failure records long past their cool-off: they only slow the table. And
+    the pacing's starting points (accounts.signin.reset_pacing) no failure row refers to."""
     from axes.models import AccessAttempt
+
+    from .models import SignInPaceReset
 
     cutoff = timezone.now() - timedelta(hours=settings.AXES_COOLOFF_TIME) - timedelta(days=1)
     deleted, _ = AccessAttempt.objects.filter(attempt_time__lt=cutoff).delete()
+    SignInPaceReset.objects.filter(reset_at__lt=cutoff).exclude(
+        username__in=AccessAttempt.objects.filter(username__isnull=False).values("username")
+    ).delete()
     return deleted
 
 

@@ -9,6 +9,12 @@ urlpatterns = [
     path("login/", views.sign_in, name="login"),
     # Before Django's own URLs, so that this (rate-limited) view answers the reset form.
     path("password_reset/", views.password_reset, name="password_reset"),
+    # Before Django's own URLs: a new password also resets the sign-in pacing.
+    path(
+        "reset/<uidb64>/<token>/",
+        views.ResetPasswordConfirm.as_view(),
+        name="password_reset_confirm",
+    ),
     path("notifications/", views.notifications, name="notifications"),
     path("", include("django.contrib.auth.urls")),
 ]

@@ -1,8 +1,10 @@
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordResetForm
-from django.contrib.auth.views import LoginView, PasswordResetView
+from django.contrib.auth.views import LoginView, PasswordResetConfirmView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -11,7 +13,7 @@ from core.http import safe_next
 
 from .forms import SignUpForm
 from .ratelimit import is_invited_signup, limited
-from .signin import paced
+from .signin import paced, reset_pacing
 
 # Django's sign-in view, paced for an account guessed from many addresses (accounts.signin).
 sign_in = paced(LoginView.as_view())
@@ -61,6 +63,16 @@ password_reset = limited(
     per_address="password_reset_address",
     fail_open=False,  # 503 while Redis is unreachable: the limit is what stops a mail flood
 )(PasswordResetView.as_view())
+
+
+class ResetPasswordConfirm(PasswordResetConfirmView):
+    """Django's own, and a new password starts the account's sign-in pacing again
+    (accounts.signin): the owner chose it from their mailbox, guesses at the old one are moot."""
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        response = super().form_valid(form)
+        reset_pacing(form.user.get_username())
+        return response
 
 
 @login_required

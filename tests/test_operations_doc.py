@@ -34,3 +34,12 @@ def test_the_operations_doc_names_exactly_the_tasks_the_worker_knows():
 def test_beat_schedules_only_tasks_the_worker_knows():
     scheduled = {entry["task"] for entry in app.conf.beat_schedule.values()}
     assert scheduled <= registered(), scheduled - registered()
+
+
+def test_the_notifications_table_names_every_notification_task():
+    # A notification task (`outbox=True`) merged without its row was found once.
+    text = DOC.read_text()
+    section = text.split("## Notifications", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"\| `([\w.]+)` \| `[^`]*` \|$", section, flags=re.MULTILINE))
+    notifying = {name for name in registered() if getattr(app.tasks[name], "outbox", False)}
+    assert named == notifying

@@ -131,7 +131,9 @@ def keep_time() -> dict[str, int]:
 # event and person (`accounts.notifications.send_once`); retried when the mail server fails.
 
 # `outbox=True`: enqueue_on_commit writes them to the outbox too (accounts.outbox), and each
-# marks its row done when it has run (`outboxed`).
+# marks its row done when it has run (`outboxed`). A task with these options but without
+# `@outboxed` refuses the `due=` it is sent with, so its mail never goes out (merged once):
+# tests/accounts/test_outbox.py holds every `outbox=True` task to the decorator.
 _RETRY = {
     "acks_late": True,
     "autoretry_for": (OSError,),
@@ -241,6 +243,7 @@ def notify_playoffs(tournament_id: int) -> int:
 
 
 @shared_task(**_RETRY)
+@outboxed
 def notify_withdrawal_undone(withdrawal_id: int, restored: list[int], voided: list[int]) -> int:
     """A withdrawal was undone (TOURNAMENT.md "Corrections": "tells whoever was notified"):
     the referee and the players of a duel it had forfeited are told it goes on; the players

@@ -47,7 +47,7 @@ def test_a_notification_sent_at_commit_is_written_to_the_outbox_and_done(
     assert len(mail.outbox) == 1
     # Nothing is due: the sweep sends nothing again.
     later = timezone.now() + timedelta(minutes=5)
-    assert outbox.send_due(app.tasks, now=later) == {"sent": 0, "unknown": 0}
+    assert outbox.send_due(app.tasks, now=later) == {"sent": 0, "unknown": 0, "gave_up": 0}
     assert len(mail.outbox) == 1
 
 
@@ -71,7 +71,7 @@ def test_a_lost_notification_is_sent_by_the_sweep_once(
     # Not yet due: a task in flight is given its time first.
     assert outbox.send_due(app.tasks)["sent"] == 0
     due = row.next_send_at
-    assert outbox.send_due(app.tasks, now=due) == {"sent": 1, "unknown": 0}
+    assert outbox.send_due(app.tasks, now=due) == {"sent": 1, "unknown": 0, "gave_up": 0}
     assert [m.to for m in mail.outbox] == [["cara@example.org"]]
     row.refresh_from_db()
     assert row.done_at is not None and row.sends == 2
@@ -100,9 +100,33 @@ def test_a_notification_still_failing_is_sent_again_less_and_less_often(named, m
     assert gaps == sorted(gaps) and gaps[0] == outbox.RESEND * 2
 
 
+def test_a_notification_never_done_is_given_up_once_said_and_kept_a_week(monkeypatch, caplog):
+    # Left due for ever after its last send, it used to be skipped by every sweep silently.
+    import logging
+
+    from core import redis_guard
+
+    monkeypatch.setattr(redis_guard, "send", lambda task, args=(), **kw: True)
+    now = timezone.now()
+    row = DueNotification.objects.create(
+        task="tournaments.tasks.notify_named", args=[7], next_send_at=now, sends=outbox.MAX_SENDS
+    )
+    with caplog.at_level(logging.ERROR, logger="accounts.outbox"):
+        assert outbox.send_due(app.tasks, now=now) == {"sent": 0, "unknown": 0, "gave_up": 1}
+        assert outbox.send_due(app.tasks, now=now + timedelta(days=1))["gave_up"] == 0
+    row.refresh_from_db()
+    assert row.gave_up_at == now and row.done_at is None
+    errors = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
+    assert len(errors) == 1 and "tournaments.tasks.notify_named(7,)" in errors[0]
+    outbox.send_due(app.tasks, now=now + outbox.KEEP_GIVEN_UP - timedelta(minutes=1))
+    assert DueNotification.objects.filter(pk=row.pk).exists()
+    outbox.send_due(app.tasks, now=now + outbox.KEEP_GIVEN_UP + timedelta(minutes=1))
+    assert not DueNotification.objects.filter(pk=row.pk).exists()
+
+
 def test_a_task_the_worker_does_not_know_is_left_and_counted():
     DueNotification.objects.create(task="gone.tasks.nothing", args=[], next_send_at=timezone.now())
-    assert outbox.send_due(app.tasks) == {"sent": 0, "unknown": 1}
+    assert outbox.send_due(app.tasks) == {"sent": 0, "unknown": 1, "gave_up": 0}
 
 
 def test_done_rows_are_forgotten_after_a_day():
@@ -110,3 +134,18 @@ def test_done_rows_are_forgotten_after_a_day():
     DueNotification.objects.filter(pk=old.pk).update(done_at=timezone.now() - timedelta(days=2))
     outbox.send_due(app.tasks)
     assert not DueNotification.objects.filter(pk=old.pk).exists()
+
+
+def test_every_task_declared_for_the_outbox_marks_its_row_done():
+    """A task declared `outbox=True` is sent with `due=<row>`; one merged without `@outboxed`
+    refused that keyword, so every send failed (logged) and its mail never went out."""
+    from tests.test_operations_doc import registered
+
+    tasks = [app.tasks[name] for name in sorted(registered())]
+    declared = {task.name for task in tasks if getattr(task, "outbox", False)}
+    decorated = {task.name for task in tasks if getattr(task.run, "outboxed", False)}
+    assert "tournaments.tasks.notify_withdrawal_undone" in declared
+    assert declared == decorated
+    for name in declared:
+        # Celery's own check of a call's arguments before sending, which refused `due=`.
+        app.tasks[name].__header__(1, due=1)

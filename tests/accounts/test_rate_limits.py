@@ -256,3 +256,83 @@ def test_with_the_counters_unreachable_a_reset_says_to_try_again_and_sends_nothi
     assert "We cannot take password reset requests just now" in html
     assert "Try again in a minute" in html and 'value="ana@example.com"' in html
     assert mail.outbox == []
+
+
+def signups_at_once(n, ip, typos=0):
+    """`n` sign-ups from one address posted at the same instant through the sign-up limits:
+    the statuses they got. The first `typos` let through are refused by the form (422, no
+    account), the others make an account. A post let through waits until every post has
+    either reached the view or been refused, so all are in flight together, whatever the
+    threads' timing."""
+    import threading
+
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import HttpResponse
+
+    from accounts.forms import SignUpForm
+    from accounts.ratelimit import limited
+
+    arrived, entered, lock, go = [0], [0], threading.Lock(), threading.Event()
+
+    def arrive():
+        with lock:
+            arrived[0] += 1
+
+    def view(request):
+        with lock:
+            typo = entered[0] < typos
+            entered[0] += 1
+        arrive()
+        go.wait(10)
+        if typo:
+            return HttpResponse(status=422)
+        request._signed_up = True  # as accounts.views.signup says once it made the account
+        return HttpResponse(status=302)
+
+    wrapped = limited(
+        "signup",
+        identity_field="username",
+        template="registration/signup.html",
+        form_class=SignUpForm,
+        keep=("username",),
+        what="sign-up attempts",
+        per_address="signup_address",
+        per_address_counts=lambda request, response: getattr(request, "_signed_up", False),
+        fail_open=True,
+    )(view)
+    statuses = []
+
+    def one(i):
+        request = RequestFactory().post("/accounts/signup/", {"username": f"p{i}"}, REMOTE_ADDR=ip)
+        request.user = AnonymousUser()
+        response = wrapped(request)
+        if response.status_code == 429:
+            arrive()
+        statuses.append(response.status_code)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 10
+    while arrived[0] < n and time.monotonic() < deadline:
+        time.sleep(0.005)
+    go.set()
+    for thread in threads:
+        thread.join()
+    return sorted(statuses)
+
+
+def test_sign_ups_at_the_same_instant_create_no_more_accounts_than_the_limit():
+    # The address's count is taken before the work, atomically: it used to be checked first
+    # and counted after the account was made, so eight posts at once made eight accounts.
+    assert signups_at_once(8, VENUE) == [302] * 4 + [429] * 4
+    assert signups_at_once(1, VENUE) == [429]  # and the address's allowance is spent
+
+
+def test_posts_that_made_no_account_give_their_count_back(client):
+    # Two typos and two accounts let through, four refused: only the two accounts count.
+    assert signups_at_once(8, VENUE, typos=2) == [302] * 2 + [422] * 2 + [429] * 4
+    for n in range(2):
+        assert sign_up(client, f"walkin{n}", good=True).status_code == 302
+        client.logout()
+    assert sign_up(client, "walkin2", good=True).status_code == 429

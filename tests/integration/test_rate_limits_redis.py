@@ -45,3 +45,14 @@ def _request(ip):
     from django.test import RequestFactory
 
     return RequestFactory().post("/", REMOTE_ADDR=ip)
+
+
+def test_sign_ups_at_the_same_instant_on_redis_create_no_more_accounts_than_the_limit(settings):
+    from tests.accounts.test_rate_limits import signups_at_once
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "signup_address": (4, 120)}
+    ip = f"2001:db8::{uuid.uuid4().hex[:4]}"  # a fresh address: Redis is shared
+    assert signups_at_once(8, ip, typos=1) == [302] * 3 + [422] + [429] * 4
+    count_key, until_key = _keys("signup_address", _request(ip), _identity(""))
+    assert cache.get(count_key) == 3  # the accounts made: the typo and the refused gave back
+    cache.delete_many([count_key, until_key])
