@@ -205,6 +205,51 @@ def test_nothing_is_next_on_the_screen_after_the_final(quick):
     assert "Nothing: the tournament is over." in text_of(f"/t/{tournament.slug}/live/")
 
 
+def test_a_planned_start_shows_on_me_and_the_console_only_while_it_is_ahead(quick):
+    """As on the venue strip: a planned time that has passed says nothing about what comes
+    next, so `/me/` and the referee's console stop showing it (and `/me/`'s poll sees it go,
+    though no version moved)."""
+    tournament = quick(until="round:2")  # round 3 open, its players not named
+    referee = tournament.roles.get().user
+    ada, bao = (
+        tournament.entrants.filter(status="active", group=g).order_by("name").first()
+        for g in tournament.groups.order_by("order")
+    )
+    player = UserFactory()
+    Entrant.objects.filter(pk=ada.pk).update(user=player)
+    duel = name_representatives(tournament, referee, 3, ada.pk, bao.pk, "")
+    Duel.objects.filter(pk=duel.pk).update(referee=referee)
+    soon = timezone.now() + timedelta(hours=1)
+    start = StartTime.objects.create(tournament=tournament, key="round:3", starts_at=soon)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        standings_version=tournament.standings_version + 1
+    )
+    me = Client()
+    me.force_login(player)
+    staff = Client()
+    staff.force_login(referee)
+    played = tournament.duels.filter(round__number=2, status="finished").first()
+    console = reverse("duels:console", args=[tournament.slug, played.pk])
+    url = reverse("player:tournaments")
+    ahead = me.get(url, headers={"HX-Request": "true"})
+    assert "Group round 3" in ahead.content.decode() and "planned" in ahead.content.decode()
+    assert "Your next duel" in text_of(console, staff)
+    assert "planned" in text_of(console, staff)
+
+    # The clock passes the planned start; nothing else changes.
+    start.starts_at = timezone.now() - timedelta(minutes=1)
+    start.save(update_fields=["starts_at"])
+    polled = me.get(url, headers={"HX-Request": "true", "If-None-Match": ahead["ETag"]})
+    assert polled.status_code == 200  # not a 304: the time shown is gone
+    assert "Group round 3" in polled.content.decode()
+    assert "planned" not in polled.content.decode()
+    assert "planned" not in text_of(url, me)
+    on_console = text_of(console, staff)
+    assert "Your next duel" in on_console and "planned" not in on_console
+    again = me.get(url, headers={"HX-Request": "true", "If-None-Match": polled["ETag"]})
+    assert again.status_code == 304
+
+
 # -- voided rounds ---------------------------------------------------------------------------
 
 
