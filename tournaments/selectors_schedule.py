@@ -9,14 +9,16 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from duels.services import UNSTARTED_STATUSES
+
 from . import presentation
 from .models import Phase, StartTime, Tournament
 from .selectors import round_states
 from .selectors_public.coming import coming_next, playoff_stages_started
-from .selectors_public.lines import OPEN, DuelLine, duel_line, duel_queryset
+from .selectors_public.lines import DuelLine, duel_line, duel_queryset
+from .services.lifecycle import OPEN
 from .services.schedule import zone_of
 
-UNSTARTED = ("pending", "ready")
 NEXT_STARTS = 3
 
 
@@ -53,7 +55,7 @@ class Upcoming:
 
     @property
     def called(self) -> bool:
-        return self.called_at is not None and self.line.status in UNSTARTED
+        return self.called_at is not None and self.line.status in UNSTARTED_STATUSES
 
 
 def _upcoming(duel, tournament: Tournament, starts: dict[str, datetime], now: datetime) -> Upcoming:
@@ -103,7 +105,7 @@ def venue(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]
         (
             _upcoming(d, tournament, starts, now)
             for d in duels
-            if d.status in UNSTARTED and d.called_at is not None
+            if d.status in UNSTARTED_STATUSES and d.called_at is not None
         ),
         key=lambda u: (-u.called_at.timestamp(), -u.line.id),
     )

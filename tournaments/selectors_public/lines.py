@@ -9,8 +9,8 @@ from typing import Any
 
 from .. import presentation
 from ..models import Tournament
+from ..services.lifecycle import OPEN
 
-OPEN = ("pending", "ready", "running")
 TOP_PLAYERS = 5  # the players drawn in the points chart: the race for the top four and one
 
 
