@@ -26,6 +26,9 @@ from .engine import EngineError
 from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
 
 RECORD_FORMAT = "split-uno-duel"
+# A duel that takes moves: its players are named (ready) or it is under way. Narrower than a
+# duel not over yet (pending too), which the tournament calls `lifecycle.OPEN`: a pending duel
+# waits for its players and must refuse a move.
 OPEN_STATUSES = (DuelStatus.READY, DuelStatus.RUNNING)
 UNSTARTED_STATUSES = (DuelStatus.PENDING, DuelStatus.READY)
 SEATS = ("A", "B")

@@ -30,7 +30,7 @@ class CasualTable(models.Model):
     seq = models.PositiveIntegerField(default=0)  # active events
     # Every move and every undo adds one; a page's revision tells whether it is stale.
     revision = models.PositiveIntegerField(default=0)
-    #: SHA-256 of the public replay link's token; empty: no live link.
+    #: SHA-256 of the public record link's token; empty: no live link.
     replay_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

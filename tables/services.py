@@ -3,7 +3,7 @@ rows (docs/tables.md).
 
 Opening a table checks its set-up with the engine (RULES.md sections 8 and 11) so that a table
 is never stored that the engine would refuse; every move is applied under the table's row lock
-after comparing the page's revision, and a refused move stores nothing. Tokens (the replay
+after comparing the page's revision, and a refused move stores nothing. Tokens (the record
 link, co-referee invitations) are shown once and stored as SHA-256 hashes.
 """
 
@@ -279,12 +279,12 @@ def undo(*, table_id: int, actor: Any, expected_revision: int | None) -> None:
     table.save(update_fields=["seq", "revision", "status", "updated_at"])
 
 
-# The public replay link ----------------------------------------------------------------------
+# The public record link ----------------------------------------------------------------------
 
 
 @transaction.atomic
 def make_replay_link(*, table_id: int, actor: Any) -> str:
-    """A new public replay link (the token, shown once); an earlier link stops working."""
+    """A new public record link (the token, shown once); an earlier link stops working."""
     table = CasualTable.objects.select_for_update().get(pk=table_id)
     _only_owner(table, actor)
     token, digest = _new_token()
@@ -298,7 +298,7 @@ def revoke_replay_link(*, table_id: int, actor: Any) -> None:
     table = CasualTable.objects.select_for_update().get(pk=table_id)
     _only_owner(table, actor)
     if not table.replay_token_hash:
-        raise ServiceError("This table has no replay link.", code="closed")
+        raise ServiceError(words.NO_RECORD_LINK, code="closed")
     table.replay_token_hash = ""
     table.save(update_fields=["replay_token_hash"])
 

@@ -1,9 +1,9 @@
-"""Casual tables (docs/tables.md): open a table, referee it in its console, share a replay
+"""Casual tables (docs/tables.md): open a table, referee it in its console, share a record
 link and invite co-referees. Thin: reads through `tables.selectors`, every write one call to
 `tables.services`.
 
-Who sees what: the owner and accepted co-referees referee a table; a live replay link shows
-its replay and nothing else; to anyone else a table does not exist (404), signed in or not.
+Who sees what: the owner and accepted co-referees referee a table; a live record link shows
+its record and nothing else; to anyone else a table does not exist (404), signed in or not.
 Like the duel console, every form posts with htmx and without it; htmx gets the console
 partial back (refusals included, with their status), a plain post is redirected.
 """
@@ -234,7 +234,7 @@ def record(request: HttpRequest, table_id: int) -> HttpResponse:
     return response
 
 
-# Sharing: the replay link and co-referees ----------------------------------------------------
+# Sharing: the record link and co-referees ----------------------------------------------------
 
 
 def _sharing(
@@ -284,7 +284,7 @@ def sharing(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @never_cache
 def share(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Make a replay link, revoke it, invite a co-referee or revoke one (`do`)."""
+    """Make a record link, revoke it, invite a co-referee or revoke one (`do`)."""
     table = _owned(request, table_id)
     action = request.POST.get("do", "")
     try:
@@ -294,7 +294,7 @@ def share(request: HttpRequest, table_id: int) -> HttpResponse:
             return _sharing(request, _owned(request, table_id), replay_link=link)
         if action == "revoke_replay_link":
             services.revoke_replay_link(table_id=table.pk, actor=request.user)
-            done = "The replay link is revoked: it shows nothing any more."
+            done = words.RECORD_LINK_REVOKED
         elif action == "invite":
             token = services.invite_co_referee(table_id=table.pk, actor=request.user)
             link = request.build_absolute_uri(reverse("tables:invitation", args=[token]))
@@ -346,10 +346,10 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 @never_cache
 def replay(request: HttpRequest, token: str) -> HttpResponse:
-    """The replay of a table whose owner made this link; 404 once it is revoked."""
+    """The record of a table whose owner made this link; 404 once it is revoked."""
     table = services.table_for_replay(token)
     if table is None:
-        raise Http404("This replay link does not exist or was revoked.")
+        raise Http404(words.RECORD_LINK_GONE)
     view = selectors.replay(table, read_int(request.GET.get("step", "")))
     template = "tables/replay.html" + ("#replay" if request.htmx else "")
     response = render(request, template, {"table": table, "view": view})

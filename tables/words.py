@@ -19,6 +19,14 @@ KEEP_NOTE = "You keep your latest {n} tables: opening another deletes your oldes
 #: A co-referee invitation that names nothing open: used, revoked, or never made.
 INVITATION_GONE = "This invitation does not exist or is no longer valid."
 
+# The page that steps through a table's moves is its *record*, as a duel's is on the tournament
+# pages (docs/public.md): "replay" there means only the rematch of a duel without a winner. The
+# addresses and the code keep "replay" (`/tables/replay/<token>/`, `replay_token_hash`), so
+# links already sent still work.
+RECORD_LINK_REVOKED = "The record link is revoked: it shows nothing any more."
+RECORD_LINK_GONE = "This record link does not exist or was revoked."
+NO_RECORD_LINK = "This table has no record link."
+
 
 def invitation_expired(expires_at: datetime) -> str:
     when = date_format(timezone.localtime(expires_at), WHEN)

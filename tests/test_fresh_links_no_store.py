@@ -1,6 +1,6 @@
 """Pages that show a fresh link, or that a link opens, are never kept by a cache ("Trust on
 the night"): `Cache-Control` says no-store, and private, so neither the browser nor a shared
-cache (a proxy, a CDN) keeps a copy of a claim link, an invitation link, a replay link or a
+cache (a proxy, a CDN) keeps a copy of a claim link, an invitation link, a record link or a
 printed sheet. Each page is asked as the person who sees it, and must show what it is for."""
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ PAGES: dict[str, Page] = {
         "anonymous", _t("tournaments:invite", token=lambda w: w.invite_token)
     ),
     "a table's sharing page": Page("player", _table("tables:sharing")),
-    "a table's replay link just made": Page(
+    "a table's record link just made": Page(
         "player", _table("tables:share"), "post", {"do": "replay_link"}, shows="/tables/replay/"
     ),
     "a table's invitation link just made": Page(

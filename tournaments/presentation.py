@@ -110,6 +110,15 @@ def round_state_label(state: str) -> str:
     return ROUND_STATE_LABELS.get(state, state.replace("_", " ").capitalize())
 
 
+def voided_replay_text(state: str, winner: str | None = None) -> str:
+    """What became of a voided tie-break or playoff duel's match, beside it in the list of
+    voided duels (`selectors_public.lines.replays_of_voided`): "Replay due" while the duel
+    that took its place is not over, then "Replayed: Ada won"."""
+    if state == "due":
+        return "Replay due"
+    return f"Replayed: {winner} won" if winner else "Replayed"
+
+
 # A tournament's duel rules ------------------------------------------------------------------
 
 PRESET_NAMES = {

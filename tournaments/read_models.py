@@ -10,13 +10,8 @@ from duels.models import DuelStatus
 from . import format as fmt
 from . import presentation
 from .models import Entrant, GroupTotal, Round, StandingRow, Tournament
-from .selectors import (
-    OPEN_DUEL_STATUSES,
-    membership_at,
-    membership_rows,
-    plan_provisional,
-    round_state,
-)
+from .selectors import membership_at, membership_rows, plan_provisional, round_state
+from .services.lifecycle import OPEN
 
 
 def _names(tournament: Tournament) -> dict[int, str]:
@@ -188,7 +183,7 @@ def rounds(tournament: Tournament) -> list[dict[str, Any]]:
         state = round_state(
             status,
             decisive=any(d["status"] == "finished" and d["winner"] for d in duels),
-            replay_due=any(d["status"] in OPEN_DUEL_STATUSES for d in duels),
+            replay_due=any(d["status"] in OPEN for d in duels),
         )
         out.append(
             {

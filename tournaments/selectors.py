@@ -6,7 +6,8 @@ from django.db.models import Count, Q
 
 from accounts.models import TournamentRole
 
-from .models import Entrant, Tournament
+from .models import Entrant, Phase, Tournament
+from .services.lifecycle import GROUP_KINDS, OPEN, due_group_replays
 
 
 @dataclass(frozen=True)
@@ -75,9 +76,6 @@ def members_at_round(tournament: Tournament, round_number: int) -> dict[int, lis
 
 # -- rounds and the tie-break plan as the event stands ---------------------------------------
 
-GROUP_DUEL_KINDS = ("group", "replay")
-OPEN_DUEL_STATUSES = ("pending", "ready", "running")
-
 
 def round_state(status: str, decisive: bool, replay_due: bool) -> str:
     """What a round is, as every page shows and counts it.
@@ -99,12 +97,12 @@ def round_states(tournament: Tournament) -> list[tuple[int, str]]:
 
     from .models import Round
 
-    group_duels = Duel.objects.filter(round=OuterRef("pk"), kind__in=GROUP_DUEL_KINDS)
+    group_duels = Duel.objects.filter(round=OuterRef("pk"), kind__in=GROUP_KINDS)
     rows = (
         Round.objects.filter(tournament=tournament)
         .annotate(
             decisive=Exists(group_duels.filter(status="finished", result__winner__isnull=False)),
-            due=Exists(group_duels.filter(status__in=OPEN_DUEL_STATUSES)),
+            due=Exists(group_duels.filter(status__in=OPEN)),
         )
         .order_by("number")
         .values_list("number", "status", "decisive", "due")
@@ -115,13 +113,7 @@ def round_states(tournament: Tournament) -> list[tuple[int, str]]:
 def plan_provisional(tournament: Tournament) -> bool:
     """TOURNAMENT.md "Corrections": while a group round's replay is due during the
     tie-breaks, the tie-break plan is provisional and positions 1–4 are not settled (one
-    query, none outside the tie-breaks)."""
-    from duels.models import Duel
-
-    from .models import Phase
-
-    if tournament.phase != Phase.TIE_BREAKS:
-        return False
-    return Duel.objects.filter(
-        tournament=tournament, kind__in=GROUP_DUEL_KINDS, status__in=OPEN_DUEL_STATUSES
-    ).exists()
+    query, none outside the tie-breaks). The pages ask it here; what counts as due is
+    `lifecycle.due_group_replays`, the same that holds the automation's plan and the playoffs
+    back, so a page never calls provisional what the automation does not (or the reverse)."""
+    return tournament.phase == Phase.TIE_BREAKS and due_group_replays(tournament).exists()

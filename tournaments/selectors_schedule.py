@@ -9,19 +9,28 @@ from typing import Any
 from django.db.models import Q
 from django.utils import timezone
 
+from duels.services import UNSTARTED_STATUSES
+
 from . import presentation
 from .models import Phase, StartTime, Tournament
 from .selectors import round_states
 from .selectors_public.coming import coming_next, playoff_stages_started
-from .selectors_public.lines import OPEN, DuelLine, duel_line, duel_queryset
+from .selectors_public.lines import DuelLine, duel_line, duel_queryset
+from .services.lifecycle import OPEN
 from .services.schedule import zone_of
 
-UNSTARTED = ("pending", "ready")
 NEXT_STARTS = 3
 
 
 def local(tournament: Tournament, when: datetime | None) -> datetime | None:
     return timezone.localtime(when, zone_of(tournament)) if when else None
+
+
+def ahead(at: datetime | None, now: datetime) -> datetime | None:
+    """A planned start as the room is shown it: only while it is ahead. Once passed it says
+    nothing about what happens next (the event's state does), so no page shows it (the venue
+    strip, `/me/` and the console alike)."""
+    return at if at is not None and at >= now else None
 
 
 def start_times(tournament: Tournament) -> dict[str, datetime]:
@@ -40,23 +49,25 @@ class Upcoming:
 
     line: DuelLine
     called_at: datetime | None  # local time of the last call
-    starts_at: datetime | None  # local planned start of its round or stage
+    starts_at: datetime | None  # local planned start of its round or stage, while it is ahead
     tournament: Tournament
+    planned_at: datetime | None = None  # the schedule's time, passed or not: only to order by
 
     @property
     def called(self) -> bool:
-        return self.called_at is not None and self.line.status in UNSTARTED
+        return self.called_at is not None and self.line.status in UNSTARTED_STATUSES
 
 
-def _upcoming(duel, tournament: Tournament, starts: dict[str, datetime]) -> Upcoming:
+def _upcoming(duel, tournament: Tournament, starts: dict[str, datetime], now: datetime) -> Upcoming:
     key = presentation.start_key_of(
         duel.kind, duel.stage, duel.round.number if duel.round_id else None
     )
     return Upcoming(
         line=duel_line(duel, tournament),
         called_at=local(tournament, duel.called_at),
-        starts_at=starts.get(key),
+        starts_at=ahead(starts.get(key), now),
         tournament=tournament,
+        planned_at=starts.get(key),
     )
 
 
@@ -72,7 +83,7 @@ def _first(upcoming: list[Upcoming]) -> Upcoming | None:
             u.line.status != "running",
             not u.called,
             -(u.called_at.timestamp() if u.called_at else 0),
-            u.starts_at or far,
+            u.planned_at or far,
             u.line.id,
         ),
     )
@@ -92,9 +103,9 @@ def venue(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]
     duels = list(duel_queryset(tournament=tournament, status__in=OPEN).order_by("pk"))
     called = sorted(
         (
-            _upcoming(d, tournament, starts)
+            _upcoming(d, tournament, starts, now)
             for d in duels
-            if d.status in UNSTARTED and d.called_at is not None
+            if d.status in UNSTARTED_STATUSES and d.called_at is not None
         ),
         key=lambda u: (-u.called_at.timestamp(), -u.line.id),
     )
@@ -111,8 +122,7 @@ def venue(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]
     for c in coming:
         if c.duel is not None and c.duel.id in shown:
             continue
-        at = starts.get(c.key)
-        next_starts.append({"label": c.label, "at": at if at and at >= local_now else None})
+        next_starts.append({"label": c.label, "at": ahead(starts.get(c.key), now)})
     return {
         "zone": tournament.time_zone,
         "now": local_now,
@@ -121,17 +131,19 @@ def venue(tournament: Tournament, now: datetime | None = None) -> dict[str, Any]
     }
 
 
-def next_for_players(user) -> dict[int, Upcoming]:
+def next_for_players(user, now: datetime | None = None) -> dict[int, Upcoming]:
     """Tournament id → the signed-in player's next duel there (two queries)."""
     duels = list(
         duel_queryset(status__in=OPEN)
         .filter(Q(seat_a__user=user) | Q(seat_b__user=user))
         .select_related("tournament")
     )
-    return _next_by_tournament(duels)
+    return _next_by_tournament(duels, now or timezone.now())
 
 
-def next_for_referee(user, tournament: Tournament, exclude: int | None = None) -> Upcoming | None:
+def next_for_referee(
+    user, tournament: Tournament, exclude: int | None = None, now: datetime | None = None
+) -> Upcoming | None:
     """The referee's next duel in this tournament: assigned to them and not yet over, the
     duel on the page left out (two queries)."""
     duels = list(
@@ -139,10 +151,10 @@ def next_for_referee(user, tournament: Tournament, exclude: int | None = None) -
         .exclude(pk=exclude)
         .select_related("tournament")
     )
-    return _next_by_tournament(duels).get(tournament.pk)
+    return _next_by_tournament(duels, now or timezone.now()).get(tournament.pk)
 
 
-def _next_by_tournament(duels: list) -> dict[int, Upcoming]:
+def _next_by_tournament(duels: list, now: datetime) -> dict[int, Upcoming]:
     tournaments = {d.tournament_id: d.tournament for d in duels}
     starts: dict[int, dict[str, datetime]] = {pk: {} for pk in tournaments}
     for key, at, pk in StartTime.objects.filter(tournament__in=list(tournaments)).values_list(
@@ -151,7 +163,7 @@ def _next_by_tournament(duels: list) -> dict[int, Upcoming]:
         starts[pk][key] = local(tournaments[pk], at)
     out: dict[int, Upcoming] = {}
     for pk, t in tournaments.items():
-        mine = [_upcoming(d, t, starts[pk]) for d in duels if d.tournament_id == pk]
+        mine = [_upcoming(d, t, starts[pk], now) for d in duels if d.tournament_id == pk]
         first = _first(mine)
         if first is not None:
             out[pk] = first

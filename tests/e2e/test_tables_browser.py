@@ -98,9 +98,9 @@ def test_a_three_seat_table_refereed_on_a_phone_then_replayed(browser, live_serv
     )
     assert json.loads(done.stdout) == selectors.console(table).state
 
-    page.get_by_role("link", name="Replay link and co-referees").click()
-    page.get_by_role("button", name="Make a replay link").click()
-    link = page.get_by_label("The replay link").input_value()
+    page.get_by_role("link", name="Record link and co-referees").click()
+    page.get_by_role("button", name="Make a record link").click()
+    link = page.get_by_label("The record link").input_value()
     shot(page, artifacts_dir / "table-sharing-phone.png")
     no_accessibility_violations(page)
     context.close()
@@ -112,7 +112,7 @@ def test_a_three_seat_table_refereed_on_a_phone_then_replayed(browser, live_serv
     replay = guest.new_page()
     guest_errors = watch(replay)
     replay.goto(link)
-    expect(replay.get_by_role("heading", level=1)).to_have_text("Replay: Ann v Bo v Cy")
+    expect(replay.get_by_role("heading", level=1)).to_have_text("Record: Ann v Bo v Cy")
     expect(replay.locator(".stepper")).to_contain_text("After move 5 of 5")
     expect(replay.locator(".replay-status")).to_have_text("Ann wins — forfeit")
     no_accessibility_violations(replay)

@@ -1,8 +1,9 @@
 """Casual tables' pages: the role matrix (owner, co-referee, revoked co-referee, stranger,
-anonymous, replay-link holder, revoked link), opening from the form, moves with htmx and
+anonymous, record-link holder, revoked link), opening from the form, moves with htmx and
 without, conflicts and refusals that store nothing, CSRF."""
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -130,11 +131,11 @@ def test_who_moves(cast, role, moves):
     assert TableEvent.objects.filter(table=table).count() == (2 if moves else 0)
 
 
-def test_the_replay_link_shows_the_replay_only_until_revoked(cast):
+def test_the_record_link_shows_the_record_only_until_revoked(cast):
     table, anonymous = cast["table"], Client()
     replay = reverse("tables:replay", args=[cast["link"]])
     page = anonymous.get(replay)
-    assert page.status_code == 200 and "Replay: Ann v Bo v Cy" in page.text
+    assert page.status_code == 200 and "Record: Ann v Bo v Cy" in page.text
     assert page["Referrer-Policy"] == "no-referrer"
     assert anonymous.get(urls(table)["console"]).status_code == 404
     assert anonymous.get(urls(table)["record"]).status_code == 404
@@ -143,6 +144,42 @@ def test_the_replay_link_shows_the_replay_only_until_revoked(cast):
         reverse("tables:share", args=[table.pk]), {"do": "revoke_replay_link"}
     )
     assert anonymous.get(replay).status_code == 404
+
+
+def words_of(html: str) -> str:
+    """A page's visible words: no tags, attributes, scripts or styles (ids and classes such as
+    `replay-grid` are not words)."""
+    html = re.sub(r"<(script|style)\b.*?</\1>", " ", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]*>", " ", html).split())
+
+
+def test_the_tables_call_the_viewer_a_record_as_the_tournament_pages_do(cast):
+    """ "Replay" means only the rematch of a duel without a winner (docs/public.md); the page
+    that steps through a game is its record, whatever its address says."""
+    owner, table = client_for(cast["owner"]), cast["table"]
+    share = reverse("tables:share", args=[table.pk])
+    made = owner.post(share, {"do": "replay_link"})
+    pages = {
+        "record page": Client().get(reverse("tables:replay", args=[cast["link"]])),
+        "record page, htmx": Client().get(
+            reverse("tables:replay", args=[cast["link"]]) + "?step=0",
+            headers={"HX-Request": "true"},
+        ),
+        "console": owner.get(urls(table)["console"]),
+        "sharing": owner.get(urls(table)["sharing"]),
+        "a link just made": made,
+    }
+    revoked = owner.post(share, {"do": "revoke_replay_link"}, follow=True)
+    pages["revoked"] = revoked
+    pages["nothing to revoke"] = owner.post(share, {"do": "revoke_replay_link"})
+    for where, response in pages.items():
+        assert response.status_code < 500, where
+        text = words_of(response.content.decode())
+        assert "replay" not in text.lower(), (where, text)
+    assert "Record link and co-referees" in words_of(pages["console"].content.decode())
+    assert "Make a new record link" in words_of(pages["sharing"].content.decode())
+    assert "The record link is revoked" in words_of(revoked.content.decode())
+    assert "This table has no record link." in words_of(pages["nothing to revoke"].content.decode())
 
 
 def test_the_replay_steps_through_the_moves(cast):

@@ -75,8 +75,8 @@ pytestmark = pytest.mark.django_db
 
 EXAMPLES = int(os.environ.get("LIFECYCLE_EXAMPLES", "10"))
 STEPS = int(os.environ.get("LIFECYCLE_STEPS", "20"))
-OPEN = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
-GROUP_KINDS = (DuelKind.GROUP, DuelKind.REPLAY)
+OPEN = lifecycle.OPEN
+GROUP_KINDS = lifecycle.GROUP_KINDS
 PHASE_ORDER = [Phase.GROUP_PHASE, Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE]
 # Driving an event to its end: 15 rounds, at most ~30 tie-break duels, 4 playoff duels and
 # their replays; every step below ends at least one duel or takes one automation step.

@@ -1,6 +1,8 @@
 """What the room is told ("Trust on the night"): "next" from the event's state, one name for
 a table, voided rounds not counted as decided, a provisional tie-break plan while a group
-replay is due, placings in the export, and one word each for a duel's record and its rematch.
+replay is due, placings in the export, one word each for a duel's record and its rematch, a
+planned start shown only while it is ahead, and voided tie-break and playoff duels marked by
+their replay.
 
 Tournaments are simulated with every duel a forfeit (the whole format, fast)."""
 
@@ -205,6 +207,51 @@ def test_nothing_is_next_on_the_screen_after_the_final(quick):
     assert "Nothing: the tournament is over." in text_of(f"/t/{tournament.slug}/live/")
 
 
+def test_a_planned_start_shows_on_me_and_the_console_only_while_it_is_ahead(quick):
+    """As on the venue strip: a planned time that has passed says nothing about what comes
+    next, so `/me/` and the referee's console stop showing it (and `/me/`'s poll sees it go,
+    though no version moved)."""
+    tournament = quick(until="round:2")  # round 3 open, its players not named
+    referee = tournament.roles.get().user
+    ada, bao = (
+        tournament.entrants.filter(status="active", group=g).order_by("name").first()
+        for g in tournament.groups.order_by("order")
+    )
+    player = UserFactory()
+    Entrant.objects.filter(pk=ada.pk).update(user=player)
+    duel = name_representatives(tournament, referee, 3, ada.pk, bao.pk, "")
+    Duel.objects.filter(pk=duel.pk).update(referee=referee)
+    soon = timezone.now() + timedelta(hours=1)
+    start = StartTime.objects.create(tournament=tournament, key="round:3", starts_at=soon)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        standings_version=tournament.standings_version + 1
+    )
+    me = Client()
+    me.force_login(player)
+    staff = Client()
+    staff.force_login(referee)
+    played = tournament.duels.filter(round__number=2, status="finished").first()
+    console = reverse("duels:console", args=[tournament.slug, played.pk])
+    url = reverse("player:tournaments")
+    ahead = me.get(url, headers={"HX-Request": "true"})
+    assert "Group round 3" in ahead.content.decode() and "planned" in ahead.content.decode()
+    assert "Your next duel" in text_of(console, staff)
+    assert "planned" in text_of(console, staff)
+
+    # The clock passes the planned start; nothing else changes.
+    start.starts_at = timezone.now() - timedelta(minutes=1)
+    start.save(update_fields=["starts_at"])
+    polled = me.get(url, headers={"HX-Request": "true", "If-None-Match": ahead["ETag"]})
+    assert polled.status_code == 200  # not a 304: the time shown is gone
+    assert "Group round 3" in polled.content.decode()
+    assert "planned" not in polled.content.decode()
+    assert "planned" not in text_of(url, me)
+    on_console = text_of(console, staff)
+    assert "Your next duel" in on_console and "planned" not in on_console
+    again = me.get(url, headers={"HX-Request": "true", "If-None-Match": polled["ETag"]})
+    assert again.status_code == 304
+
+
 # -- voided rounds ---------------------------------------------------------------------------
 
 
@@ -345,3 +392,117 @@ def test_a_playoff_win_corrected_to_none_is_replayed_under_a_replay_title(quick)
         csv.DictReader(io.StringIO(text_of(f"/api/tournaments/{tournament.slug}/results.csv")))
     )
     assert [r["title"] for r in results if r["duel"] == str(rematch.pk)] == ["Qualifier 1 (replay)"]
+
+
+# -- voided tie-break and playoff duels and their replays -------------------------------------
+
+
+def test_a_voided_duel_is_marked_by_what_took_its_place():
+    from tournaments.selectors_public.lines import replays_of_voided
+
+    names = {7: "Ada", 8: "Bao"}
+    rows = [
+        (1, "GF", "void", None),  # replaced by 3, still open
+        (2, "Q2", "void", 7),  # voided twice over: 4 is void, 5 took the place and is played
+        (3, "GF", "ready", None),
+        (4, "Q2", "void", None),
+        (5, "Q2", "finished", 8),
+        (6, "E1", "void", None),  # nothing took its place (yet, or ever)
+        (9, "Q1", "void", None),  # the duel after it was abandoned: no replay
+        (10, "Q1", "abandoned", None),
+        (11, "K1-r1-m1", "void", None),  # a drawn replay is still a replay
+        (12, "K1-r1-m1", "finished", None),
+    ]
+    assert replays_of_voided(rows, names) == {
+        1: "Replay due",
+        2: "Replayed: Bao won",
+        4: "Replayed: Bao won",
+        11: "Replayed",
+    }
+
+
+def test_the_bracket_marks_a_voided_duel_replay_due_then_replayed(
+    quick, django_capture_on_commit_callbacks
+):
+    from tournaments.services.corrections import correct_result
+    from tournaments.services.refereeing import append_event
+
+    tournament = quick(until="playoffs")  # Q1 and E1 ready
+    organiser = tournament.created_by
+    referee = tournament.roles.get().user
+
+    def play(stage: str) -> Duel:
+        duel = tournament.duels.exclude(status="void").get(kind="playoff", stage=stage)
+        # A forfeit for the referee's own reason (a no-show would forfeit every later duel).
+        with django_capture_on_commit_callbacks(execute=True):
+            append_event(duel, referee, {"type": "forfeit", "seat": "B", "reason": "left"}, 0)
+        return duel
+
+    q1 = play("Q1")
+    play("E1")
+    play("Q2")
+    old_q2 = tournament.duels.get(kind="playoff", stage="Q2")
+    old_gf = tournament.duels.get(kind="playoff", stage="GF")
+    q1.refresh_from_db()
+    # Q1 went the other way: Qualifier 2 and the Grand Final no longer follow.
+    correct_result(tournament, organiser, q1, "B", "The sheet named the wrong seat")
+    old_q2.refresh_from_db()
+    old_gf.refresh_from_db()
+    assert (old_q2.status, old_gf.status) == ("void", "void")
+
+    def void_item(html: str, duel: Duel) -> str:
+        start = html.index(f"<s>{presentation.duel_title(duel)}: {duel.seat_a.name} v ")
+        return html[start : html.index("</li>", start)]
+
+    bracket = text_of(f"/t/{tournament.slug}/bracket/")
+    assert "Replay due" in void_item(bracket, old_q2)
+    assert "Replay" not in void_item(bracket, old_gf)  # no Grand Final drawn yet
+    # The new Qualifier 2 is played: the old one reads as replayed, with who won, and the
+    # old Grand Final's replay is due.
+    new_q2 = play("Q2")
+    bracket = text_of(f"/t/{tournament.slug}/bracket/")
+    assert f"Replayed: {new_q2.seat_a.name} won" in void_item(bracket, old_q2)
+    assert "Replay due" in void_item(bracket, old_gf)
+
+
+def test_the_tiebreaks_page_marks_a_voided_replay_due_then_replayed(
+    quick, django_capture_on_commit_callbacks
+):
+    from tournaments.services.corrections import correct_result
+    from tournaments.services.refereeing import append_event
+
+    tournament = quick(until="round:15")  # the tie-breaks planned, one duel ready
+    organiser = tournament.created_by
+    referee = tournament.roles.get().user
+    match = tournament.duels.get(kind="tie_break", status="ready")
+
+    def forfeit(duel: Duel) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            append_event(duel, referee, {"type": "forfeit", "seat": "B", "reason": "left"}, 0)
+
+    def rematch() -> Duel:
+        return tournament.duels.exclude(status="void").get(replay_of=match)
+
+    forfeit(match)
+    match.refresh_from_db()
+    correct_result(tournament, organiser, match, None, "Both were at the table")
+    first = rematch()
+    match.refresh_from_db()
+    # Then a win after all: its rematch is voided, and nothing takes its place.
+    correct_result(tournament, organiser, match, "A", "Seat A shed all cards first")
+    first.refresh_from_db()
+    assert first.status == "void"
+    title = f"{presentation.title_of('tie_break', first.stage, None, replay=True)}: "
+
+    def void_item() -> str:
+        html = text_of(f"/t/{tournament.slug}/tiebreaks/")
+        start = html.index(f"<s>{title}")
+        return html[start : html.index("</li>", start)]
+
+    assert "Replay" not in void_item().removeprefix(f"<s>{title}")
+    match.refresh_from_db()
+    correct_result(tournament, organiser, match, None, "No: seat A had a card left")
+    assert "Replay due" in void_item()
+    second = rematch()
+    forfeit(second)
+    assert f"Replayed: {second.seat_a.name} won" in void_item()

@@ -3,7 +3,9 @@
 from typing import Any
 
 from .. import format as fmt
+from .. import presentation
 from ..models import Entrant, Tournament
+from .lines import replays_of_voided
 
 ROUTES = {
     "Q1": ("Seed 1", "Seed 2", "Grand Final", "Qualifier 2"),
@@ -34,19 +36,23 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
     seed_of = {p: i for i, p in enumerate(current.seeding, start=1) if p is not None}
     info: dict[int, tuple[str, str, int]] = {}
     replays: set[int] = set()  # rematches of a drawn playoff duel
-    for pk, status, table, seq, replay_of in Duel.objects.filter(
+    rows = []  # (pk, stage, status, winner): what took a voided duel's place
+    for pk, stage, status, table, seq, replay_of, winner in Duel.objects.filter(
         tournament=tournament, kind="playoff"
-    ).values_list("pk", "status", "table", "seq", "replay_of_id"):
+    ).values_list("pk", "stage", "status", "table", "seq", "replay_of_id", "result__winner_id"):
         info[pk] = (status, table, seq)
+        rows.append((pk, stage, status, winner))
         if replay_of is not None:
             replays.add(pk)
+    replaced = replays_of_voided(rows, names)
     void = [
         {
             "id": pk,
-            "title": fmt.STAGE_NAMES.get(stage, stage),
+            "title": presentation.title_of("playoff", stage, None, replay=pk in replays),
             "seat_a": names.get(a),
             "seat_b": names.get(b),
             "moves": info.get(pk, ("", "", 0))[2],
+            "replay": replaced.get(pk, ""),
         }
         for pk, stage, a, b in Duel.objects.filter(
             tournament=tournament, kind="playoff", status="void"

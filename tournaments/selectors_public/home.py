@@ -6,9 +6,10 @@ from .. import format as fmt
 from .. import read_models
 from ..models import Entrant, Tournament
 from ..selectors import round_states
+from ..services.lifecycle import OPEN
 from .coming import coming_next, playoff_stages_started
 from .groups import group_summaries
-from .lines import OPEN, TOP_PLAYERS, duel_line, duel_queryset, rank_label
+from .lines import TOP_PLAYERS, duel_line, duel_queryset, rank_label
 
 RECENT_RESULTS = 6
 

@@ -1,14 +1,16 @@
-"""A duel as pages show it, the tag of every live part and the open duels' digest."""
+"""A duel as pages show it, the tag of every live part, the open duels' digest and what took
+a voided duel's place."""
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from .. import presentation
 from ..models import Tournament
+from ..services.lifecycle import OPEN
 
-OPEN = ("pending", "ready", "running")
 TOP_PLAYERS = 5  # the players drawn in the points chart: the race for the top four and one
 
 
@@ -159,6 +161,41 @@ def rank_label(rank: int | None, shared: bool, status: str) -> str:
     if rank is None:
         return status.capitalize()
     return f"T{rank}" if shared else str(rank)
+
+
+# -- voided duels and what took their place --------------------------------------------------
+
+
+def replays_of_voided(
+    rows: Iterable[tuple[int, str, str, int | None]], names: dict[int, str]
+) -> dict[int, str]:
+    """Each voided duel whose match is played again, in words, from the rows `(pk, stage,
+    status, winner id)` of one kind of duel (tie-break or playoff; no query): pk → "Replay
+    due" while the duel that took its place is not over, "Replayed: Ada won" once it is.
+
+    A correction voids the later duels that no longer follow, and the automation makes a new
+    duel for the same stage (a playoff stage, a tie-break match's key) once it is known; a
+    drawn duel's rematch keeps its stage too. What took a voided duel's place is the first
+    later duel of its stage neither voided nor abandoned; none yet (or never, for a match the
+    plan no longer calls for): no entry."""
+    by_stage: dict[str, list[tuple[int, str, int | None]]] = {}
+    for pk, stage, status, winner in sorted(rows):
+        by_stage.setdefault(stage, []).append((pk, status, winner))
+    out: dict[int, str] = {}
+    for duels in by_stage.values():
+        for i, (pk, status, _) in enumerate(duels):
+            if status != "void":
+                continue
+            after = next(
+                ((st, w) for _, st, w in duels[i + 1 :] if st not in ("void", "abandoned")), None
+            )
+            if after is None:
+                continue
+            state, winner = after
+            out[pk] = presentation.voided_replay_text(
+                "due" if state in OPEN else "played", names.get(winner) if winner else None
+            )
+    return out
 
 
 # -- a referee's score sheet -----------------------------------------------------------------

@@ -6,7 +6,8 @@ from django.db.models import Q
 
 from .. import format as fmt
 from ..models import FINAL_PHASES, Entrant, EntrantStatus, Tournament
-from .lines import OPEN, DuelLine, duel_line, duel_queryset, rank_label
+from ..services.lifecycle import OPEN
+from .lines import DuelLine, duel_line, duel_queryset, rank_label
 
 
 @dataclass

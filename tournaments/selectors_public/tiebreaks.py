@@ -6,6 +6,7 @@ from typing import Any
 from .. import presentation, read_models
 from ..models import Entrant, Phase, Tournament
 from ..selectors import plan_provisional
+from .lines import replays_of_voided
 from .standings import plan_notes
 
 
@@ -27,19 +28,22 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
     plan = tiebreak_plan(tournament)
     provisional = plan_provisional(tournament)
     names = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "name"))
-    duels = {
-        pk: (status, table, seq)
-        for pk, status, table, seq in Duel.objects.filter(
-            tournament=tournament, kind="tie_break"
-        ).values_list("pk", "status", "table", "seq")
-    }
+    rows = list(
+        Duel.objects.filter(tournament=tournament, kind="tie_break").values_list(
+            "pk", "stage", "status", "table", "seq", "replay_of_id", "result__winner_id"
+        )
+    )
+    duels = {pk: (status, table, seq) for pk, _, status, table, seq, _, _ in rows}
+    replaced = replays_of_voided([(pk, stage, st, w) for pk, stage, st, _, _, _, w in rows], names)
+    rematches = {pk for pk, *_, replay_of, _ in rows if replay_of is not None}
     void = [
         {
             "id": pk,
-            "title": presentation.title_of("tie_break", stage, None),
+            "title": presentation.title_of("tie_break", stage, None, replay=pk in rematches),
             "seat_a": names.get(a),
             "seat_b": names.get(b),
             "moves": seq,
+            "replay": replaced.get(pk, ""),
         }
         for pk, stage, a, b, seq in Duel.objects.filter(
             tournament=tournament, kind="tie_break", status="void"

@@ -26,6 +26,9 @@ from . import audit
 from .shared_cards import lapse_gifts
 from .standings import recompute_standings
 
+# The one spelling of a group-phase duel and of a duel not over yet, for the services, the
+# selectors and the pages alike (the pages once kept copies that could drift). A duel that
+# takes moves is narrower: `duels.services.OPEN_STATUSES` (no pending duel).
 GROUP_KINDS = (DuelKind.GROUP, DuelKind.REPLAY)
 OPEN = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
 

@@ -612,7 +612,7 @@ def _paper_round_duel(
         Duel.objects.filter(
             tournament=tournament,
             round__number=round_number,
-            status__in=duels.UNSTARTED_STATUSES + (DuelStatus.RUNNING,),
+            status__in=lifecycle.OPEN,
         )
         .order_by("pk")
         .first()

@@ -5,11 +5,11 @@ from django.db import transaction
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from duels import services as duels
-from duels.models import DuelKind, DuelStatus
+from duels.models import DuelKind
 
 from .. import format as fmt
 from ..models import Entrant, EntrantStatus, Phase, Round, RoundStatus, Tournament
-from . import audit
+from . import audit, lifecycle
 from .setup import lock
 
 
@@ -40,9 +40,7 @@ def name_representatives(
         if entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group.pk:
             raise ServiceError(f"{entrant.name} is not an active member of {group.name}.")
     table = duels.clean_table(table)
-    duel = rnd.duels.filter(
-        status__in=[DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING]
-    ).first()
+    duel = rnd.duels.filter(status__in=lifecycle.OPEN).first()
     if duel is not None and duel.kind == DuelKind.REPLAY:
         raise ServiceError("A replay is played by the same players on the same seats.")
     pairs = [(named[first_id], groups[0]), (named[second_id], groups[1])]

@@ -1,5 +1,6 @@
 """The words of `tournaments/presentation.py` for templates that hold model rows or plain
-dicts rather than the selectors' lines (which carry them as properties)."""
+dicts rather than the selectors' lines (which carry them as properties): which to use when is
+in docs/architecture.md, "Words"."""
 
 from django import template
 

@@ -8,12 +8,14 @@ need no per-tournament check.
 import hashlib
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Count, OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.http import require_safe
 
 from core.http import cache_headers, live_attrs, not_modified, unchanged
-from tournaments.models import Entrant
+from tournaments.models import Entrant, StartTime
 from tournaments.selectors import tournaments_for_user
 from tournaments.selectors_public import player as mine
 from tournaments.selectors_schedule import next_for_players
@@ -48,11 +50,28 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
 
 def _my_tournaments_tag(request: HttpRequest) -> str:
     """My duels' digest and the versions of the tournaments I play in (two queries): a call,
-    a table, a start time, a result, a check-in or a standings change all change it."""
+    a table, a start time, a result, a check-in or a standings change all change it — and so
+    does a planned start passing, which changes no version but is no longer shown (only a
+    time still ahead is: `selectors_schedule.ahead`)."""
+    passed = (
+        StartTime.objects.filter(tournament=OuterRef("tournament"), starts_at__lt=timezone.now())
+        .order_by()
+        .values("tournament")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     versions = list(
         Entrant.objects.filter(user=request.user)
+        .annotate(passed=Subquery(passed))
         .order_by("pk")
-        .values_list("pk", "status", "group_id", "checked_in_at", "tournament__standings_version")
+        .values_list(
+            "pk",
+            "status",
+            "group_id",
+            "checked_in_at",
+            "tournament__standings_version",
+            "passed",
+        )
     )
     digest = hashlib.blake2s(repr(versions).encode(), digest_size=6).hexdigest()
     return _my_tag(request)[:-1] + f'-{digest}"'

@@ -29,7 +29,6 @@ from tournaments.services.groups import change_window
 from tournaments.services.groups import round_one_started as _round_one_started
 
 REFUSED = 422  # the request was understood and refused: the page says why
-OPEN_DUEL = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
 # The organiser pages in the order of an event, each with the action it needs.
 NAV = (
     ("overview", "Overview", Action.START_PHASES),

@@ -30,9 +30,9 @@ from tournaments.selectors import round_states
 from tournaments.services import progression
 from tournaments.services.entrants import REGISTRATION_PHASES
 from tournaments.services.groups import round_one_blocked
+from tournaments.services.lifecycle import OPEN
 
 from ._common import (
-    OPEN_DUEL,
     REFUSED,
     active_entrants,
     base_context,
@@ -83,9 +83,7 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
         )
         # Its duel named already: the overview then points to the duel, not to naming it.
         context["current_named"] = bool(context["current_round"]) and (
-            duels_of(
-                tournament, round__number=context["current_round"], status__in=OPEN_DUEL
-            ).exists()
+            duels_of(tournament, round__number=context["current_round"], status__in=OPEN).exists()
         )
         # A voided round whose replay is still due is not decided (selectors.round_state).
         states = round_states(tournament)
@@ -96,7 +94,7 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
     if tournament.phase in (Phase.GROUP_PHASE, Phase.TIE_BREAKS, Phase.PLAYOFFS, Phase.COMPLETE):
         context["open_duels"] = [
             duel_row(tournament, d)
-            for d in duels_of(tournament, status__in=OPEN_DUEL).order_by("created_at", "pk")
+            for d in duels_of(tournament, status__in=OPEN).order_by("created_at", "pk")
         ]
         context["behind"] = progression.pending(tournament)
     if tournament.tiebreak_seed:

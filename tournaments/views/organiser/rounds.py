@@ -30,9 +30,9 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import refereeing
+from tournaments.services.lifecycle import OPEN
 
 from ._common import (
-    OPEN_DUEL,
     REFUSED,
     active_entrants,
     base_context,
@@ -56,12 +56,12 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
     open_round = Round.objects.filter(tournament=tournament, status=RoundStatus.OPEN).first()
     duel = None
     if open_round is not None:
-        duel = duels_of(tournament, round=open_round, status__in=OPEN_DUEL).first()
+        duel = duels_of(tournament, round=open_round, status__in=OPEN).first()
     assigns = can(user, Action.MANAGE_REFEREES, tournament)
     referees = referees_of(tournament) if assigns else None
     open_duels = [
         duel_row(tournament, d)
-        for d in duels_of(tournament, status__in=OPEN_DUEL).order_by("created_at", "pk")
+        for d in duels_of(tournament, status__in=OPEN).order_by("created_at", "pk")
     ]
     context = base_context(request, tournament, "rounds")
     context.update(
