@@ -211,7 +211,10 @@ def undo_withdrawal(tournament: Tournament, actor, *, withdrawal_id: int) -> Wit
         from .progression import sync
 
         sync(tournament)  # the plan and the bracket follow from the results as they are again
-    from ..tasks import enqueue_on_commit, notify_withdrawal_undone
+    from ..tasks import advance_tournament, enqueue_on_commit, notify_withdrawal_undone
 
+    # A phase given back with its end already recorded (the tie-breaks not yet planned when
+    # the withdrawal came) is the automation's next step, as after any result.
+    enqueue_on_commit(advance_tournament, tournament.pk)
     enqueue_on_commit(notify_withdrawal_undone, withdrawal.pk, taken["restored"], taken["voided"])
     return withdrawal
