@@ -406,3 +406,22 @@ def test_a_referee_may_not_undo_a_withdrawal():
     response = signed_in(referee).post(players_url(tournament, "undo_withdrawal", withdrawal.pk))
     assert response.status_code == 403
     assert latest(tournament) == withdrawal
+
+
+def test_a_nomination_the_withdrawal_cleared_is_named_again():
+    tournament, organiser, reds, blues = started()
+    duel = services.name_representatives(
+        tournament, organiser, 1, first_of(tournament, reds).pk, first_of(tournament, blues).pk
+    )
+    finish(duel, organiser, "A")
+    named = services.name_representatives(
+        tournament, organiser, 2, first_of(tournament, reds, 1).pk, first_of(tournament, blues).pk
+    )
+    before = state_of(tournament)
+    withdrawal = services.withdraw(tournament, organiser, named.seat_a_id, confirm=True)
+    named.refresh_from_db()
+    assert named.status == DuelStatus.VOID  # the group names someone else
+    undo_withdrawal(tournament, organiser, withdrawal_id=withdrawal.pk)
+    named.refresh_from_db()
+    assert (named.status, named.seat_a_id) == (DuelStatus.READY, withdrawal.entrant_id)
+    assert state_of(tournament) == before
