@@ -681,11 +681,18 @@ class TournamentLife(RuleBasedStateMachine):
         assert all(row[1] == DuelStatus.VOID for row in new), f"not voided: {new}"
         return after[:1] + after[2:5] + (tuple(r for r in after[5] if r[0] in known),) + after[6:]
 
+    # Two rules only, each with a switch, so that the machine's reach into the later phases
+    # in CI's short run is not spread over more rules than it needs.
+
     @precondition(lambda self: self.tournament is not None)
-    @rule(which=pick)
-    def withdraw_by_mistake_and_undo(self, which: int) -> None:
-        """A withdrawal (a playing one when there is one) undone at once: everything is as it
-        was, the forfeit taken back and the duel going on where it stood."""
+    @rule(which=pick, at_once=st.booleans())
+    def withdraw_by_mistake_and_undo(self, which: int, at_once: bool) -> None:
+        """At once: a withdrawal (a playing one when there is one) undone at once, everything
+        as it was, the forfeit taken back and the duel going on where it stood. Otherwise the
+        latest withdrawal undone later, after other steps."""
+        if not at_once:
+            self.undo_the_latest_withdrawal()
+            return
         running = [d for d in open_duels(self.t) if d.status == DuelStatus.RUNNING]
         duel = choose(running, which)
         player = (
@@ -721,8 +728,6 @@ class TournamentLife(RuleBasedStateMachine):
             is None
         )
 
-    @precondition(lambda self: self.tournament is not None)
-    @rule()
     def undo_the_latest_withdrawal(self) -> None:
         """Later, after other steps: done only while nothing but the automation happened
         since, refused in words otherwise (and a refusal changes nothing)."""
@@ -741,17 +746,16 @@ class TournamentLife(RuleBasedStateMachine):
             self.phases_seen.clear()
 
     @precondition(lambda self: self.tournament is not None)
-    @rule(which=pick)
-    def check_in(self, which: int) -> None:
-        player = choose(active(self.t), which)
-        if player:
-            self.attempt(lambda: checkin.check_in(self.t, self.organiser, player.pk))
-
-    @precondition(lambda self: self.tournament is not None)
-    @rule(which=pick)
-    def undo_a_check_in(self, which: int) -> None:
-        """Undone until the phase it was for has started (after the group phase's start: the
-        playoffs), refused in words after; the same undo twice changes nothing."""
+    @rule(which=pick, undo=st.booleans())
+    def check_in_or_undo(self, which: int, undo: bool) -> None:
+        """A check-in; or an undo of one: done until the phase it was for has started (after
+        the group phase's start: the playoffs), refused in words after; twice changes
+        nothing the second time."""
+        if not undo:
+            player = choose(active(self.t), which)
+            if player:
+                self.attempt(lambda: checkin.check_in(self.t, self.organiser, player.pk))
+            return
         here = list(self.t.entrants.filter(checked_in_at__isnull=False).order_by("pk"))
         player = choose(here, which)
         if player is None:
