@@ -679,7 +679,10 @@ class TournamentLife(RuleBasedStateMachine):
         known = {row[0] for row in before[5]}
         new = [row for row in after[5] if row[0] not in known]
         assert all(row[1] == DuelStatus.VOID for row in new), f"not voided: {new}"
-        return after[:1] + after[2:5] + (tuple(r for r in after[5] if r[0] in known),) + after[6:]
+        # A draw made for a block the withdrawal formed is kept (stored draws are authoritative
+        # once made, and the same block would draw the same line again): more, never fewer.
+        assert after[9] >= before[9], "a stored draw was deleted"
+        return after[:1] + after[2:5] + (tuple(r for r in after[5] if r[0] in known),) + after[6:9]
 
     # Two rules only, each with a switch, so that the machine's reach into the later phases
     # in CI's short run is not spread over more rules than it needs.
@@ -700,6 +703,8 @@ class TournamentLife(RuleBasedStateMachine):
         )
         if player is None:
             return
+        # The withdrawal lets the automation catch up first: the state to give back is that.
+        progression.sync(self.t)
         before = snapshot(self.tournament)
         withdrawal = self.attempt(
             lambda: services.withdraw(self.t, self.organiser, player.pk, confirm=True)
@@ -714,7 +719,7 @@ class TournamentLife(RuleBasedStateMachine):
         if undone is None:
             return
         STATS["withdrawals undone"] += 1
-        expected = before[:1] + before[2:]
+        expected = before[:1] + before[2:9]
         assert self._took_back(before) == expected, "the undo did not give the state back"
         # An undo may take back a phase the withdrawal's automation moved on to.
         self.phases_seen.clear()
