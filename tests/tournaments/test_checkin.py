@@ -413,3 +413,26 @@ class TestTransfersBoard:
         actions = html.split('id="transfer-actions"')[1]
         assert "disabled" in actions.split("</button>")[0]
         assert 'id="transfer-why"' in actions
+
+
+def test_the_check_in_page_costs_the_same_queries_for_12_or_24_checked_in():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for n in (12, 24):
+        organiser = UserFactory()
+        tournament = TournamentFactory(created_by=organiser, slug=f"cup{n}")
+        tournament.groups.create(name="Reds", order=1)
+        tournament.groups.create(name="Blues", order=2)
+        in_group_phase(tournament, organiser, decided=1, sizes=(n // 2, n // 2))
+        for entrant in tournament.entrants.all():
+            checkin.check_in(tournament, organiser, entrant.pk)  # each one undoable
+        client = client_for(organiser)
+        address = reverse("organiser:check_in", args=[tournament.slug])
+        client.get(address)  # warm caches
+        with CaptureQueriesContext(connection) as queries:
+            page = client.get(address)
+        assert page.content.decode().count(">Undo</button>") == n
+        counts.append(len(queries))
+    assert counts[0] == counts[1]

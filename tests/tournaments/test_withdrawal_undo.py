@@ -3,8 +3,11 @@ again in the same group, the forfeit is marked undone and the duel goes on where
 what the app did by itself because of it is taken back; refused in words once anything else
 has happened, or when the withdrawal eliminated a group."""
 
+import re
+
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from core.errors import ServiceError
 from duels.models import Duel, DuelEvent, DuelKind, DuelStatus, Result
@@ -278,8 +281,6 @@ def test_the_referee_of_the_forfeited_duel_is_told(django_capture_on_commit_call
 
 
 def players_url(tournament, name="players", *args):
-    from django.urls import reverse
-
     return reverse(f"organiser:{name}", args=[tournament.slug, *args])
 
 
@@ -368,6 +369,14 @@ def test_undo_by_the_page_and_twice():
     again = client.post(undo, follow=True)
     assert "was already undone: nothing changed" in again.content.decode()
     assert state_of(tournament) == after
+    # The audit log keeps both, in words.
+    log = client.get(players_url(tournament, "audit")).content.decode()
+    assert "Withdrawal undone" in log and "Group membership changed" in log
+    # The referee's console shows the duel going on, the forfeit marked undone.
+    console = client.get(reverse("duels:console", args=[tournament.slug, duel.pk]))
+    assert console.status_code == 200
+    words = " ".join(re.sub(r"<[^>]+>", " ", console.content.decode()).split())
+    assert f"2 undone {duel.seat_a.name} is absent and forfeits." in words
 
 
 def test_an_undo_no_longer_possible_is_refused_in_words_and_not_offered():
@@ -397,3 +406,22 @@ def test_a_referee_may_not_undo_a_withdrawal():
     response = signed_in(referee).post(players_url(tournament, "undo_withdrawal", withdrawal.pk))
     assert response.status_code == 403
     assert latest(tournament) == withdrawal
+
+
+def test_a_nomination_the_withdrawal_cleared_is_named_again():
+    tournament, organiser, reds, blues = started()
+    duel = services.name_representatives(
+        tournament, organiser, 1, first_of(tournament, reds).pk, first_of(tournament, blues).pk
+    )
+    finish(duel, organiser, "A")
+    named = services.name_representatives(
+        tournament, organiser, 2, first_of(tournament, reds, 1).pk, first_of(tournament, blues).pk
+    )
+    before = state_of(tournament)
+    withdrawal = services.withdraw(tournament, organiser, named.seat_a_id, confirm=True)
+    named.refresh_from_db()
+    assert named.status == DuelStatus.VOID  # the group names someone else
+    undo_withdrawal(tournament, organiser, withdrawal_id=withdrawal.pk)
+    named.refresh_from_db()
+    assert (named.status, named.seat_a_id) == (DuelStatus.READY, withdrawal.entrant_id)
+    assert state_of(tournament) == before

@@ -46,20 +46,30 @@ def check_in(tournament: Tournament, actor, entrant_id: int) -> Entrant:
     return entrant
 
 
-def undo_blocker(tournament: Tournament, entrant: Entrant) -> str:
-    """Why this check-in can no longer be undone, in words (empty when it can).
-
-    TOURNAMENT.md "Corrections": a check-in can be undone until the phase it was for has
-    started. One made before the group phase started was for the group phase; one made
-    after, for the playoffs (the two starts the overview names the missing players for)."""
-    if entrant.checked_in_at is None:
-        return f"{entrant.name} is not checked in: nothing changed."
-    started = (
+def group_phase_started_at(tournament: Tournament):
+    """When the group phase started (None before): check-ins before it were for it."""
+    return (
         AuditEntry.objects.filter(tournament=tournament, action="group_phase_started")
         .order_by("pk")
         .values_list("created_at", flat=True)
         .first()
     )
+
+
+_UNREAD = object()
+
+
+def undo_blocker(tournament: Tournament, entrant: Entrant, started=_UNREAD) -> str:
+    """Why this check-in can no longer be undone, in words (empty when it can).
+
+    TOURNAMENT.md "Corrections": a check-in can be undone until the phase it was for has
+    started. One made before the group phase started was for the group phase; one made
+    after, for the playoffs (the two starts the overview names the missing players for).
+    `started`: `group_phase_started_at`, read once by a page that asks for many players."""
+    if entrant.checked_in_at is None:
+        return f"{entrant.name} is not checked in: nothing changed."
+    if started is _UNREAD:
+        started = group_phase_started_at(tournament)
     if started is None or entrant.checked_in_at < started:
         if tournament.phase not in REGISTRATION_PHASES:
             return (

@@ -417,6 +417,18 @@ def withdraw(
             f"{entrant.name} does now. Nothing was changed.",
             code="stale",
         )
+    if tournament.phase in (Phase.TIE_BREAKS, Phase.PLAYOFFS) or tournament.group_phase_ended_at:
+        # The automation first takes any step it owes (idempotent), so that what the
+        # withdrawal leaves to be undone is only what follows from it (withdrawals.py).
+        from .progression import sync
+
+        sync(tournament)
+        tournament.refresh_from_db()
+        entrant.refresh_from_db()
+        if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
+            raise ServiceError("This tournament is over.")  # rolls the catch-up back too
+        if entrant.status != EntrantStatus.ACTIVE:
+            raise ServiceError(f"{entrant.name} is not active in this tournament.")
     before = withdrawals.snapshot(tournament, entrant)
     group_id = entrant.group_id
     if (

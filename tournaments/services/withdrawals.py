@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
-from duels.models import Duel, DuelEvent
+from duels.models import Duel, DuelEvent, DuelStatus
 
 from .. import presentation
 from ..models import (
@@ -60,12 +60,12 @@ def snapshot(tournament: Tournament, entrant: Entrant) -> dict[str, Any]:
                 "pk", "status", "seq"
             )
         },
-        "rounds": dict(
-            (str(pk), status)
+        "rounds": {
+            str(pk): status
             for pk, status in Round.objects.filter(tournament=tournament).values_list(
                 "pk", "status"
             )
-        ),
+        },
         "gifts": list(
             SharedCard.objects.filter(
                 tournament=tournament, status=SharedCardStatus.PENDING
@@ -90,9 +90,13 @@ def record(
 ) -> Withdrawal:
     """The withdrawal is done: keep what it needs to be undone. Its forfeits are the duels it
     finished; an elimination it caused makes it final."""
-    was_open = [int(pk) for pk, (status, _) in before["duels"].items() if status != "finished"]
+    was_open = [
+        int(pk) for pk, (status, _) in before["duels"].items() if status != DuelStatus.FINISHED
+    ]
     forfeits = list(
-        Duel.objects.filter(pk__in=was_open, status="finished").values_list("pk", flat=True)
+        Duel.objects.filter(pk__in=was_open, status=DuelStatus.FINISHED).values_list(
+            "pk", flat=True
+        )
     )
     eliminated = AuditEntry.objects.filter(
         tournament=tournament, pk__gt=before["audit"], action="group_eliminated"
@@ -211,7 +215,10 @@ def undo_withdrawal(tournament: Tournament, actor, *, withdrawal_id: int) -> Wit
         from .progression import sync
 
         sync(tournament)  # the plan and the bracket follow from the results as they are again
-    from ..tasks import enqueue_on_commit, notify_withdrawal_undone
+    from ..tasks import advance_tournament, enqueue_on_commit, notify_withdrawal_undone
 
+    # A phase given back with its end already recorded (the tie-breaks not yet planned when
+    # the withdrawal came) is the automation's next step, as after any result.
+    enqueue_on_commit(advance_tournament, tournament.pk)
     enqueue_on_commit(notify_withdrawal_undone, withdrawal.pk, taken["restored"], taken["voided"])
     return withdrawal

@@ -24,10 +24,11 @@ def _page(request: HttpRequest, tournament: Tournament, status: int = 200, **ext
         .order_by("name")
     )
     context = base_context(request, tournament, "check_in")
+    started = checkin.group_phase_started_at(tournament)  # one read for every row
     for entrant in entrants:
         # Offered only while it can be undone; the service says why not otherwise.
         entrant.undoable = bool(entrant.checked_in_at) and not checkin.undo_blocker(
-            tournament, entrant
+            tournament, entrant, started
         )
     context.update(
         {
