@@ -12,7 +12,7 @@ from django.db import transaction
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from duels import services as duels
-from duels.models import Duel, DuelKind, DuelStatus
+from duels.models import Duel, DuelKind, DuelStatus, Result
 
 from .. import presentation
 from ..models import AuditEntry, Phase, RoundStatus, Tournament
@@ -138,7 +138,7 @@ def correct_result(
     *,
     expected_version: int | None = None,
     intent: str = "",
-):
+) -> Result:
     """Override a finished duel's result: `winner_seat` "A", "B" or None (no winner).
 
     `expected_version` is the tournament's version the page (its preview) showed, `intent`
@@ -204,7 +204,7 @@ def void_result(
     replay: bool = True,
     expected_version: int | None = None,
     intent: str = "",
-):
+) -> None:
     """Void a group round's result: replayed by the same two players for the same groups (the
     default; a player no longer active forfeits it), or no result for that round. A repeat
     or a stale page: as `correct_result`."""
