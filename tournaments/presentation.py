@@ -480,6 +480,34 @@ def move_counted_first(who: str, move: str) -> str:
     )
 
 
+def clock_time(at: datetime) -> str:
+    """A time of the night as the venue reads it: "21:14" (`at` already in the venue's zone)."""
+    return at.strftime("%H:%M")
+
+
+def paper_moves_since(title: str) -> str:
+    """A duel's paper sheet drawn before moves were entered on the console."""
+    return (
+        f"{title} has moves entered on the console since this page was drawn: nothing was "
+        "recorded. Finish it there."
+    )
+
+
+def paper_started_on_console() -> str:
+    return (
+        "This duel has started on the console: finish it there (an adjudication with a "
+        "reason is one of its endings)."
+    )
+
+
+def paper_duel_not_here() -> str:
+    return "That duel is not in this tournament."
+
+
+def paper_duel_not_of_round(number: int) -> str:
+    return f"That duel is not group round {number}'s: reload the page."
+
+
 def round_not_open(title: str, status_label: str) -> str:
     return f"{title} is {status_label.lower()}: nothing was recorded. Reload the page."
 

@@ -8,7 +8,6 @@ Lock order, as everywhere: the tournament row, then the duel row.
 
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,6 +22,7 @@ from .. import presentation
 from ..models import AuditEntry, EntrantStatus, Phase, RoundStatus, Tournament
 from . import audit, lifecycle
 from .groups import round_one_blocked
+from .schedule import zone_of
 from .setup import lock, lock_key
 from .shared_cards import deal_gifts
 
@@ -237,12 +237,9 @@ def _check_repeat(
 
 
 def venue_time(tournament: Tournament, at: datetime) -> str:
-    """A time of the night as the venue reads it ("21:14", in the tournament's zone)."""
-    try:
-        zone = ZoneInfo(tournament.time_zone)
-    except (ValueError, KeyError):
-        zone = ZoneInfo("UTC")
-    return timezone.localtime(at, zone).strftime("%H:%M")
+    """A time of the night as the venue reads it ("21:14", in the tournament's zone: the
+    schedule's one reading of it, `zone_of`)."""
+    return presentation.clock_time(timezone.localtime(at, zone_of(tournament)))
 
 
 def recorded(tournament: Tournament, duel: Duel) -> AlreadyRecorded:
@@ -517,9 +514,9 @@ def record_paper_result(
             Duel.objects.filter(tournament=tournament, pk=duel_id).select_related("round").first()
         )
         if drawn is None:
-            raise ServiceError("That duel is not in this tournament.")
+            raise ServiceError(presentation.paper_duel_not_here())
         if round_number is not None and (drawn.round is None or drawn.round.number != round_number):
-            raise ServiceError(f"That duel is not group round {round_number}'s: reload the page.")
+            raise ServiceError(presentation.paper_duel_not_of_round(round_number))
         _check_not_decided(tournament, drawn)
     if round_number is not None:
         _check_round_open(tournament, round_number)
@@ -531,16 +528,11 @@ def record_paper_result(
     if expected_revision is not None and expected_revision != duel.revision:
         _check_not_decided(tournament, duel)
         raise ServiceError(
-            f"{presentation.duel_title(duel)} has moves entered on the console since this page "
-            "was drawn: nothing was recorded. Finish it there.",
-            code="conflict",
+            presentation.paper_moves_since(presentation.duel_title(duel)), code="conflict"
         )
     duels.check_open(duel)
     if duel.seq:
-        raise ServiceError(
-            "This duel has started on the console: finish it there (an adjudication "
-            "with a reason is one of its endings)."
-        )
+        raise ServiceError(presentation.paper_started_on_console())
     seat = {duel.seat_a_id: "A", duel.seat_b_id: "B"}.get(winner_id) if winner_id else None
     if seat is None:
         raise ServiceError("The winner must be one of the duel's two players.")
