@@ -485,7 +485,9 @@ def test_taking_a_duel_from_the_console_is_confirmed_and_logged(round1):
     assert unconfirmed.status_code == 422 and "tick the confirmation" in text(unconfirmed)
     duel.refresh_from_db()
     assert duel.referee_id == referee.pk
-    assert client.post(console_url(duel, "take"), {"confirm": "on"}).status_code == 302
+    # The page's own box sends what every confirmation sends.
+    assert 'name="confirm" id="take-confirm" value="1"' in page
+    assert client.post(console_url(duel, "take"), {"confirm": "1"}).status_code == 302
     duel.refresh_from_db()
     assert duel.referee_id == organiser.pk
     assert AuditEntry.objects.filter(tournament=tournament, action="duel_taken").count() == 1
@@ -494,7 +496,25 @@ def test_taking_a_duel_from_the_console_is_confirmed_and_logged(round1):
 
 def test_a_referee_cannot_take_a_duel_from_the_console(round1):
     tournament, duel, referee, second = running(round1)
-    response = client_for(second).post(console_url(duel, "take"), {"confirm": "on"})
+    response = client_for(second).post(console_url(duel, "take"), {"confirm": "1"})
     assert response.status_code == 403
     duel.refresh_from_db()
     assert duel.referee_id == referee.pk
+
+
+@pytest.mark.parametrize("value", ["0", "", "on", "yes"])
+def test_a_confirmation_is_read_one_way_everywhere(round1, value):
+    """`confirm=0` (or anything but the boxes' own "1") takes no duel, from the console or
+    from the Rounds page: one reading of a confirmation (`_common.confirmed`)."""
+    tournament, duel, referee, second = running(round1)
+    organiser = tournament.created_by
+    taken = client_for(organiser).post(console_url(duel, "take"), {"confirm": value})
+    assert taken.status_code == 422 and "tick the confirmation" in text(taken)
+    moved = client_for(organiser).post(
+        reverse("organiser:assign_referee", args=[tournament.slug, duel.pk]),
+        {"referee": second.pk, "confirm": value},
+    )
+    assert moved.status_code == 422 and "tick the confirmation" in text(moved)
+    duel.refresh_from_db()
+    assert duel.referee_id == referee.pk
+    assert not AuditEntry.objects.filter(tournament=tournament, action="duel_taken").exists()

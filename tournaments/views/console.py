@@ -48,6 +48,7 @@ from tournaments.access import tournament_view
 from tournaments.models import Tournament
 from tournaments.services import refereeing
 from tournaments.services.corrections import correct_result
+from tournaments.views.organiser._common import confirmed
 
 POLL_SECONDS = 2
 KEYPAD = "1234567890"  # a phone's keypad order: the referee's thumb knows it
@@ -446,7 +447,7 @@ def take(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     took it). Given back from the Rounds page, like any assignment."""
     duel = _referee_duel(request, tournament, duel_id)
     try:
-        refereeing.take_duel(duel, request.user, confirm=bool(request.POST.get("confirm")))
+        refereeing.take_duel(duel, request.user, confirm=confirmed(request))
     except ServiceError as err:
         return _current(
             request, tournament, duel.pk, status=STATUS_OF.get(err.code, 422), error=err.message

@@ -84,7 +84,8 @@ def succeeded(request: HttpRequest, text: str, to: str, tournament: Tournament) 
 
 
 def confirmed(request: HttpRequest) -> bool:
-    """The organiser pressed the button that confirms an elimination."""
+    """The person confirmed (a box ticked, a button pressed, each sending `confirm=1`): the
+    one reading of a confirmation, so `confirm=0` or `confirm=` never counts as one."""
     return request.POST.get("confirm") == "1"
 
 

@@ -36,6 +36,7 @@ from ._common import (
     REFUSED,
     active_entrants,
     base_context,
+    confirmed,
     duel_row,
     duels_of,
     groups_of,
@@ -202,9 +203,7 @@ def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -
             # An unknown id never silently unassigns the duel's referee.
             raise ServiceError("That referee is not one of this tournament's people.")
         # Moving a running duel away from its referee is taking it: confirmed on the form.
-        refereeing.assign_referee(
-            duel, request.user, referee, table, confirm=bool(request.POST.get("confirm"))
-        )
+        refereeing.assign_referee(duel, request.user, referee, table, confirm=confirmed(request))
     except ServiceError as err:
         return render_page(
             request,
