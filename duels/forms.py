@@ -150,9 +150,12 @@ class EndingForm(forms.Form):
 
 class CorrectionForm(forms.Form):
     """An organiser's correction of a finished result (tournaments.services.corrections),
-    with the key of the console it was sent from (a repeat is told, never applied twice)."""
+    with the key of the console it was sent from (a repeat is told, never applied twice) and
+    the tournament's version the console showed (`version`): like the Results page's ruling,
+    it is recorded only while what the organiser saw is still true."""
 
     intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
 
     winner = forms.ChoiceField(
         widget=forms.RadioSelect,

@@ -412,6 +412,36 @@ def test_a_console_correction_sent_twice_is_recorded_once(played):
     assert Duel.objects.filter(tournament=tournament, replay_of=duel).count() == 1
 
 
+def test_a_correction_from_a_stale_console_never_overwrites_another_ruling(played):
+    """The console's correction carries the tournament's version, as the Results page's
+    ruling does: another organiser's ruling since the console was drawn refuses it, in the
+    same words, and that ruling stands."""
+    tournament, duel, organiser, co = played
+    client = client_for(organiser)
+    page = client.get(console_url(duel)).content.decode()
+    keys = hidden(page, console_url(duel, "correct"))
+    assert keys["version"] == str(Duel.objects.get(pk=duel.pk).tournament.standings_version)
+    other, theirs = previewed(duel, co, "B")
+    assert other.post(ruling_url(duel), theirs).status_code == 302
+    for headers in ({}, HTMX):
+        stale = client.post(
+            console_url(duel, "correct"),
+            {**keys, "winner": "none", "reason": "Wrong forfeit"},
+            headers=headers,
+        )
+        assert stale.status_code == 409 and "changed since this preview was drawn" in text(stale)
+    duel.result.refresh_from_db()
+    assert duel.result.winner_id == duel.seat_b_id
+    assert not Duel.objects.filter(tournament=tournament, replay_of=duel).exists()
+    assert AuditEntry.objects.filter(tournament=tournament, action="result_corrected").count() == 1
+    # Drawn again, the console carries the version now and the correction goes through.
+    fresh = hidden(client.get(console_url(duel)).content.decode(), console_url(duel, "correct"))
+    data = {**fresh, "winner": "none", "reason": "Wrong forfeit"}
+    assert client.post(console_url(duel, "correct"), data).status_code == 302
+    duel.result.refresh_from_db()
+    assert duel.result.winner_id is None
+
+
 # -- giving running duels back -----------------------------------------------------------------
 
 

@@ -133,6 +133,8 @@ def _context(
         "ending_help": ENDING_HELP,
         "correction_form": correction_form
         or (CorrectionForm(names=names) if may_correct else None),
+        # What a correction is drawn for (as the Results page's ruling): the version now.
+        "ruling_version": console_selectors.committed_version(tournament) if may_correct else None,
     }
 
 
@@ -473,6 +475,7 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
             duel,
             form.winner_seat,
             form.cleaned_data["reason"],
+            expected_version=form.cleaned_data.get("version"),
             intent=form.cleaned_data.get("intent") or "",
         )
     except ServiceError as err:
