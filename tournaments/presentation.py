@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from duels.words import finish_label
+from duels.words import PAGE_OUT_OF_DATE, finish_label
 
 from . import format as fmt
 
@@ -478,6 +478,12 @@ def move_counted_first(who: str, move: str) -> str:
         "Someone else entered a move — here is the current state. "
         f"{who} entered “{move.rstrip('.')}” first; your move was not entered."
     )
+
+
+def page_out_of_date() -> str:
+    """A form that guards a write came without what it was drawn for (a revision, the
+    tournament's version): refused, nothing changed."""
+    return PAGE_OUT_OF_DATE
 
 
 def clock_time(at: datetime) -> str:

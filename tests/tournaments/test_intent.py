@@ -442,6 +442,77 @@ def test_a_correction_from_a_stale_console_never_overwrites_another_ruling(playe
     assert duel.result.winner_id is None
 
 
+# -- what a form was drawn for is required ------------------------------------------------------
+
+OUT_OF_DATE = "This page is out of date: reload it."
+
+
+@pytest.mark.parametrize("missing", ["rev", "seq", "both"])
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+def test_a_console_form_without_its_seq_or_rev_is_refused_in_words(round1, missing, headers):
+    tournament, duel, referee, _ = round1
+    keys = console_keys(duel, referee)
+    for name in ("rev", "seq") if missing == "both" else (missing,):
+        del keys[name]
+    client = client_for(referee)
+    for action, data in (
+        ("move", {**keys, "type": "round", "card_A": 7, "card_B": 3}),
+        ("end", ending(keys)),
+    ):
+        response = client.post(console_url(duel, action), data, headers=headers)
+        assert response.status_code == 422, action
+        assert text(response).count(OUT_OF_DATE) == 1, action
+    assert not DuelEvent.objects.filter(duel=duel).exists()
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.READY and duel.seq == 0
+
+
+def test_a_console_undo_without_its_rev_undoes_nothing(round1):
+    tournament, duel, referee, _ = running(round1)
+    keys = console_keys(duel, referee)
+    del keys["rev"]
+    response = client_for(referee).post(console_url(duel, "undo"), keys, headers=HTMX)
+    assert response.status_code == 422 and OUT_OF_DATE in text(response)
+    assert not DuelEvent.objects.filter(duel=duel, undone_at__isnull=False).exists()
+
+
+def test_a_console_correction_without_its_version_is_refused(played):
+    tournament, duel, organiser, _ = played
+    client = client_for(organiser)
+    keys = hidden(client.get(console_url(duel)).content.decode(), console_url(duel, "correct"))
+    del keys["version"]
+    response = client.post(
+        console_url(duel, "correct"), {**keys, "winner": "none", "reason": "Wrong forfeit"}
+    )
+    assert response.status_code == 422 and OUT_OF_DATE in text(response)
+    assert not AuditEntry.objects.filter(tournament=tournament, action="result_corrected").exists()
+    duel.result.refresh_from_db()
+    assert duel.result.winner_id == duel.seat_a_id
+
+
+def test_a_ruling_recorded_without_its_version_is_refused(played):
+    tournament, duel, organiser, _ = played
+    client, data = previewed(duel, organiser, "void_replay")
+    del data["version"]
+    response = client.post(ruling_url(duel), data)
+    assert response.status_code == 422 and OUT_OF_DATE in text(response)
+    assert not AuditEntry.objects.filter(tournament=tournament, action="result_voided").exists()
+    assert Duel.objects.get(pk=duel.pk).status == DuelStatus.FINISHED
+    # A preview needs none: it is drawn afresh.
+    data.pop("apply")
+    assert client.post(ruling_url(duel), {**data, "preview": "1"}).status_code == 200
+
+
+def test_a_duel_sheet_without_its_revision_is_refused(round1):
+    tournament, duel, referee, _ = round1
+    data = duel_sheet(duel, referee)
+    del data["rev"]
+    response = client_for(referee).post(duel_paper_url(duel), data)
+    assert response.status_code == 422 and OUT_OF_DATE in text(response)
+    assert not Result.objects.filter(duel__tournament=tournament).exists()
+    assert not DuelEvent.objects.filter(duel=duel).exists()
+
+
 # -- giving running duels back -----------------------------------------------------------------
 
 

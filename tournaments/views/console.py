@@ -252,7 +252,10 @@ def _refuse(
 ) -> HttpResponse:
     """A form without the shape of a move, or with nothing to do: nothing is sent to the
     service, nothing changes."""
-    message = error or " ".join(str(e) for errors in form.errors.values() for e in errors)
+    # Each message once: a form without its seq and its rev is out of date once, not twice.
+    message = error or " ".join(
+        dict.fromkeys(str(e) for errors in form.errors.values() for e in errors)
+    )
     view = console_selectors.console(duel)
     return _console_response(
         request, _context(request, tournament, view, error=message, **forms), status=422
@@ -465,6 +468,12 @@ def take(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
 def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """An organiser's correction of a finished duel's result, with a public reason."""
     duel = selectors.duel_in(tournament, duel_id)
+    # Who may, before the form (DESIGN.md's order): one of its players hears that, not that
+    # their page is out of date. The service checks again under the lock.
+    if not can(
+        request.user, Action.CORRECT_RESULTS, tournament, players=selectors.player_ids(duel)
+    ):
+        raise PermissionDenied("You play in this duel: another organiser must correct it.")
     form = CorrectionForm(request.POST, names=_seat_names(duel))
     if not form.is_valid():
         return _refuse(request, tournament, duel, form, correction_form=form)
