@@ -619,3 +619,38 @@ def test_a_confirmation_is_read_one_way_everywhere(round1, value):
     duel.refresh_from_db()
     assert duel.referee_id == referee.pk
     assert not AuditEntry.objects.filter(tournament=tournament, action="duel_taken").exists()
+
+
+def test_a_console_open_on_a_taken_duel_redraws_read_only_at_its_next_poll(round1):
+    """The console left open on the old referee's phone is redrawn at its next poll after
+    the duel is taken (not 204: the poll names the referee it shows), read-only, saying who
+    took it, its move pad and ending form gone; a move it still sends is refused."""
+    tournament, duel, referee, second = running(round1)
+    organiser = tournament.created_by
+    keys = console_keys(duel, referee)
+    client = client_for(referee)
+    page = client.get(console_url(duel)).content.decode()
+    poll = re.search(r'class="poller" hx-get="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert assign(tournament, duel, organiser, second, confirm=True).status_code == 302
+    redrawn = client.get(poll, headers=HTMX)
+    assert redrawn.status_code == 200
+    words = text(redrawn)
+    assert f"{organiser} took this duel from you at " in words
+    assert 'id="round-form"' not in words and 'id="console-ending"' in words
+    assert 'name="ending"' not in words
+    late = client.post(
+        console_url(duel, "move"), {**keys, "type": "round", "card_A": 1, "card_B": 2}, headers=HTMX
+    )
+    assert late.status_code in (403, 409)
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
+
+
+def test_a_duel_sheet_drawn_before_a_referee_was_given_still_records(round1):
+    """A referee or a table given since redraws the consoles (their poll names both), not
+    what the sheet records: it goes through."""
+    tournament, duel, referee, second = round1
+    data = duel_sheet(duel, second)
+    refereeing.assign_referee(duel, tournament.created_by, second, "Table 4")
+    assert client_for(second).post(duel_paper_url(duel), data).status_code == 302
+    assert Result.objects.filter(duel=duel).count() == 1

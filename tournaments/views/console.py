@@ -164,8 +164,13 @@ def _console_response(
         context["log_update"] = log_update = view.log_since(_page_revision(request))
         # The ending form changed (shown back with errors, or gone with the duel's end), or
         # the page may be far behind: it comes too. Otherwise the page keeps its own.
+        # A console that may not move (a duel taken from this referee) has no ending form:
+        # the empty one comes with every answer, so the form goes with the move pad.
         context["ending_changed"] = bool(
-            context.get("ending_form") or not view.playing or log_update.reset is not None
+            context.get("ending_form")
+            or not view.playing
+            or not context["may_move"]
+            or log_update.reset is not None
         )
         # One render for every part (the context processors run once).
         body = render_to_string("duels/console.html#answer", context, request)
@@ -317,11 +322,23 @@ def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """204 while the duel is as the page shows it (nothing swapped, no focus lost), else the
-    current console. One small query for an unchanged duel."""
-    revision = selectors.revision_of(tournament, duel_id)
-    if revision is None:
+    current console. One small query for an unchanged duel.
+
+    "As the page shows it": its revision, and its referee and table (`ref`, `at`): a duel
+    taken from the referee whose console is open redraws it read-only, saying who took it."""
+    state = selectors.poll_state(tournament, duel_id)
+    if state is None:
         raise Http404("No such duel.")
-    if request.GET.get("rev") == str(revision) and not _keep_time(tournament, duel_id):
+    revision, referee_id, table = state
+    # A poll that names no referee or table (a script, a page drawn before they were sent)
+    # is compared on what it names.
+    asked = request.GET
+    unchanged = (
+        asked.get("rev") == str(revision)
+        and asked.get("ref", str(referee_id or "")) == str(referee_id or "")
+        and asked.get("at", table) == table
+    )
+    if unchanged and not _keep_time(tournament, duel_id):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
         return response
