@@ -106,9 +106,10 @@ def test_the_same_round_sheet_sent_twice_from_one_device_records_one_round(round
     tournament, duel, referee, _ = round1
     client, data = client_for(referee), sheet(tournament, referee, duel)
     assert client.post(paper_url(tournament), data).status_code == 302
+    # The same device again (its key): the first send's answer, the redirect, with words.
     again = client.post(paper_url(tournament), data)
-    assert again.status_code == 409
-    words = text(again)
+    assert again.status_code == 302 and again["Location"] == rounds_url(tournament)
+    words = text(client.get(rounds_url(tournament)))
     assert (
         f"Group round 1 {ALREADY} {referee} at " in words and ": Bob won. Nothing changed." in words
     )
@@ -180,12 +181,17 @@ def test_a_duel_sheet_sent_twice_or_from_a_page_loaded_earlier_records_one_resul
     assert mine["rev"] == "0" and mine["intent"] != theirs["intent"]
     client = client_for(referee)
     assert client.post(duel_paper_url(duel), mine).status_code == 302
-    for who, data in ((client, mine), (client_for(second), theirs)):
-        again = who.post(duel_paper_url(duel), data)
-        assert again.status_code == 409
-        assert f"Group round 1 {ALREADY}" in text(again) and "Alice won. Nothing changed" in text(
-            again
-        )
+    # The same device: its stored outcome (the redirect, with words); htmx is sent there.
+    for headers in ({}, HTMX):
+        again = client.post(duel_paper_url(duel), mine, headers=headers)
+        assert again.status_code == (204 if headers else 302)
+        assert (again["HX-Redirect"] if headers else again["Location"]) == rounds_url(tournament)
+        words = text(client.get(rounds_url(tournament)))
+        assert f"Group round 1 {ALREADY}" in words and "Alice won. Nothing changed" in words
+    # A second referee's copy: refused, in the same words.
+    late = client_for(second).post(duel_paper_url(duel), theirs)
+    assert late.status_code == 409
+    assert f"Group round 1 {ALREADY}" in text(late) and "Alice won. Nothing changed" in text(late)
     assert Result.objects.filter(duel__tournament=tournament).count() == 1
     assert DuelEvent.objects.filter(duel=duel).count() == 1
 
@@ -222,9 +228,11 @@ def test_a_move_sent_again_gets_its_stored_outcome_not_a_conflict(round1):
     assert again.status_code == 200
     assert "Already entered: move 1" in text(again) and "Someone else" not in text(again)
     assert DuelEvent.objects.filter(duel=duel).count() == 1
-    # Without JavaScript, a double tap of the same page's button: the same.
+    # Without JavaScript, a double tap of the same page's button: the first send's answer
+    # (back to the console), with the same words.
     plain = client.post(console_url(duel, "move"), move)
-    assert plain.status_code == 200 and "Already entered: move 1" in text(plain)
+    assert plain.status_code == 302 and plain["Location"] == console_url(duel)
+    assert "Already entered: move 1" in text(client.get(console_url(duel)))
     assert DuelEvent.objects.filter(duel=duel).count() == 1
 
 
@@ -262,9 +270,9 @@ def test_an_ending_sent_twice_or_from_a_second_device_records_one_result(round1)
     mine, theirs = console_keys(duel, referee), console_keys(duel, second)
     client = client_for(referee)
     assert client.post(console_url(duel, "end"), ending(mine), headers=HTMX).status_code == 200
-    for who, keys in ((client, mine), (client_for(second), theirs)):
+    for who, keys, status in ((client, mine, 200), (client_for(second), theirs, 409)):
         again = who.post(console_url(duel, "end"), ending(keys), headers=HTMX)
-        assert again.status_code in (200, 409)
+        assert again.status_code == status  # its stored outcome; another device: refused
         assert f"Group round 1 {ALREADY} {referee}" in text(again)
         assert "Alice won. Nothing changed" in text(again)
     assert Result.objects.filter(duel=duel).count() == 1
@@ -286,7 +294,9 @@ def test_a_console_ending_sent_twice_without_javascript_records_one_result(round
     client = client_for(referee)
     assert client.post(console_url(duel, "end"), data).status_code == 302
     again = client.post(console_url(duel, "end"), data)
-    assert f"{ALREADY} {referee} at " in text(again) and f"{outcome}. {NOTHING}" in text(again)
+    assert again.status_code == 302 and again["Location"] == console_url(duel)
+    words = text(client.get(console_url(duel)))
+    assert f"{ALREADY} {referee} at " in words and f"{outcome}. {NOTHING}" in words
     assert Result.objects.filter(duel=duel).count() == 1
     assert DuelEvent.objects.filter(duel=duel).count() == 1
 
@@ -366,10 +376,14 @@ def test_a_correction_recorded_twice_or_by_a_second_organiser_changes_nothing(pl
     other, theirs = previewed(duel, co, "B")
     assert data["intent"] != theirs["intent"]
     assert client.post(ruling_url(duel), data).status_code == 302
-    for who, posted in ((client, data), (other, theirs)):
-        again = who.post(ruling_url(duel), posted)
-        assert again.status_code == 409
-        assert f"this ruling {ALREADY} {organiser}" in text(again) and NOTHING in text(again)
+    results = reverse("organiser:results", args=[tournament.slug])
+    again = client.post(ruling_url(duel), data)  # this ruling's own form again
+    assert again.status_code == 302 and again["Location"] == results
+    words = text(client.get(results))
+    assert f"this ruling {ALREADY} {organiser}" in words and NOTHING in words
+    late = other.post(ruling_url(duel), theirs)  # a second organiser's: refused
+    assert late.status_code == 409
+    assert f"this ruling {ALREADY} {organiser}" in text(late) and NOTHING in text(late)
     assert AuditEntry.objects.filter(tournament=tournament, action="result_corrected").count() == 1
     duel.result.refresh_from_db()
     assert duel.result.winner_id == duel.seat_b_id
@@ -393,9 +407,10 @@ def test_a_void_sent_twice_makes_one_replay(played):
     client, data = previewed(duel, organiser, "void_replay")
     other, theirs = previewed(duel, co, "void_replay")
     assert client.post(ruling_url(duel), data).status_code == 302
-    for who, posted in ((client, data), (other, theirs)):
-        again = who.post(ruling_url(duel), posted)
-        assert again.status_code == 409 and "void, replayed" in text(again)
+    again = client.post(ruling_url(duel), data, follow=True)
+    assert again.redirect_chain[0][1] == 302 and "void, replayed" in text(again)
+    late = other.post(ruling_url(duel), theirs)
+    assert late.status_code == 409 and "void, replayed" in text(late)
     assert Duel.objects.filter(tournament=tournament, replay_of=duel).count() == 1
     assert AuditEntry.objects.filter(tournament=tournament, action="result_voided").count() == 1
 
@@ -408,7 +423,11 @@ def test_a_console_correction_sent_twice_is_recorded_once(played):
     data = {**keys, "winner": "none", "reason": "Wrong forfeit"}
     assert client.post(console_url(duel, "correct"), data).status_code == 302
     again = client.post(console_url(duel, "correct"), data)
-    assert again.status_code == 200 and ALREADY in text(again)
+    assert again.status_code == 302 and again["Location"] == console_url(duel)
+    assert ALREADY in text(client.get(console_url(duel)))
+    # With htmx: the console as it is, with the words (what the first send was answered).
+    htmx = client.post(console_url(duel, "correct"), data, headers=HTMX)
+    assert htmx.status_code == 200 and ALREADY in text(htmx)
     assert Duel.objects.filter(tournament=tournament, replay_of=duel).count() == 1
 
 

@@ -54,16 +54,18 @@ def _check_intent(
     if intent:
         done = rulings.filter(actor=actor, detail__intent=intent).order_by("-pk").first()
         if done is not None:
-            raise _recorded(tournament, duel, done)
+            raise _recorded(tournament, duel, done, repeat=True)
     if already():
         done = rulings.order_by("-pk").first()
         if done is not None:
-            raise _recorded(tournament, duel, done)
+            raise _recorded(tournament, duel, done, repeat=False)
     if expected_version is not None and expected_version != tournament.standings_version:
         raise ServiceError(presentation.ruling_stale(), code="conflict")
 
 
-def _recorded(tournament: Tournament, duel, entry: AuditEntry) -> ServiceError:
+def _recorded(tournament: Tournament, duel, entry: AuditEntry, *, repeat: bool) -> ServiceError:
+    """This ruling, recorded: sent again with its key (`repeat`, its stored outcome), or
+    from another page (refused)."""
     from .refereeing import AlreadyRecorded, venue_time
 
     duel = Duel.objects.select_related("round", "result__winner").get(pk=duel.pk)
@@ -78,7 +80,8 @@ def _recorded(tournament: Tournament, duel, entry: AuditEntry) -> ServiceError:
             presentation.person_label(entry.actor),
             venue_time(tournament, entry.created_at),
             ruling,
-        )
+        ),
+        repeat=repeat,
     )
 
 

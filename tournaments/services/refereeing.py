@@ -126,11 +126,17 @@ def _organiser(tournament: Tournament, actor: Any, duel: Duel) -> bool:
 
 
 class AlreadyRecorded(ServiceError):
-    """The same write again (the same form sent twice, or a second copy of a sheet already
-    entered): nothing changed, and the message says what was recorded, by whom, when."""
+    """A write already recorded: nothing changed, and the message says what was recorded, by
+    whom, when. One rule for every form (DESIGN.md, docs/architecture.md):
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, code="repeat")
+    - `repeat=True`, code "repeat": the same key again (the same device retrying, a double
+      tap). Its answer is the stored outcome: what the first send was answered, with these
+      words (a form's redirect to its page; the console as it is).
+    - `repeat=False`, code "recorded": another key for something already recorded (a second
+      referee's copy of the sheet, a second organiser's ruling). Refused, 409."""
+
+    def __init__(self, message: str, *, repeat: bool) -> None:
+        super().__init__(message, code="repeat" if repeat else "recorded")
 
 
 @transaction.atomic
@@ -230,9 +236,9 @@ def _check_repeat(
     if done is None:
         return
     if duel.status == DuelStatus.FINISHED and done.seq == duel.seq and done.undone_at is None:
-        raise recorded(tournament, duel)
+        raise recorded(tournament, duel, repeat=True)
     raise AlreadyRecorded(
-        presentation.already_entered(done.seq, ". ".join(done.summary) or "a move")
+        presentation.already_entered(done.seq, ". ".join(done.summary) or "a move"), repeat=True
     )
 
 
@@ -242,7 +248,7 @@ def venue_time(tournament: Tournament, at: datetime) -> str:
     return presentation.clock_time(timezone.localtime(at, zone_of(tournament)))
 
 
-def recorded(tournament: Tournament, duel: Duel) -> AlreadyRecorded:
+def recorded(tournament: Tournament, duel: Duel, *, repeat: bool = False) -> AlreadyRecorded:
     """The refusal of a second result for a finished duel, in words: "Group round 9 was
     already recorded by Olga at 21:14: Ada won. Nothing changed." Who is whoever entered
     the finishing event (a paper sheet's adjudication, a console's last move)."""
@@ -262,7 +268,8 @@ def recorded(tournament: Tournament, duel: Duel) -> AlreadyRecorded:
             presentation.person_label(last.created_by if last else None),
             venue_time(tournament, at),
             presentation.outcome_text(winner),
-        )
+        ),
+        repeat=repeat,
     )
 
 
@@ -321,7 +328,8 @@ def undo_last_event(
     )
     if stale and (done := duels.undone_by_intent(duel, actor, intent)) is not None:
         raise AlreadyRecorded(
-            presentation.already_undone(done.seq, ". ".join(done.summary) or "a move")
+            presentation.already_undone(done.seq, ". ".join(done.summary) or "a move"),
+            repeat=True,
         )
     duels.check_fresh(duel, expected_seq, expected_revision)
     duels.undo(duel, actor, intent=intent)
@@ -507,7 +515,7 @@ def record_paper_result(
             .first()
         )
         if done is not None:
-            raise recorded(tournament, done.duel)
+            raise recorded(tournament, done.duel, repeat=True)
     drawn = None
     if duel_id is not None:
         drawn = (

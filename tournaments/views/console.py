@@ -56,8 +56,17 @@ KEYPAD = "1234567890"  # a phone's keypad order: the referee's thumb knows it
 # state, a move the rules forbid is unprocessable, the wrong person is forbidden.
 INDENT = re.compile(r"\n\s+")
 COLOR_LABELS = tuple((color, color.capitalize()) for color in COLORS)
-# A repeat (the same form sent again) is its stored outcome: the console as it is, with words.
-STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 403, "illegal": 422, "repeat": 200}
+# A repeat (the same form sent again, its key) is its stored outcome: the console as it is,
+# with words (a plain post: the redirect the first send had). Something already recorded
+# from another page ("recorded") is refused (docs/architecture.md).
+STATUS_OF = {
+    "conflict": 409,
+    "closed": 409,
+    "recorded": 409,
+    "forbidden": 403,
+    "illegal": 422,
+    "repeat": 200,
+}
 
 
 def _url(name: str, tournament: Tournament, duel: Duel) -> str:
@@ -213,7 +222,7 @@ def _write(
         err = refused
         fresh = _referee_duel(request, tournament, duel.pk)  # a player is refused first
         stale = rev != fresh.revision if rev is not None else seq != fresh.seq
-        if err.code not in ("conflict", "repeat") and stale:
+        if err.code not in ("conflict", "repeat", "recorded") and stale:
             # The page was stale, and that is what the referee must hear first, whichever
             # check the service met first (a lost race for an unassigned duel is refused as
             # "assigned to the winner" before the sequence number is compared).
@@ -226,6 +235,8 @@ def _write(
                 or message
             )
         if err.code == "repeat":
+            if not request.htmx:  # the first send's answer: back to the console, with words
+                return _stored_outcome(request, tournament, duel, message)
             forms = {}  # the stored outcome: nothing to show back
         return _console_response(
             request,
@@ -244,6 +255,15 @@ def _write(
     context["undone"] = view.last_undone if undo else None
     context["redone"] = redo  # said to a screen reader: the news line is otherwise a move's
     return _console_response(request, context)
+
+
+def _stored_outcome(
+    request: HttpRequest, tournament: Tournament, duel: Duel, message: str
+) -> HttpResponse:
+    """A plain post sent again with its key: the answer its first send had (the redirect to
+    the console), with the words "already … Nothing changed"."""
+    messages.info(request, message)
+    return HttpResponseRedirect(_console_url(tournament, duel))
 
 
 def _refuse(
@@ -505,6 +525,10 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
             intent=form.cleaned_data.get("intent") or "",
         )
     except ServiceError as err:
+        if err.code == "repeat":  # this console's own correction again: its stored outcome
+            if not request.htmx:
+                return _stored_outcome(request, tournament, duel, err.message)
+            return _current(request, tournament, duel.pk, error=err.message)
         return _current(
             request,
             tournament,

@@ -42,6 +42,7 @@ from ._common import (
     groups_of,
     referees_of,
     render_page,
+    stored_outcome,
     succeeded,
 )
 
@@ -308,9 +309,10 @@ def _record_paper(
     which: Callable[[], dict[str, int]],
 ) -> HttpResponse:
     """Either paper form, valid: one service call (`which` names the duel or the round's
-    players); otherwise, or refused, the Rounds page with the form and its words. A repeat
-    (the sheet already recorded) is answered 409 with what was recorded and a fresh page:
-    the form's words say nothing changed."""
+    players); otherwise, or refused, the Rounds page with the form and its words. This very
+    sheet sent again (its key) gets its stored outcome: the redirect to the Rounds page, with
+    what was recorded; another copy of a sheet already recorded is refused 409 with the same
+    words and a fresh page."""
     if form.is_valid():
         try:
             duel = refereeing.record_paper_result(
@@ -322,7 +324,9 @@ def _record_paper(
                 **which(),
             )
         except ServiceError as err:
-            if err.code in ("repeat", "conflict"):
+            if err.code == "repeat":  # this very sheet again: its stored outcome
+                return stored_outcome(request, err.message, "rounds", tournament)
+            if err.code in ("recorded", "conflict"):
                 # The page was drawn for a state that is gone: it is drawn again, with the
                 # words at the top; the stale form is not shown back to be sent a third time.
                 return render_page(
