@@ -133,7 +133,13 @@ def main() -> None:
                 timed(record, "public page", spectator.get, f"/t/{slug}/standings/")
             move = {"seq": 0, "rev": 0, "type": "round", "card_A": 7, "card_B": 3}
             timed(record, "move", referee.post, f"/t/{slug}/duels/{duel.pk}/move/", move, True)
-            ending = {"seq": "1", "ending": "forfeit_B", "reason": "No show", "confirm": "on"}
+            ending = {
+                "seq": "1",
+                "rev": "1",
+                "ending": "forfeit_B",
+                "reason": "No show",
+                "confirm": "on",
+            }
             timed(record, "ending move", referee.post, f"/t/{slug}/duels/{duel.pk}/end/", ending)
             for published in ("0", "1"):
                 path, data = f"/t/{slug}/manage/publish/", {"published": published}

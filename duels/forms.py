@@ -11,6 +11,11 @@ from django import forms
 
 from .engine import CARDS, COLORS
 from .services import SEATS
+from .words import PAGE_OUT_OF_DATE
+
+# What a console form was drawn for is required: a post without it is refused in words,
+# never applied on whatever state the duel is in now.
+DRAWN_FOR = {"required": PAGE_OUT_OF_DATE}
 
 SEAT_CHOICES = [(s, s) for s in SEATS]
 
@@ -23,8 +28,8 @@ def new_intent() -> str:
 
 
 class SeqForm(forms.Form):
-    seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
-    rev = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
+    seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput, error_messages=DRAWN_FOR)
+    rev = forms.IntegerField(min_value=0, widget=forms.HiddenInput, error_messages=DRAWN_FOR)
     # The key of the rendered console the form was sent from (absent from an older page).
     intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
 
@@ -150,9 +155,12 @@ class EndingForm(forms.Form):
 
 class CorrectionForm(forms.Form):
     """An organiser's correction of a finished result (tournaments.services.corrections),
-    with the key of the console it was sent from (a repeat is told, never applied twice)."""
+    with the key of the console it was sent from (a repeat is told, never applied twice) and
+    the tournament's version the console showed (`version`): like the Results page's ruling,
+    it is recorded only while what the organiser saw is still true."""
 
     intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput, error_messages=DRAWN_FOR)
 
     winner = forms.ChoiceField(
         widget=forms.RadioSelect,

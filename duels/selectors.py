@@ -57,11 +57,14 @@ def duel_in(tournament: Any, duel_id: int, *, page: bool = False) -> Duel:
     return duel
 
 
-def revision_of(tournament: Any, duel_id: int) -> int | None:
-    """Only the revision, for the poll: a single small query."""
+def poll_state(tournament: Any, duel_id: int) -> tuple[int, int | None, str] | None:
+    """What the poll compares with the page, in a single small query: the revision (the log's
+    changes) and who runs the duel where (its referee and table). The revision stays the
+    position in the log's timeline (`log_update` reads it so, and the hot path's check), so
+    a referee or a table given does not move it: the page names those beside it."""
     return (
         Duel.objects.filter(pk=duel_id, tournament=tournament)
-        .values_list("revision", flat=True)
+        .values_list("revision", "referee_id", "table")
         .first()
     )
 

@@ -57,3 +57,8 @@ def choice_label(kind: str, choice: str, me: str, other: str) -> str:
         "complete": "Completed",
         "refuse": "Refused",
     }.get(choice, choice)
+
+
+# A form that guards an applying write came without what it was drawn for (a revision, a
+# version): nothing is applied on a state the page never named.
+PAGE_OUT_OF_DATE = "This page is out of date: reload it."

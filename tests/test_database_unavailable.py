@@ -31,7 +31,7 @@ def test_a_referees_result_sent_while_the_database_is_gone_is_a_503_and_can_be_s
     duel, referee = group_phase_duel()
     client.force_login(referee)
     address = f"/t/{duel.tournament.slug}/duels/{duel.pk}/end/"
-    form = {"seq": "0", "ending": "forfeit_B", "reason": "No show", "confirm": "on"}
+    form = {"seq": "0", "rev": "0", "ending": "forfeit_B", "reason": "No show", "confirm": "on"}
     with monkeypatch.context() as patch:
         _database_gone(patch)
         assert client.post(address, form).status_code == 503

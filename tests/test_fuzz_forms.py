@@ -224,6 +224,12 @@ def _e(world: World, i: int) -> str:
     return str(world.entrants[i].pk)
 
 
+def _version(world: World) -> str:
+    """The tournament's version now: what a ruling form is drawn for."""
+    world.tournament.refresh_from_db(fields=["standings_version"])
+    return str(world.tournament.standings_version)
+
+
 def _g(world: World, i: int) -> str:
     return str(world.tournament.groups.order_by("order")[i].pk)
 
@@ -287,7 +293,11 @@ FORMS: dict[str, Form] = {
     "organiser:assign_referee": Form(
         "organiser", fields=lambda w: {"referee": str(w.referee.pk), "table": "2"}
     ),
-    "organiser:result": Form("organiser", "played", {"ruling": "B", "reason": "x", "apply": "1"}),
+    "organiser:result": Form(
+        "organiser",
+        "played",
+        lambda w: {"ruling": "B", "reason": "x", "apply": "1", "version": _version(w)},
+    ),
     "organiser:people": Form(
         "organiser", fields=lambda w: {"username": "nobody", "role": "referee"}
     ),
@@ -301,7 +311,11 @@ FORMS: dict[str, Form] = {
         "referee",
         fields={"seq": "0", "rev": "0", "ending": "forfeit_A", "reason": "Left", "confirm": "on"},
     ),
-    "duels:correct": Form("organiser", "played", {"winner": "B", "reason": "Typo"}),
+    "duels:correct": Form(
+        "organiser",
+        "played",
+        lambda w: {"winner": "B", "reason": "Typo", "version": _version(w)},
+    ),
     "duels:take": Form("organiser", fields={"confirm": "1"}),
     # Tournament pages outside /manage/
     "tournaments:create": Form("player", fields={"name": "New Cup", "duel_preset": "tournament"}),
@@ -327,7 +341,7 @@ FORMS: dict[str, Form] = {
             "note": "x",
         },
     ),
-    "organiser:paper_duel": Form("organiser", fields={"winner": "A", "note": "x"}),
+    "organiser:paper_duel": Form("organiser", fields={"winner": "A", "note": "x", "rev": "0"}),
     "organiser:schedule": Form("organiser", fields={"time_zone": "Europe/Paris"}),
     "organiser:check_in_player": Form("organiser", "setup", {"present": "1"}),
     "organiser:withdraw_no_shows": Form("organiser", "setup", {"confirm": "1"}),

@@ -13,7 +13,7 @@ from django import forms
 
 from .forms import TournamentForm
 from .models import GROUP_NAME_MAX, Entrant, Group, Phase, Tournament
-from .presentation import action_text
+from .presentation import action_text, page_out_of_date
 
 NO_GROUP = ""
 WITHDRAW = "out"
@@ -225,6 +225,7 @@ class RulingForm(forms.Form):
     It carries the tournament's version its preview was drawn at (`version`) and its key
     (`intent`): recorded only while that preview is still true, and once."""
 
+    # Not required for a preview, which is drawn afresh; required to record (`clean`).
     version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
     intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
     ruling = forms.ChoiceField(label="What counts from now on", widget=forms.RadioSelect)
@@ -247,6 +248,15 @@ class RulingForm(forms.Form):
                 ("void_none", "Void: no result for this round"),
             ]
         self.fields["ruling"].choices = choices
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # "Record this ruling" without the version its preview was drawn at would record a
+        # ruling on a state nobody saw: refused in words (the field is hidden, so the error
+        # is the form's).
+        if "apply" in self.data and data.get("version") is None:
+            raise forms.ValidationError(page_out_of_date())
+        return data
 
 
 class CancelForm(forms.Form):
@@ -341,6 +351,13 @@ class PaperDuelForm(IntentFields):
     rev = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
     winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
     note = PaperResultForm.base_fields["note"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        # Required, in words: the field is hidden, so its error is the form's.
+        if data.get("rev") is None:
+            raise forms.ValidationError(page_out_of_date())
+        return data
 
     def __init__(self, *args: Any, seat_a: Entrant, seat_b: Entrant, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

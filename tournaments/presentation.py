@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from duels.words import finish_label
+from duels.words import PAGE_OUT_OF_DATE, finish_label
 
 from . import format as fmt
 
@@ -487,6 +487,40 @@ def move_counted_first(who: str, move: str) -> str:
         "Someone else entered a move — here is the current state. "
         f"{who} entered “{move.rstrip('.')}” first; your move was not entered."
     )
+
+
+def page_out_of_date() -> str:
+    """A form that guards a write came without what it was drawn for (a revision, the
+    tournament's version): refused, nothing changed."""
+    return PAGE_OUT_OF_DATE
+
+
+def clock_time(at: datetime) -> str:
+    """A time of the night as the venue reads it: "21:14" (`at` already in the venue's zone)."""
+    return at.strftime("%H:%M")
+
+
+def paper_moves_since(title: str) -> str:
+    """A duel's paper sheet drawn before moves were entered on the console."""
+    return (
+        f"{title} has moves entered on the console since this page was drawn: nothing was "
+        "recorded. Finish it there."
+    )
+
+
+def paper_started_on_console() -> str:
+    return (
+        "This duel has started on the console: finish it there (an adjudication with a "
+        "reason is one of its endings)."
+    )
+
+
+def paper_duel_not_here() -> str:
+    return "That duel is not in this tournament."
+
+
+def paper_duel_not_of_round(number: int) -> str:
+    return f"That duel is not group round {number}'s: reload the page."
 
 
 def round_not_open(title: str, status_label: str) -> str:

@@ -44,6 +44,13 @@ def console_after_move(duel: Duel) -> ConsoleView:
     return console(duel, duel.event_rows, getattr(duel, "engine", None))
 
 
+def committed_version(tournament: Tournament) -> int:
+    """The tournament's version as committed now (a correction form carries it): a write
+    earlier in this request (the move that finished the duel) moved it past the row the
+    request first read."""
+    return Tournament.objects.values_list("standings_version", flat=True).get(pk=tournament.pk)
+
+
 def staff_duels(tournament: Tournament) -> list[Duel]:
     """Every duel of the tournament for the staff list, open ones first (one query)."""
     rank = {status: i for i, status in enumerate(duel_selectors.STATUS_ORDER)}

@@ -2,6 +2,7 @@
 data, so a duplicated, late or out-of-order delivery changes nothing."""
 
 import logging
+from typing import Any
 
 from celery import shared_task
 from django.urls import reverse
@@ -13,7 +14,7 @@ from core.links import absolute
 logger = logging.getLogger(__name__)
 
 
-def enqueue_on_commit(task, *args, **options) -> None:
+def enqueue_on_commit(task: Any, *args: Any, **options: Any) -> None:
     """Send `task` once the transaction commits; a broker failure is logged, never raised.
 
     Like Celery's `delay_on_commit`, but robust: tasks never fail a request (DESIGN.md), a

@@ -12,6 +12,7 @@ from accounts.models import Role, TournamentRole
 from duels import services as duel_rows
 from duels.models import DuelEvent, DuelStatus, Result
 from tests.factories import EntrantFactory, RoleFactory, UserFactory, group_phase_duel
+from tournaments.models import Tournament
 from tournaments.services import refereeing
 
 pytestmark = pytest.mark.django_db
@@ -48,6 +49,11 @@ def round_(a, b=None, seq=0, rev=None):
     if b is not None:
         data["card_B"] = b
     return data
+
+
+def version(duel):
+    """The tournament's version now: what the console's correction form carries."""
+    return str(Tournament.objects.get(pk=duel.tournament_id).standings_version)
 
 
 def events(duel):
@@ -169,6 +175,8 @@ def test_every_post_checks_csrf(name, data):
         refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
     if name == "correct":
         refereeing.append_event(duel, referee, {"type": "forfeit", "seat": "B"}, 0)
+    if name == "correct":
+        data = {**data, "version": version(duel)}
     before = (events(duel), list(Result.objects.filter(duel=duel).values_list("corrected")))
     client = client_for(organiser, enforce_csrf_checks=True)
     assert client.post(url(duel, name), data).status_code == 403
@@ -439,7 +447,9 @@ def test_an_organiser_corrects_a_finished_result_with_a_reason():
     refused = client.post(url(duel, "correct"), {"winner": "B"}, headers=HTMX)
     assert refused.status_code == 422 and "needs a reason" in refused.content.decode()
     response = client.post(
-        url(duel, "correct"), {"winner": "B", "reason": "Bob was on time"}, headers=HTMX
+        url(duel, "correct"),
+        {"winner": "B", "reason": "Bob was on time", "version": version(duel)},
+        headers=HTMX,
     )
     assert response.status_code == 200
     assert "Bob wins — adjudicated" in response.content.decode()

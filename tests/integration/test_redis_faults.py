@@ -92,7 +92,13 @@ def test_the_site_answers_while_redis_is_stopped_or_frozen(private_redis, fault)
             lambda: console.post(f"{base}/duels/{duel.pk}/move/", move, headers=HTMX)
         )
         assert response.status_code == 200
-        ending = {"seq": "1", "ending": "forfeit_B", "reason": "No show", "confirm": "on"}
+        ending = {
+            "seq": "1",
+            "rev": "1",
+            "ending": "forfeit_B",
+            "reason": "No show",
+            "confirm": "on",
+        }
         response, times["ending move"] = timed(
             lambda: console.post(f"{base}/duels/{duel.pk}/end/", ending)
         )

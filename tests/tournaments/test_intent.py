@@ -106,9 +106,10 @@ def test_the_same_round_sheet_sent_twice_from_one_device_records_one_round(round
     tournament, duel, referee, _ = round1
     client, data = client_for(referee), sheet(tournament, referee, duel)
     assert client.post(paper_url(tournament), data).status_code == 302
+    # The same device again (its key): the first send's answer, the redirect, with words.
     again = client.post(paper_url(tournament), data)
-    assert again.status_code == 409
-    words = text(again)
+    assert again.status_code == 302 and again["Location"] == rounds_url(tournament)
+    words = text(client.get(rounds_url(tournament)))
     assert (
         f"Group round 1 {ALREADY} {referee} at " in words and ": Bob won. Nothing changed." in words
     )
@@ -180,12 +181,17 @@ def test_a_duel_sheet_sent_twice_or_from_a_page_loaded_earlier_records_one_resul
     assert mine["rev"] == "0" and mine["intent"] != theirs["intent"]
     client = client_for(referee)
     assert client.post(duel_paper_url(duel), mine).status_code == 302
-    for who, data in ((client, mine), (client_for(second), theirs)):
-        again = who.post(duel_paper_url(duel), data)
-        assert again.status_code == 409
-        assert f"Group round 1 {ALREADY}" in text(again) and "Alice won. Nothing changed" in text(
-            again
-        )
+    # The same device: its stored outcome (the redirect, with words); htmx is sent there.
+    for headers in ({}, HTMX):
+        again = client.post(duel_paper_url(duel), mine, headers=headers)
+        assert again.status_code == (204 if headers else 302)
+        assert (again["HX-Redirect"] if headers else again["Location"]) == rounds_url(tournament)
+        words = text(client.get(rounds_url(tournament)))
+        assert f"Group round 1 {ALREADY}" in words and "Alice won. Nothing changed" in words
+    # A second referee's copy: refused, in the same words.
+    late = client_for(second).post(duel_paper_url(duel), theirs)
+    assert late.status_code == 409
+    assert f"Group round 1 {ALREADY}" in text(late) and "Alice won. Nothing changed" in text(late)
     assert Result.objects.filter(duel__tournament=tournament).count() == 1
     assert DuelEvent.objects.filter(duel=duel).count() == 1
 
@@ -222,9 +228,11 @@ def test_a_move_sent_again_gets_its_stored_outcome_not_a_conflict(round1):
     assert again.status_code == 200
     assert "Already entered: move 1" in text(again) and "Someone else" not in text(again)
     assert DuelEvent.objects.filter(duel=duel).count() == 1
-    # Without JavaScript, a double tap of the same page's button: the same.
+    # Without JavaScript, a double tap of the same page's button: the first send's answer
+    # (back to the console), with the same words.
     plain = client.post(console_url(duel, "move"), move)
-    assert plain.status_code == 200 and "Already entered: move 1" in text(plain)
+    assert plain.status_code == 302 and plain["Location"] == console_url(duel)
+    assert "Already entered: move 1" in text(client.get(console_url(duel)))
     assert DuelEvent.objects.filter(duel=duel).count() == 1
 
 
@@ -262,9 +270,9 @@ def test_an_ending_sent_twice_or_from_a_second_device_records_one_result(round1)
     mine, theirs = console_keys(duel, referee), console_keys(duel, second)
     client = client_for(referee)
     assert client.post(console_url(duel, "end"), ending(mine), headers=HTMX).status_code == 200
-    for who, keys in ((client, mine), (client_for(second), theirs)):
+    for who, keys, status in ((client, mine, 200), (client_for(second), theirs, 409)):
         again = who.post(console_url(duel, "end"), ending(keys), headers=HTMX)
-        assert again.status_code in (200, 409)
+        assert again.status_code == status  # its stored outcome; another device: refused
         assert f"Group round 1 {ALREADY} {referee}" in text(again)
         assert "Alice won. Nothing changed" in text(again)
     assert Result.objects.filter(duel=duel).count() == 1
@@ -286,7 +294,9 @@ def test_a_console_ending_sent_twice_without_javascript_records_one_result(round
     client = client_for(referee)
     assert client.post(console_url(duel, "end"), data).status_code == 302
     again = client.post(console_url(duel, "end"), data)
-    assert f"{ALREADY} {referee} at " in text(again) and f"{outcome}. {NOTHING}" in text(again)
+    assert again.status_code == 302 and again["Location"] == console_url(duel)
+    words = text(client.get(console_url(duel)))
+    assert f"{ALREADY} {referee} at " in words and f"{outcome}. {NOTHING}" in words
     assert Result.objects.filter(duel=duel).count() == 1
     assert DuelEvent.objects.filter(duel=duel).count() == 1
 
@@ -366,10 +376,14 @@ def test_a_correction_recorded_twice_or_by_a_second_organiser_changes_nothing(pl
     other, theirs = previewed(duel, co, "B")
     assert data["intent"] != theirs["intent"]
     assert client.post(ruling_url(duel), data).status_code == 302
-    for who, posted in ((client, data), (other, theirs)):
-        again = who.post(ruling_url(duel), posted)
-        assert again.status_code == 409
-        assert f"this ruling {ALREADY} {organiser}" in text(again) and NOTHING in text(again)
+    results = reverse("organiser:results", args=[tournament.slug])
+    again = client.post(ruling_url(duel), data)  # this ruling's own form again
+    assert again.status_code == 302 and again["Location"] == results
+    words = text(client.get(results))
+    assert f"this ruling {ALREADY} {organiser}" in words and NOTHING in words
+    late = other.post(ruling_url(duel), theirs)  # a second organiser's: refused
+    assert late.status_code == 409
+    assert f"this ruling {ALREADY} {organiser}" in text(late) and NOTHING in text(late)
     assert AuditEntry.objects.filter(tournament=tournament, action="result_corrected").count() == 1
     duel.result.refresh_from_db()
     assert duel.result.winner_id == duel.seat_b_id
@@ -393,9 +407,10 @@ def test_a_void_sent_twice_makes_one_replay(played):
     client, data = previewed(duel, organiser, "void_replay")
     other, theirs = previewed(duel, co, "void_replay")
     assert client.post(ruling_url(duel), data).status_code == 302
-    for who, posted in ((client, data), (other, theirs)):
-        again = who.post(ruling_url(duel), posted)
-        assert again.status_code == 409 and "void, replayed" in text(again)
+    again = client.post(ruling_url(duel), data, follow=True)
+    assert again.redirect_chain[0][1] == 302 and "void, replayed" in text(again)
+    late = other.post(ruling_url(duel), theirs)
+    assert late.status_code == 409 and "void, replayed" in text(late)
     assert Duel.objects.filter(tournament=tournament, replay_of=duel).count() == 1
     assert AuditEntry.objects.filter(tournament=tournament, action="result_voided").count() == 1
 
@@ -408,8 +423,113 @@ def test_a_console_correction_sent_twice_is_recorded_once(played):
     data = {**keys, "winner": "none", "reason": "Wrong forfeit"}
     assert client.post(console_url(duel, "correct"), data).status_code == 302
     again = client.post(console_url(duel, "correct"), data)
-    assert again.status_code == 200 and ALREADY in text(again)
+    assert again.status_code == 302 and again["Location"] == console_url(duel)
+    assert ALREADY in text(client.get(console_url(duel)))
+    # With htmx: the console as it is, with the words (what the first send was answered).
+    htmx = client.post(console_url(duel, "correct"), data, headers=HTMX)
+    assert htmx.status_code == 200 and ALREADY in text(htmx)
     assert Duel.objects.filter(tournament=tournament, replay_of=duel).count() == 1
+
+
+def test_a_correction_from_a_stale_console_never_overwrites_another_ruling(played):
+    """The console's correction carries the tournament's version, as the Results page's
+    ruling does: another organiser's ruling since the console was drawn refuses it, in the
+    same words, and that ruling stands."""
+    tournament, duel, organiser, co = played
+    client = client_for(organiser)
+    page = client.get(console_url(duel)).content.decode()
+    keys = hidden(page, console_url(duel, "correct"))
+    assert keys["version"] == str(Duel.objects.get(pk=duel.pk).tournament.standings_version)
+    other, theirs = previewed(duel, co, "B")
+    assert other.post(ruling_url(duel), theirs).status_code == 302
+    for headers in ({}, HTMX):
+        stale = client.post(
+            console_url(duel, "correct"),
+            {**keys, "winner": "none", "reason": "Wrong forfeit"},
+            headers=headers,
+        )
+        assert stale.status_code == 409 and "changed since this preview was drawn" in text(stale)
+    duel.result.refresh_from_db()
+    assert duel.result.winner_id == duel.seat_b_id
+    assert not Duel.objects.filter(tournament=tournament, replay_of=duel).exists()
+    assert AuditEntry.objects.filter(tournament=tournament, action="result_corrected").count() == 1
+    # Drawn again, the console carries the version now and the correction goes through.
+    fresh = hidden(client.get(console_url(duel)).content.decode(), console_url(duel, "correct"))
+    data = {**fresh, "winner": "none", "reason": "Wrong forfeit"}
+    assert client.post(console_url(duel, "correct"), data).status_code == 302
+    duel.result.refresh_from_db()
+    assert duel.result.winner_id is None
+
+
+# -- what a form was drawn for is required ------------------------------------------------------
+
+OUT_OF_DATE = "This page is out of date: reload it."
+
+
+@pytest.mark.parametrize("missing", ["rev", "seq", "both"])
+@pytest.mark.parametrize("headers", [{}, HTMX], ids=["plain", "htmx"])
+def test_a_console_form_without_its_seq_or_rev_is_refused_in_words(round1, missing, headers):
+    tournament, duel, referee, _ = round1
+    keys = console_keys(duel, referee)
+    for name in ("rev", "seq") if missing == "both" else (missing,):
+        del keys[name]
+    client = client_for(referee)
+    for action, data in (
+        ("move", {**keys, "type": "round", "card_A": 7, "card_B": 3}),
+        ("end", ending(keys)),
+    ):
+        response = client.post(console_url(duel, action), data, headers=headers)
+        assert response.status_code == 422, action
+        assert text(response).count(OUT_OF_DATE) == 1, action
+    assert not DuelEvent.objects.filter(duel=duel).exists()
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.READY and duel.seq == 0
+
+
+def test_a_console_undo_without_its_rev_undoes_nothing(round1):
+    tournament, duel, referee, _ = running(round1)
+    keys = console_keys(duel, referee)
+    del keys["rev"]
+    response = client_for(referee).post(console_url(duel, "undo"), keys, headers=HTMX)
+    assert response.status_code == 422 and OUT_OF_DATE in text(response)
+    assert not DuelEvent.objects.filter(duel=duel, undone_at__isnull=False).exists()
+
+
+def test_a_console_correction_without_its_version_is_refused(played):
+    tournament, duel, organiser, _ = played
+    client = client_for(organiser)
+    keys = hidden(client.get(console_url(duel)).content.decode(), console_url(duel, "correct"))
+    del keys["version"]
+    response = client.post(
+        console_url(duel, "correct"), {**keys, "winner": "none", "reason": "Wrong forfeit"}
+    )
+    assert response.status_code == 422 and OUT_OF_DATE in text(response)
+    assert not AuditEntry.objects.filter(tournament=tournament, action="result_corrected").exists()
+    duel.result.refresh_from_db()
+    assert duel.result.winner_id == duel.seat_a_id
+
+
+def test_a_ruling_recorded_without_its_version_is_refused(played):
+    tournament, duel, organiser, _ = played
+    client, data = previewed(duel, organiser, "void_replay")
+    del data["version"]
+    response = client.post(ruling_url(duel), data)
+    assert response.status_code == 422 and OUT_OF_DATE in text(response)
+    assert not AuditEntry.objects.filter(tournament=tournament, action="result_voided").exists()
+    assert Duel.objects.get(pk=duel.pk).status == DuelStatus.FINISHED
+    # A preview needs none: it is drawn afresh.
+    data.pop("apply")
+    assert client.post(ruling_url(duel), {**data, "preview": "1"}).status_code == 200
+
+
+def test_a_duel_sheet_without_its_revision_is_refused(round1):
+    tournament, duel, referee, _ = round1
+    data = duel_sheet(duel, referee)
+    del data["rev"]
+    response = client_for(referee).post(duel_paper_url(duel), data)
+    assert response.status_code == 422 and OUT_OF_DATE in text(response)
+    assert not Result.objects.filter(duel__tournament=tournament).exists()
+    assert not DuelEvent.objects.filter(duel=duel).exists()
 
 
 # -- giving running duels back -----------------------------------------------------------------
@@ -485,7 +605,9 @@ def test_taking_a_duel_from_the_console_is_confirmed_and_logged(round1):
     assert unconfirmed.status_code == 422 and "tick the confirmation" in text(unconfirmed)
     duel.refresh_from_db()
     assert duel.referee_id == referee.pk
-    assert client.post(console_url(duel, "take"), {"confirm": "on"}).status_code == 302
+    # The page's own box sends what every confirmation sends.
+    assert 'name="confirm" id="take-confirm" value="1"' in page
+    assert client.post(console_url(duel, "take"), {"confirm": "1"}).status_code == 302
     duel.refresh_from_db()
     assert duel.referee_id == organiser.pk
     assert AuditEntry.objects.filter(tournament=tournament, action="duel_taken").count() == 1
@@ -494,7 +616,60 @@ def test_taking_a_duel_from_the_console_is_confirmed_and_logged(round1):
 
 def test_a_referee_cannot_take_a_duel_from_the_console(round1):
     tournament, duel, referee, second = running(round1)
-    response = client_for(second).post(console_url(duel, "take"), {"confirm": "on"})
+    response = client_for(second).post(console_url(duel, "take"), {"confirm": "1"})
     assert response.status_code == 403
     duel.refresh_from_db()
     assert duel.referee_id == referee.pk
+
+
+@pytest.mark.parametrize("value", ["0", "", "on", "yes"])
+def test_a_confirmation_is_read_one_way_everywhere(round1, value):
+    """`confirm=0` (or anything but the boxes' own "1") takes no duel, from the console or
+    from the Rounds page: one reading of a confirmation (`_common.confirmed`)."""
+    tournament, duel, referee, second = running(round1)
+    organiser = tournament.created_by
+    taken = client_for(organiser).post(console_url(duel, "take"), {"confirm": value})
+    assert taken.status_code == 422 and "tick the confirmation" in text(taken)
+    moved = client_for(organiser).post(
+        reverse("organiser:assign_referee", args=[tournament.slug, duel.pk]),
+        {"referee": second.pk, "confirm": value},
+    )
+    assert moved.status_code == 422 and "tick the confirmation" in text(moved)
+    duel.refresh_from_db()
+    assert duel.referee_id == referee.pk
+    assert not AuditEntry.objects.filter(tournament=tournament, action="duel_taken").exists()
+
+
+def test_a_console_open_on_a_taken_duel_redraws_read_only_at_its_next_poll(round1):
+    """The console left open on the old referee's phone is redrawn at its next poll after
+    the duel is taken (not 204: the poll names the referee it shows), read-only, saying who
+    took it, its move pad and ending form gone; a move it still sends is refused."""
+    tournament, duel, referee, second = running(round1)
+    organiser = tournament.created_by
+    keys = console_keys(duel, referee)
+    client = client_for(referee)
+    page = client.get(console_url(duel)).content.decode()
+    poll = re.search(r'class="poller" hx-get="([^"]+)"', page)[1].replace("&amp;", "&")
+    assert client.get(poll, headers=HTMX).status_code == 204
+    assert assign(tournament, duel, organiser, second, confirm=True).status_code == 302
+    redrawn = client.get(poll, headers=HTMX)
+    assert redrawn.status_code == 200
+    words = text(redrawn)
+    assert f"{organiser} took this duel from you at " in words
+    assert 'id="round-form"' not in words and 'id="console-ending"' in words
+    assert 'name="ending"' not in words
+    late = client.post(
+        console_url(duel, "move"), {**keys, "type": "round", "card_A": 1, "card_B": 2}, headers=HTMX
+    )
+    assert late.status_code in (403, 409)
+    assert DuelEvent.objects.filter(duel=duel).count() == 1
+
+
+def test_a_duel_sheet_drawn_before_a_referee_was_given_still_records(round1):
+    """A referee or a table given since redraws the consoles (their poll names both), not
+    what the sheet records: it goes through."""
+    tournament, duel, referee, second = round1
+    data = duel_sheet(duel, second)
+    refereeing.assign_referee(duel, tournament.created_by, second, "Table 4")
+    assert client_for(second).post(duel_paper_url(duel), data).status_code == 302
+    assert Result.objects.filter(duel=duel).count() == 1

@@ -783,11 +783,18 @@ def test_a_correction_is_previewed_exactly_then_recorded(cup):
         list(StandingRow.objects.values_list("points", flat=True)),
     ) == before
     response = client.post(
-        url("result", duel.pk), {"ruling": "B", "reason": "wrong seat", "apply": "1"}
+        url("result", duel.pk),
+        {"ruling": "B", "reason": "wrong seat", "apply": "1", "version": _version(tournament)},
     )
     assert response.status_code == 302
     duel.result.refresh_from_db()
     assert (duel.result.winner, duel.result.correction_reason) == (b, "wrong seat")
+
+
+def _version(tournament) -> str:
+    """The tournament's version now: what "Record this ruling" is drawn for."""
+    tournament.refresh_from_db(fields=["standings_version"])
+    return str(tournament.standings_version)
 
 
 def test_a_void_with_replay_is_previewed_and_a_missing_reason_refused(cup):
@@ -817,7 +824,7 @@ def test_a_ruling_applied_from_the_results_page_sends_htmx_to_the_page_not_into_
     client = client_for(users["organiser"])
     response = client.post(
         url("result", duel.pk),
-        {"ruling": "void_replay", "reason": "noise", "apply": "1"},
+        {"ruling": "void_replay", "reason": "noise", "apply": "1", "version": _version(tournament)},
         HTTP_HX_REQUEST="true",
     )
     assert response.status_code == 204 and response.content == b""

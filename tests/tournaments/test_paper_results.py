@@ -251,7 +251,7 @@ def test_a_tie_break_style_duel_from_its_card(round1):
     assert "Played on paper?" in page and f"id_paper{duel.pk}_winner_0" in page
     response = client.post(
         reverse("organiser:paper_duel", args=[tournament.slug, duel.pk]),
-        {"winner": "B", "note": ""},
+        {"winner": "B", "note": "", "rev": str(duel.revision)},  # the revision the card shows
     )
     assert response.status_code == 302
     duel.refresh_from_db()

@@ -12,7 +12,7 @@ from django.db import transaction
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from duels import services as duels
-from duels.models import Duel, DuelKind, DuelStatus
+from duels.models import Duel, DuelKind, DuelStatus, Result
 
 from .. import presentation
 from ..models import AuditEntry, Phase, RoundStatus, Tournament
@@ -54,16 +54,18 @@ def _check_intent(
     if intent:
         done = rulings.filter(actor=actor, detail__intent=intent).order_by("-pk").first()
         if done is not None:
-            raise _recorded(tournament, duel, done)
+            raise _recorded(tournament, duel, done, repeat=True)
     if already():
         done = rulings.order_by("-pk").first()
         if done is not None:
-            raise _recorded(tournament, duel, done)
+            raise _recorded(tournament, duel, done, repeat=False)
     if expected_version is not None and expected_version != tournament.standings_version:
         raise ServiceError(presentation.ruling_stale(), code="conflict")
 
 
-def _recorded(tournament: Tournament, duel, entry: AuditEntry) -> ServiceError:
+def _recorded(tournament: Tournament, duel, entry: AuditEntry, *, repeat: bool) -> ServiceError:
+    """This ruling, recorded: sent again with its key (`repeat`, its stored outcome), or
+    from another page (refused)."""
     from .refereeing import AlreadyRecorded, venue_time
 
     duel = Duel.objects.select_related("round", "result__winner").get(pk=duel.pk)
@@ -78,7 +80,8 @@ def _recorded(tournament: Tournament, duel, entry: AuditEntry) -> ServiceError:
             presentation.person_label(entry.actor),
             venue_time(tournament, entry.created_at),
             ruling,
-        )
+        ),
+        repeat=repeat,
     )
 
 
@@ -138,7 +141,7 @@ def correct_result(
     *,
     expected_version: int | None = None,
     intent: str = "",
-):
+) -> Result:
     """Override a finished duel's result: `winner_seat` "A", "B" or None (no winner).
 
     `expected_version` is the tournament's version the page (its preview) showed, `intent`
@@ -204,7 +207,7 @@ def void_result(
     replay: bool = True,
     expected_version: int | None = None,
     intent: str = "",
-):
+) -> None:
     """Void a group round's result: replayed by the same two players for the same groups (the
     default; a player no longer active forfeits it), or no result for that round. A repeat
     or a stale page: as `correct_result`."""

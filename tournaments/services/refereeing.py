@@ -8,7 +8,6 @@ Lock order, as everywhere: the tournament row, then the duel row.
 
 from datetime import datetime, timedelta
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,6 +22,7 @@ from .. import presentation
 from ..models import AuditEntry, EntrantStatus, Phase, RoundStatus, Tournament
 from . import audit, lifecycle
 from .groups import round_one_blocked
+from .schedule import zone_of
 from .setup import lock, lock_key
 from .shared_cards import deal_gifts
 
@@ -126,11 +126,17 @@ def _organiser(tournament: Tournament, actor: Any, duel: Duel) -> bool:
 
 
 class AlreadyRecorded(ServiceError):
-    """The same write again (the same form sent twice, or a second copy of a sheet already
-    entered): nothing changed, and the message says what was recorded, by whom, when."""
+    """A write already recorded: nothing changed, and the message says what was recorded, by
+    whom, when. One rule for every form (DESIGN.md, docs/architecture.md):
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message, code="repeat")
+    - `repeat=True`, code "repeat": the same key again (the same device retrying, a double
+      tap). Its answer is the stored outcome: what the first send was answered, with these
+      words (a form's redirect to its page; the console as it is).
+    - `repeat=False`, code "recorded": another key for something already recorded (a second
+      referee's copy of the sheet, a second organiser's ruling). Refused, 409."""
+
+    def __init__(self, message: str, *, repeat: bool) -> None:
+        super().__init__(message, code="repeat" if repeat else "recorded")
 
 
 @transaction.atomic
@@ -230,22 +236,19 @@ def _check_repeat(
     if done is None:
         return
     if duel.status == DuelStatus.FINISHED and done.seq == duel.seq and done.undone_at is None:
-        raise recorded(tournament, duel)
+        raise recorded(tournament, duel, repeat=True)
     raise AlreadyRecorded(
-        presentation.already_entered(done.seq, ". ".join(done.summary) or "a move")
+        presentation.already_entered(done.seq, ". ".join(done.summary) or "a move"), repeat=True
     )
 
 
 def venue_time(tournament: Tournament, at: datetime) -> str:
-    """A time of the night as the venue reads it ("21:14", in the tournament's zone)."""
-    try:
-        zone = ZoneInfo(tournament.time_zone)
-    except (ValueError, KeyError):
-        zone = ZoneInfo("UTC")
-    return timezone.localtime(at, zone).strftime("%H:%M")
+    """A time of the night as the venue reads it ("21:14", in the tournament's zone: the
+    schedule's one reading of it, `zone_of`)."""
+    return presentation.clock_time(timezone.localtime(at, zone_of(tournament)))
 
 
-def recorded(tournament: Tournament, duel: Duel) -> AlreadyRecorded:
+def recorded(tournament: Tournament, duel: Duel, *, repeat: bool = False) -> AlreadyRecorded:
     """The refusal of a second result for a finished duel, in words: "Group round 9 was
     already recorded by Olga at 21:14: Ada won. Nothing changed." Who is whoever entered
     the finishing event (a paper sheet's adjudication, a console's last move)."""
@@ -265,7 +268,8 @@ def recorded(tournament: Tournament, duel: Duel) -> AlreadyRecorded:
             presentation.person_label(last.created_by if last else None),
             venue_time(tournament, at),
             presentation.outcome_text(winner),
-        )
+        ),
+        repeat=repeat,
     )
 
 
@@ -324,7 +328,8 @@ def undo_last_event(
     )
     if stale and (done := duels.undone_by_intent(duel, actor, intent)) is not None:
         raise AlreadyRecorded(
-            presentation.already_undone(done.seq, ". ".join(done.summary) or "a move")
+            presentation.already_undone(done.seq, ". ".join(done.summary) or "a move"),
+            repeat=True,
         )
     duels.check_fresh(duel, expected_seq, expected_revision)
     duels.undo(duel, actor, intent=intent)
@@ -510,16 +515,16 @@ def record_paper_result(
             .first()
         )
         if done is not None:
-            raise recorded(tournament, done.duel)
+            raise recorded(tournament, done.duel, repeat=True)
     drawn = None
     if duel_id is not None:
         drawn = (
             Duel.objects.filter(tournament=tournament, pk=duel_id).select_related("round").first()
         )
         if drawn is None:
-            raise ServiceError("That duel is not in this tournament.")
+            raise ServiceError(presentation.paper_duel_not_here())
         if round_number is not None and (drawn.round is None or drawn.round.number != round_number):
-            raise ServiceError(f"That duel is not group round {round_number}'s: reload the page.")
+            raise ServiceError(presentation.paper_duel_not_of_round(round_number))
         _check_not_decided(tournament, drawn)
     if round_number is not None:
         _check_round_open(tournament, round_number)
@@ -531,16 +536,11 @@ def record_paper_result(
     if expected_revision is not None and expected_revision != duel.revision:
         _check_not_decided(tournament, duel)
         raise ServiceError(
-            f"{presentation.duel_title(duel)} has moves entered on the console since this page "
-            "was drawn: nothing was recorded. Finish it there.",
-            code="conflict",
+            presentation.paper_moves_since(presentation.duel_title(duel)), code="conflict"
         )
     duels.check_open(duel)
     if duel.seq:
-        raise ServiceError(
-            "This duel has started on the console: finish it there (an adjudication "
-            "with a reason is one of its endings)."
-        )
+        raise ServiceError(presentation.paper_started_on_console())
     seat = {duel.seat_a_id: "A", duel.seat_b_id: "B"}.get(winner_id) if winner_id else None
     if seat is None:
         raise ServiceError("The winner must be one of the duel's two players.")

@@ -48,6 +48,7 @@ from tournaments.access import tournament_view
 from tournaments.models import Tournament
 from tournaments.services import refereeing
 from tournaments.services.corrections import correct_result
+from tournaments.views.organiser._common import confirmed
 
 POLL_SECONDS = 2
 KEYPAD = "1234567890"  # a phone's keypad order: the referee's thumb knows it
@@ -55,8 +56,17 @@ KEYPAD = "1234567890"  # a phone's keypad order: the referee's thumb knows it
 # state, a move the rules forbid is unprocessable, the wrong person is forbidden.
 INDENT = re.compile(r"\n\s+")
 COLOR_LABELS = tuple((color, color.capitalize()) for color in COLORS)
-# A repeat (the same form sent again) is its stored outcome: the console as it is, with words.
-STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 403, "illegal": 422, "repeat": 200}
+# A repeat (the same form sent again, its key) is its stored outcome: the console as it is,
+# with words (a plain post: the redirect the first send had). Something already recorded
+# from another page ("recorded") is refused (docs/architecture.md).
+STATUS_OF = {
+    "conflict": 409,
+    "closed": 409,
+    "recorded": 409,
+    "forbidden": 403,
+    "illegal": 422,
+    "repeat": 200,
+}
 
 
 def _url(name: str, tournament: Tournament, duel: Duel) -> str:
@@ -132,6 +142,8 @@ def _context(
         "ending_help": ENDING_HELP,
         "correction_form": correction_form
         or (CorrectionForm(names=names) if may_correct else None),
+        # What a correction is drawn for (as the Results page's ruling): the version now.
+        "ruling_version": console_selectors.committed_version(tournament) if may_correct else None,
     }
 
 
@@ -161,8 +173,13 @@ def _console_response(
         context["log_update"] = log_update = view.log_since(_page_revision(request))
         # The ending form changed (shown back with errors, or gone with the duel's end), or
         # the page may be far behind: it comes too. Otherwise the page keeps its own.
+        # A console that may not move (a duel taken from this referee) has no ending form:
+        # the empty one comes with every answer, so the form goes with the move pad.
         context["ending_changed"] = bool(
-            context.get("ending_form") or not view.playing or log_update.reset is not None
+            context.get("ending_form")
+            or not view.playing
+            or not context["may_move"]
+            or log_update.reset is not None
         )
         # One render for every part (the context processors run once).
         body = render_to_string("duels/console.html#answer", context, request)
@@ -205,7 +222,7 @@ def _write(
         err = refused
         fresh = _referee_duel(request, tournament, duel.pk)  # a player is refused first
         stale = rev != fresh.revision if rev is not None else seq != fresh.seq
-        if err.code not in ("conflict", "repeat") and stale:
+        if err.code not in ("conflict", "repeat", "recorded") and stale:
             # The page was stale, and that is what the referee must hear first, whichever
             # check the service met first (a lost race for an unassigned duel is refused as
             # "assigned to the winner" before the sequence number is compared).
@@ -218,6 +235,8 @@ def _write(
                 or message
             )
         if err.code == "repeat":
+            if not request.htmx:  # the first send's answer: back to the console, with words
+                return _stored_outcome(request, tournament, duel, message)
             forms = {}  # the stored outcome: nothing to show back
         return _console_response(
             request,
@@ -238,6 +257,15 @@ def _write(
     return _console_response(request, context)
 
 
+def _stored_outcome(
+    request: HttpRequest, tournament: Tournament, duel: Duel, message: str
+) -> HttpResponse:
+    """A plain post sent again with its key: the answer its first send had (the redirect to
+    the console), with the words "already … Nothing changed"."""
+    messages.info(request, message)
+    return HttpResponseRedirect(_console_url(tournament, duel))
+
+
 def _refuse(
     request: HttpRequest,
     tournament: Tournament,
@@ -249,7 +277,10 @@ def _refuse(
 ) -> HttpResponse:
     """A form without the shape of a move, or with nothing to do: nothing is sent to the
     service, nothing changes."""
-    message = error or " ".join(str(e) for errors in form.errors.values() for e in errors)
+    # Each message once: a form without its seq and its rev is out of date once, not twice.
+    message = error or " ".join(
+        dict.fromkeys(str(e) for errors in form.errors.values() for e in errors)
+    )
     view = console_selectors.console(duel)
     return _console_response(
         request, _context(request, tournament, view, error=message, **forms), status=422
@@ -311,11 +342,23 @@ def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
 @gzip_page  # a phone on a table's Wi-Fi: ~2 kB instead of ~6 (the answers carry no CSRF token)
 def poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """204 while the duel is as the page shows it (nothing swapped, no focus lost), else the
-    current console. One small query for an unchanged duel."""
-    revision = selectors.revision_of(tournament, duel_id)
-    if revision is None:
+    current console. One small query for an unchanged duel.
+
+    "As the page shows it": its revision, and its referee and table (`ref`, `at`): a duel
+    taken from the referee whose console is open redraws it read-only, saying who took it."""
+    state = selectors.poll_state(tournament, duel_id)
+    if state is None:
         raise Http404("No such duel.")
-    if request.GET.get("rev") == str(revision) and not _keep_time(tournament, duel_id):
+    revision, referee_id, table = state
+    # A poll that names no referee or table (a script, a page drawn before they were sent)
+    # is compared on what it names.
+    asked = request.GET
+    unchanged = (
+        asked.get("rev") == str(revision)
+        and asked.get("ref", str(referee_id or "")) == str(referee_id or "")
+        and asked.get("at", table) == table
+    )
+    if unchanged and not _keep_time(tournament, duel_id):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
         return response
@@ -446,7 +489,7 @@ def take(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     took it). Given back from the Rounds page, like any assignment."""
     duel = _referee_duel(request, tournament, duel_id)
     try:
-        refereeing.take_duel(duel, request.user, confirm=bool(request.POST.get("confirm")))
+        refereeing.take_duel(duel, request.user, confirm=confirmed(request))
     except ServiceError as err:
         return _current(
             request, tournament, duel.pk, status=STATUS_OF.get(err.code, 422), error=err.message
@@ -462,6 +505,12 @@ def take(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
 def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     """An organiser's correction of a finished duel's result, with a public reason."""
     duel = selectors.duel_in(tournament, duel_id)
+    # Who may, before the form (DESIGN.md's order): one of its players hears that, not that
+    # their page is out of date. The service checks again under the lock.
+    if not can(
+        request.user, Action.CORRECT_RESULTS, tournament, players=selectors.player_ids(duel)
+    ):
+        raise PermissionDenied("You play in this duel: another organiser must correct it.")
     form = CorrectionForm(request.POST, names=_seat_names(duel))
     if not form.is_valid():
         return _refuse(request, tournament, duel, form, correction_form=form)
@@ -472,9 +521,14 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
             duel,
             form.winner_seat,
             form.cleaned_data["reason"],
+            expected_version=form.cleaned_data.get("version"),
             intent=form.cleaned_data.get("intent") or "",
         )
     except ServiceError as err:
+        if err.code == "repeat":  # this console's own correction again: its stored outcome
+            if not request.htmx:
+                return _stored_outcome(request, tournament, duel, err.message)
+            return _current(request, tournament, duel.pk, error=err.message)
         return _current(
             request,
             tournament,

@@ -82,8 +82,19 @@ def succeeded(request: HttpRequest, text: str, to: str, tournament: Tournament) 
     return redirect_after_post(request, reverse(f"organiser:{to}", args=[tournament.slug]))
 
 
+def stored_outcome(
+    request: HttpRequest, text: str, to: str, tournament: Tournament
+) -> HttpResponse:
+    """A form sent again with its key (the same device retrying): the answer its first send
+    had — the page it leads to (htmx: HX-Redirect) — with words that say it was already
+    recorded and nothing changed (docs/architecture.md, "Every write names what it is for")."""
+    messages.info(request, text)
+    return redirect_after_post(request, reverse(f"organiser:{to}", args=[tournament.slug]))
+
+
 def confirmed(request: HttpRequest) -> bool:
-    """The organiser pressed the button that confirms an elimination."""
+    """The person confirmed (a box ticked, a button pressed, each sending `confirm=1`): the
+    one reading of a confirmation, so `confirm=0` or `confirm=` never counts as one."""
     return request.POST.get("confirm") == "1"
 
 

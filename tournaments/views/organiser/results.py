@@ -26,6 +26,7 @@ from ._common import (
     duel_row,
     duels_of,
     render_page,
+    stored_outcome,
     succeeded,
 )
 
@@ -125,7 +126,9 @@ def result(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRe
                         tournament,
                     )
             except ServiceError as err:
+                if err.code == "repeat":  # this very ruling again: its stored outcome
+                    return stored_outcome(request, err.message, "results", tournament)
                 form.add_error(None, err.message)
                 # Recorded already, or drawn for a state that is gone: nothing changed.
-                status = 409 if err.code in ("repeat", "conflict") else REFUSED
+                status = 409 if err.code in ("recorded", "conflict") else REFUSED
     return render_page(request, "organiser/result.html", context, partial="ruling", status=status)

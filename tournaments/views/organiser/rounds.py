@@ -36,11 +36,13 @@ from ._common import (
     REFUSED,
     active_entrants,
     base_context,
+    confirmed,
     duel_row,
     duels_of,
     groups_of,
     referees_of,
     render_page,
+    stored_outcome,
     succeeded,
 )
 
@@ -202,9 +204,7 @@ def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -
             # An unknown id never silently unassigns the duel's referee.
             raise ServiceError("That referee is not one of this tournament's people.")
         # Moving a running duel away from its referee is taking it: confirmed on the form.
-        refereeing.assign_referee(
-            duel, request.user, referee, table, confirm=bool(request.POST.get("confirm"))
-        )
+        refereeing.assign_referee(duel, request.user, referee, table, confirm=confirmed(request))
     except ServiceError as err:
         return render_page(
             request,
@@ -309,9 +309,10 @@ def _record_paper(
     which: Callable[[], dict[str, int]],
 ) -> HttpResponse:
     """Either paper form, valid: one service call (`which` names the duel or the round's
-    players); otherwise, or refused, the Rounds page with the form and its words. A repeat
-    (the sheet already recorded) is answered 409 with what was recorded and a fresh page:
-    the form's words say nothing changed."""
+    players); otherwise, or refused, the Rounds page with the form and its words. This very
+    sheet sent again (its key) gets its stored outcome: the redirect to the Rounds page, with
+    what was recorded; another copy of a sheet already recorded is refused 409 with the same
+    words and a fresh page."""
     if form.is_valid():
         try:
             duel = refereeing.record_paper_result(
@@ -323,7 +324,9 @@ def _record_paper(
                 **which(),
             )
         except ServiceError as err:
-            if err.code in ("repeat", "conflict"):
+            if err.code == "repeat":  # this very sheet again: its stored outcome
+                return stored_outcome(request, err.message, "rounds", tournament)
+            if err.code in ("recorded", "conflict"):
                 # The page was drawn for a state that is gone: it is drawn again, with the
                 # words at the top; the stale form is not shown back to be sent a third time.
                 return render_page(
