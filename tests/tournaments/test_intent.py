@@ -673,3 +673,21 @@ def test_a_duel_sheet_drawn_before_a_referee_was_given_still_records(round1):
     refereeing.assign_referee(duel, tournament.created_by, second, "Table 4")
     assert client_for(second).post(duel_paper_url(duel), data).status_code == 302
     assert Result.objects.filter(duel=duel).count() == 1
+
+
+def test_a_console_open_on_a_duel_moved_to_another_table_redraws(round1):
+    """The poll names the table the console shows (any text, "Tëble 5 & co"): a new table
+    redraws it; unchanged, it stays 204."""
+    tournament, duel, referee, _ = running(round1)
+    client = client_for(referee)
+
+    def poll_address():
+        page = client.get(console_url(duel)).content.decode()
+        return re.search(r'class="poller" hx-get="([^"]+)"', page)[1].replace("&amp;", "&")
+
+    refereeing.assign_referee(duel, tournament.created_by, referee, "Tëble 5 & co")
+    poll = poll_address()
+    assert client.get(poll, headers=HTMX).status_code == 204
+    refereeing.assign_referee(duel, tournament.created_by, referee, "Table 6")
+    moved = client.get(poll, headers=HTMX)
+    assert moved.status_code == 200 and "At Table 6" in text(moved)
