@@ -332,7 +332,7 @@ FORMS: dict[str, Form] = {
     "organiser:check_in_player": Form("organiser", "setup", {"present": "1"}),
     "organiser:withdraw_no_shows": Form("organiser", "setup", {"confirm": "1"}),
     "organiser:undo_check_in": Form("organiser", "setup"),
-    "organiser:remove_player": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:remove_player": Form("organiser", "setup", {"confirm": "1", "account": "0"}),
     "organiser:invite": Form("organiser", fields={"label": "Ref", "role": "referee"}),
     "organiser:revoke_invitation": Form("organiser"),
     "organiser:print_players": Form("organiser", "setup", {"confirm": "1"}),

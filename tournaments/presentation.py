@@ -316,8 +316,10 @@ def audit_text(
             words = ", ".join(duel(v) for v in value) if isinstance(value, list) else str(value)
         elif key == "group":
             words = group(value)
-        elif key == "intent":
-            continue  # a form's idempotency key: how a repeat is told, nothing to read
+        elif key in ("intent", "removed"):
+            # A form's idempotency key, a removed entry's id: how a repeat is told, nothing
+            # to read (the removed entry's name is beside it).
+            continue
         elif key in ("referee", "previous"):
             words = users.get(_int(value), "someone") if value is not None else "nobody"
         elif key == "kind":
@@ -519,4 +521,26 @@ def take_needs_confirm(title: str, previous: str) -> str:
     return (
         f"{title} is running with {previous} as its referee: tick the confirmation to take "
         f"it from them (their console turns read-only and says who took it)."
+    )
+
+
+# Confirmations (issue "Trust on the night") ------------------------------------------------
+
+CONFIRM_OUT_OF_DATE = "This page is out of date: look again, then confirm. Nothing was changed."
+
+
+def removed_text(name: str) -> str:
+    return f"{name} is removed."
+
+
+def already_removed(name: str) -> str:
+    return f"{name} was already removed: nothing changed."
+
+
+def removal_stale(name: str, account: str) -> str:
+    """The entry's account changed between the confirmation and the press."""
+    now = f"it is linked to {account} now" if account else "it is linked to no account now"
+    return (
+        f"{name}'s entry changed since you were asked ({now}): check again what removing "
+        f"{name} does. Nothing was changed."
     )

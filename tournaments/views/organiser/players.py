@@ -29,7 +29,12 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import withdrawals
-from tournaments.services.entrants import REGISTRATION_PHASES, UPLOAD_MAX_BYTES
+from tournaments.services.entrants import (
+    NOT_REGISTERED,
+    REGISTRATION_PHASES,
+    UPLOAD_MAX_BYTES,
+    removal_preview,
+)
 from tournaments.services.groups import withdrawal_preview
 
 from ._common import (
@@ -37,6 +42,8 @@ from ._common import (
     active_entrants,
     base_context,
     confirmed,
+    posted_int,
+    preview_or_confirm,
     render_page,
     succeeded,
 )
@@ -297,9 +304,29 @@ def undo_withdrawal(
 @tournament_view(Action.MANAGE_REGISTRATION)
 @require_POST
 def remove(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
-    """Remove a player outright before the group phase (a mistyped name): no withdrawal kept."""
-    try:
-        name = services.remove_entrant(tournament, request.user, entrant_id)
-    except ServiceError as err:
-        return _players_page(request, tournament, status=REFUSED, error=err.message)
-    return succeeded(request, f"{name} is removed.", "players", tournament)
+    """Remove a player outright before the group phase (a mistyped name): no withdrawal kept.
+    Two posts: the first names the entry, the account it is linked to and that a removal
+    cannot be undone; the second, with `confirm` and that account (0: none), removes."""
+
+    def preview() -> tuple[dict[str, Any], str]:
+        entrant = tournament.entrants.select_related("user").filter(pk=entrant_id).first()
+        if entrant is None:
+            return {}, NOT_REGISTERED
+        removal = removal_preview(tournament, entrant)
+        return {"removal": removal}, removal.refusal
+
+    def apply(account: int) -> str:
+        name = services.remove_entrant(
+            tournament, request.user, entrant_id, expected_account=account
+        )
+        return presentation.removed_text(name)
+
+    return preview_or_confirm(
+        request,
+        tournament,
+        preview=preview,
+        drawn=posted_int(request, "account"),
+        apply=apply,
+        page=lambda status, **extra: _players_page(request, tournament, status=status, **extra),
+        back="players",
+    )
