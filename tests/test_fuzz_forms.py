@@ -224,6 +224,13 @@ def _e(world: World, i: int) -> str:
     return str(world.entrants[i].pk)
 
 
+def _mark(entrant: Any) -> str:
+    from tournaments.services.invitations import claim_sheet_mark
+
+    entrant.refresh_from_db()
+    return claim_sheet_mark(entrant)
+
+
 def _g(world: World, i: int) -> str:
     return str(world.tournament.groups.order_by("order")[i].pk)
 
@@ -335,7 +342,9 @@ FORMS: dict[str, Form] = {
     "organiser:remove_player": Form("organiser", "setup", {"confirm": "1", "account": "0"}),
     "organiser:invite": Form("organiser", fields={"label": "Ref", "role": "referee"}),
     "organiser:revoke_invitation": Form("organiser"),
-    "organiser:print_players": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:print_players": Form(
+        "organiser", "setup", lambda w: {"replace": f"{w.entrants[2].pk}:{_mark(w.entrants[2])}"}
+    ),
     "organiser:print_referees": Form(
         "organiser", fields=lambda w: {"replace": str(w.invitation.pk)}
     ),

@@ -544,3 +544,16 @@ def removal_stale(name: str, account: str) -> str:
         f"{name}'s entry changed since you were asked ({now}): check again what removing "
         f"{name} does. Nothing was changed."
     )
+
+
+# Printed sheets: a tick per person whose link is replaced, none by default.
+TICK_PLAYERS = (
+    "Tick whose links to replace: a link already handed out keeps working unless you tick it."
+)
+SHEETS_ALREADY_REPLACED = (
+    "The ticked links were already replaced by a newer sheet: nothing changed."
+)
+CLAIM_LINK_REPLACED = (
+    "This claim link was replaced by a newer sheet: use the link on the newest sheet, or ask "
+    "the organiser for it."
+)

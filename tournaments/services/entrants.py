@@ -253,6 +253,8 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
         else None
     )
     if entrant is None:
+        if token and _replaced_by_a_sheet(tournament, hash_claim_token(token)):
+            raise ServiceError(presentation.CLAIM_LINK_REPLACED, code="replaced")
         raise ServiceError(
             "This claim link is not valid. Ask the organiser for a new one.", code="unknown"
         )
@@ -273,6 +275,16 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
     if entrant.claim_expires_at is None or entrant.claim_expires_at <= timezone.now():
         raise ServiceError("This claim link has expired. Ask the organiser for a new one.")
     return entrant
+
+
+def _replaced_by_a_sheet(tournament: Tournament, token_hash: str) -> bool:
+    """Was this link replaced by a printed sheet (`invitations.reissue_player_sheets` keeps
+    the hashes it replaced)? A tournament prints a handful of times: read them all, and only
+    for a link that is no longer live."""
+    printings = AuditEntry.objects.filter(
+        tournament=tournament, action="claim_links_reissued"
+    ).values_list("detail", flat=True)
+    return any(token_hash in (detail.get("replaced") or []) for detail in printings)
 
 
 def holds_an_entry(tournament: Tournament, user) -> bool:
