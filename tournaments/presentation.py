@@ -557,3 +557,19 @@ CLAIM_LINK_REPLACED = (
     "This claim link was replaced by a newer sheet: use the link on the newest sheet, or ask "
     "the organiser for it."
 )
+
+
+def not_active_text(name: str) -> str:
+    return f"{name} is not active in this tournament."
+
+
+PLAYOFFS_STARTED = (
+    "The playoffs have started: the bracket is announced, and group-phase and tie-break "
+    "results are frozen."
+)
+
+
+def no_shows_done(names: list[str], *, removed: bool) -> str:
+    """ "2 no-shows removed: Oli, Uma." """
+    verb = "removed" if removed else "withdrawn"
+    return f"{len(names)} no-show{'s' if len(names) != 1 else ''} {verb}: {', '.join(names)}."

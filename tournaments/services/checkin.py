@@ -184,9 +184,11 @@ def withdraw_no_shows(
     if tournament.phase in FINAL_PHASES or tournament.phase == Phase.PLAYOFFS:
         raise ServiceError("No-shows are withdrawn before the group phase or the playoffs start.")
     absent = missing(tournament)
-    if expected is not None and sorted(e.pk for e in absent) != sorted(expected):
-        still = [pk for pk in expected if pk in {e.pk for e in absent}]
-        if not still:
+    named, now = set(expected or ()), {e.pk for e in absent}
+    # A confirmation names at least one player: an empty list confirms nobody, and is asked
+    # again rather than told "already withdrawn".
+    if expected is not None and (not named or named != now):
+        if named and not named & now:
             raise ServiceError(
                 "The no-shows you confirmed were already withdrawn or have checked in: "
                 "nothing changed.",
