@@ -573,3 +573,81 @@ def no_shows_done(names: list[str], *, removed: bool) -> str:
     """ "2 no-shows removed: Oli, Uma." """
     verb = "removed" if removed else "withdrawn"
     return f"{len(names)} no-show{'s' if len(names) != 1 else ''} {verb}: {', '.join(names)}."
+
+
+# Why an undo or a correction is no longer possible (services ask; these are their words) ----
+
+
+def withdrawal_final(name: str) -> str:
+    return f"{name}'s withdrawal is final now (no re-entry)."
+
+
+def withdrawal_undo_blocker(name: str, why: str, *, detail: str = "") -> str:
+    """Why `name`'s withdrawal cannot be undone: `why` is "undone", "eliminated",
+    "cancelled", "later" (someone did something else: `detail` names the action), "moved"
+    (a duel moved on: `detail` is its title) or "active"."""
+    final = withdrawal_final(name)
+    if why == "undone":
+        return f"{name}'s withdrawal was already undone: nothing changed."
+    if why == "eliminated":
+        return f"{name}'s withdrawal eliminated a group: an elimination cannot be undone. {final}"
+    if why == "cancelled":
+        return f"The tournament is cancelled. {final}"
+    if why == "later":
+        return f"Since the withdrawal, someone did something else ({detail.lower()}). {final}"
+    if why == "moved":
+        return f"Since the withdrawal, {detail} has moved on. {final}"
+    return f"{name} is not withdrawn now."
+
+
+def check_in_undo_blocker(name: str, why: str) -> str:
+    """Why `name`'s check-in cannot be undone: "not_checked_in", or the phase it was for has
+    started ("group_phase", "playoffs")."""
+    if why == "not_checked_in":
+        return f"{name} is not checked in: nothing changed."
+    if why == "group_phase":
+        return f"{name} was checked in for the group phase, which has started: the check-in stands."
+    return f"{name} was checked in for the playoffs, which have started: the check-in stands."
+
+
+NO_SHOWS_NOBODY = "Everybody is checked in: nobody to withdraw."
+NO_SHOWS_TOO_LATE = "No-shows are withdrawn before the group phase or the playoffs start."
+NO_SHOWS_BOTH_GROUPS = (
+    "Withdrawing all of them at once would leave both groups below 5: withdraw them one at a "
+    "time from the players page, or check some in."
+)
+
+FROZEN_PLAYOFF = "Playoff results are corrected while the playoffs run or after."
+FROZEN_CANCELLED = "The tournament is cancelled: its results stand as they are."
+FROZEN_BY_PLAYOFFS = (
+    "Group-phase and tie-break results froze when the playoffs started: this result can no "
+    "longer be corrected or voided."
+)
+
+VACANT_SEAT = "a vacant seat"
+
+
+def pairing_text(first: str, second: str) -> str:
+    """ "Ada v Bao": a playoff duel the confirmation announces."""
+    return f"{first} v {second}"
+
+
+# The e-mails a withdrawal's undo sends (tasks.notify_withdrawal_undone).
+
+
+def withdrawal_undone_mail(tournament: str, who: str, title: str) -> tuple[str, str]:
+    """To the referee and players of a duel the withdrawal had forfeited: (subject, body)."""
+    return (
+        f"{tournament}: {who}'s withdrawal was undone",
+        f"{who}'s withdrawal was a mistake and has been undone: the forfeit of {title} "
+        f"is taken back, and the duel goes on where it stood.\n",
+    )
+
+
+def duel_off_mail(tournament: str, player: str, who: str, title: str, me: str) -> tuple[str, str]:
+    """To a player named for a duel the automation created after the withdrawal."""
+    return (
+        f"{tournament}: {title} is off",
+        f"{player}, {who}'s withdrawal was undone, so {title} is no longer called for: you do "
+        f"not play it.\n\nYour duels, live: {me}\n",
+    )

@@ -187,12 +187,13 @@ def _playoffs_words(tournament: Tournament) -> dict[str, Any]:
     """The confirmation's content: the bracket it announces and what freezes."""
     preview = progression.playoffs_preview(tournament)
     names = dict(tournament.entrants.values_list("pk", "name"))
-    seeds = [names.get(pk, "a vacant seat") for pk in preview.seeding]
-    seeds += ["a vacant seat"] * (4 - len(seeds))
+    vacant = presentation.VACANT_SEAT
+    seeds = [names.get(pk, vacant) for pk in preview.seeding]
+    seeds += [vacant] * (4 - len(seeds))
     return {
         "version": preview.version,
-        "q1": f"{seeds[0]} v {seeds[1]}",
-        "e1": f"{seeds[2]} v {seeds[3]}",
+        "q1": presentation.pairing_text(seeds[0], seeds[1]),
+        "e1": presentation.pairing_text(seeds[2], seeds[3]),
         "frozen": presentation.frozen_text(preview.frozen_group, preview.frozen_tiebreak),
     }
 
