@@ -341,9 +341,18 @@ def undo(duel: Duel, actor: Any, *, intent: str = "") -> None:
 
 def just_undone(duel: Duel) -> dict | None:
     """The move the duel's latest change undid, while nothing else has happened since (no
-    move entered after it): its payload, else None."""
+    move entered after it): its payload, else None.
+
+    Only a referee's undo counts: a forfeit a withdrawal's undo took back (`take_back`,
+    marked TAKEN_BACK) was never the referee's move to redo, and a forged "Redo" must not
+    enter it again."""
     rows = event_rows(duel)
     undone = [row for row in rows if row[5] is not None]
+    if undone:
+        taken = set(
+            DuelEvent.objects.filter(duel=duel, undo_intent=TAKEN_BACK).values_list("pk", flat=True)
+        )
+        undone = [row for row in undone if row[0] not in taken]
     if not undone:
         return None
     last = max(undone, key=lambda row: row[5])
@@ -451,6 +460,11 @@ def override_result(
 # Taking back a mistaken withdrawal (TOURNAMENT.md "Corrections") ------------------------------
 
 
+# What `take_back` writes where a referee's undo writes its form's key: a form's key is
+# URL-safe base64 (duels.forms.new_intent) and never holds a space, so no form matches it.
+TAKEN_BACK = "taken back"
+
+
 def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
     """The duel goes on where it stood before a forfeit (or walkover) that is now undone: the
     events after `seq` are marked undone (kept, never deleted), its status is `status` again,
@@ -464,7 +478,8 @@ def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
     for event in later:
         event.undone_at = now
         event.undone_by = actor
-        event.save(update_fields=["undone_at", "undone_by"])
+        event.undo_intent = TAKEN_BACK  # not a referee's undo: nothing `just_undone` offers
+        event.save(update_fields=["undone_at", "undone_by", "undo_intent"])
     Result.objects.filter(duel=duel).delete()
     duel.seq = seq
     duel.revision += 1  # every open page of the duel is stale: it shows the duel as it stands

@@ -34,6 +34,13 @@ def _t(name: str, **kwargs: Any) -> Callable[[World], str]:
     )
 
 
+def _tick(entrant: Any) -> str:
+    from tournaments.services.invitations import claim_sheet_mark
+
+    entrant.refresh_from_db()
+    return f"{entrant.pk}:{claim_sheet_mark(entrant)}"
+
+
 def _table(name: str) -> Callable[[World], str]:
     return lambda w: reverse(name, args=[w.table.pk])
 
@@ -54,7 +61,12 @@ PAGES: dict[str, Page] = {
     ),
     "the players' sheets, before printing": Page("organiser", _t("organiser:print_players")),
     "the players' sheets, printed": Page(
-        "organiser", _t("organiser:print_players"), "post", {"confirm": "1"}, shows="/claim/"
+        "organiser",
+        _t("organiser:print_players"),
+        "post",
+        # Only the ticked players get a new sheet (none by default), each with its link's mark.
+        {"replace": lambda w: _tick(w.entrants[2])},
+        shows="/claim/",
     ),
     "the referees' sheets, before printing": Page("organiser", _t("organiser:print_referees")),
     "the referees' sheets, printed": Page(

@@ -230,6 +230,13 @@ def _version(world: World) -> str:
     return str(world.tournament.standings_version)
 
 
+def _mark(entrant: Any) -> str:
+    from tournaments.services.invitations import claim_sheet_mark
+
+    entrant.refresh_from_db()
+    return claim_sheet_mark(entrant)
+
+
 def _g(world: World, i: int) -> str:
     return str(world.tournament.groups.order_by("order")[i].pk)
 
@@ -239,7 +246,9 @@ FORMS: dict[str, Form] = {
     # Organiser pages
     "organiser:open_registration": Form("organiser", "setup"),
     "organiser:start_group_phase": Form("organiser", "setup", {"confirm": "1"}),
-    "organiser:start_playoffs": Form("organiser", fields={"confirm": "1"}),
+    "organiser:start_playoffs": Form(
+        "organiser", fields=lambda w: {"confirm": "1", "version": _version(w)}
+    ),
     "organiser:catch_up": Form("organiser"),
     "organiser:publish": Form("organiser", fields={"published": "1", "back": "/"}),
     "tournaments:publish": Form("organiser", fields={"published": "1", "back": "/"}),
@@ -260,7 +269,13 @@ FORMS: dict[str, Form] = {
     "organiser:register_list": Form("organiser", "setup", {"names": "Zoe\nYan"}),
     "organiser:register_csv": Form("organiser", "setup", {"file": "name\nZoe\n"}, ("file",)),
     "organiser:withdraw": Form(
-        "organiser", fields=lambda w: {"entrant": _e(w, 2), "reason": "Ill", "confirm": "1"}
+        "organiser",
+        fields=lambda w: {
+            "entrant": _e(w, 2),
+            "reason": "Ill",
+            "confirm": "1",
+            "version": _version(w),
+        },
     ),
     "organiser:issue_claim": Form("organiser", "setup"),
     "organiser:undo_withdrawal": Form("organiser"),
@@ -344,12 +359,21 @@ FORMS: dict[str, Form] = {
     "organiser:paper_duel": Form("organiser", fields={"winner": "A", "note": "x", "rev": "0"}),
     "organiser:schedule": Form("organiser", fields={"time_zone": "Europe/Paris"}),
     "organiser:check_in_player": Form("organiser", "setup", {"present": "1"}),
-    "organiser:withdraw_no_shows": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:withdraw_no_shows": Form(
+        "organiser",
+        "setup",
+        lambda w: {
+            "confirm": "1",
+            "expected": [str(e.pk) for e in w.tournament.entrants.filter(checked_in_at=None)],
+        },
+    ),
     "organiser:undo_check_in": Form("organiser", "setup"),
-    "organiser:remove_player": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:remove_player": Form("organiser", "setup", {"confirm": "1", "account": "0"}),
     "organiser:invite": Form("organiser", fields={"label": "Ref", "role": "referee"}),
     "organiser:revoke_invitation": Form("organiser"),
-    "organiser:print_players": Form("organiser", "setup", {"confirm": "1"}),
+    "organiser:print_players": Form(
+        "organiser", "setup", lambda w: {"replace": f"{w.entrants[2].pk}:{_mark(w.entrants[2])}"}
+    ),
     "organiser:print_referees": Form(
         "organiser", fields=lambda w: {"replace": str(w.invitation.pk)}
     ),

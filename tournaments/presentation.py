@@ -316,8 +316,10 @@ def audit_text(
             words = ", ".join(duel(v) for v in value) if isinstance(value, list) else str(value)
         elif key == "group":
             words = group(value)
-        elif key == "intent":
-            continue  # a form's idempotency key: how a repeat is told, nothing to read
+        elif key in ("intent", "removed"):
+            # A form's idempotency key, a removed entry's id: how a repeat is told, nothing
+            # to read (the removed entry's name is beside it).
+            continue
         elif key in ("referee", "previous"):
             words = users.get(_int(value), "someone") if value is not None else "nobody"
         elif key == "kind":
@@ -553,4 +555,133 @@ def take_needs_confirm(title: str, previous: str) -> str:
     return (
         f"{title} is running with {previous} as its referee: tick the confirmation to take "
         f"it from them (their console turns read-only and says who took it)."
+    )
+
+
+# Confirmations (issue "Trust on the night") ------------------------------------------------
+
+CONFIRM_OUT_OF_DATE = "This page is out of date: look again, then confirm. Nothing was changed."
+
+
+def removed_text(name: str) -> str:
+    return f"{name} is removed."
+
+
+def already_removed(name: str) -> str:
+    return f"{name} was already removed: nothing changed."
+
+
+def removal_stale(name: str, account: str) -> str:
+    """The entry's account changed between the confirmation and the press."""
+    now = f"it is linked to {account} now" if account else "it is linked to no account now"
+    return (
+        f"{name}'s entry changed since you were asked ({now}): check again what removing "
+        f"{name} does. Nothing was changed."
+    )
+
+
+# Printed sheets: a tick per person whose link is replaced, none by default.
+TICK_PLAYERS = (
+    "Tick whose links to replace: a link already handed out keeps working unless you tick it."
+)
+SHEETS_ALREADY_REPLACED = (
+    "The ticked links were already replaced by a newer sheet: nothing changed."
+)
+CLAIM_LINK_REPLACED = (
+    "This claim link was replaced by a newer sheet: use the link on the newest sheet, or ask "
+    "the organiser for it."
+)
+
+
+def not_active_text(name: str) -> str:
+    return f"{name} is not active in this tournament."
+
+
+PLAYOFFS_STARTED = (
+    "The playoffs have started: the bracket is announced, and group-phase and tie-break "
+    "results are frozen."
+)
+
+
+def no_shows_done(names: list[str], *, removed: bool) -> str:
+    """ "2 no-shows removed: Oli, Uma." """
+    verb = "removed" if removed else "withdrawn"
+    return f"{len(names)} no-show{'s' if len(names) != 1 else ''} {verb}: {', '.join(names)}."
+
+
+# Why an undo or a correction is no longer possible (services ask; these are their words) ----
+
+
+def withdrawal_final(name: str) -> str:
+    return f"{name}'s withdrawal is final now (no re-entry)."
+
+
+def withdrawal_undo_blocker(name: str, why: str, *, detail: str = "") -> str:
+    """Why `name`'s withdrawal cannot be undone: `why` is "undone", "eliminated",
+    "cancelled", "later" (someone did something else: `detail` names the action), "moved"
+    (a duel moved on: `detail` is its title) or "active"."""
+    final = withdrawal_final(name)
+    if why == "undone":
+        return f"{name}'s withdrawal was already undone: nothing changed."
+    if why == "eliminated":
+        return f"{name}'s withdrawal eliminated a group: an elimination cannot be undone. {final}"
+    if why == "cancelled":
+        return f"The tournament is cancelled. {final}"
+    if why == "later":
+        return f"Since the withdrawal, someone did something else ({detail.lower()}). {final}"
+    if why == "moved":
+        return f"Since the withdrawal, {detail} has moved on. {final}"
+    return f"{name} is not withdrawn now."
+
+
+def check_in_undo_blocker(name: str, why: str) -> str:
+    """Why `name`'s check-in cannot be undone: "not_checked_in", or the phase it was for has
+    started ("group_phase", "playoffs")."""
+    if why == "not_checked_in":
+        return f"{name} is not checked in: nothing changed."
+    if why == "group_phase":
+        return f"{name} was checked in for the group phase, which has started: the check-in stands."
+    return f"{name} was checked in for the playoffs, which have started: the check-in stands."
+
+
+NO_SHOWS_NOBODY = "Everybody is checked in: nobody to withdraw."
+NO_SHOWS_TOO_LATE = "No-shows are withdrawn before the group phase or the playoffs start."
+NO_SHOWS_BOTH_GROUPS = (
+    "Withdrawing all of them at once would leave both groups below 5: withdraw them one at a "
+    "time from the players page, or check some in."
+)
+
+FROZEN_PLAYOFF = "Playoff results are corrected while the playoffs run or after."
+FROZEN_CANCELLED = "The tournament is cancelled: its results stand as they are."
+FROZEN_BY_PLAYOFFS = (
+    "Group-phase and tie-break results froze when the playoffs started: this result can no "
+    "longer be corrected or voided."
+)
+
+VACANT_SEAT = "a vacant seat"
+
+
+def pairing_text(first: str, second: str) -> str:
+    """ "Ada v Bao": a playoff duel the confirmation announces."""
+    return f"{first} v {second}"
+
+
+# The e-mails a withdrawal's undo sends (tasks.notify_withdrawal_undone).
+
+
+def withdrawal_undone_mail(tournament: str, who: str, title: str) -> tuple[str, str]:
+    """To the referee and players of a duel the withdrawal had forfeited: (subject, body)."""
+    return (
+        f"{tournament}: {who}'s withdrawal was undone",
+        f"{who}'s withdrawal was a mistake and has been undone: the forfeit of {title} "
+        f"is taken back, and the duel goes on where it stood.\n",
+    )
+
+
+def duel_off_mail(tournament: str, player: str, who: str, title: str, me: str) -> tuple[str, str]:
+    """To a player named for a duel the automation created after the withdrawal."""
+    return (
+        f"{tournament}: {title} is off",
+        f"{player}, {who}'s withdrawal was undone, so {title} is no longer called for: you do "
+        f"not play it.\n\nYour duels, live: {me}\n",
     )

@@ -254,7 +254,7 @@ def notify_withdrawal_undone(withdrawal_id: int, restored: list[int], voided: li
     from duels.models import Duel
 
     from .models import Withdrawal
-    from .presentation import duel_title
+    from .presentation import duel_off_mail, duel_title, withdrawal_undone_mail
 
     withdrawal = (
         Withdrawal.objects.select_related("tournament", "entrant").filter(pk=withdrawal_id).first()
@@ -272,9 +272,7 @@ def notify_withdrawal_undone(withdrawal_id: int, restored: list[int], voided: li
             sent += send_once(
                 user,
                 f"withdrawal-undone:{withdrawal.pk}:{duel.pk}:{user.pk}",
-                f"{name}: {who}'s withdrawal was undone",
-                f"{who}'s withdrawal was a mistake and has been undone: the forfeit of {title} "
-                f"is taken back, and the duel goes on where it stood.\n",
+                *withdrawal_undone_mail(name, who, title),
             )
     for duel in Duel.objects.filter(pk__in=voided).select_related(*related):
         title = duel_title(duel)
@@ -286,8 +284,6 @@ def notify_withdrawal_undone(withdrawal_id: int, restored: list[int], voided: li
             sent += send_once(
                 entrant.user,
                 f"withdrawal-undone:{withdrawal.pk}:{duel.pk}:{entrant.user_id}",
-                f"{name}: {title} is off",
-                f"{entrant.name}, {who}'s withdrawal was undone, so {title} is no longer "
-                f"called for: you do not play it.\n\nYour duels, live: {_me()}\n",
+                *duel_off_mail(name, entrant.name, who, title, _me()),
             )
     return sent

@@ -153,3 +153,31 @@ def test_axe_on_the_referee_sheets_and_the_players_own_undo(page):
     pia.refresh_from_db()
     assert pia.checked_in_at is None
     assert found == {k: [] for k in found}, found
+
+
+def test_removing_a_linked_player_is_confirmed_on_a_phone(page):
+    organiser = UserFactory(username="olga")
+    tournament = TournamentFactory(created_by=organiser, slug="cup", name="Cup")
+    pia = EntrantFactory(tournament=tournament, name="Pia", user=UserFactory(username="pia"))
+    found = {}
+    page.set_viewport_size(PHONE)
+    sign_in(page, "olga")
+    page.goto("/t/cup/manage/players/")
+    page.get_by_role("button", name="Remove Pia…").click()
+    confirm = page.get_by_role("region", name="Remove Pia?")
+    expect(confirm).to_contain_text("Nothing has changed yet.")
+    expect(confirm).to_contain_text("The entry is linked to the account pia")
+    expect(confirm).to_contain_text("A removal cannot be undone")
+    found["removal confirmation"] = serious(page)
+    assert tournament.entrants.filter(pk=pia.pk).exists()  # asking changed nothing
+
+    page.get_by_role("button", name="Confirm: remove Pia and unlink pia").click()
+    expect(page.get_by_role("status")).to_contain_text("Pia is removed.")
+    expect(page.get_by_role("button", name="Remove Pia…")).to_have_count(0)
+    assert not tournament.entrants.filter(pk=pia.pk).exists()
+    # The same confirmation sent again (the browser's back and resend) changes nothing.
+    page.go_back()
+    page.get_by_role("button", name="Confirm: remove Pia and unlink pia").click()
+    expect(page.get_by_role("status")).to_contain_text("Pia was already removed: nothing changed.")
+    found["players after the removal"] = serious(page)
+    assert found == {k: [] for k in found}, found

@@ -97,8 +97,9 @@ def test_a_claim_link_through_sign_up_to_the_entry_and_check_in(browser, live_se
     page = staff.new_page()
     sign_in(page, "olga")
     page.goto("/t/cup/manage/print/players/")
-    expect(page.get_by_text("stop working")).to_be_visible()
-    page.get_by_role("button", name="Issue fresh links and show the sheets").click()
+    expect(page.get_by_text("the link it replaces stops working")).to_be_visible()
+    page.get_by_role("checkbox", name="Bea").check()  # none ticked by default
+    page.get_by_role("button", name="Replace the ticked links and show their sheets").click()
     expect(page.get_by_role("heading", name="Bea")).to_be_visible()
     expect(page.get_by_role("img", name="QR code for Bea")).to_be_visible()
     assert serious(page) == []

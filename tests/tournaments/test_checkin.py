@@ -331,12 +331,56 @@ class TestRemove:
         tournament, users = cup
         typo = services.add_entrant(tournament, "Pai", users["organiser"])
         client = client_for(users["co_organiser"])
-        response = client.post(reverse("organiser:remove_player", args=["cup", typo.pk]))
+        address = reverse("organiser:remove_player", args=["cup", typo.pk])
+        asked = client.post(address)
+        html = asked.content.decode()
+        assert asked.status_code == 200
+        assert "Remove Pai?" in html and "A removal cannot be undone" in html
+        assert "not linked to an account" in html and "Confirm: remove Pai" in html
+        assert tournament.entrants.filter(pk=typo.pk).exists()  # the first post only asks
+        response = client.post(address, {"confirm": "1", "account": "0"})
         assert response.status_code == 302
         assert not tournament.entrants.filter(name="Pai").exists()
         assert "Pai is removed" in client.get(response.url).content.decode()
+        # The same confirmation again: nothing changes, and the page says so.
+        again = client.post(address, {"confirm": "1", "account": "0"}, follow=True)
+        assert "Pai was already removed: nothing changed." in again.content.decode()
+        assert AuditEntry.objects.filter(action="player_removed").count() == 1
         # The name is free again.
         services.add_entrant(tournament, "Pai", users["organiser"])
+
+    def test_a_linked_entry_names_its_account_and_asks_again_if_it_changed(self, cup):
+        tournament, users = cup
+        bea = EntrantFactory(tournament=tournament, name="Bea")
+        client = client_for(users["organiser"])
+        address = reverse("organiser:remove_player", args=["cup", bea.pk])
+        asked = client.post(address)
+        assert "not linked to an account" in asked.content.decode()
+        assert asked.context["removal"].account_id == 0
+        # Bea claims her entry while the organiser reads: the confirmation named no account.
+        bea.user = UserFactory(username="bea")
+        bea.save(update_fields=["user"])
+        response = client.post(address, {"confirm": "1", "account": "0"})
+        assert response.status_code == 409
+        html = response.content.decode()
+        assert "linked to bea now" in html and "Nothing was changed" in html
+        assert "The entry is linked to the account bea" in html
+        assert "Confirm: remove Bea and unlink bea" in html
+        assert tournament.entrants.filter(pk=bea.pk).exists()
+        client.post(address, {"confirm": "1", "account": str(bea.user_id)})
+        assert not tournament.entrants.filter(pk=bea.pk).exists()
+
+    @pytest.mark.parametrize("account", [None, "", "x", "1e3"])
+    def test_a_confirmation_without_what_it_named_changes_nothing(self, cup, account):
+        tournament, users = cup
+        pia = tournament.entrants.get(name="Pia")
+        data = {"confirm": "1"} | ({} if account is None else {"account": account})
+        response = client_for(users["organiser"]).post(
+            reverse("organiser:remove_player", args=["cup", pia.pk]), data
+        )
+        assert response.status_code == 409
+        assert "This page is out of date: look again, then confirm" in response.content.decode()
+        assert tournament.entrants.filter(pk=pia.pk).exists()
 
     @pytest.mark.parametrize("who", ["referee", "player", "other_staff", "stranger"])
     def test_others_cannot_remove(self, cup, who):

@@ -9,7 +9,10 @@ from django.urls import reverse
 
 from duels.models import Duel, DuelKind, DuelStatus
 from tests.tournaments.helpers import settle_tiebreaks
-from tournaments.models import AuditEntry, Phase
+from tests.tournaments.test_organiser_views import register
+from tests.tournaments.test_withdrawal_undo import running_round_two, started, state_of
+from tournaments.models import AuditEntry, EntrantStatus, Phase, Withdrawal
+from tournaments.services import checkin
 
 pytestmark = pytest.mark.django_db
 
@@ -126,3 +129,86 @@ def test_after_the_start_frozen_results_are_not_offered_for_correction(settled):
     assert posted.status_code == 422
     assert "froze when the playoffs started" in posted.content.decode()
     assert state(tournament) == before
+
+
+# ---- a confirmation carries what its preview showed, or nothing is done -----------------------
+
+OUT_OF_DATE = "This page is out of date: look again, then confirm"
+# What a confirmation's token can be besides itself: missing, empty, garbled.
+NOT_A_TOKEN = [None, "", "seven", "1.5", "\x00"]
+
+
+def _with(token, name: str, data: dict) -> dict:
+    return data | ({} if token is None else {name: token})
+
+
+@pytest.mark.parametrize("token", NOT_A_TOKEN)
+def test_a_withdrawal_confirmed_without_its_version_changes_nothing(token):
+    tournament, organiser, reds, blues = started()
+    duel = running_round_two(tournament, organiser, reds, blues)
+    before = state_of(tournament)
+    response = signed_in(organiser).post(
+        url(tournament, "withdraw"),
+        _with(token, "version", {"entrant": duel.seat_a_id, "confirm": "1"}),
+    )
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert OUT_OF_DATE in html and "Nothing was changed" in html
+    assert f"Confirm: withdraw {duel.seat_a.name}" in html  # asked again, with a fresh preview
+    assert state_of(tournament) == before
+    assert not Withdrawal.objects.exists()
+    duel.seat_a.refresh_from_db()
+    assert duel.seat_a.status == EntrantStatus.ACTIVE
+
+
+@pytest.mark.parametrize("token", NOT_A_TOKEN)
+def test_the_playoffs_confirmed_without_their_version_do_not_start(settled, token):
+    tournament, organiser, _ = settled
+    before = state(tournament)
+    response = signed_in(organiser).post(
+        url(tournament, "start_playoffs"), _with(token, "version", {"confirm": "1"})
+    )
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert OUT_OF_DATE in html
+    assert "Confirm: start the playoffs" in html
+    assert state(tournament) == before
+    assert not AuditEntry.objects.filter(action="playoffs_started").exists()
+
+
+@pytest.mark.parametrize("expected", [None, [""], ["x"], ["1", "two"]])
+def test_no_shows_confirmed_without_the_players_named_are_not_withdrawn(cup_of_twelve, expected):
+    tournament, organiser = cup_of_twelve
+    data = {"confirm": "1"} | ({} if expected is None else {"expected": expected})
+    response = signed_in(organiser).post(url(tournament, "withdraw_no_shows"), data)
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert OUT_OF_DATE in html
+    assert "already withdrawn" not in html  # nobody was: nothing was named
+    assert "Confirm: remove 2 players" in html  # asked again, naming them
+    assert tournament.entrants.count() == 12
+    assert not AuditEntry.objects.filter(action="no_shows_withdrawn").exists()
+
+
+def test_the_service_takes_an_empty_list_of_no_shows_for_a_stale_one(cup_of_twelve):
+    tournament, organiser = cup_of_twelve
+    from core.errors import ServiceError
+
+    with pytest.raises(ServiceError) as err:
+        checkin.withdraw_no_shows(tournament, organiser, confirm=True, expected=[])
+    assert err.value.code == "stale"
+    assert tournament.entrants.count() == 12
+
+
+@pytest.fixture
+def cup_of_twelve():
+    from tests.factories import TournamentFactory, UserFactory
+
+    organiser = UserFactory(username="olga")
+    tournament = TournamentFactory(created_by=organiser, slug="cup", name="Cup")
+    tournament.groups.create(name="Reds", order=1)
+    tournament.groups.create(name="Blues", order=2)
+    register(tournament, organiser, n=12, first=6)
+    for entrant in list(tournament.entrants.order_by("name"))[:10]:
+        checkin.check_in(tournament, organiser, entrant.pk)
+    return tournament, organiser

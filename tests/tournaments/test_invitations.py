@@ -16,6 +16,7 @@ from tests.factories import PASSWORD, EntrantFactory, RoleFactory, TournamentFac
 from tournaments import services
 from tournaments.models import AuditEntry
 from tournaments.services import invitations, issue_claim_link
+from tournaments.services.entrants import find_claimable
 from tournaments.services.withdrawals import undo_withdrawal
 
 pytestmark = pytest.mark.django_db
@@ -260,23 +261,54 @@ class TestPages:
 
 
 class TestPrintedSheets:
-    def test_printing_player_sheets_reissues_links(self, cup):
+    def test_printing_player_sheets_replaces_only_the_ticked_links(self, cup):
         tournament, users = cup
         bea = EntrantFactory(tournament=tournament, name="Bea")
+        cy = EntrantFactory(tournament=tournament, name="Cy")
         old = reverse("tournaments:claim", args=["cup", issue_claim_link(bea)])
+        kept = reverse("tournaments:claim", args=["cup", issue_claim_link(cy)])
         client = client_for(users["co_organiser"])
         url = reverse("organiser:print_players", args=["cup"])
-        before = client.get(url).content.decode()
-        assert "stop working" in before and "Bea" in before
-        assert invitations.link_is_live(old)  # looking changes nothing
+        before = client.get(url)
+        page = before.content.decode()
+        assert 'name="replace"' in page and "checked" not in page  # none ticked by default
+        assert "Bea" in page and invitations.link_is_live(old)  # looking changes nothing
+        # Nothing ticked: refused in words, and every link handed out keeps working.
         response = client.post(url)
+        assert response.status_code == 422
+        assert "Tick whose links to replace" in response.content.decode()
+        assert invitations.link_is_live(old) and invitations.link_is_live(kept)
+        tick = {
+            p["entrant"].name: f"{p['entrant'].pk}:{p['mark']}" for p in before.context["players"]
+        }
+        response = client.post(url, {"replace": [tick["Bea"]]})
         page = response.content.decode()
         assert response.status_code == 200
-        assert not invitations.link_is_live(old)
-        (row,) = response.context["rows"]  # the player with an account gets no sheet
+        (row,) = response.context["rows"]
         assert row["sheet"].name == "Bea" and invitations.link_is_live(row["link"])
         assert row["link"] in page and page.count('<svg role="img"') == 1
+        assert invitations.link_is_live(kept)  # not ticked: still live
         assert AuditEntry.objects.filter(tournament=tournament, action="claim_links_reissued")
+        # The replaced link says so, in words.
+        with pytest.raises(ServiceError, match="replaced by a newer sheet") as err:
+            find_claimable(tournament, old.rstrip("/").rsplit("/", 1)[1])
+        assert "not valid" not in err.value.message
+        assert "replaced by a newer sheet" in client.get(old).content.decode()
+        # The same ticks again change nothing, and say so.
+        again = client.post(url, {"replace": [tick["Bea"]]}, follow=True)
+        assert "already replaced by a newer sheet: nothing changed" in again.content.decode()
+        assert invitations.link_is_live(row["link"])
+        assert AuditEntry.objects.filter(action="claim_links_reissued").count() == 1
+
+    def test_all_of_them_is_one_tick(self, cup):
+        tournament, users = cup
+        for name in ("Bea", "Cy"):
+            issue_claim_link(EntrantFactory(tournament=tournament, name=name))
+        client = client_for(users["organiser"])
+        url = reverse("organiser:print_players", args=["cup"])
+        listed = [f"{p['entrant'].pk}:{p['mark']}" for p in client.get(url).context["players"]]
+        response = client.post(url, {"all": "1", "listed": listed})
+        assert sorted(row["sheet"].name for row in response.context["rows"]) == ["Bea", "Cy"]
 
     def test_printing_referee_sheets_replaces_only_the_ticked_links(self, cup):
         tournament, users = cup

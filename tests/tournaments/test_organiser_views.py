@@ -454,8 +454,10 @@ def test_a_withdrawal_that_sinks_a_group_asks_for_confirmation(cup):
     assert "Confirm: withdraw " + leaving.name + " and eliminate Blues" in html
     leaving.refresh_from_db()
     assert leaving.status == EntrantStatus.ACTIVE
+    version = response.context["preview"].version
     response = client.post(
-        url("withdraw"), {"entrant": leaving.pk, "reason": "ill", "confirm": "1"}
+        url("withdraw"),
+        {"entrant": leaving.pk, "reason": "ill", "confirm": "1", "version": version},
     )
     assert response.status_code == 302
     blues.refresh_from_db()

@@ -425,3 +425,27 @@ def test_a_nomination_the_withdrawal_cleared_is_named_again():
     named.refresh_from_db()
     assert (named.status, named.seat_a_id) == (DuelStatus.READY, withdrawal.entrant_id)
     assert state_of(tournament) == before
+
+
+def test_redo_after_an_undone_withdrawal_does_not_enter_the_forfeit_again():
+    """The forfeit a withdrawal's undo took back is marked undone like a referee's undo, but
+    it is not one: the console's "Redo" (even a forged post) has nothing to enter."""
+    tournament, organiser, reds, blues = started()
+    duel = running_round_two(tournament, organiser, reds, blues)
+    withdrawal = services.withdraw(tournament, organiser, duel.seat_a_id, "ill", confirm=True)
+    undo_withdrawal(tournament, organiser, withdrawal_id=withdrawal.pk)
+    duel.refresh_from_db()
+    assert (duel.status, duel.seq) == (DuelStatus.RUNNING, 1)
+    with pytest.raises(ServiceError, match="Nothing to redo"):
+        refereeing.redo_undone(duel, organiser, duel.seq, duel.revision)
+    duel.refresh_from_db()
+    assert (duel.status, duel.seq) == (DuelStatus.RUNNING, 1)
+    assert not Result.objects.filter(duel=duel).exists()
+    # A referee's own undo after it is still redone.
+    refereeing.append_event(duel, organiser, {"type": "round", "cards": {"A": 4, "B": 2}}, 1)
+    duel.refresh_from_db()
+    refereeing.undo_last_event(duel, organiser, duel.seq, duel.revision)
+    duel.refresh_from_db()
+    refereeing.redo_undone(duel, organiser, duel.seq, duel.revision)
+    duel.refresh_from_db()
+    assert duel.seq == 2

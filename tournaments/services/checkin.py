@@ -12,6 +12,7 @@ from accounts.permissions import Action, can
 from core.errors import ServiceError
 
 from .. import format as fmt
+from .. import presentation
 from ..models import FINAL_PHASES, AuditEntry, Entrant, EntrantStatus, Phase, Tournament
 from . import audit, lifecycle
 from .entrants import REGISTRATION_PHASES, remove_entrant
@@ -67,21 +68,15 @@ def undo_blocker(tournament: Tournament, entrant: Entrant, started=_UNREAD) -> s
     after, for the playoffs (the two starts the overview names the missing players for).
     `started`: `group_phase_started_at`, read once by a page that asks for many players."""
     if entrant.checked_in_at is None:
-        return f"{entrant.name} is not checked in: nothing changed."
+        return presentation.check_in_undo_blocker(entrant.name, "not_checked_in")
     if started is _UNREAD:
         started = group_phase_started_at(tournament)
     if started is None or entrant.checked_in_at < started:
         if tournament.phase not in REGISTRATION_PHASES:
-            return (
-                f"{entrant.name} was checked in for the group phase, which has started: "
-                "the check-in stands."
-            )
+            return presentation.check_in_undo_blocker(entrant.name, "group_phase")
         return ""
     if tournament.phase not in (Phase.GROUP_PHASE, Phase.TIE_BREAKS):
-        return (
-            f"{entrant.name} was checked in for the playoffs, which have started: the "
-            "check-in stands."
-        )
+        return presentation.check_in_undo_blocker(entrant.name, "playoffs")
     return ""
 
 
@@ -143,9 +138,9 @@ def no_shows_preview(tournament: Tournament) -> NoShows:
     absent = missing(tournament)
     eliminates = refusal = ""
     if not absent:
-        refusal = "Everybody is checked in: nobody to withdraw."
+        refusal = presentation.NO_SHOWS_NOBODY
     elif tournament.phase in FINAL_PHASES or tournament.phase == Phase.PLAYOFFS:
-        refusal = "No-shows are withdrawn before the group phase or the playoffs start."
+        refusal = presentation.NO_SHOWS_TOO_LATE
     elif lifecycle.group_phase_open(tournament) and round_one_started(tournament):
         groups = list(tournament.groups.order_by("order"))
         active = tournament.entrants.filter(status=EntrantStatus.ACTIVE)
@@ -153,10 +148,7 @@ def no_shows_preview(tournament: Tournament) -> NoShows:
         after = fmt.end_state(before, {e.pk: None for e in absent})
         verdict = fmt.check_change(before, after, [g.pk for g in groups])
         if verdict.refused:
-            refusal = (
-                "Withdrawing all of them at once would leave both groups below 5: withdraw "
-                "them one at a time from the players page, or check some in."
-            )
+            refusal = presentation.NO_SHOWS_BOTH_GROUPS
         elif verdict.needs_confirmation:
             eliminates = next(g.name for g in groups if g.pk == verdict.eliminated_group)
     return NoShows(absent, tournament.phase in REGISTRATION_PHASES, eliminates, refusal)
@@ -182,11 +174,13 @@ def withdraw_no_shows(
     if not can(actor, Action.WITHDRAW_PLAYERS, tournament):
         raise ServiceError("You may not withdraw players here.", code="forbidden")
     if tournament.phase in FINAL_PHASES or tournament.phase == Phase.PLAYOFFS:
-        raise ServiceError("No-shows are withdrawn before the group phase or the playoffs start.")
+        raise ServiceError(presentation.NO_SHOWS_TOO_LATE)
     absent = missing(tournament)
-    if expected is not None and sorted(e.pk for e in absent) != sorted(expected):
-        still = [pk for pk in expected if pk in {e.pk for e in absent}]
-        if not still:
+    named, now = set(expected or ()), {e.pk for e in absent}
+    # A confirmation names at least one player: an empty list confirms nobody, and is asked
+    # again rather than told "already withdrawn".
+    if expected is not None and (not named or named != now):
+        if named and not named & now:
             raise ServiceError(
                 "The no-shows you confirmed were already withdrawn or have checked in: "
                 "nothing changed.",
@@ -198,7 +192,7 @@ def withdraw_no_shows(
             code="stale",
         )
     if not absent:
-        raise ServiceError("Everybody is checked in: nobody to withdraw.")
+        raise ServiceError(presentation.NO_SHOWS_NOBODY)
     names = [e.name for e in absent]
     if tournament.phase in REGISTRATION_PHASES:
         for entrant in absent:

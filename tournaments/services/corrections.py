@@ -103,15 +103,12 @@ def frozen_reason(tournament: Tournament, duel) -> str:
     (empty when it can). The results pages ask it before they offer a correction."""
     if duel.kind == DuelKind.PLAYOFF:
         if tournament.phase not in (Phase.PLAYOFFS, Phase.COMPLETE):
-            return "Playoff results are corrected while the playoffs run or after."
+            return presentation.FROZEN_PLAYOFF
         return ""
     if tournament.phase == Phase.CANCELLED:
-        return "The tournament is cancelled: its results stand as they are."
+        return presentation.FROZEN_CANCELLED
     if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
-        return (
-            "Group-phase and tie-break results froze when the playoffs started: this result "
-            "can no longer be corrected or voided."
-        )
+        return presentation.FROZEN_BY_PLAYOFFS
     return ""
 
 

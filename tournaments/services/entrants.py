@@ -15,7 +15,8 @@ from accounts.permissions import Action, can
 from core.errors import ServiceError
 from core.names import name_key
 
-from ..models import ENTRANT_NAME_MAX, Entrant, EntrantStatus, Phase, Tournament
+from .. import presentation
+from ..models import ENTRANT_NAME_MAX, AuditEntry, Entrant, EntrantStatus, Phase, Tournament
 from . import audit
 from .names import check_entrant_name_free, clean_entrant_name, collision_message
 from .setup import lock
@@ -52,23 +53,68 @@ def add_entrant(tournament: Tournament, name: str, actor=None) -> Entrant:
     return entrant
 
 
+NOT_REGISTERED = "That player is not registered in this tournament."
+REMOVAL_CLOSED = "The group phase has started: a player can only be withdrawn now, not removed."
+
+
+@dataclass(frozen=True)
+class Removal:
+    """What removing an entry would do, named before it is done: the entry, and the account
+    it is linked to (that account loses it). A removal cannot be undone."""
+
+    entrant: Entrant
+    account: str  # the linked account's label, "" when none
+    account_id: int  # what the confirmation carries: the linked account's id, 0 when none
+    refusal: str  # why it would be refused, else ""
+
+
+def removal_preview(tournament: Tournament, entrant: Entrant) -> Removal:
+    """Read-only: what `remove_entrant` would do now to `entrant`."""
+    user = entrant.user
+    refusal = "" if tournament.phase in REGISTRATION_PHASES else REMOVAL_CLOSED
+    return Removal(entrant, user.staff_label if user else "", entrant.user_id or 0, refusal)
+
+
+def _removed_before(tournament: Tournament, entrant_id: int) -> str:
+    """The name of the entry `entrant_id` if it was removed from this tournament, else ""."""
+    entry = (
+        AuditEntry.objects.filter(
+            tournament=tournament, action="player_removed", detail__removed=entrant_id
+        )
+        .order_by("-pk")
+        .first()
+    )
+    return (entry.detail.get("names") or [""])[0] if entry else ""
+
+
 @transaction.atomic
-def remove_entrant(tournament: Tournament, actor, entrant_id: int) -> str:
+def remove_entrant(
+    tournament: Tournament, actor, entrant_id: int, *, expected_account: int | None = None
+) -> str:
     """Remove a player outright (a mistyped name, a no-show) before the group phase starts;
-    after that a player can only be withdrawn. Returns the name removed."""
+    after that a player can only be withdrawn. Returns the name removed.
+
+    `expected_account`: the account (0: none) the confirmation named; if the entry was
+    linked or unlinked since, nothing is done and the organiser is asked again. An entry
+    already removed is told so ("done"), nothing changed."""
     tournament = lock(tournament)
     if not can(actor, Action.MANAGE_REGISTRATION, tournament):
         raise ServiceError("You may not remove players here.", code="forbidden")
-    if tournament.phase not in REGISTRATION_PHASES:
-        raise ServiceError(
-            "The group phase has started: a player can only be withdrawn now, not removed."
-        )
-    entrant = tournament.entrants.filter(pk=entrant_id).first()
+    entrant = tournament.entrants.select_related("user").filter(pk=entrant_id).first()
     if entrant is None:
-        raise ServiceError("That player is not registered in this tournament.")
+        gone = _removed_before(tournament, entrant_id)
+        if gone:
+            raise ServiceError(presentation.already_removed(gone), code="done")
+        raise ServiceError(NOT_REGISTERED)
+    if tournament.phase not in REGISTRATION_PHASES:
+        raise ServiceError(REMOVAL_CLOSED)
+    if expected_account is not None and expected_account != (entrant.user_id or 0):
+        account = entrant.user.staff_label if entrant.user else ""
+        raise ServiceError(presentation.removal_stale(entrant.name, account), code="stale")
     name = entrant.name
     entrant.delete()  # memberships go with it; nothing else refers to an entry this early
-    audit.record(tournament, actor, "player_removed", names=[name])
+    # `removed`: the id a repeated confirmation names, so that it is told, not refused.
+    audit.record(tournament, actor, "player_removed", names=[name], removed=entrant_id)
     audit.bump_version(tournament)
     return name
 
@@ -207,6 +253,8 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
         else None
     )
     if entrant is None:
+        if token and _replaced_by_a_sheet(tournament, hash_claim_token(token)):
+            raise ServiceError(presentation.CLAIM_LINK_REPLACED, code="replaced")
         raise ServiceError(
             "This claim link is not valid. Ask the organiser for a new one.", code="unknown"
         )
@@ -227,6 +275,16 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
     if entrant.claim_expires_at is None or entrant.claim_expires_at <= timezone.now():
         raise ServiceError("This claim link has expired. Ask the organiser for a new one.")
     return entrant
+
+
+def _replaced_by_a_sheet(tournament: Tournament, token_hash: str) -> bool:
+    """Was this link replaced by a printed sheet (`invitations.reissue_player_sheets` keeps
+    the hashes it replaced)? A tournament prints a handful of times: read them all, and only
+    for a link that is no longer live."""
+    printings = AuditEntry.objects.filter(
+        tournament=tournament, action="claim_links_reissued"
+    ).values_list("detail", flat=True)
+    return any(token_hash in (detail.get("replaced") or []) for detail in printings)
 
 
 def holds_an_entry(tournament: Tournament, user) -> bool:

@@ -2,6 +2,8 @@
 printable sheets that reissue them, and the one check of whether an address carries a live
 link (`link_is_live`: sign-up's rate limit exempts such sign-ups)."""
 
+import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -13,9 +15,11 @@ from accounts.models import Role, RoleInvitation, TournamentRole
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 
+from .. import presentation
 from ..models import Entrant, EntrantStatus, Tournament
 from . import audit
 from .entrants import find_claimable, issue_claim_link
+from .setup import lock
 
 CLAIM_VIEW = "tournaments:claim"
 INVITE_VIEW = "tournaments:invite"
@@ -97,19 +101,49 @@ def referee_invitations_to_print(tournament: Tournament) -> list[RoleInvitation]
     )
 
 
+def claim_sheet_mark(entrant: Entrant) -> str:
+    """What a tick on the players' sheets carries about the link it replaces: a digest of
+    the current link's hash ("new" when there is none). Posted back, it tells a tick sent
+    twice (the link was already replaced) from a tick to obey, since an entry keeps its id
+    when its link is replaced. A digest, not the hash: nothing of a live link is printed."""
+    token_hash = entrant.claim_token_hash
+    return hashlib.sha256(f"sheet:{token_hash}".encode()).hexdigest()[:16] if token_hash else "new"
+
+
 @transaction.atomic
-def reissue_player_sheets(tournament: Tournament, actor) -> list[Sheet]:
-    """A fresh claim link for every unclaimed active player: the earlier links stop working."""
+def reissue_player_sheets(
+    tournament: Tournament, actor, *, replace: Mapping[int, str]
+) -> list[Sheet]:
+    """A fresh claim link for each unclaimed active player the organiser ticked (none by
+    default), `replace` mapping each to the `claim_sheet_mark` the page showed: the earlier
+    link stops working and says it was replaced by a newer sheet. The same ticks sent twice
+    change nothing the second time, and say so."""
     if not can(actor, Action.MANAGE_REGISTRATION, tournament):
         raise ServiceError("You may not print the players' claim links.", code="forbidden")
-    sheets = [
-        Sheet(e.name, "player", issue_claim_link(e, actor, record=False), e.pk)
-        for e in players_to_print(tournament)
+    if not replace:
+        raise ServiceError(presentation.TICK_PLAYERS)
+    tournament = lock(tournament)  # two presses at once: the second finds the first's links
+    waiting = {e.pk: e for e in players_to_print(tournament)}
+    chosen = [
+        waiting[pk]
+        for pk, mark in replace.items()
+        if pk in waiting and claim_sheet_mark(waiting[pk]) == mark
     ]
-    if sheets:
-        audit.record(
-            tournament, actor, "claim_links_reissued", players=[sheet.pk for sheet in sheets]
-        )
+    if not chosen:
+        raise ServiceError(presentation.SHEETS_ALREADY_REPLACED, code="done")
+    # The hashes replaced are kept with the printing (never a link: a hash cannot be read
+    # back), so that an old link can say it was replaced rather than "not valid".
+    replaced = [e.claim_token_hash for e in chosen if e.claim_token_hash]
+    sheets = [
+        Sheet(e.name, "player", issue_claim_link(e, actor, record=False), e.pk) for e in chosen
+    ]
+    audit.record(
+        tournament,
+        actor,
+        "claim_links_reissued",
+        players=[sheet.pk for sheet in sheets],
+        replaced=replaced,
+    )
     return sheets
 
 
@@ -127,10 +161,7 @@ def reissue_referee_sheets(tournament: Tournament, actor, *, replace: list[int])
     waiting = {i.pk: i for i in referee_invitations_to_print(tournament)}
     chosen = [waiting[pk] for pk in dict.fromkeys(replace) if pk in waiting]
     if not chosen:
-        raise ServiceError(
-            "The ticked links were already replaced by a newer sheet: nothing changed.",
-            code="done",
-        )
+        raise ServiceError(presentation.SHEETS_ALREADY_REPLACED, code="done")
     sheets = []
     for old in chosen:
         new, token = role_services.replace_invitation(actor, tournament, old.pk)

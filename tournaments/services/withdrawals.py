@@ -128,13 +128,13 @@ def latest(tournament: Tournament) -> Withdrawal | None:
 def undo_blocker(tournament: Tournament, withdrawal: Withdrawal) -> str:
     """Why this withdrawal can no longer be undone, in words; empty when it can."""
     name = withdrawal.entrant.name
-    final = f"{name}'s withdrawal is final now (no re-entry)."
+    words = presentation.withdrawal_undo_blocker
     if withdrawal.undone_at:
-        return f"{name}'s withdrawal was already undone: nothing changed."
+        return words(name, "undone")
     if withdrawal.eliminated:
-        return f"{name}'s withdrawal eliminated a group: an elimination cannot be undone. {final}"
+        return words(name, "eliminated")
     if tournament.phase == Phase.CANCELLED:
-        return f"The tournament is cancelled. {final}"
+        return words(name, "cancelled")
     later = (
         AuditEntry.objects.filter(
             tournament=tournament, pk__gt=withdrawal.audit_upto, actor__isnull=False
@@ -143,10 +143,7 @@ def undo_blocker(tournament: Tournament, withdrawal: Withdrawal) -> str:
         .first()
     )
     if later is not None:
-        return (
-            f"Since the withdrawal, someone did something else "
-            f"({presentation.action_text(later.action).lower()}). {final}"
-        )
+        return words(name, "later", detail=presentation.action_text(later.action))
     moves = DuelEvent.objects.filter(duel__tournament=tournament).filter(
         Q(created_at__gte=withdrawal.created_at) | Q(undone_at__gte=withdrawal.created_at)
     )
@@ -154,12 +151,10 @@ def undo_blocker(tournament: Tournament, withdrawal: Withdrawal) -> str:
         automatic = event.payload.get("type") == "forfeit" and event.undone_at is None
         by_the_withdrawal = event.duel_id in withdrawal.forfeits or event.created_by_id is None
         if not (automatic and by_the_withdrawal):
-            return (
-                f"Since the withdrawal, {presentation.duel_title(event.duel)} has moved on. {final}"
-            )
+            return words(name, "moved", detail=presentation.duel_title(event.duel))
     status = Entrant.objects.filter(pk=withdrawal.entrant_id).values_list("status", flat=True)
     if status.first() != EntrantStatus.WITHDRAWN:
-        return f"{name} is not withdrawn now."
+        return words(name, "active")
     return ""
 
 

@@ -11,6 +11,7 @@ from django.urls import NoReverseMatch, reverse
 
 from accounts.models import TournamentRole
 from accounts.permissions import Action, can
+from core.errors import ServiceError
 from core.htmx import page_or_partial, redirect_after_post
 from duels.models import Duel, DuelStatus
 from tournaments import format as fmt
@@ -96,6 +97,60 @@ def confirmed(request: HttpRequest) -> bool:
     """The person confirmed (a box ticked, a button pressed, each sending `confirm=1`): the
     one reading of a confirmation, so `confirm=0` or `confirm=` never counts as one."""
     return request.POST.get("confirm") == "1"
+
+
+def posted_int(request: HttpRequest, name: str) -> int | None:
+    """A whole number the form carried; None when it is missing or garbled."""
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        return None
+
+
+def preview_or_confirm(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    preview: Callable[[], tuple[dict[str, Any], str]],
+    drawn: Any,
+    apply: Callable[[Any], str],
+    page: Callable[..., HttpResponse],
+    back: str,
+) -> HttpResponse:
+    """The one shape of a confirmation (DESIGN.md: nothing irreversible without one).
+
+    The first post (no `confirm=1`) changes nothing: `preview()` gives the context that names
+    what the change does, and why it would be refused ("" when it would not). The second
+    carries `drawn`, what that preview was drawn from (a version, the players named, the
+    account linked), parsed by the view; None when missing or garbled, and then nothing is
+    done: a confirmation that cannot say what it confirmed confirms nothing. `apply(drawn)`
+    writes and returns the words of success. A service's "done" (the same confirmation
+    again) is told on the page it leads to; its "stale" asks again with a fresh preview.
+    `page(status, **extra)` draws the page."""
+
+    def ask_again(message: str) -> HttpResponse:
+        context, refusal = preview()
+        if refusal:
+            return page(409, error=f"{message} {refusal}")
+        return page(409, stale=message, **context)
+
+    if not confirmed(request):
+        context, refusal = preview()
+        return page(REFUSED, error=refusal) if refusal else page(200, **context)
+    if drawn is None:
+        return ask_again(presentation.CONFIRM_OUT_OF_DATE)
+    try:
+        done = apply(drawn)
+    except ServiceError as err:
+        if err.code == "done":
+            messages.info(request, err.message)
+            return redirect_after_post(
+                request, reverse(f"organiser:{back}", args=[tournament.slug])
+            )
+        if err.code == "stale":
+            return ask_again(err.message)
+        return page(REFUSED, error=err.message)
+    return succeeded(request, done, back, tournament)
 
 
 def groups_of(tournament: Tournament) -> list[Group]:

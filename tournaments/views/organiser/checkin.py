@@ -1,6 +1,8 @@
 """Check-in (staff: organisers, co-organisers, referees): who is here, who is missing, and —
 organisers — withdraw the no-shows in one action before the group phase or the playoffs."""
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -9,12 +11,13 @@ from django.views.decorators.http import require_POST, require_safe
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from core.htmx import redirect_after_post
+from tournaments import presentation
 from tournaments.access import tournament_view
 from tournaments.models import EntrantStatus, Phase, Tournament
 from tournaments.services import checkin
 from tournaments.services.entrants import REGISTRATION_PHASES
 
-from ._common import REFUSED, base_context, confirmed, render_page, succeeded
+from ._common import REFUSED, base_context, preview_or_confirm, render_page, succeeded
 
 
 def _page(request: HttpRequest, tournament: Tournament, status: int = 200, **extra) -> HttpResponse:
@@ -78,10 +81,13 @@ def undo_check_in(request: HttpRequest, tournament: Tournament, entrant_id: int)
 
 
 def _expected(request: HttpRequest) -> list[int] | None:
+    """The players the confirmation named; None when the list is missing or garbled (a
+    confirmation names at least one player)."""
     try:
-        return [int(pk) for pk in request.POST.getlist("expected")]
+        expected = [int(pk) for pk in request.POST.getlist("expected")]
     except ValueError:
         return None
+    return expected or None
 
 
 @tournament_view(Action.WITHDRAW_PLAYERS)
@@ -89,33 +95,22 @@ def _expected(request: HttpRequest) -> list[int] | None:
 def withdraw_no_shows(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Two posts: the first names who would be removed or withdrawn (and an elimination it
     causes), changing nothing; the second, with `confirm` and the players it named, does it."""
-    if not confirmed(request):
-        preview = checkin.no_shows_preview(tournament)
-        if preview.refusal:
-            return _page(request, tournament, status=REFUSED, error=preview.refusal)
-        return _page(request, tournament, no_shows=preview)
-    try:
-        names = checkin.withdraw_no_shows(
-            tournament, request.user, confirm=True, expected=_expected(request)
-        )
-    except ServiceError as err:
-        if err.code == "done":
-            messages.info(request, err.message)
-            return redirect_after_post(
-                request, reverse("organiser:check_in", args=[tournament.slug])
-            )
-        preview = checkin.no_shows_preview(tournament)
-        return _page(
-            request,
-            tournament,
-            status=409 if err.code == "stale" else REFUSED,
-            error=err.message,
-            no_shows=None if preview.refusal else preview,
-        )
-    verb = "removed" if tournament.phase in REGISTRATION_PHASES else "withdrawn"
-    return succeeded(
+    removes = tournament.phase in REGISTRATION_PHASES
+
+    def preview() -> tuple[dict[str, Any], str]:
+        found = checkin.no_shows_preview(tournament)
+        return {"no_shows": found}, found.refusal
+
+    def apply(expected: list[int]) -> str:
+        names = checkin.withdraw_no_shows(tournament, request.user, confirm=True, expected=expected)
+        return presentation.no_shows_done(names, removed=removes)
+
+    return preview_or_confirm(
         request,
-        f"{len(names)} no-show{'s' if len(names) != 1 else ''} {verb}: {', '.join(names)}.",
-        "check_in",
         tournament,
+        preview=preview,
+        drawn=_expected(request),
+        apply=apply,
+        page=lambda status, **extra: _page(request, tournament, status=status, **extra),
+        back="check_in",
     )

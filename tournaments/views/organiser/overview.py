@@ -6,12 +6,10 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
-from core.htmx import redirect_after_post
 from tournaments import format as fmt
 from tournaments import presentation, read_models, services
 from tournaments.access import tournament_view
@@ -36,12 +34,13 @@ from ._common import (
     REFUSED,
     active_entrants,
     base_context,
-    confirmed,
     duel_row,
     duels_of,
     entry_rows,
     groups_of,
     membership_words,
+    posted_int,
+    preview_or_confirm,
     render_page,
     succeeded,
     transfer_window,
@@ -159,45 +158,28 @@ def start_playoffs(request: HttpRequest, tournament: Tournament) -> HttpResponse
     result) and the bracket it announces, changing nothing; the second, with `confirm` and
     the version the first was drawn from, starts. The same confirmation twice changes
     nothing the second time, and says so."""
-    blocker = progression.playoffs_blocker(tournament)
-    if blocker and tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE) and confirmed(request):
-        messages.info(request, blocker)
-        return redirect_after_post(request, reverse("organiser:overview", args=[tournament.slug]))
-    if blocker or not confirmed(request):
-        extra = {"error": blocker} if blocker else {"playoffs_preview": _playoffs_words(tournament)}
-        return render_page(
-            request,
-            "organiser/overview.html",
-            _overview_context(request, tournament, **extra),
-            status=REFUSED if blocker else 200,
-        )
-    try:
-        version = int(request.POST.get("version", ""))
-    except ValueError:
-        version = None
-    try:
+
+    def preview() -> tuple[dict[str, Any], str]:
+        blocker = progression.playoffs_blocker(tournament)
+        return ({} if blocker else {"playoffs_preview": _playoffs_words(tournament)}), blocker
+
+    def apply(version: int) -> str:
         progression.start_playoffs(tournament, request.user, expected_version=version)
-    except ServiceError as err:
-        if err.code == "done":
-            messages.info(request, err.message)
-            return redirect_after_post(
-                request, reverse("organiser:overview", args=[tournament.slug])
-            )
-        extra = {"error": err.message}
-        if err.code == "stale":
-            extra["playoffs_preview"] = _playoffs_words(tournament)
-        return render_page(
+        return presentation.PLAYOFFS_STARTED
+
+    return preview_or_confirm(
+        request,
+        tournament,
+        preview=preview,
+        drawn=posted_int(request, "version"),
+        apply=apply,
+        page=lambda status, **extra: render_page(
             request,
             "organiser/overview.html",
             _overview_context(request, tournament, **extra),
-            status=409 if err.code == "stale" else REFUSED,
-        )
-    return succeeded(
-        request,
-        "The playoffs have started: the bracket is announced, and group-phase and tie-break "
-        "results are frozen.",
-        "overview",
-        tournament,
+            status=status,
+        ),
+        back="overview",
     )
 
 
@@ -205,12 +187,13 @@ def _playoffs_words(tournament: Tournament) -> dict[str, Any]:
     """The confirmation's content: the bracket it announces and what freezes."""
     preview = progression.playoffs_preview(tournament)
     names = dict(tournament.entrants.values_list("pk", "name"))
-    seeds = [names.get(pk, "a vacant seat") for pk in preview.seeding]
-    seeds += ["a vacant seat"] * (4 - len(seeds))
+    vacant = presentation.VACANT_SEAT
+    seeds = [names.get(pk, vacant) for pk in preview.seeding]
+    seeds += [vacant] * (4 - len(seeds))
     return {
         "version": preview.version,
-        "q1": f"{seeds[0]} v {seeds[1]}",
-        "e1": f"{seeds[2]} v {seeds[3]}",
+        "q1": presentation.pairing_text(seeds[0], seeds[1]),
+        "e1": presentation.pairing_text(seeds[2], seeds[3]),
         "frozen": presentation.frozen_text(preview.frozen_group, preview.frozen_tiebreak),
     }
 

@@ -29,7 +29,12 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import withdrawals
-from tournaments.services.entrants import REGISTRATION_PHASES, UPLOAD_MAX_BYTES
+from tournaments.services.entrants import (
+    NOT_REGISTERED,
+    REGISTRATION_PHASES,
+    UPLOAD_MAX_BYTES,
+    removal_preview,
+)
 from tournaments.services.groups import withdrawal_preview
 
 from ._common import (
@@ -37,6 +42,8 @@ from ._common import (
     active_entrants,
     base_context,
     confirmed,
+    posted_int,
+    preview_or_confirm,
     render_page,
     succeeded,
 )
@@ -202,68 +209,53 @@ def issue_claim(request: HttpRequest, tournament: Tournament, entrant_id: int) -
     return render(request, "tournaments/claim_issued.html", context)
 
 
-def _posted_int(request: HttpRequest, name: str) -> int | None:
-    try:
-        return int(request.POST.get(name, ""))
-    except ValueError:
-        return None
-
-
 @tournament_view(Action.WITHDRAW_PLAYERS)
 @require_POST
 def withdraw(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Two posts: the first shows what the withdrawal would do (the forfeit it causes, who
     wins it, an elimination) and changes nothing; the second, with `confirm` and the version
     the first was drawn from, withdraws. The same confirmation sent twice changes nothing."""
-    posted = tournament.entrants.filter(pk=_posted_int(request, "entrant")).first()
-    if posted is not None and posted.status == EntrantStatus.WITHDRAWN and confirmed(request):
-        messages.info(request, f"{posted.name} is already withdrawn: nothing changed.")
-        return redirect_after_post(request, reverse("organiser:players", args=[tournament.slug]))
-    form = WithdrawForm(request.POST, entrants=active_entrants(tournament))
+    # A confirmation may name a player withdrawn since: the service then says so ("done").
+    choices = tournament.entrants.all() if confirmed(request) else active_entrants(tournament)
+    form = WithdrawForm(request.POST, entrants=choices)
     if not form.is_valid():
         return _players_page(request, tournament, status=REFUSED, withdraw_form=form)
     entrant = tournament.entrants.get(pk=form.cleaned_data["entrant"])
-    preview = withdrawal_preview(tournament, entrant)
-    if not confirmed(request) or preview.refusal:
-        if preview.refusal:
-            form.add_error(None, preview.refusal)
-        return _players_page(
-            request,
-            tournament,
-            status=REFUSED if preview.refusal else 200,
-            withdraw_form=form,
-            preview=None if preview.refusal else preview,
-        )
-    try:
+
+    def preview() -> tuple[dict[str, Any], str]:
+        if entrant.status != EntrantStatus.ACTIVE:
+            return {}, presentation.not_active_text(entrant.name)
+        found = withdrawal_preview(tournament, entrant)
+        return {"preview": found}, found.refusal
+
+    def apply(version: int) -> str:
+        forfeits = withdrawal_preview(tournament, entrant).forfeits  # what the words name
         services.withdraw(
             tournament,
             request.user,
             entrant.pk,
             form.cleaned_data["reason"],
             confirm=True,
-            expected_version=_posted_int(request, "version"),
+            expected_version=version,
         )
-    except ServiceError as err:
-        if err.code == "stale":
-            # Asked again, with what the withdrawal does now.
-            return _players_page(
-                request,
-                tournament,
-                status=409,
-                withdraw_form=form,
-                preview=preview,
-                stale=err.message,
-            )
-        form.add_error(None, err.message)
-        return _players_page(request, tournament, status=REFUSED, withdraw_form=form)
-    return succeeded(
-        request,
-        presentation.withdrawn_text(
+        return presentation.withdrawn_text(
             entrant.name,
-            [(presentation.duel_title(f.duel), f.winner, f.walkover) for f in preview.forfeits],
-        ),
-        "players",
+            [(presentation.duel_title(f.duel), f.winner, f.walkover) for f in forfeits],
+        )
+
+    def page(status: int, error: str = "", **extra: Any) -> HttpResponse:
+        if error:
+            form.add_error(None, error)
+        return _players_page(request, tournament, status=status, withdraw_form=form, **extra)
+
+    return preview_or_confirm(
+        request,
         tournament,
+        preview=preview,
+        drawn=posted_int(request, "version"),
+        apply=apply,
+        page=page,
+        back="players",
     )
 
 
@@ -297,9 +289,29 @@ def undo_withdrawal(
 @tournament_view(Action.MANAGE_REGISTRATION)
 @require_POST
 def remove(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
-    """Remove a player outright before the group phase (a mistyped name): no withdrawal kept."""
-    try:
-        name = services.remove_entrant(tournament, request.user, entrant_id)
-    except ServiceError as err:
-        return _players_page(request, tournament, status=REFUSED, error=err.message)
-    return succeeded(request, f"{name} is removed.", "players", tournament)
+    """Remove a player outright before the group phase (a mistyped name): no withdrawal kept.
+    Two posts: the first names the entry, the account it is linked to and that a removal
+    cannot be undone; the second, with `confirm` and that account (0: none), removes."""
+
+    def preview() -> tuple[dict[str, Any], str]:
+        entrant = tournament.entrants.select_related("user").filter(pk=entrant_id).first()
+        if entrant is None:
+            return {}, NOT_REGISTERED
+        removal = removal_preview(tournament, entrant)
+        return {"removal": removal}, removal.refusal
+
+    def apply(account: int) -> str:
+        name = services.remove_entrant(
+            tournament, request.user, entrant_id, expected_account=account
+        )
+        return presentation.removed_text(name)
+
+    return preview_or_confirm(
+        request,
+        tournament,
+        preview=preview,
+        drawn=posted_int(request, "account"),
+        apply=apply,
+        page=lambda status, **extra: _players_page(request, tournament, status=status, **extra),
+        back="players",
+    )

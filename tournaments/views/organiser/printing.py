@@ -5,7 +5,7 @@ Tokens are stored only as hashes, so a sheet cannot reprint a link: printing iss
 ones. The GET page says so (and whose links stop working) before anything changes; the POST
 issues them and answers with the sheets, ready for the browser's Print. The referees' page
 replaces only the links the organiser ticks (none by default): a link already sent keeps
-working unless its box is ticked.
+working unless its box is ticked; so does the players' page ("all of them" is one tick).
 
 Every page here is `never_cache` (no-store, private): the sheets carry fresh links, and a
 printed page is not one to keep in a browser's or a proxy's cache either.
@@ -44,12 +44,28 @@ KINDS = {
 }
 
 
+def _ticked(request: HttpRequest, name: str) -> dict[int, str]:
+    """The ticked players, each with the mark of the link the page showed ("12:ab…");
+    anything garbled is no tick."""
+    ticked = {}
+    for value in request.POST.getlist(name):
+        pk, _, mark = value.partition(":")
+        if pk.isdecimal() and mark:
+            ticked[int(pk)] = mark
+    return ticked
+
+
 def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResponse:
     info = KINDS[kind]
     context = base_context(request, tournament, info["back"])
     context.update({"kind": kind, "info": info})
     if kind == "players":
-        context["waiting"] = [e.name for e in invitations.players_to_print(tournament)]
+        # Each waiting player is a box to tick, carrying the mark of the link it replaces.
+        context["players"] = [
+            {"entrant": e, "mark": invitations.claim_sheet_mark(e)}
+            for e in invitations.players_to_print(tournament)
+        ]
+        context["waiting"] = [p["entrant"].name for p in context["players"]]
     else:
         # Each waiting invitation is a box to tick: whose link is replaced, none by default.
         context["invitations"] = invitations.referee_invitations_to_print(tournament)
@@ -58,7 +74,10 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
         return render(request, "organiser/print_sheets.html", context)
     try:
         if kind == "players":
-            sheets = invitations.reissue_player_sheets(tournament, request.user)
+            # "All of them" is one tick: every player the page listed, as it listed them.
+            replace = _ticked(request, "listed" if request.POST.get("all") == "1" else "replace")
+            context["ticked"] = set(replace)
+            sheets = invitations.reissue_player_sheets(tournament, request.user, replace=replace)
         else:
             replace = [int(v) for v in request.POST.getlist("replace") if v.isdecimal()]
             context["ticked"] = set(replace)
@@ -68,7 +87,7 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
         if err.code == "done":
             messages.info(request, err.message)
             return redirect_after_post(
-                request, reverse("organiser:print_referees", args=[tournament.slug])
+                request, reverse(f"organiser:print_{kind}", args=[tournament.slug])
             )
         return render(request, "organiser/print_sheets.html", context, status=REFUSED)
     rows = []
