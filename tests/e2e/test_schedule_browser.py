@@ -53,6 +53,32 @@ def test_a_paper_result_in_at_most_three_actions(page):
     assert results.violations_count == 0, results.generate_report()
 
 
+def test_back_after_a_paper_result_does_not_refill_the_next_rounds_form(page):
+    """Walk of the night: Back after a paper sheet showed round 2's form refilled by the
+    browser with round 1's players and winner, and one tap recorded a round nobody played.
+    The form is not restored now: the next sheet needs its choices made again."""
+    duel, _ = group_phase_duel(players=("Alice", "Bob"), slug="cup")
+    tournament = duel.tournament
+    Duel.objects.filter(pk=duel.pk).delete()
+    sign_in(page, tournament.created_by.username)
+    page.goto("/t/cup/manage/rounds/")
+    form = page.locator("#paper-form")
+    form.get_by_label("Played for Reds").select_option(label="Alice")
+    form.get_by_label("Played for Blues").select_option(label="Bob")
+    form.get_by_label("Blues's player won").check()
+    form.get_by_role("button", name="Record the paper result").click()
+    expect(page.get_by_text("Group round 1 played on paper: Bob won.")).to_be_visible()
+
+    page.go_back()
+    form = page.locator("#paper-form")
+    expect(form.get_by_label("Played for Reds")).to_have_value("")
+    expect(form.get_by_label("Played for Blues")).to_have_value("")
+    expect(form.get_by_label("Blues's player won")).not_to_be_checked()
+    form.get_by_role("button", name="Record the paper result").click()
+    expect(page.locator("#id_paper_first_error")).to_have_text("This field is required.")
+    assert not Duel.objects.filter(tournament=tournament, round__number=2).exists()
+
+
 def test_a_refused_form_brings_its_first_error_into_view_on_a_phone(page):
     """Sent empty, the paper form comes back with its errors far down the Rounds page: the
     first field in error has the focus and is on screen (browser pass: the page came back at

@@ -614,6 +614,46 @@ def test_taking_a_duel_from_the_console_is_confirmed_and_logged(round1):
     assert "took this duel from you" in client_for(referee).get(console_url(duel)).content.decode()
 
 
+def test_an_organiser_who_took_a_duel_and_gave_it_back_is_not_told_it_was_taken(round1):
+    """Walk of the night: the organiser took a running duel, then handed it back to its
+    referee; their own console said "… took this duel from you", which nobody did."""
+    tournament, duel, referee, _ = running(round1)
+    organiser = tournament.created_by
+    assert assign(tournament, duel, organiser, organiser, confirm=True).status_code == 302
+    assert assign(tournament, duel, organiser, referee, confirm=True).status_code == 302
+    duel.refresh_from_db()
+    assert duel.referee_id == referee.pk
+    assert (
+        "took this duel from you"
+        not in client_for(organiser).get(console_url(duel)).content.decode()
+    )
+    assert (
+        "took this duel from you" not in client_for(referee).get(console_url(duel)).content.decode()
+    )
+
+
+FORM_TAG = re.compile(r"<form\b[^>]*>")
+
+
+def test_every_form_that_records_a_result_is_never_refilled_by_the_browser(round1):
+    """Back after a paper sheet (or a move without JavaScript) showed the next round's form
+    refilled with the same choices by the browser's form restoration; one tap recorded a round
+    nobody played. `autocomplete="off"` on the form keeps Chromium and Firefox from restoring
+    it, so a second result needs the choices made again."""
+    tournament, duel, referee, _ = running(round1)
+    organiser = tournament.created_by
+    for page in (
+        client_for(organiser).get(rounds_url(tournament)).content.decode(),
+        client_for(referee).get(console_url(duel)).content.decode(),
+    ):
+        # The tournament's own forms (the site's sign-out button is not one).
+        posting = [
+            tag for tag in FORM_TAG.findall(page) if 'method="post"' in tag and 'action="/t/' in tag
+        ]
+        assert posting
+        assert all('autocomplete="off"' in tag for tag in posting), posting
+
+
 def test_a_referee_cannot_take_a_duel_from_the_console(round1):
     tournament, duel, referee, second = running(round1)
     response = client_for(second).post(console_url(duel, "take"), {"confirm": "1"})

@@ -406,7 +406,9 @@ def taken_from(duel: Duel, user: Any) -> str | None:
         .order_by("-pk")
         .first()
     )
-    if entry is None or entry.detail.get("previous") != user.pk:
+    # Not when `user` gave it away themselves (an organiser handing back a duel they took):
+    # nobody took it from them.
+    if entry is None or entry.detail.get("previous") != user.pk or entry.actor_id == user.pk:
         return None
     tournament = Tournament.objects.only("time_zone").get(pk=duel.tournament_id)
     return presentation.duel_taken_words(
