@@ -525,11 +525,8 @@ def paper_duel_not_of_round(number: int) -> str:
     return f"That duel is not group round {number}'s: reload the page."
 
 
-def round_not_open(title: str, status_label: str) -> str:
-    return f"{title} is {status_label.lower()}: nothing was recorded. Reload the page."
-
-
-def duel_closed_words(title: str, status_label: str) -> str:
+def not_open_words(title: str, status_label: str) -> str:
+    """A sheet for a round or a duel that is no longer open (not played, voided)."""
     return f"{title} is {status_label.lower()}: nothing was recorded. Reload the page."
 
 

@@ -570,9 +570,7 @@ def _check_not_decided(tournament: Tournament, duel: Duel) -> None:
         raise recorded(tournament, duel)
     if duel.status in (DuelStatus.VOID, DuelStatus.ABANDONED):
         raise ServiceError(
-            presentation.duel_closed_words(
-                presentation.duel_title(duel), duel.get_status_display()
-            ),
+            presentation.not_open_words(presentation.duel_title(duel), duel.get_status_display()),
             code="conflict",
         )
 
@@ -595,7 +593,7 @@ def _check_round_open(tournament: Tournament, round_number: int) -> None:
         if decided is not None:
             raise recorded(tournament, decided)
     raise ServiceError(
-        presentation.round_not_open(title, rnd.get_status_display()), code="conflict"
+        presentation.not_open_words(title, rnd.get_status_display()), code="conflict"
     )
 
 
