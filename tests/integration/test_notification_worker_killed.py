@@ -87,10 +87,14 @@ def test_a_notification_held_by_a_killed_worker_goes_out_within_a_minute_once(
             grant_role(tournament.created_by, tournament, "friend", Role.REFEREE)
             due = DueNotification.objects.get()
             held = private.client()
-            deadline = time.monotonic() + 30
+            # Sent at commit; on a loaded machine the breaker may skip that send (a Redis
+            # answer slower than its timeout), and then beat's sweep sends it: so does this
+            # wait. A second copy changes nothing: the mail is sent once (checked below).
+            deadline = time.monotonic() + 90
             while not held.hlen("unacked") and time.monotonic() < deadline:
-                time.sleep(0.1)
-            assert held.hlen("unacked") == 1, "the worker did not take the task"
+                outbox.send_due(app.tasks)
+                time.sleep(0.2)
+            assert held.hlen("unacked") >= 1, "the worker did not take the task"
             workers[0].kill()  # kill -9, holding the task
             workers[0].wait(10)
             killed = time.monotonic()
