@@ -11,6 +11,7 @@ from typing import Any
 
 from django import forms
 
+from . import presentation
 from .forms import TournamentForm
 from .models import GROUP_NAME_MAX, Entrant, Group, Phase, Tournament
 from .presentation import action_text, page_out_of_date
@@ -314,7 +315,12 @@ class PaperResultForm(IntentFields):
     )
 
     def __init__(
-        self, *args: Any, groups: Sequence[Group], members: dict[int, list[Entrant]], **kwargs: Any
+        self,
+        *args: Any,
+        groups: Sequence[Group],
+        members: dict[int, list[Entrant]],
+        named: tuple[Entrant, Entrant] | None = None,
+        **kwargs: Any,
     ) -> None:
         # Its own ids: the page shows the naming form's "first" and "second" beside it.
         kwargs.setdefault("auto_id", "id_paper_%s")
@@ -326,10 +332,24 @@ class PaperResultForm(IntentFields):
             field.choices = [("", "Choose a player")] + [
                 (e.pk, e.name) for e in members.get(group.pk, [])
             ]
-        self.fields["winner"].choices = [
-            ("first", f"{groups[0].name}'s player won"),
-            ("second", f"{groups[1].name}'s player won"),
-        ]
+        # The winner by name (issue 26): the players the round's duel names, each group's
+        # (`named`: the first group's, then the second's). Their selects are then carried
+        # hidden, so a name on a radio is always the player the sheet records; naming
+        # other players is the naming form's. Before the players are known, the radios say
+        # whom they mean: the player chosen above for each group.
+        self.named = named
+        if named is not None:
+            for key in ("first", "second"):
+                self.fields[key].widget = forms.HiddenInput()
+            self.fields["winner"].choices = [
+                ("first", presentation.paper_winner(named[0].name)),
+                ("second", presentation.paper_winner(named[1].name)),
+            ]
+        else:
+            self.fields["winner"].choices = [
+                ("first", presentation.paper_winner_chosen(groups[0].name)),
+                ("second", presentation.paper_winner_chosen(groups[1].name)),
+            ]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -338,6 +358,9 @@ class PaperResultForm(IntentFields):
             raise forms.ValidationError(
                 "This form does not say which round it is for: reload the Rounds page."
             )
+        if self.named is not None and ("first" in self.errors or "second" in self.errors):
+            # Its players travel hidden: their refusal is the form's, in words.
+            raise forms.ValidationError(presentation.page_out_of_date())
         return data
 
     def winner_id(self) -> int:
@@ -362,7 +385,10 @@ class PaperDuelForm(IntentFields):
     def __init__(self, *args: Any, seat_a: Entrant, seat_b: Entrant, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats = {"A": seat_a, "B": seat_b}
-        self.fields["winner"].choices = [("A", seat_a.name), ("B", seat_b.name)]
+        self.fields["winner"].choices = [
+            ("A", presentation.paper_winner(seat_a.name)),
+            ("B", presentation.paper_winner(seat_b.name)),
+        ]
 
     def winner_id(self) -> int:
         return self.seats[self.cleaned_data["winner"]].pk

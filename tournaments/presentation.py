@@ -682,3 +682,37 @@ def duel_off_mail(tournament: str, player: str, who: str, title: str, me: str) -
         f"{player}, {who}'s withdrawal was undone, so {title} is no longer called for: you do "
         f"not play it.\n\nYour duels, live: {me}\n",
     )
+
+
+# The referee's path (issue 26) -----------------------------------------------------------------
+# A referee's desk (`selectors_referee`): their duel, or what they wait for; the breadcrumb of
+# the staff pages; the paper form's winners, by name once the players are known.
+
+STAFF_CRUMB_ORGANISER = "Organiser"
+STAFF_CRUMB_REFEREE = "Referee"
+DESK_NONE_ASSIGNED = "No duel is assigned to you yet."
+DESK_NO_OTHER = "No other duel is assigned to you yet."
+DESK_NOTHING_WAITING = "Nothing is waiting for a referee now."
+DESK_ALL_TAKEN = "Nothing is waiting for you now: every open duel has its referee."
+DESK_OVER = "This tournament is over: no duel is left to referee."
+
+
+def staff_crumb(organiser: bool) -> str:
+    """The last word of a staff page's breadcrumb: whose pages these are."""
+    return STAFF_CRUMB_ORGANISER if organiser else STAFF_CRUMB_REFEREE
+
+
+def desk_waiting(label: str, note: str) -> str:
+    """What a referee with no duel waits for: "Next: Group round 5 — each group names its
+    player for this round." """
+    return f"Next: {label} — {note}." if note else f"Next: {label}."
+
+
+def paper_winner(name: str) -> str:
+    """A paper sheet's winner, once the players are known: "Ada won"."""
+    return f"{name} won"
+
+
+def paper_winner_chosen(group: str) -> str:
+    """A paper sheet's winner while the players are chosen on the same form."""
+    return f"The player chosen for {group} won"

@@ -168,3 +168,8 @@ def _next_by_tournament(duels: list, now: datetime) -> dict[int, Upcoming]:
         if first is not None:
             out[pk] = first
     return out
+
+
+# A referee's desk (`selectors_referee`) orders their duels the same way.
+upcoming_of = _upcoming
+first_upcoming = _first

@@ -20,6 +20,7 @@ from tournaments.access import tournament_view
 from tournaments.forms import TournamentForm
 from tournaments.models import FINAL_PHASES, Tournament
 from tournaments.selectors import published_tournaments
+from tournaments.selectors_referee import desk
 from tournaments.services import checkin
 
 
@@ -59,6 +60,8 @@ def detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         {
             "tournament": tournament,
             "roles": sorted(roles_of(user, tournament)),
+            # A referee's page leads with their duel, or what they wait for (issue 26).
+            "desk": desk(user, tournament),
             "entrants": tournament.entrants.all(),
             "my_entry": my_entry,
             # A check-in made by mistake is undone by the player too, until its phase starts.

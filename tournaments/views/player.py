@@ -18,6 +18,7 @@ from core.http import cache_headers, live_attrs, not_modified, unchanged
 from tournaments.models import Entrant, StartTime
 from tournaments.selectors import tournaments_for_user
 from tournaments.selectors_public import player as mine
+from tournaments.selectors_referee import desks
 from tournaments.selectors_schedule import next_for_players
 
 
@@ -115,5 +116,9 @@ def my_duels(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
-    """After sign-in: the tournaments a person runs, referees or plays in."""
-    return render(request, "accounts/dashboard.html", {"rows": tournaments_for_user(request.user)})
+    """After sign-in: a referee's duel first, one tap from its console and its paper sheet
+    (issue 26), then the tournaments a person runs, referees or plays in."""
+    rows = tournaments_for_user(request.user)
+    return render(
+        request, "accounts/dashboard.html", {"rows": rows, "desks": desks(request.user, rows)}
+    )

@@ -61,6 +61,8 @@ def base_context(request: HttpRequest, tournament: Tournament, current: str) -> 
             if can(user, action, tournament)
         ],
         "final": tournament.phase in FINAL_PHASES,
+        # A referee is on their own path, not the organiser's (issue 26).
+        "crumb": presentation.staff_crumb(can(user, Action.START_PHASES, tournament)),
     }
 
 

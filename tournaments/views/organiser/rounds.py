@@ -100,6 +100,7 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
         context["form"] = RepresentativesForm(
             initial=initial, groups=groups, members=members, referees=referees
         )
+    named = context["named"] = _named(duel, groups)
     if "paper_form" not in extra:
         # The sheet names what it is for: this round, this duel (when one exists), a key.
         drawn_for = {
@@ -107,13 +108,18 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
             "duel": duel.pk if duel is not None else None,
             "intent": new_intent(),
         }
+        if named is not None:  # its players, by name: the winner is tapped by name
+            drawn_for |= {"first": named[0].pk, "second": named[1].pk}
         context["paper_form"] = PaperResultForm(
             initial={k: v for k, v in initial.items() if k in ("first", "second")} | drawn_for
             if "form" not in extra
             else drawn_for,
             groups=groups,
             members=members,
+            named=named,
         )
+    # A referee's desk links a duel's own sheet opened (issue 26): ?paper=<duel>#paper-<duel>.
+    context["paper_open"] = read_int(request.GET.get("paper", ""))
     paper = extra.pop("paper_duel_form", None)
     for row in context["next_up"]:
         d = row["duel"]
@@ -132,6 +138,16 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
         context["card_form"] = SharedCardForm(entrants=[e for e in active if e.group_id])
     context.update(extra)
     return context
+
+
+def _named(duel: Duel | None, groups: list) -> tuple[Entrant, Entrant] | None:
+    """The round's players, the first group's then the second's, once its duel names them and
+    its sheet may still record it (not started on the console)."""
+    if duel is None or not (duel.seat_a_id and duel.seat_b_id) or duel.seq != 0:
+        return None
+    by_group = {duel.group_a_id: duel.seat_a, duel.group_b_id: duel.seat_b}
+    first, second = by_group.get(groups[0].pk), by_group.get(groups[1].pk)
+    return (first, second) if first is not None and second is not None else None
 
 
 @tournament_view(Action.NAME_REPRESENTATIVES)
@@ -262,6 +278,7 @@ def paper_result(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             g.pk: [e for e in active_entrants(tournament) if e.group_id == g.pk]
             for g in context["groups"]
         },
+        named=context["named"],
     )
     return _record_paper(
         request,
