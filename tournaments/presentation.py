@@ -666,12 +666,13 @@ def pairing_text(first: str, second: str) -> str:
 # The e-mails a withdrawal's undo sends (tasks.notify_withdrawal_undone).
 
 
-def withdrawal_undone_mail(tournament: str, who: str, title: str) -> tuple[str, str]:
-    """To the referee and players of a duel the withdrawal had forfeited: (subject, body)."""
+def withdrawal_undone_mail(tournament: str, who: str, title: str, link: str) -> tuple[str, str]:
+    """To the referee and players of a duel the withdrawal had forfeited: (subject, body);
+    `link` is the duel's console for its referee, the player's duels for a player."""
     return (
         f"{tournament}: {who}'s withdrawal was undone",
         f"{who}'s withdrawal was a mistake and has been undone: the forfeit of {title} "
-        f"is taken back, and the duel goes on where it stood.\n",
+        f"is taken back, and the duel goes on where it stood.\n\n{title}: {link}\n",
     )
 
 
