@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
 from .models import User
+from .notifications import WORDS
 
 
 class SignUpForm(UserCreationForm):
@@ -20,21 +21,19 @@ class GrantRoleForm(forms.Form):
 
 
 class NotificationsForm(forms.ModelForm):
-    """Opt-in to e-mail notifications; an address is needed to switch them on."""
+    """Opt-in to e-mail notifications; an address is needed to switch them on. A short label
+    beside the checkbox, what is sent in its hint (the words: notifications.WORDS)."""
 
     class Meta:
         model = User
         fields = ["notify_by_email", "email"]
-        labels = {
-            "notify_by_email": "E-mail me when I am named to play, when my duel is called to "
-            "its table, when the playoffs are announced, and when I am made a referee",
-            "email": "E-mail address",
-        }
+        labels = {"notify_by_email": WORDS["label"], "email": "E-mail address"}
+        help_texts = {"notify_by_email": WORDS["hint"]}
 
     def clean(self):
         data = super().clean()
         if data.get("notify_by_email") and not data.get("email"):
-            self.add_error("email", "Give an address to receive notifications.")
+            self.add_error("email", WORDS["need_address"])
         return data
 
 

@@ -34,19 +34,25 @@ def forget_old_sign_in_failures() -> int:
 @outboxed
 def notify_role_granted(grant_id: int) -> bool:
     """A new referee (or co-organiser) is told of their role, once."""
-    from .models import TournamentRole
+    from .models import Role, TournamentRole
     from .notifications import send_once
 
     grant = TournamentRole.objects.select_related("tournament", "user").filter(pk=grant_id).first()
     if grant is None:
         return False  # revoked before the task ran
-    name = grant.tournament.name
+    name, slug = grant.tournament.name, grant.tournament.slug
+    # The link goes to the tournament, to what the role does there: a referee's duels, a
+    # co-organiser's overview (reversed by name: accounts imports nothing of tournaments).
+    if grant.role == Role.REFEREE:
+        where = f"The duels to referee: {absolute(reverse('duels:list', args=[slug]))}"
+    else:
+        where = f"Manage it: {absolute(reverse('organiser:overview', args=[slug]))}"
     return send_once(
         grant.user,
         f"role:{grant.pk}",
         f"You are now a {grant.get_role_display().lower()} of {name}",
         f"{grant.granted_by or 'An organiser'} made you a {grant.get_role_display().lower()} "
-        f"of {name}.\n\nYour tournaments: {absolute(reverse('dashboard'))}\n",
+        f"of {name}.\n\n{where}\n",
     )
 
 

@@ -16,5 +16,6 @@ urlpatterns = [
         name="password_reset_confirm",
     ),
     path("notifications/", views.notifications, name="notifications"),
+    path("notifications/on/", views.notifications_on, name="notifications_on"),
     path("", include("django.contrib.auth.urls")),
 ]

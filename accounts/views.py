@@ -7,11 +7,15 @@ from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.views import LoginView, PasswordResetConfirmView, PasswordResetView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods, require_POST
 
+from core.htmx import redirect_after_post
 from core.http import safe_next
 
 from .forms import SignUpForm
+from .notifications import WORDS, switch_on
 from .ratelimit import is_invited_signup, limited
 from .signin import paced, reset_pacing
 
@@ -78,22 +82,36 @@ class ResetPasswordConfirm(PasswordResetConfirmView):
 @login_required
 @require_http_methods(["GET", "POST"])
 def notifications(request: HttpRequest) -> HttpResponse:
-    """The person's opt-in to e-mail notifications (issue 16), on their account pages."""
+    """The person's opt-in to e-mail notifications (issue 16), on their account pages. A
+    `next` on this site (the offer's link from a player's page) is where a save returns."""
     from .forms import NotificationsForm
 
     form = NotificationsForm(request.POST or None, instance=request.user)
+    next_address = safe_next(request)
     if request.method == "POST" and form.is_valid():
         form.save()
-        messages.success(
-            request,
-            "E-mail notifications are on."
-            if form.instance.notify_by_email
-            else "E-mail notifications are off.",
-        )
-        return redirect("notifications")
+        messages.success(request, WORDS["on" if form.instance.notify_by_email else "off"])
+        return redirect(next_address or "notifications")
     return render(
         request,
         "registration/notifications.html",
-        {"form": form},
+        {"form": form, "next": next_address},
         status=422 if form.errors else 200,
     )
+
+
+@login_required
+@require_POST
+def notifications_on(request: HttpRequest) -> HttpResponse:
+    """The offer's one tap (a player's pages, templatetags/notify.py): notifications on, back
+    to the page it was on. Safe to repeat: on is on. Without an address, the settings page
+    asks for one (and comes back)."""
+    next_address = safe_next(request)
+    if not switch_on(request.user):
+        messages.info(request, WORDS["need_address"])
+        settings_page = reverse("notifications")
+        if next_address:
+            settings_page += "?" + urlencode({"next": next_address})
+        return redirect_after_post(request, settings_page)
+    messages.success(request, WORDS["on"])
+    return redirect_after_post(request, next_address or reverse("notifications"))

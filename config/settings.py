@@ -229,13 +229,13 @@ _mail_options = (
     else {}
 )
 MAILERS = {"default": {"BACKEND": _mail_backend, "OPTIONS": _mail_options}}
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Split UNO <noreply@localhost>")
 
 
-def site_url(explicit: str, allowed_hosts: list[str], debug: bool) -> str:
+def site_url(explicit: str, allowed_hosts: list[str], debug: bool, served: str = "") -> str:
     """The site's public address (no trailing slash), for the links in e-mails that the
     worker sends with no request to ask: SITE_URL, else https:// and the first named host of
-    ALLOWED_HOSTS (http://localhost:8000 with DEBUG on, as `./dev run` serves)."""
+    ALLOWED_HOSTS; with DEBUG on, the address `./dev run` serves (`served`: its ADDR, such as
+    127.0.0.1:8101 or 0.0.0.0:8000, shown as localhost), http://localhost:8000 by default."""
     from urllib.parse import urlsplit
 
     explicit = explicit.strip().rstrip("/")
@@ -249,11 +249,38 @@ def site_url(explicit: str, allowed_hosts: list[str], debug: bool) -> str:
         return explicit
     named = [h for h in allowed_hosts if h and h != "*" and not h.startswith(".")]
     if debug:
-        return "http://localhost:8000"
+        host, _, port = served.strip().rpartition(":")
+        if not port.isdecimal():
+            return "http://localhost:8000"
+        # runserver's "8101" alone, or every interface: the machine itself, by name.
+        if host in ("", "0.0.0.0", "[::]", "0"):  # noqa: S104 - read, not bound
+            host = "localhost"
+        return f"http://{host}:{port}"
     return f"https://{named[0]}" if named else ""
 
 
-SITE_URL = site_url(os.environ.get("SITE_URL", ""), ALLOWED_HOSTS, DEBUG)
+def default_from_email(explicit: str, site: str) -> str:
+    """The sender of every e-mail: DEFAULT_FROM_EMAIL, else noreply at the site's host (the
+    address the links point at), so a reply-to-nobody address still names the site; an
+    address by number (127.0.0.1 under `./dev run`) is no mail domain: localhost then."""
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    if explicit.strip():
+        return explicit.strip()
+    host = urlsplit(site).hostname or "localhost"
+    try:
+        ipaddress.ip_address(host)
+        host = "localhost"
+    except ValueError:
+        pass
+    return f"Split UNO <noreply@{host}>"
+
+
+SITE_URL = site_url(
+    os.environ.get("SITE_URL", ""), ALLOWED_HOSTS, DEBUG, os.environ.get("ADDR", "")
+)
+DEFAULT_FROM_EMAIL = default_from_email(os.environ.get("DEFAULT_FROM_EMAIL", ""), SITE_URL)
 
 # Security. Behind TLS in production; the run command and the test server stay plain HTTP
 # because they run with DEBUG on (or set SECURE_SSL_REDIRECT=0 explicitly).

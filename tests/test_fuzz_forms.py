@@ -395,6 +395,7 @@ FORMS: dict[str, Form] = {
     "tables:invitation": Form("outsider"),
     # Account pages
     "notifications": Form("player", fields={"notify_by_email": "on", "email": "p@example.org"}),
+    "notifications_on": Form("player", fields={"next": "/me/"}),
     "signup": Form(
         "anonymous",
         fields={

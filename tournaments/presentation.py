@@ -8,8 +8,10 @@ or a Python repr; the API and the CSV keep their keys and add `…_label` fields
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Any
+
+from django.utils.translation import ngettext
 
 from duels.words import PAGE_OUT_OF_DATE, finish_label
 
@@ -285,8 +287,11 @@ def audit_text(
     groups: Mapping[int, str],
     duels: Mapping[int, str],
     users: Mapping[int, str],
+    zone: tzinfo = UTC,
 ) -> str:
-    """An audit entry's detail in words: names for ids, titles for duels, no raw data."""
+    """An audit entry's detail in words: names for ids, titles for duels, no raw data; a time
+    ("called at", a deadline, a start time) as the venue's clock reads it (`zone`: the
+    tournament's time zone, which the page names)."""
 
     def entrant(pk: Any) -> str:
         return entrants.get(_int(pk), "a player") if pk is not None else "nobody"
@@ -302,7 +307,7 @@ def audit_text(
         if key == "changes" and isinstance(value, Mapping):
             parts += [
                 f"{_SETTING_WORDS.get(k) or start_key_label(k).replace('_', ' ')}: "
-                f"{_setting(k, old)} → {_setting(k, new)}"
+                f"{_setting(k, old, zone)} → {_setting(k, new, zone)}"
                 for k, (old, new) in value.items()
             ]
             continue
@@ -352,7 +357,7 @@ def audit_text(
         elif isinstance(value, list | dict):
             continue  # nothing a person needs that the other parts do not say
         else:
-            words = str(value)
+            words = when_text(value, zone) or str(value)
         if words != "":
             parts.append(f"{_KEY_WORDS.get(key, key.replace('_', ' '))}: {words}")
     return "; ".join(parts)
@@ -368,7 +373,22 @@ _SETTING_WORDS = {
 }
 
 
-def _setting(key: str, value: Any) -> str:
+def when_text(value: Any, zone: tzinfo = UTC) -> str:
+    """An ISO time an audit entry keeps ("2026-11-26T20:38:52.905223+00:00") as the venue
+    reads it: "26 Nov 2026 21:38" in `zone`; "" for anything that is not a time with a zone."""
+    if not isinstance(value, str) or "T" not in value:
+        return ""
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return ""
+    if when.tzinfo is None:
+        return ""
+    when = when.astimezone(zone)
+    return f"{when.day} {when:%b %Y %H:%M}"
+
+
+def _setting(key: str, value: Any, zone: tzinfo = UTC) -> str:
     """A tournament setting's value in words, for the audit log's "Settings changed"."""
     if key == "duel_preset":
         return preset_label(str(value))
@@ -380,15 +400,9 @@ def _setting(key: str, value: Any) -> str:
         return f"{value} minutes" if value else "none"
     if value is None:
         return "not set"  # a start time added or removed (the schedule)
-    if isinstance(value, str) and "T" in value:
-        try:
-            when = datetime.fromisoformat(value)
-        except ValueError:
-            return value
-        if when.tzinfo is not None:
-            when = when.astimezone(UTC)  # one zone for every entry, whatever each was typed in
-        return f"{when.day} {when:%b %Y %H:%M} UTC"
-    return str(value)
+    # A start time: in the tournament's zone now, one zone for every entry, whatever each
+    # was typed in.
+    return when_text(value, zone) or str(value)
 
 
 def _and(items: list[str]) -> str:
@@ -600,6 +614,26 @@ PLAYOFFS_STARTED = (
 )
 
 
+def no_shows_question(count: int, *, removes: bool) -> str:
+    """The confirmation's heading: "Withdraw this no-show?", "Remove these 3 no-shows?"."""
+    verb = "Remove" if removes else "Withdraw"
+    these = ngettext("this no-show", "these %(n)d no-shows", count) % {"n": count}
+    return f"{verb} {these}?"
+
+
+def sheets_ready(count: int, noun: str) -> str:
+    """The printed sheets' status line: "1 sheet ready: … The earlier link of this referee no
+    longer works. This link is shown only now." (`noun`: "player" or "referee")."""
+    sheets = ngettext("%(n)d sheet ready", "%(n)d sheets ready", count) % {"n": count}
+    earlier = ngettext(
+        "The earlier link of this %(noun)s no longer works. This link is shown only now.",
+        "The earlier links of these %(n)d %(noun)ss no longer work. These links are shown only "
+        "now.",
+        count,
+    ) % {"n": count, "noun": noun}
+    return f"{sheets}: print this page (Ctrl+P). {earlier}"
+
+
 def no_shows_done(names: list[str], *, removed: bool) -> str:
     """ "2 no-shows removed: Oli, Uma." """
     verb = "removed" if removed else "withdrawn"
@@ -663,15 +697,72 @@ def pairing_text(first: str, second: str) -> str:
     return f"{first} v {second}"
 
 
+# The overview's checklist before the group phase (issue 26): what is in place, as it is.
+
+
+def players_text(count: int) -> str:
+    """ "1 player", "0 players"."""
+    return ngettext("%(n)d player", "%(n)d players", count) % {"n": count}
+
+
+def group_sizes_text(sizes: list[tuple[str, int]]) -> str:
+    """ "Group 1: 0 players, Group 2: 1 player" (it read "Group 1 0, Group 2 0")."""
+    return ", ".join(f"{name}: {players_text(n)}" for name, n in sizes) or "none yet"
+
+
+def staff_text(referees: list[str], co_organisers: list[str], waiting_links: int) -> str:
+    """Who helps run it, however they joined (by username or by an invitation link)."""
+    if not referees and not co_organisers:
+        text = "none yet: add them by username, or give each an invitation link"
+    else:
+        text = (
+            f"referees: {_and(referees) or 'none yet'}; "
+            f"co-organisers: {_and(co_organisers) or 'none yet'}"
+        )
+    if waiting_links:
+        text += "; " + ngettext(
+            "%(n)d invitation link not used yet",
+            "%(n)d invitation links not used yet",
+            waiting_links,
+        ) % {"n": waiting_links}
+    return text + "."
+
+
+def schedule_text(starts: Mapping[str, datetime], zone: str) -> str:
+    """The schedule: not set (it is optional), or its first start and how many there are."""
+    if not starts:
+        return (
+            "not set (optional: start times tell the players and the big screen when each "
+            "round starts)."
+        )
+    key, first = min(starts.items(), key=lambda kv: kv[1])
+    count = ngettext("%(n)d start time", "%(n)d start times", len(starts)) % {"n": len(starts)}
+    return f"{count} set; first, {start_key_label(key)} at {first.day} {first:%b %H:%M} ({zone})."
+
+
+def check_in_text(checked_in: int, active: int) -> str:
+    """ "3 of 12 players checked in." """
+    if not checked_in:
+        return f"nobody checked in yet (0 of {players_text(active)})."
+    return f"{checked_in} of {players_text(active)} checked in."
+
+
+OPEN_REGISTRATION_HELP = (
+    "Opening registration only tells the public page that registration is open; players are "
+    "added, and the group phase starts, without it."
+)
+
+
 # The e-mails a withdrawal's undo sends (tasks.notify_withdrawal_undone).
 
 
-def withdrawal_undone_mail(tournament: str, who: str, title: str) -> tuple[str, str]:
-    """To the referee and players of a duel the withdrawal had forfeited: (subject, body)."""
+def withdrawal_undone_mail(tournament: str, who: str, title: str, link: str) -> tuple[str, str]:
+    """To the referee and players of a duel the withdrawal had forfeited: (subject, body);
+    `link` is the duel's console for its referee, the player's duels for a player."""
     return (
         f"{tournament}: {who}'s withdrawal was undone",
         f"{who}'s withdrawal was a mistake and has been undone: the forfeit of {title} "
-        f"is taken back, and the duel goes on where it stood.\n",
+        f"is taken back, and the duel goes on where it stood.\n\n{title}: {link}\n",
     )
 
 

@@ -148,6 +148,10 @@ def _me() -> str:
     return absolute(reverse("player:tournaments"))
 
 
+def _my_duels() -> str:
+    return absolute(reverse("player:duels"))
+
+
 def _players(duel) -> list:
     return [e for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
 
@@ -264,15 +268,18 @@ def notify_withdrawal_undone(withdrawal_id: int, restored: list[int], voided: li
     name, who = withdrawal.tournament.name, withdrawal.entrant.name
     sent = 0
     related = ("round", "referee", "seat_a__user", "seat_b__user")
+    slug = withdrawal.tournament.slug
     for duel in Duel.objects.filter(pk__in=restored).select_related(*related):
         title = duel_title(duel)
-        people = [duel.referee] if duel.referee else []
-        people += [e.user for e in _players(duel)]
-        for user in people:
+        # The referee is sent to the duel's console, a player to their duels.
+        console = absolute(reverse("duels:console", args=[slug, duel.pk]))
+        people = [(duel.referee, console)] if duel.referee else []
+        people += [(e.user, _my_duels()) for e in _players(duel)]
+        for user, link in people:
             sent += send_once(
                 user,
                 f"withdrawal-undone:{withdrawal.pk}:{duel.pk}:{user.pk}",
-                *withdrawal_undone_mail(name, who, title),
+                *withdrawal_undone_mail(name, who, title, link),
             )
     for duel in Duel.objects.filter(pk__in=voided).select_related(*related):
         title = duel_title(duel)

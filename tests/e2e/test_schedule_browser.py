@@ -5,6 +5,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
+from accounts.notifications import WORDS
 from duels.models import Duel, DuelStatus
 from tests.e2e.test_htmx_browser import sign_in
 from tests.factories import group_phase_duel
@@ -197,8 +198,8 @@ def test_axe_on_the_schedule_and_notifications_pages(page):
 
     page.goto("/accounts/notifications/")
     page.get_by_label("E-mail address").fill("olga@example.org")
-    page.get_by_label("E-mail me when").check()
+    page.get_by_label(WORDS["label"]).check()
     page.get_by_role("button", name="Save").click()
-    expect(page.get_by_text("E-mail notifications are on.")).to_be_visible()
+    expect(page.get_by_text(WORDS["on"])).to_be_visible()
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()

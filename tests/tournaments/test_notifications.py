@@ -190,3 +190,38 @@ def test_the_opt_in_page():
     client.post(url, {"email": "me@example.org"})
     user.refresh_from_db()
     assert not user.notify_by_email
+
+
+def test_every_mail_links_on_the_sites_address_to_what_it_is_about_from_the_sender(
+    round2, django_capture_on_commit_callbacks, settings
+):
+    """Issue 26: under `ADDR=127.0.0.1:8101 ./dev run` the links pointed at localhost:8000,
+    the sender was noreply@localhost, and the role e-mail linked to the dashboard."""
+    import re
+
+    settings.SITE_URL = "http://127.0.0.1:8101"
+    settings.DEFAULT_FROM_EMAIL = "Club UNO <uno@club.example>"
+    tournament, referee, cara, dan, ed = round2
+    opted_in(username="rex")
+    opted_in(username="cora")
+    organiser = tournament.created_by
+    with django_capture_on_commit_callbacks(execute=True):
+        duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        call_duel(duel, referee, "3")
+    with django_capture_on_commit_callbacks(execute=True):
+        grant_role(organiser, tournament, "rex", Role.REFEREE)
+        grant_role(organiser, tournament, "cora", Role.CO_ORGANISER)
+    site, slug = settings.SITE_URL, tournament.slug
+    expected = {
+        "you play Group round 2": f"{site}/me/",
+        "go to Table 3": f"{site}/me/",
+        "You are now a referee": f"{site}/t/{slug}/duels/",
+        "You are now a co-organiser": f"{site}/t/{slug}/manage/",
+    }
+    assert len(mail.outbox) == len(expected)
+    for message in mail.outbox:
+        assert message.from_email == "Club UNO <uno@club.example>"
+        (link,) = re.findall(r"https?://\S+", message.body)
+        what = next(k for k in expected if k in message.subject)
+        assert link == expected[what], message.subject

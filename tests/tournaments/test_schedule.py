@@ -54,8 +54,10 @@ def test_start_times_are_stored_in_the_zone_and_changes_audited(ready):
     log = client_for(tournament.created_by).get(f"/t/{tournament.slug}/manage/audit/")
     html = log.content.decode()
     assert "time zone: UTC → Europe/Paris" in html
-    assert "Group round 2: not set → 5 Dec 2026 13:30 UTC" in html
-    assert "Group round 2: 5 Dec 2026 13:30 UTC → not set" in html
+    # In the tournament's zone, as it was typed (issue 26: the venue's clock).
+    assert "Group round 2: not set → 5 Dec 2026 14:30" in html
+    assert "Group round 2: 5 Dec 2026 14:30 → not set" in html
+    assert "Times are the venue's (Europe/Paris)" in html
     assert "round:2" not in html and "None" not in html
 
 

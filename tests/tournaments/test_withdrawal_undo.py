@@ -264,7 +264,7 @@ def test_only_the_organisers_undo():
     assert latest(tournament) == withdrawal
 
 
-def test_the_referee_of_the_forfeited_duel_is_told(django_capture_on_commit_callbacks):
+def test_the_referee_of_the_forfeited_duel_is_told(django_capture_on_commit_callbacks, settings):
     tournament, organiser, reds, blues = started()
     duel = running_round_two(tournament, organiser, reds, blues)
     referee = UserFactory(username="rita", email="rita@example.org", notify_by_email=True)
@@ -275,6 +275,9 @@ def test_the_referee_of_the_forfeited_duel_is_told(django_capture_on_commit_call
         undo_withdrawal(tournament, organiser, withdrawal_id=withdrawal.pk)
     assert [m.to for m in mail.outbox] == [["rita@example.org"]]
     assert "goes on where it stood" in mail.outbox[0].body
+    # The referee is sent to the duel's console (issue 26: every e-mail links to its subject).
+    console = reverse("duels:console", args=[tournament.slug, duel.pk])
+    assert f"{settings.SITE_URL}{console}\n" in mail.outbox[0].body
 
 
 # ---- the pages: a confirmation is a second post, and the undo ------------------------------

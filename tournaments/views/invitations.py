@@ -14,6 +14,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from accounts import services as role_services
+from accounts.notifications import WORDS, switch_on
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from tournaments import services
@@ -46,6 +47,9 @@ def claim(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         if request.method == "POST" and request.user.is_authenticated:
             entrant = services.claim_entry(tournament, token, request.user)
             messages.success(request, f"You are now linked to {entrant.name}'s entry.")
+            # The claim form's checkbox (accounts/templatetags/notify.py): e-mails on too.
+            if request.POST.get("notify") == "on" and switch_on(request.user):
+                messages.success(request, WORDS["on"])
             return redirect(tournament)
     except ServiceError as err:
         return _refused(request, tournament, err, template)

@@ -28,6 +28,7 @@ from tournaments.models import (
 from tournaments.services.entrants import REGISTRATION_PHASES
 from tournaments.services.groups import change_window
 from tournaments.services.groups import round_one_started as _round_one_started
+from tournaments.services.schedule import zone_of
 
 REFUSED = 422  # the request was understood and refused: the page says why
 # The organiser pages in the order of an event, each with the action it needs.
@@ -260,12 +261,13 @@ def entry_rows(tournament: Tournament, entries: Iterable[AuditEntry]) -> list[di
         )
         .only("pk", "username", "display_name")
     }
+    zone = zone_of(tournament)  # the times in it as the venue's clock reads them
     return [
         {
             "entry": e,
             "label": presentation.action_text(e.action),
             "detail": presentation.audit_text(
-                e.detail, entrants=names, groups=groups, duels=duels, users=users
+                e.detail, entrants=names, groups=groups, duels=duels, users=users, zone=zone
             ),
         }
         for e in entries

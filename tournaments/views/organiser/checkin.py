@@ -99,7 +99,8 @@ def withdraw_no_shows(request: HttpRequest, tournament: Tournament) -> HttpRespo
 
     def preview() -> tuple[dict[str, Any], str]:
         found = checkin.no_shows_preview(tournament)
-        return {"no_shows": found}, found.refusal
+        question = presentation.no_shows_question(len(found.entrants), removes=found.removes)
+        return {"no_shows": found, "no_shows_question": question}, found.refusal
 
     def apply(expected: list[int]) -> str:
         names = checkin.withdraw_no_shows(tournament, request.user, confirm=True, expected=expected)

@@ -6,8 +6,10 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from accounts.models import Role, RoleInvitation, TournamentRole
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from tournaments import format as fmt
@@ -25,6 +27,7 @@ from tournaments.models import (
 )
 from tournaments.presentation import rules_text
 from tournaments.selectors import round_states
+from tournaments.selectors_schedule import start_times
 from tournaments.services import progression
 from tournaments.services.entrants import REGISTRATION_PHASES
 from tournaments.services.groups import round_one_blocked
@@ -55,7 +58,6 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
     context = base_context(request, tournament, "overview")
     context.update(
         {
-            "groups": [{"group": g, "size": sizes[g.pk]} for g in groups],
             "active_count": len(active),
             "rules": rules_text(tournament.duel_preset, tournament.variants),
             "may": {
@@ -74,6 +76,7 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
         context["start_problems"] = membership_words(
             problems, groups, sizes, [e.name for e in active if not e.group_id]
         )
+        context["checklist"] = _checklist(tournament, groups, sizes, active)
     elif tournament.phase == Phase.GROUP_PHASE:
         context["current_round"] = (
             Round.objects.filter(tournament=tournament, status=RoundStatus.OPEN)
@@ -106,6 +109,35 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
     )
     context.update(extra)
     return context
+
+
+def _checklist(
+    tournament: Tournament, groups: list[Any], sizes: dict[int, int], active: list[Any]
+) -> dict[str, str]:
+    """The checklist before the group phase, in words, as things are now (issue 26: it said
+    "invite them by username" after two referees had joined by link)."""
+    staff: dict[str, list[str]] = {Role.REFEREE: [], Role.CO_ORGANISER: []}
+    for grant in (
+        TournamentRole.objects.filter(tournament=tournament)
+        .select_related("user")
+        .order_by("user__username")
+    ):
+        staff.setdefault(grant.role, []).append(grant.user.staff_label)
+    waiting = RoleInvitation.objects.filter(
+        tournament=tournament,
+        used_at__isnull=True,
+        revoked_at__isnull=True,
+        expires_at__gt=timezone.now(),
+    ).count()
+    return {
+        "groups": presentation.group_sizes_text([(g.name, sizes[g.pk]) for g in groups]),
+        "staff": presentation.staff_text(staff[Role.REFEREE], staff[Role.CO_ORGANISER], waiting),
+        "schedule": presentation.schedule_text(start_times(tournament), tournament.time_zone),
+        "check_in": presentation.check_in_text(
+            sum(1 for e in active if e.checked_in_at), len(active)
+        ),
+        "open_registration": presentation.OPEN_REGISTRATION_HELP,
+    }
 
 
 @tournament_view(Action.START_PHASES)

@@ -22,6 +22,7 @@ from accounts.permissions import Action
 from core.errors import ServiceError
 from core.htmx import redirect_after_post
 from core.qr import qr_svg
+from tournaments import presentation
 from tournaments.access import tournament_view
 from tournaments.models import Tournament
 from tournaments.services import invitations
@@ -103,6 +104,7 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
             }
         )
     context["rows"] = rows
+    context["ready"] = presentation.sheets_ready(len(rows), info["noun"])
     return render(request, "organiser/print_sheets.html", context)
 
 
