@@ -7,7 +7,7 @@ or a Python repr; the API and the CSV keep their keys and add `…_label` fields
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
@@ -807,3 +807,44 @@ def paper_winner(name: str) -> str:
 def paper_winner_chosen(group: str) -> str:
     """A paper sheet's winner while the players are chosen on the same form."""
     return f"The player chosen for {group} won"
+
+
+# The standings' table by what it lists (selectors_public/standings.py): the group phase's
+# standings, the playoffs so far (the qualifiers by the places still open to them), the end.
+TABLE_HEADINGS = {
+    "standings": "Standings",
+    "playoffs": "Playoff table",
+    "final": "Final table",
+}
+TABLE_CAPTIONS = {
+    "standings": (
+        "Individual standings of the group phase, by points. “T3”: tied for third; the order "
+        "inside a tie is alphabetical and means nothing."
+    ),
+    "playoffs": (
+        "Playoff table: the four qualifiers first, in the order of the places still open to "
+        "them (“1–2”: playing for 1st or 2nd), then everyone else by group-phase rank."
+    ),
+    "final": "Final table: placings 1–4, then everyone else by group-phase rank.",
+}
+
+
+def table_heading(kind: str) -> str:
+    """ "Standings", "Playoff table" (while the playoffs run) or "Final table"."""
+    return TABLE_HEADINGS[kind]
+
+
+def table_caption(kind: str) -> str:
+    return TABLE_CAPTIONS[kind]
+
+
+def place_label(placing: int | None, open_places: Sequence[int] = ()) -> str:
+    """The Place column: "3" for a place given; for a qualifier still playing, the places
+    still open to them ("1–2", "1–3": the playoffs give places from the bottom, so they are
+    always the best ones, `fmt.places_open`); "" for everyone else."""
+    if placing:
+        return str(placing)
+    if not open_places:
+        return ""
+    first, last = min(open_places), max(open_places)
+    return str(first) if first == last else f"{first}–{last}"

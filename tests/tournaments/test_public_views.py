@@ -124,6 +124,63 @@ class TestStandings:
         assert rows[0] == champion
 
 
+PLACE_ROWS = re.compile(r'<td class="place">([^<]*)</td>.*?<th scope="row">([^<]+)</th>', re.S)
+
+
+def retire_seat_b(tournament, stage):
+    """The stage's duel won by seat A (seat B retires: that duel only, not a no-show)."""
+    from duels.models import Duel
+    from tournaments.services.progression import sync
+
+    duel = Duel.objects.get(tournament=tournament, kind="playoff", stage=stage, status="ready")
+    referee = tournament.roles.get().user
+    duel_services.append_event(
+        duel, referee, {"type": "forfeit", "seat": "B", "reason": "retired"}, 0
+    )
+    sync(tournament)
+    return duel
+
+
+class TestPlayoffTable:
+    """While the playoffs run, the table (the standings page and the big screen) lists the
+    qualifiers by the places still open to them: never 3rd and 4th above the two finalists
+    (issue 26: the big screen's "Final table" did)."""
+
+    def test_the_finalists_come_before_3rd_and_4th(self, quick):
+        tournament = quick(players=12, until="playoffs")
+        client = Client()
+        name = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "name"))
+        s1, s2, s3, s4 = (name[p] for p in tournament.playoff_seeding)
+
+        def tables():
+            page = client.get(f"/t/{tournament.slug}/standings/").content.decode()
+            screen = client.get(
+                f"/t/{tournament.slug}/screen/?panel=standings", headers={"HX-Request": "true"}
+            ).content.decode()
+            return PLACE_ROWS.findall(page)[:4], PLACE_ROWS.findall(screen)[:4], page, screen
+
+        page_rows, screen_rows, page, screen = tables()
+        assert page_rows == screen_rows == [("1–3", s1), ("1–3", s2), ("1–4", s3), ("1–4", s4)]
+        assert "Playoff table" in screen and "Final table" not in screen + page
+
+        retire_seat_b(tournament, "E1")  # seed 4 is 4th
+        retire_seat_b(tournament, "Q1")  # seed 1 to the Grand Final, seed 2 to Qualifier 2
+        page_rows, screen_rows, *_ = tables()
+        assert page_rows == screen_rows == [("1–2", s1), ("1–3", s2), ("1–3", s3), ("4", s4)]
+
+        retire_seat_b(tournament, "Q2")  # seed 3 is 3rd
+        page_rows, screen_rows, page, screen = tables()
+        assert page_rows == screen_rows == [("1–2", s1), ("1–2", s2), ("3", s3), ("4", s4)]
+        assert "Playoff table" in page and "Playoff table" in screen
+
+        retire_seat_b(tournament, "GF")
+        tournament.refresh_from_db()
+        assert tournament.phase == "complete"
+        page_rows, screen_rows, page, screen = tables()
+        assert page_rows == screen_rows == [("1", s1), ("2", s2), ("3", s3), ("4", s4)]
+        assert "Final table" in page and "Final table" in screen
+
+
 class TestLivePolls:
     @pytest.mark.parametrize("page", POLLED)
     def test_an_unchanged_poll_is_a_304_in_at_most_two_queries(self, running, page):

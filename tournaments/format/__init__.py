@@ -41,7 +41,7 @@ from .groups import (
     members_of,
     random_split,
 )
-from .placings import FinalRow, final_table
+from .placings import FinalRow, final_table, places_open
 from .rounds import change_window_open, group_phase_over, next_round, seat_a_group
 from .scoring import (
     LOSS_POINTS,
@@ -158,6 +158,7 @@ __all__ = [
     "duel_points",
     "end_state",
     "final_table",
+    "places_open",
     "group_phase_over",
     "group_phase_winners",
     "group_progression",

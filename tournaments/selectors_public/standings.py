@@ -3,7 +3,7 @@
 from typing import Any
 
 from .. import format as fmt
-from .. import read_models
+from .. import presentation, read_models
 from ..models import Phase, Tournament
 from ..selectors import plan_provisional
 from .lines import rank_label
@@ -92,9 +92,14 @@ def placings_of(tournament: Tournament) -> dict[int, int]:
     return {int(k): v for k, v in (tournament.placings or {}).items()}
 
 
-def in_final_order(rows: list[dict[str, Any]], place_of: dict[int, int]) -> list[dict[str, Any]]:
+def in_final_order(
+    rows: list[dict[str, Any]],
+    place_of: dict[int, int],
+    still_in: dict[int, tuple[int, ...]] | None = None,
+) -> list[dict[str, Any]]:
     """`read_models.standings` rows in the final table's order (TOURNAMENT.md "Standings":
-    placings 1–4 first, then everyone else by group-phase rank, inactive players last)."""
+    placings 1–4 first, then everyone else by group-phase rank, inactive players last); while
+    the playoffs run, the qualifiers by the places still open to them (`fmt.final_table`)."""
     table = fmt.final_table(
         [
             fmt.StandingRow(
@@ -112,34 +117,57 @@ def in_final_order(rows: list[dict[str, Any]], place_of: dict[int, int]) -> list
             for r in rows
         ],
         {place: player for player, place in place_of.items()},
+        still_in,
     )
     order = {line.player: line.line for line in table}
     return sorted(rows, key=lambda r: order[r["player"]])
 
 
+def playoff_places(tournament: Tournament) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:
+    """While the playoffs run: the places given so far (player → place, as the bracket has
+    them) and the places still open to each qualifier still in (three queries). Otherwise
+    the published placings and nothing open (no query)."""
+    if tournament.phase != Phase.PLAYOFFS or not tournament.playoff_seeding:
+        return placings_of(tournament), {}
+    from ..services.progression import playoff_bracket
+
+    current = playoff_bracket(tournament)
+    place_of = {p: place for place, p in current.placings.items() if p is not None}
+    return place_of, fmt.places_open(current)
+
+
 def standings(tournament: Tournament) -> dict[str, Any]:
-    """The individual table with "T3" ranks, what each player faces beside it, or the final
-    table once placings are published (one query; four while the tie-breaks are planned)."""
+    """The individual table with "T3" ranks, what each player faces beside it; while the
+    playoffs run, the playoff table (the qualifiers by the places still open to them); the
+    final table once the placings are published (one query; four while the tie-breaks are
+    planned or the playoffs run)."""
     rows = read_models.standings(tournament)
-    place_of = placings_of(tournament)
-    # Once placings are published the plan is history: the final table needs no notes.
-    notes, aside = plan_notes(tournament, rows) if not place_of else ({}, {})
-    if place_of:
-        rows = in_final_order(rows, place_of)
+    place_of, still_in = playoff_places(tournament)
+    kind = "playoffs" if still_in else "final" if place_of else "standings"
+    placed = kind != "standings"
+    # Once the playoffs run the plan is history: the playoff and final tables need no notes.
+    notes, aside = plan_notes(tournament, rows) if not placed else ({}, {})
+    if placed:
+        rows = in_final_order(rows, place_of, still_in)
     out = []
     for r in rows:
+        placing = place_of.get(r["player"])
         out.append(
             {
                 **r,
                 "rank_label": rank_label(r["rank"], r["shared"], r["status"]),
-                "placing": place_of.get(r["player"]),
+                "placing": placing,
+                "place_label": presentation.place_label(placing, still_in.get(r["player"], ())),
                 "note": notes.get(r["player"], ""),
             }
         )
     return {
         "rows": out,
         "aside": aside,
-        "final": bool(place_of),
+        # A table of places (final, or the playoffs so far): a Place column, no notes.
+        "final": placed,
+        "heading": presentation.table_heading(kind),
+        "caption": presentation.table_caption(kind),
         "active": sum(1 for r in rows if r["rank"] is not None),
     }
 
@@ -150,10 +178,11 @@ SCREEN_ROWS = 16  # two columns of eight lines stay readable from the back of a 
 def screen_standings(tournament: Tournament) -> dict[str, Any]:
     """The top of the table for the projector (one query; five with the plan)."""
     data = standings(tournament)
-    rows = [r for r in data["rows"] if r["rank"] is not None or r["placing"]][:SCREEN_ROWS]
+    rows = [r for r in data["rows"] if r["rank"] is not None or r["place_label"]][:SCREEN_ROWS]
     half = (len(rows) + 1) // 2
     return {
         "columns": [rows[:half], rows[half:]] if len(rows) > 8 else [rows],
         "final": data["final"],
+        "heading": data["heading"],
         "more": max(0, data["active"] - len(rows)),
     }
