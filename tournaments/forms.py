@@ -136,8 +136,15 @@ class NewTournamentForm(TournamentForm):
             choices=zone_choices(),
             initial=default_zone(),
             attrs=attrs,
+            required=False,  # a post without it (a script) gets the default
+        )
+        self.fields["time_zone"].help_text = ZONE_HELP + (
+            " Set from this device when it says which; change it later on Schedule."
         )
         self.order_fields(self.field_order)
+
+    def clean_time_zone(self) -> str:
+        return self.cleaned_data.get("time_zone") or default_zone()
 
 
 class EntrantForm(forms.Form):

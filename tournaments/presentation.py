@@ -552,11 +552,12 @@ def typical_duel_text(seconds: float, measured: int, *, moves: int, per_move: in
     )
 
 
-def evening_text(seconds: float, duels: int) -> str:
+def evening_text(seconds: float, duels: int, slot_seconds: float) -> str:
     return (
         f"The evening takes {duration_text(seconds)} from the first group round to the end "
-        f"of the Grand Final: {duels} duels one after another, counting the tie-breaks as "
-        "one and Qualifier 1 beside the Eliminator, with the gaps."
+        f"of the Grand Final: {duels} duels one after another at {duration_text(slot_seconds)} "
+        "each, counting the tie-breaks as one and Qualifier 1 beside the Eliminator, with "
+        "the gaps."
     )
 
 

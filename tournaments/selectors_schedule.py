@@ -257,7 +257,7 @@ def estimate(
             (at[b] - at[a], a, b) for a, b in zip(keys, keys[1:], strict=False) if at[b] > at[a]
         ]
         if steps:
-            step, a, b = min(steps)
+            step, a, b = min(steps, key=lambda s: s[0])  # the first of the shortest
             if step.total_seconds() < duel:
                 warnings.append(
                     presentation.short_gap_text(
@@ -273,7 +273,7 @@ def estimate(
         typical=presentation.typical_duel_text(
             duel, measured, moves=TYPICAL_MOVES, per_move=SECONDS_PER_MOVE
         ),
-        evening=presentation.evening_text(evening, DUELS_IN_A_ROW),
+        evening=presentation.evening_text(evening, DUELS_IN_A_ROW, max(slot, duel)),
         warnings=warnings,
         suggested_every=suggested,
     )

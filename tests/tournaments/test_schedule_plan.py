@@ -244,7 +244,7 @@ def test_the_shift_moves_only_what_is_not_yet_played_and_needs_something_to_move
     assert stored(tournament) == {"round:3": at, "round:4": at}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     first=st.datetimes(
         min_value=datetime(2000, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)
