@@ -31,8 +31,11 @@ def client_for(user) -> Client:
     return client
 
 
-def hidden(html: str, name: str) -> str:
-    """The hidden field a page's forms carry (they all carry the same `drawn` and `intent`)."""
+def hidden(html: str, name: str, form: str = "") -> str:
+    """A hidden field of the page's first form, or of the form posting to `form`'s address
+    (every form carries the same `drawn`, and a key of its own)."""
+    if form:
+        html = re.search(rf'<form[^>]*action="{re.escape(form)}".*?</form>', html, re.S).group(0)
     return re.search(rf'name="{name}" value="([^"]*)"', html).group(1)
 
 
@@ -108,7 +111,7 @@ def test_every_minutes_then_one_shift_across_the_night_the_clocks_go_back(berlin
             **fields,
             "time_zone": "Europe/Berlin",
             "drawn": hidden(page, "drawn"),
-            "intent": hidden(page, "intent"),
+            "intent": hidden(page, "intent", url),
         },
     )
     assert again.status_code == 302
@@ -118,8 +121,13 @@ def test_every_minutes_then_one_shift_across_the_night_the_clocks_go_back(berlin
     # Round 1 is played; the night runs 15 minutes late.
     record_paper_result(tournament, referee, duel_id=duel.pk, winner_id=duel.seat_a_id)
     page = client.get(url).content.decode()
-    shift = {"minutes": "15", "drawn": hidden(page, "drawn"), "intent": hidden(page, "intent")}
     shift_url = reverse("organiser:schedule_shift", args=[tournament.slug])
+    shift = {
+        "minutes": "15",
+        "drawn": hidden(page, "drawn"),
+        "intent": hidden(page, "intent", shift_url),
+    }
+    assert shift["intent"] != hidden(page, "intent")  # the plan's key is another
     answer = client.post(shift_url, shift, follow=True)
     assert "Shifted by +15 minutes: 19 start times of the parts not yet played." in (
         answer.content.decode()

@@ -72,9 +72,10 @@ def _page(
         one_at_a_time=presentation.ONE_AT_A_TIME,
         zone=presentation.zone_label(tournament.time_zone),
         confirm=confirm,
-        # What every form of this page is drawn for: the schedule as shown, and a fresh key.
+        # What every form of this page is drawn for: the schedule as shown, and a key of
+        # its own each (a shift's key is never taken for the plan's).
         drawn=schedule_state(tournament, starts),
-        intent=new_intent(),
+        intents={name: new_intent() for name in ("confirm", "plan", "shift", "times")},
     )
     return render_page(request, "organiser/schedule.html", context, status=status)
 
