@@ -230,6 +230,14 @@ def _version(world: World) -> str:
     return str(world.tournament.standings_version)
 
 
+def _drawn(world: World) -> str:
+    """The schedule's state now: what the schedule page's forms are drawn for."""
+    from tournaments.services.schedule import schedule_state
+
+    world.tournament.refresh_from_db(fields=["time_zone"])
+    return schedule_state(world.tournament)
+
+
 def _mark(entrant: Any) -> str:
     from tournaments.services.invitations import claim_sheet_mark
 
@@ -357,7 +365,22 @@ FORMS: dict[str, Form] = {
         },
     ),
     "organiser:paper_duel": Form("organiser", fields={"winner": "A", "note": "x", "rev": "0"}),
-    "organiser:schedule": Form("organiser", fields={"time_zone": "Europe/Paris"}),
+    "organiser:schedule": Form(
+        "organiser", fields=lambda w: {"time_zone": "Europe/Paris", "drawn": _drawn(w)}
+    ),
+    "organiser:schedule_plan": Form(
+        "organiser",
+        fields=lambda w: {
+            "first": "2026-12-05T19:00",
+            "every": "15",
+            "before_tie_breaks": "10",
+            "before_playoffs": "15",
+            "drawn": _drawn(w),
+        },
+    ),
+    "organiser:schedule_shift": Form(
+        "organiser", fields=lambda w: {"minutes": "15"} | {"drawn": _drawn(w)}
+    ),
     "organiser:check_in_player": Form("organiser", "setup", {"present": "1"}),
     "organiser:withdraw_no_shows": Form(
         "organiser",

@@ -394,47 +394,153 @@ class PaperDuelForm(IntentFields):
         return self.seats[self.cleaned_data["winner"]].pk
 
 
+def _local_datetime_field(label: str, **kwargs: Any) -> forms.DateTimeField:
+    """A start time typed on the venue's wall clock (the tournament's zone)."""
+    return forms.DateTimeField(
+        label=label,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        **kwargs,
+    )
+
+
+def _in_zone(at: Any, zone: str) -> Any:
+    """A typed wall-clock time read in `zone`, not the server's. An hour that comes twice
+    (the clock going back) is read as its first."""
+    from zoneinfo import ZoneInfo
+
+    return at.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone)) if at is not None else None
+
+
 class ScheduleForm(forms.Form):
     """The time zone and one optional start time per round or stage, typed in that zone."""
 
-    time_zone = forms.ChoiceField(
-        label="Time zone",
-        help_text="The venue's: start times are typed in it, the big screen's clock shows it.",
-    )
-
     def __init__(self, *args: Any, tournament: Tournament, starts: dict, **kwargs: Any) -> None:
-        from zoneinfo import available_timezones
-
+        from .forms import zone_choices, zone_field
         from .presentation import start_key_label
         from .services.schedule import START_KEYS
 
         super().__init__(*args, initial={"time_zone": tournament.time_zone}, **kwargs)
-        self.fields["time_zone"].choices = [(z, z) for z in sorted(available_timezones())]
+        self.fields["time_zone"] = zone_field(choices=zone_choices(tournament.time_zone))
+        self.stored = starts
         for key in START_KEYS:
             at = starts.get(key)
-            self.fields[key] = forms.DateTimeField(
-                label=start_key_label(key),
+            self.fields[key] = _local_datetime_field(
+                start_key_label(key),
                 required=False,
-                widget=forms.DateTimeInput(
-                    attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
-                ),
-                input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
                 initial=at.replace(tzinfo=None) if at else None,
             )
         self.keys = START_KEYS
 
     def clean(self) -> dict[str, Any]:
-        """Start times are read in the chosen zone, not the server's."""
-        from zoneinfo import ZoneInfo
-
+        """Start times are read in the chosen zone. A time left as the page showed it keeps
+        the instant it had: the second 02:30 of the night the clock goes back shows as
+        02:30 and would otherwise be read as the first."""
         data = super().clean()
         zone = data.get("time_zone")
         if zone:
             for key in self.keys:
-                at = data.get(key)
-                if at is not None:
-                    data[key] = at.replace(tzinfo=None).replace(tzinfo=ZoneInfo(zone))
+                at, stored = data.get(key), self.stored.get(key)
+                if at is None:
+                    continue
+                same_zone = stored is not None and str(stored.tzinfo) == zone
+                if same_zone and at.replace(tzinfo=None) == stored.replace(tzinfo=None):
+                    data[key] = stored
+                else:
+                    data[key] = _in_zone(at, zone)
         return data
+
+    def time_fields(self) -> list[forms.BoundField]:
+        """The start times' fields in the event's order (the page lists them so)."""
+        return [self[key] for key in self.keys]
 
     def starts(self) -> dict[str, Any]:
         return {key: self.cleaned_data.get(key) for key in self.keys}
+
+
+def _minutes_field(label: str, low: int, high: int, help_text: str, **kwargs: Any):
+    from .presentation import minutes_between
+
+    words = {"min_value": minutes_between(low, high), "max_value": minutes_between(low, high)}
+    return forms.IntegerField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        help_text=help_text,
+        error_messages=words,
+        **kwargs,
+    )
+
+
+class PlanForm(forms.Form):
+    """ "First round at … then every … minutes", with a gap before the tie-breaks and one
+    before the playoffs: every start time at once (`services.schedule.plan_schedule`)."""
+
+    def __init__(self, *args: Any, tournament: Tournament, every: int, **kwargs: Any) -> None:
+        from .presentation import zone_label
+        from .selectors_schedule import GAP_BEFORE_PLAYOFFS, GAP_BEFORE_TIE_BREAKS
+        from .services.schedule import EVERY_MAX, GAP_MAX
+
+        kwargs.setdefault("auto_id", "id_plan_%s")
+        super().__init__(*args, **kwargs)
+        self.zone = tournament.time_zone
+        self.fields["first"] = _local_datetime_field(
+            "Group round 1 at",
+            help_text=f"On the venue's clock: {zone_label(self.zone)}.",
+        )
+        self.fields["every"] = _minutes_field(
+            "Then a round every (minutes)",
+            1,
+            EVERY_MAX,
+            "Group rounds 2 to 15 follow at this interval, then the tie-breaks, Qualifier 1 "
+            "beside the Eliminator, Qualifier 2 and the Grand Final, a slot each.",
+            initial=every,
+        )
+        self.fields["before_tie_breaks"] = _minutes_field(
+            "Extra minutes before the tie-breaks",
+            0,
+            GAP_MAX,
+            "A break after round 15, while the tie-breaks are drawn.",
+            initial=GAP_BEFORE_TIE_BREAKS,
+        )
+        self.fields["before_playoffs"] = _minutes_field(
+            "Extra minutes before the playoffs",
+            0,
+            GAP_MAX,
+            "The tie-breaks count as one slot: make this longer if several players may be level.",
+            initial=GAP_BEFORE_PLAYOFFS,
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["first"] = _in_zone(data.get("first"), self.zone)
+        return data
+
+
+class ShiftForm(forms.Form):
+    """ "Shift everything not yet played by … minutes" (`services.schedule.shift_schedule`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from .presentation import shift_between
+        from .services.schedule import SHIFT_MAX
+
+        kwargs.setdefault("auto_id", "id_shift_%s")
+        super().__init__(*args, **kwargs)
+        words = shift_between(SHIFT_MAX)
+        self.fields["minutes"] = forms.IntegerField(
+            label="Shift everything not yet played by (minutes)",
+            min_value=-SHIFT_MAX,
+            max_value=SHIFT_MAX,
+            help_text="Running late: 15 moves every part not yet started 15 minutes later; "
+            "−10 brings them 10 minutes earlier. Times already played stay.",
+            error_messages={"min_value": words, "max_value": words},
+        )
+
+    def clean_minutes(self) -> int:
+        from .presentation import shift_between
+        from .services.schedule import SHIFT_MAX
+
+        minutes = self.cleaned_data["minutes"]
+        if minutes == 0:
+            raise forms.ValidationError(shift_between(SHIFT_MAX))
+        return minutes

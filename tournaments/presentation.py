@@ -212,6 +212,8 @@ _PLACES = {1: "champion", 2: "2nd", 3: "3rd", 4: "4th"}
 _SPLIT_WORDS = {"hand": "by hand", "alternating": "alternately", "random": "at random"}
 _KEY_WORDS = {
     "after_round": "after round",
+    "shifted_by": "shifted by",
+    "every": "planned every",
     "needed": "tie-breaks needed",
     "mode": "mode",
     "seed": "seed",
@@ -327,6 +329,8 @@ def audit_text(
             continue
         elif key in ("referee", "previous"):
             words = users.get(_int(value), "someone") if value is not None else "nobody"
+        elif key in ("shifted_by", "every") and isinstance(value, int):
+            words = minutes_text(value, signed=key == "shifted_by")
         elif key == "kind":
             words = KIND_LABELS.get(value, str(value))
         elif key == "finish":
@@ -444,6 +448,146 @@ def start_key_of(kind: str, stage: str, round_number: int | None) -> str:
     if kind == "tie_break":
         return "tie_breaks"
     return stage if kind == "playoff" else ""
+
+
+# A schedule in a minute (issue 26) -----------------------------------------------------------
+
+
+def zone_label(name: str) -> str:
+    """A time zone as the list shows it: "America/New York" for "America/New_York"."""
+    return name.replace("_", " ")
+
+
+COMMON_ZONES_LABEL = "Common time zones"
+ALL_ZONES_LABEL = "Every time zone"
+KEPT_ZONE_LABEL = "Kept from before"
+
+
+def not_a_time_zone(name: str) -> str:
+    return f"“{name[:64]}” is not a time zone of the list: choose one, such as Europe/Paris."
+
+
+SCHEDULE_TOO_FAR = "That time is too far in the future to plan: check the date."
+NOTHING_TO_SHIFT = (
+    "Nothing to shift: no start time is set for a part of the event not yet played. "
+    "Nothing was changed."
+)
+ONE_AT_A_TIME = (
+    "Group duels are played one at a time: round 2 starts when round 1 has a winner, so "
+    "15 rounds take 15 duel lengths, whatever the number of players or tables. Only "
+    "Qualifier 1 and the Eliminator may be played side by side."
+)
+
+
+def minutes_text(minutes: int, *, signed: bool = False) -> str:
+    """ "15 minutes", "1 minute"; signed: "+15 minutes", "−10 minutes"."""
+    unit = "minute" if abs(minutes) == 1 else "minutes"
+    sign = ("+" if minutes > 0 else "−" if minutes < 0 else "") if signed else ""
+    return f"{sign}{abs(minutes) if signed else minutes} {unit}"
+
+
+def duration_text(seconds: float) -> str:
+    """A length of time as a plan reads it: "about 14 minutes", "about 3 h 10 min"."""
+    minutes = max(1, round(seconds / 60))
+    if minutes < 60:
+        return f"about {minutes_text(minutes)}"
+    hours, rest = divmod(minutes, 60)
+    return f"about {hours} h {rest} min" if rest else f"about {hours} h"
+
+
+def minutes_between(low: int, high: int) -> str:
+    return f"The interval is {low} to {high} minutes."
+
+
+def gap_between(high: int) -> str:
+    return f"A gap is 0 to {high} minutes."
+
+
+def shift_between(high: int) -> str:
+    return (
+        f"Shift by 1 to {high} minutes, or −1 to −{high} to bring everything earlier. "
+        "Nothing was changed."
+    )
+
+
+def plan_replaces(count: int) -> str:
+    times = "start time" if count == 1 else "start times"
+    return (
+        f"This plan replaces {count} {times} already set (each shown below with its new "
+        "time). Nothing is changed until you confirm."
+    )
+
+
+def plan_done(count: int, first: datetime, last: datetime) -> str:
+    return (
+        f"Every start time is planned ({count} parts): Group round 1 at {clock_time(first)}, "
+        f"the Grand Final at {clock_time(last)}."
+    )
+
+
+def shift_done(minutes: int, count: int) -> str:
+    times = "start time" if count == 1 else "start times"
+    return (
+        f"Shifted by {minutes_text(minutes, signed=True)}: {count} {times} of the parts not "
+        "yet played."
+    )
+
+
+def schedule_already_changed(who: str, at: str, *, shifted_by: Any = None) -> str:
+    """The same schedule form sent again (its key): what the first send did, nothing more."""
+    what = (
+        f"This shift ({minutes_text(shifted_by, signed=True)}) was already made"
+        if isinstance(shifted_by, int)
+        else "This schedule was already saved"
+    )
+    return f"{what} by {who} at {at}. Nothing changed."
+
+
+def schedule_stale(who: str, at: str) -> str:
+    since = f" ({who} changed it at {at})" if who and at else ""
+    return (
+        f"The schedule changed since this page was drawn{since}: nothing was changed. "
+        "Look at the times below, then send again if it is still what you want."
+    )
+
+
+def typical_duel_text(seconds: float, measured: int, *, moves: int, per_move: int) -> str:
+    """Where the length of a duel comes from: this tournament's own duels, or the assumption."""
+    if measured:
+        duels = "duel" if measured == 1 else "duels"
+        return (
+            f"A duel takes {duration_text(seconds)}: the median of the {measured} {duels} "
+            "played to the end here, plus a minute to call the next players."
+        )
+    return (
+        f"A duel takes {duration_text(seconds)} (an assumption until duels are played "
+        f"here: club duels run 85 to 110 moves; {moves} moves at about {per_move} seconds "
+        "each to play and enter, plus a minute to call the next players)."
+    )
+
+
+def evening_text(seconds: float, duels: int, slot_seconds: float) -> str:
+    return (
+        f"The evening takes {duration_text(seconds)} from the first group round to the end "
+        f"of the Grand Final: {duels} duels one after another at {duration_text(slot_seconds)} "
+        "each, counting the tie-breaks as one and Qualifier 1 beside the Eliminator, with "
+        "the gaps."
+    )
+
+
+def short_slots_text(slot_minutes: int, duel_seconds: float) -> str:
+    return (
+        f"Slots of {minutes_text(slot_minutes)} are shorter than a typical duel "
+        f"({duration_text(duel_seconds)}): the evening will run late. Plan at least "
+        f"{minutes_text(max(1, round(duel_seconds / 60)))} a slot."
+    )
+
+
+def short_gap_text(earlier: str, later: str, minutes: int, duel_seconds: float) -> str:
+    return (
+        f"{later} starts {minutes_text(minutes)} after {earlier}, less than a typical duel "
+        f"({duration_text(duel_seconds)}): the evening will run late."
+    )
 
 
 # What comes next (`selectors_public.coming`): a round or stage with no duel yet, and why.

@@ -2,6 +2,8 @@
 comes next, and a person's next duel (a player's, a referee's). Times are shown in the
 tournament's time zone."""
 
+import math
+import statistics
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -11,13 +13,14 @@ from django.utils import timezone
 
 from duels.services import UNSTARTED_STATUSES
 
+from . import format as fmt
 from . import presentation
 from .models import Phase, StartTime, Tournament
 from .selectors import round_states
 from .selectors_public.coming import coming_next, playoff_stages_started
 from .selectors_public.lines import DuelLine, duel_line, duel_queryset
 from .services.lifecycle import OPEN
-from .services.schedule import zone_of
+from .services.schedule import START_KEYS, zone_of
 
 NEXT_STARTS = 3
 
@@ -173,3 +176,109 @@ def _next_by_tournament(duels: list, now: datetime) -> dict[int, Upcoming]:
 # A referee's desk (`selectors_referee`) orders their duels the same way.
 upcoming_of = _upcoming
 first_upcoming = _first
+
+
+# The evening's length (issue 26) -------------------------------------------------------------
+# Until a tournament has duels of its own played to the end, a duel is assumed: the club
+# nights' duels ran 85 to 110 moves (64 to 71 duel rounds); the middle, 100 moves, at about
+# 8 seconds a move (the players play, the referee taps it in) is 13 min 20 s, and a minute
+# more calls the next players to the table: about 14 minutes a duel.
+TYPICAL_MOVES = 100
+SECONDS_PER_MOVE = 8
+CALL_SECONDS = 60
+DEFAULT_DUEL_SECONDS = TYPICAL_MOVES * SECONDS_PER_MOVE + CALL_SECONDS
+# Endings played out at the table: a forfeit, a walkover or a paper result (adjudicated)
+# says nothing about how long a duel takes.
+PLAYED_OUT = ("shed_all", "double_zero", "time_limit", "dare_refused")
+# The duels of an evening one after another: 15 group rounds, the tie-breaks counted as one,
+# Qualifier 1 beside the Eliminator, Qualifier 2, the Grand Final.
+DUELS_IN_A_ROW = fmt.ROUNDS + 1 + 3
+GAP_BEFORE_TIE_BREAKS = 10  # the plan's suggestions, minutes
+GAP_BEFORE_PLAYOFFS = 15
+
+
+def duel_length(tournament: Tournament) -> tuple[float, int]:
+    """Seconds a duel takes here, and from how many duels: the median of the duels played to
+    the end (start to finish) plus the call; with none yet, the assumption (one query)."""
+    from duels.models import Duel, DuelStatus
+
+    lengths = [
+        (end - start).total_seconds()
+        for start, end in Duel.objects.filter(
+            tournament=tournament,
+            status=DuelStatus.FINISHED,
+            started_at__isnull=False,
+            finished_at__isnull=False,
+            result__table_finish__in=PLAYED_OUT,
+        ).values_list("started_at", "finished_at")
+        if end > start
+    ]
+    if not lengths:
+        return float(DEFAULT_DUEL_SECONDS), 0
+    return statistics.median(lengths) + CALL_SECONDS, len(lengths)
+
+
+def suggested_every(duel_seconds: float) -> int:
+    """The plan's interval to start from: a duel, rounded up to five minutes."""
+    return max(5, 5 * math.ceil(duel_seconds / 300))
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The schedule page's estimate, in words: how long a duel takes and where that comes
+    from, how long the evening is, and what will make it run late."""
+
+    duel_seconds: float
+    measured: int
+    typical: str
+    evening: str
+    warnings: list[str]
+    suggested_every: int
+
+
+def estimate(
+    tournament: Tournament,
+    *,
+    every: int | None = None,
+    gaps: int = GAP_BEFORE_TIE_BREAKS + GAP_BEFORE_PLAYOFFS,
+    starts: dict[str, datetime] | None = None,
+) -> Estimate:
+    """The evening at `every` minutes a slot (None: the suggested interval) with `gaps`
+    minutes of breaks, and the warnings: a slot shorter than a duel, and in the schedule as
+    set (`starts`, local), the shortest step between two parts shorter than a duel (one
+    query)."""
+    duel, measured = duel_length(tournament)
+    suggested = suggested_every(duel)
+    slot = (every or suggested) * 60
+    evening = (DUELS_IN_A_ROW - 1) * max(slot, duel) + gaps * 60 + duel
+    warnings = []
+    if every is not None and slot < duel:
+        warnings.append(presentation.short_slots_text(every, duel))
+    if starts:
+        # In UTC: two times of one zone subtract as wall clocks, blind to a clock change.
+        at = {k: t.astimezone(UTC) for k, t in starts.items() if k != fmt.E1}  # E1 beside Q1
+        keys = [k for k in START_KEYS if k in at]
+        steps = [
+            (at[b] - at[a], a, b) for a, b in zip(keys, keys[1:], strict=False) if at[b] > at[a]
+        ]
+        if steps:
+            step, a, b = min(steps, key=lambda s: s[0])  # the first of the shortest
+            if step.total_seconds() < duel:
+                warnings.append(
+                    presentation.short_gap_text(
+                        presentation.start_key_label(a),
+                        presentation.start_key_label(b),
+                        round(step.total_seconds() / 60),
+                        duel,
+                    )
+                )
+    return Estimate(
+        duel_seconds=duel,
+        measured=measured,
+        typical=presentation.typical_duel_text(
+            duel, measured, moves=TYPICAL_MOVES, per_move=SECONDS_PER_MOVE
+        ),
+        evening=presentation.evening_text(evening, DUELS_IN_A_ROW, max(slot, duel)),
+        warnings=warnings,
+        suggested_every=suggested,
+    )

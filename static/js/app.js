@@ -136,3 +136,27 @@
     offer(event.detail.elt);
   });
 })();
+
+// The create page's time zone (issue 26): the select starts at the site's default, and moves
+// to this device's own zone when the list has it. A device may report an older name of its
+// zone ("Asia/Calcutta"): the page lists those with the name the list uses. Only a form not
+// yet sent carries `data-browser-zone`: a form sent back keeps what the person chose.
+(function () {
+  "use strict";
+  var select = document.querySelector("select[data-browser-zone]");
+  if (!select || !window.Intl) return;
+  var zone, aliases = {};
+  try {
+    zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    aliases = JSON.parse(select.getAttribute("data-zone-aliases") || "{}");
+  } catch (error) {
+    return;
+  }
+  zone = aliases[zone] || zone;
+  for (var i = 0; i < select.options.length; i++) {
+    if (select.options[i].value === zone) {
+      select.value = zone;
+      return;
+    }
+  }
+})();

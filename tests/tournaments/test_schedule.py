@@ -1,6 +1,7 @@
 """The schedule and the venue clock (issue 16): time zone and start times, calling a duel to
 its table, and where they show (big screen, /me/, the referee's console)."""
 
+import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -203,7 +204,10 @@ def test_the_schedule_form_reads_times_in_the_chosen_zone(ready):
     tournament, duel, referee = ready
     client = client_for(tournament.created_by)
     url = reverse("organiser:schedule", args=[tournament.slug])
-    response = client.post(url, {"time_zone": "Asia/Tokyo", "GF": "2026-12-06T18:00"})
+    drawn = re.search(r'name="drawn" value="(\w+)"', client.get(url).content.decode()).group(1)
+    response = client.post(
+        url, {"time_zone": "Asia/Tokyo", "GF": "2026-12-06T18:00", "drawn": drawn}
+    )
     assert response.status_code == 302
     gf = StartTime.objects.get(tournament=tournament, key="GF").starts_at
     assert gf == datetime(2026, 12, 6, 9, 0, tzinfo=UTC)

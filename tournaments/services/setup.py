@@ -50,13 +50,20 @@ def _unique_slug(name: str) -> str:
 
 
 @transaction.atomic
-def create_tournament(*, name: str, created_by, **settings) -> Tournament:
+def create_tournament(
+    *, name: str, created_by, time_zone: str | None = None, **settings
+) -> Tournament:
+    """A new tournament, its two groups and its settings. `time_zone`: the venue's, asked on
+    the create page (a name of `schedule.zone_names`); UTC when not given."""
+    from .schedule import check_time_zone
+
     name = clean_tournament_name(name)
+    zone = check_time_zone(time_zone) if time_zone is not None else "UTC"
     for _attempt in range(3):
         try:
             with transaction.atomic():
                 tournament = Tournament.objects.create(
-                    name=name, slug=_unique_slug(name), created_by=created_by
+                    name=name, slug=_unique_slug(name), created_by=created_by, time_zone=zone
                 )
             break
         except IntegrityError:

@@ -17,7 +17,7 @@ from accounts.permissions import Action, can, roles_of
 from core.errors import ServiceError
 from tournaments import services
 from tournaments.access import tournament_view
-from tournaments.forms import TournamentForm
+from tournaments.forms import NewTournamentForm
 from tournaments.models import FINAL_PHASES, Tournament
 from tournaments.selectors import published_tournaments
 from tournaments.selectors_referee import desk
@@ -31,11 +31,14 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
+    form = NewTournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = services.create_tournament(
-                name=form.cleaned_data["name"], created_by=request.user, **form.settings()
+                name=form.cleaned_data["name"],
+                created_by=request.user,
+                time_zone=form.cleaned_data["time_zone"],
+                **form.settings(),
             )
         except ServiceError as err:
             form.add_error("name", err.message)
