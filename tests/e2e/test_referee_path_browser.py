@@ -67,7 +67,8 @@ def play_round_on_first_screen(page) -> None:
     assert box["y"] + scrolled + box["height"] <= PHONE["height"], (box, scrolled)
 
 
-@pytest.mark.live  # the console polls and swaps while the referee taps
+# Not `live`: the console's swaps while it polls are the console tests' (run again under
+# load); this one counts taps and measures the layout.
 def test_the_referees_path_on_a_phone(browser, live_server):
     duel, referee = group_phase_duel(published=True, slug="club")
     tournament = duel.tournament
