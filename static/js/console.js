@@ -192,11 +192,32 @@
 
   // The pads and the decision in view after every swap (issue 16): a phone's screen holds
   // the console only just, and a longer headline or an error above them pushes them down.
+  // Without reading the layout (issue 26: scrollIntoView laid the page out again on every
+  // move, even with the pads in view): an IntersectionObserver looks at the new pads (and the
+  // Redo just above them) once the new state has been laid out and drawn, and only if one of
+  // them is not wholly on the screen does the page scroll, as "nearest" as before.
+  var watcher = null;
   function keepInView() {
     var region = document.querySelector("#console .decision-form") || roundForm();
     var redo = document.querySelector("#console .redo-form"); // just above the pads
-    if (redo) redo.scrollIntoView({ block: "nearest" });
-    if (region) region.scrollIntoView({ block: "nearest" });
+    var targets = [redo, region].filter(Boolean);
+    if (watcher) watcher.disconnect();
+    if (!targets.length) return;
+    if (!window.IntersectionObserver) {
+      targets.forEach(function (el) { el.scrollIntoView({ block: "nearest" }); });
+      return;
+    }
+    watcher = new IntersectionObserver(function (entries, self) {
+      self.disconnect(); // one look per new state
+      if (self !== watcher) return;
+      watcher = null;
+      var hidden = entries.some(function (entry) {
+        return entry.target.isConnected && entry.intersectionRatio < 0.99;
+      });
+      // The page is laid out already: these scroll without laying it out again.
+      if (hidden) targets.forEach(function (el) { if (el.isConnected) el.scrollIntoView({ block: "nearest" }); });
+    }, { threshold: 1 });
+    targets.forEach(function (el) { watcher.observe(el); });
   }
 
   // One-hand play (issue 16), off by default and remembered on this device: a round is
