@@ -9,7 +9,8 @@ console: the moves are legal moves picked by a seeded random referee (the same e
 entered as a referee does — the keys of the pads then "Play round", a decision's button, an
 action card's button. For each move, the tap that sends it is timed in the page:
 
-- total: from the tap (the `pointerdown` on the button) to the new state painted — htmx has
+- total: from the tap (the `pointerup` on the button: the finger lifted, on which the click
+  follows) to the new state painted — htmx has
   swapped the answer in (the console, and out of band the log's new line and the news), every
   `htmx:afterSettle` handler has run (console.js's focus and scrolling), and the frame after
   that has been drawn (a task queued from the next `requestAnimationFrame`);
@@ -101,7 +102,10 @@ PROBE = r"""
   performance.setResourceTimingBufferSize(100000);
   const sending = (el) => el && el.closest &&
     el.closest("#console button[type=submit], #console button:not([type]), #console-ending button");
-  document.addEventListener("pointerdown", (event) => {
+  // The tap is the finger lifted: the click follows the pointerup, and the time the finger
+  // rests on the glass is not the browser's work. The event's timeStamp is when the input
+  // reached the browser, so a busy page's delay in handling it counts.
+  document.addEventListener("pointerup", (event) => {
     if (!sending(event.target)) return;
     tap.pending = { t0: event.timeStamp, queued: tap.polls > 0 };
   }, true);
