@@ -20,6 +20,7 @@ from duels.engine.bots import Bot, RandomBot
 from duels.engine.events import already_canonical, parse_event
 from duels.engine.simulate import Simulator, duel_rng, play_duel
 from duels.engine.state import Pending, pending
+from tests.engine.budget import examples
 
 SEATS = {"A": "Alice", "B": "Bob"}
 
@@ -99,7 +100,7 @@ def nearly_canonical(draw: st.DrawFn) -> dict[Any, Any]:
     return dict(fields)
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(event=st.one_of(nearly_canonical(), events()))
 def test_an_event_is_taken_as_it_is_only_when_parse_event_would_return_it_unchanged(
     event: Any,

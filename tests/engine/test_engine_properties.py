@@ -29,6 +29,7 @@ from duels.engine import (
     resolve_rules,
     state_after,
 )
+from tests.engine.budget import examples
 from tests.engine.strategies import teams_of
 
 SEATS = {"A": "Alice", "B": "Bob"}
@@ -250,7 +251,7 @@ def play_random_duel(
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_1_8_random_duels_conserve_cards_refuse_cleanly_and_replay_identically(
     preset: str, data: st.DataObject
@@ -309,7 +310,7 @@ MANY_NEAR_MISS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_11_random_games_of_three_to_six_seats_and_teams_keep_every_invariant(
     data: st.DataObject,
@@ -319,7 +320,7 @@ def test_11_random_games_of_three_to_six_seats_and_teams_keep_every_invariant(
     play_random_duel(data, made[0], made)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(record=JUNK | st.builds(dict, st.just({}))
        | st.fixed_dictionaries({}, optional={
            "format": st.just("split-uno-duel") | JUNK,
@@ -339,7 +340,7 @@ def test_8_any_json_value_as_a_record_is_read_or_refused_with_an_engine_error(re
     assert duel.state()["events"] == len(record["events"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(event=JUNK | NEAR_MISS | ENDING_MISS)
 def test_8_any_json_value_as_an_event_is_applied_or_refused_with_an_engine_error(event) -> None:
     for duel in (

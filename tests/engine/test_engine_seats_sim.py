@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from duels.engine import PRESETS, Duel, replay
 from duels.engine.bots import HeuristicBot, RandomBot
 from duels.engine.simulate import Simulator, duel_rng, play_duel, seatings, simulate
+from tests.engine.budget import examples
 from tests.engine.strategies import SWITCH_CHOICES, teams_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +52,7 @@ def many_setups(draw: st.DrawFn) -> dict[str, Any]:
             "spread": spread}  # fmt: skip
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=many_setups(), forfeits=st.lists(st.integers(1, 60), max_size=2))
 def test_11_every_simulated_hand_has_the_engines_count_after_every_event(
     setup: dict[str, Any], forfeits: list[int]

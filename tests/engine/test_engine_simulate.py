@@ -29,6 +29,7 @@ from duels.engine.simulate import (
     play_duel,
     simulate,
 )
+from tests.engine.budget import examples
 from tests.engine.strategies import SWITCH_CHOICES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -188,7 +189,7 @@ def setups(draw: st.DrawFn, preset: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_4_every_simulated_hand_has_the_engines_count_after_every_event(
     preset: str, data: st.DataObject
