@@ -131,7 +131,6 @@ def _required_markers(session) -> tuple[str, ...]:
 HEAVY = (
     "test_no_page_shows_an_internal_key_or_a_repr",
     "test_a_tournaments_life_keeps_its_invariants",
-    "test_a_team_game_with_a_bot_partner_to_the_end",
     "test_a_four_seat_game_against_three_bots_to_the_end",
     "test_the_same_duel_without_javascript",
     "test_a_simulated_tournament_completes_through_the_worker",
