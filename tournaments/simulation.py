@@ -400,7 +400,9 @@ class TournamentSimulation:
         while pending(self.tournament):
             if time.monotonic() > deadline:
                 raise RuntimeError("the automation did not take its next step in time")
-            time.sleep(0.1)
+            # A step takes the worker a few milliseconds: a tenth of a second between looks
+            # was most of a simulated evening through the worker (hundreds of steps).
+            time.sleep(0.02)
 
     def _settle_tiebreaks(self, goal: str) -> None:
         self.advance()
