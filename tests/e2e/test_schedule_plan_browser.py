@@ -10,6 +10,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import PHONE
+from tests.e2e.test_console_browser import watch
 from tests.e2e.test_htmx_browser import sign_in
 from tests.factories import UserFactory
 from tournaments.models import StartTime, Tournament
@@ -26,16 +27,7 @@ def kolkata_page(browser, live_server):
     )
     context.set_default_timeout(10_000)
     page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on(
-        "console",
-        lambda msg: (
-            errors.append(msg.text)
-            if msg.type == "error" and "status of 4" not in msg.text
-            else None
-        ),
-    )
+    errors = watch(page)  # the page fixture's checks
     yield page
     context.close()
     assert errors == [], errors
