@@ -26,6 +26,11 @@ action card's button. For each move, the tap that sends it is timed in the page:
   htmx building and sending the request, parsing and swapping the answer, console.js, style,
   layout, paint), split into before the request and after its answer, and the latter into
   the swap, the settling (htmx:load, console.js's handlers) and the frame;
+- in the DOM: from the tap to the new state swapped and settled, minus the request in flight
+  (issue 26's own measure of a tap), and the time before the request split into the browser's
+  input (the tap to its click) and htmx's;
+- the floor: the tap to its click on a bare page (one button, same size, touch and throttle),
+  what the browser spends on any tap before a page's script runs;
 - the renderer's own counters per tap (CDP `Performance.getMetrics`, in thread time): layouts
   and style recalculations, and their time.
 
@@ -109,6 +114,11 @@ PROBE = r"""
     if (!sending(event.target)) return;
     tap.pending = { t0: event.timeStamp, queued: tap.polls > 0 };
   }, true);
+  // The click the tap becomes: before it, the browser's own input pipeline (the gesture
+  // recognised, hover, press and focus styles), which a page's script cannot shorten.
+  document.addEventListener("click", () => {
+    if (tap.pending && tap.pending.click === undefined) tap.pending.click = performance.now();
+  }, true);
   document.addEventListener("htmx:beforeRequest", (event) => {
     const elt = event.detail.elt;
     if (elt && elt.classList && elt.classList.contains("poller")) tap.polls += 1;
@@ -159,6 +169,43 @@ PROBE = r"""
   });
 })();
 """
+
+
+# The browser's own share of any tap, for reference: a page with one button and nothing else,
+# at the same size, touch and CPU throttle, tapped after a scroll to it as the console's are.
+BARE = """<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1">
+<style>button { width: 100%; height: 60px; touch-action: manipulation; }</style>
+<div style="height: 1500px"></div><button>Tap</button><div style="height: 1500px"></div>
+<script>
+window.__up = []; let t0 = 0;
+document.addEventListener("pointerup", (e) => { t0 = e.timeStamp; }, true);
+document.addEventListener("click", () => { window.__up.push(performance.now() - t0); }, true);
+</script>"""
+
+
+def input_floor(cpu: float, taps: int = 40) -> list[float]:
+    """Tap -> click on the bare page above: what the browser spends before any page's script."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        )
+        page = context.new_page()
+        page.set_content(BARE)
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+        button = page.locator("button")
+        for n in range(taps):
+            page.evaluate(f"window.scrollTo(0, {3000 if n % 2 else 0})")
+            button.scroll_into_view_if_needed()
+            box = button.bounding_box()
+            before = page.evaluate("window.__up.length")
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.wait_for_function(f"window.__up.length > {before}")
+        values = page.evaluate("window.__up")
+        browser.close()
+    return values
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -399,11 +446,24 @@ def main() -> None:
             [a - b for a, b in zip(total, flight, strict=True)],
         )
     )
+    print(
+        line(
+            "  in the DOM: swapped and settled - in flight",
+            [t["dom"] - t["t0"] - f for t, f in zip(kept, flight, strict=True)],
+        )
+    )
     print(line("  tap -> request sent", between("t0", "sent")))
+    print(line("    tap -> click (the browser's input)", between("t0", "click")))
+    print(line("    click -> request sent (htmx)", between("click", "sent")))
     print(line("  answer in page -> painted", between("arrived", "painted")))
     print(line("    answer -> swapped (htmx:afterSwap)", between("arrived", "swapped")))
     print(line("    swapped -> settled (htmx:afterSettle)", between("swapped", "dom")))
     print(line("    settled -> painted", between("dom", "painted")))
+    floor = input_floor(args.cpu)
+    print(
+        line("a bare page's tap -> click, same CPU (the floor)", floor)
+        + f"  ({len(floor)} taps on one button, after a scroll to it)"
+    )
     print("the renderer's main thread per tap (CDP Performance.getMetrics, thread time):")
     for name, scale, unit in (
         ("LayoutCount", 1, ""),

@@ -249,7 +249,10 @@
     if (!after || !document.getElementById("console")) return;
     var id = after.id, key = after.key;
     after = null;
-    focusNext(id, key);
+    // After the new state is drawn, not before (issue 26, a quicker tap): focus() needs the
+    // page laid out, and called here it forced the layout the next frame does anyway; once
+    // that frame is drawn the layout is done and focusing costs little.
+    requestAnimationFrame(function () { setTimeout(function () { focusNext(id, key); }, 0); });
   });
 
   // Losing the server (issue 14). A request that gets no answer at all (htmx:sendError: no
