@@ -1,4 +1,4 @@
-"""RULES.md section 8, the command line: ``python -m duels.engine replay FILE|-``."""
+"""RULES.md section 8, the command line: ``python -m games.split_uno replay FILE|-``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ RECORD = WORKED
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "duels.engine", *args],
+        [sys.executable, "-m", "games.split_uno", *args],
         input=stdin,
         capture_output=True,
         cwd=ROOT,
@@ -37,7 +37,7 @@ def write(tmp_path: Path, record: object) -> str:
 
 
 def test_8_cli_replay_prints_the_state_as_json_and_exits_0(tmp_path) -> None:
-    from duels.engine import replay
+    from games.split_uno import replay
 
     done = run("replay", write(tmp_path, RECORD))
     assert done.returncode == 0

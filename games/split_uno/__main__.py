@@ -1,11 +1,11 @@
 """The engine's command line (RULES.md section 8).
 
-``python -m duels.engine replay RECORD.json`` (or ``-`` for standard input) prints the state as
-JSON on standard output. An illegal event stops the replay: the state after the last legal event
-is printed, ``error: event N: <reason>`` goes to standard error, exit status 2. A malformed
-record exits 2 with a one-line error and prints no state.
+``python -m games.split_uno replay RECORD.json`` (or ``-`` for standard input) prints the state
+as JSON on standard output. An illegal event stops the replay: the state after the last legal
+event is printed, ``error: event N: <reason>`` goes to standard error, exit status 2. A
+malformed record exits 2 with a one-line error and prints no state.
 
-``python -m duels.engine simulate --ruleset R --count N --seed S [--seats N] [--teams AC,BD]
+``python -m games.split_uno simulate --ruleset R --count N --seed S [--seats N] [--teams AC,BD]
 [--bot A:random --bot B:heuristic] [--records FILE.jsonl]`` plays N duels between bots and
 prints a summary (docs/rules.md, "Bots and simulation").
 """
@@ -28,7 +28,7 @@ from .simulate import DEFAULT_MAX_EVENTS, simulate
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m duels.engine", description="The Split UNO referee engine."
+        prog="python -m games.split_uno", description="The Split UNO referee engine."
     )
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay a duel record and print its state as JSON")

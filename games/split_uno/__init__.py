@@ -1,12 +1,12 @@
 """The Split UNO referee engine (RULES.md): pure Python, standard library only, no Django.
 
 A duel is its record; ``Duel`` applies events one at a time, says what is legal, and gives the
-state of RULES.md section 8 after any prefix. ``python -m duels.engine replay FILE`` is the
+state of RULES.md section 8 after any prefix. ``python -m games.split_uno replay FILE`` is the
 command line of section 8.
 
 Bots and simulation (issue 4): ``play_duel`` plays a whole duel between bots through the
 engine, ``Simulator`` lets bots choose moves for a duel under way, and
-``duels.engine.simulate.simulate`` plays many (``python -m duels.engine simulate``).
+``games.split_uno.simulate.simulate`` plays many (``python -m games.split_uno simulate``).
 
 The modules run compiled by mypyc when ``tools/build_engine.py`` has built them from these
 very sources, as ``./dev`` does; otherwise the sources run (``native.py``, ``COMPILED``).
