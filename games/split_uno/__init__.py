@@ -2,7 +2,8 @@
 
 A duel is its record; ``Duel`` applies events one at a time, says what is legal, and gives the
 state of RULES.md section 8 after any prefix. ``python -m games.split_uno replay FILE`` is the
-command line of section 8.
+command line of section 8, which RULES.md names ``python -m duels.engine replay FILE`` (an
+alias kept for it: ``duels/engine/``, nothing else).
 
 Bots and simulation (issue 4): ``play_duel`` plays a whole duel between bots through the
 engine, ``Simulator`` lets bots choose moves for a duel under way, and

@@ -1,4 +1,5 @@
-"""The engine's command line (RULES.md section 8).
+"""The engine's command line (RULES.md section 8, which names it ``python -m duels.engine``:
+``duels/engine/__main__.py``, an alias that runs this ``main``).
 
 ``python -m games.split_uno replay RECORD.json`` (or ``-`` for standard input) prints the state
 as JSON on standard output. An illegal event stops the replay: the state after the last legal
@@ -26,10 +27,10 @@ from .rules import PRESETS, VARIANTS
 from .simulate import DEFAULT_MAX_EVENTS, simulate
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m games.split_uno", description="The Split UNO referee engine."
-    )
+def main(argv: list[str] | None = None, prog: str = "python -m games.split_uno") -> int:
+    """Run the command line on ``argv`` (the process's arguments by default); ``prog`` is the
+    command as typed, for the usage lines (the alias ``python -m duels.engine`` passes its own)."""
+    parser = argparse.ArgumentParser(prog=prog, description="The Split UNO referee engine.")
     commands = parser.add_subparsers(dest="command", required=True)
     replay = commands.add_parser("replay", help="replay a duel record and print its state as JSON")
     replay.add_argument("record", help="the record file, or - for standard input")

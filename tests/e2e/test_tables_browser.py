@@ -91,7 +91,7 @@ def test_a_three_seat_table_refereed_on_a_phone_then_replayed(browser, live_serv
         page.get_by_role("link", name="Download the record").click()
     path = download.value.path()
     done = subprocess.run(
-        [sys.executable, "-m", "games.split_uno", "replay", str(path)],
+        [sys.executable, "-m", "duels.engine", "replay", str(path)],
         capture_output=True,
         text=True,
         check=True,

@@ -217,7 +217,7 @@ def test_the_record_replays_with_the_cli_to_the_same_state(ada, tmp_path):
     path = tmp_path / "table.json"
     path.write_text(json.dumps(record))
     done = subprocess.run(
-        [sys.executable, "-m", "games.split_uno", "replay", str(path)],
+        [sys.executable, "-m", "duels.engine", "replay", str(path)],
         capture_output=True,
         text=True,
         check=True,
