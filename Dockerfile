@@ -11,8 +11,9 @@ RUN apt-get update \
 WORKDIR /app
 COPY requirements.lock ./
 RUN pip install -r requirements.lock
-COPY duels/__init__.py duels/__init__.py
-COPY duels/engine duels/engine
+# games/__init__.py too: mypyc names the modules by their packages (games.split_uno.state).
+COPY games/__init__.py games/__init__.py
+COPY games/split_uno games/split_uno
 COPY tools tools
 RUN python tools/build_engine.py
 
@@ -31,10 +32,10 @@ COPY requirements.lock ./
 RUN pip install -r requirements.lock
 
 COPY --chown=app:app . .
-# Found by the hash of the very sources copied above (duels/engine/native.py); the image fails
-# to build rather than run an engine slower than expected.
-COPY --from=engine --chown=app:app /app/build/engine build/engine
-RUN SPLIT_UNO_ENGINE=compiled python -c "import duels.engine"
+# Found by the hash of the very sources copied above (games/split_uno/native.py); the image
+# fails to build rather than run an engine slower than expected.
+COPY --from=engine --chown=app:app /app/build/split_uno build/split_uno
+RUN SPLIT_UNO_ENGINE=compiled python -c "import games.split_uno"
 # collectstatic needs settings to load: a throwaway key, never used at run time.
 RUN DEBUG=0 SECRET_KEY=collectstatic-only-not-a-real-key python manage.py collectstatic --noinput
 

@@ -13,7 +13,7 @@ random bot, and of heuristic bot against heuristic bot, from the same seeds ever
 every event through the engine's checked path, hands kept in step, the summary), the best of
 ``--sim-repeat`` runs in the process's CPU time (so that other work on a shared machine does
 not count). The budget is 1,000 random-bot duels per second. It measures the build that
-loads (duels/engine/native.py) and says which: ``SPLIT_UNO_ENGINE=python`` times the sources
+loads (games/split_uno/native.py) and says which: ``SPLIT_UNO_ENGINE=python`` times the sources
 even when a compiled build is there. For scale it also times the
 engine alone replaying the finished random-bot records. Last, six-seat games
 (RULES.md section 11: ``official``, ``number_pool`` 188), free-for-all and in teams.
@@ -42,7 +42,7 @@ def build_record(preset: str, events: int, seed: int) -> dict[str, Any]:
     Under ``paper`` every round sheds a card overall, so 20-card hands rarely last 100 events:
     such presets get a bigger pool and 40-card hands (``options``), which the output says.
     """
-    from duels.engine import Duel
+    from games.split_uno import Duel
 
     for options in ({}, {"number_pool": 400, "starting_number_cards": 40}):
         for attempt in range(200):
@@ -78,7 +78,7 @@ def best_seconds(func: Any, repeat: int) -> float:
 
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from duels.engine import PRESETS, Duel
+    from games.split_uno import PRESETS, Duel
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100)
@@ -91,11 +91,11 @@ def main() -> int:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
 
-    import duels.engine
+    import games.split_uno
 
     build = (
         "the engine compiled by mypyc (tools/build_engine.py)"
-        if duels.engine.COMPILED
+        if games.split_uno.COMPILED
         else "the engine's sources (not compiled: run tools/build_engine.py)"
     )
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, {build}")
@@ -113,8 +113,8 @@ def simulations(args: argparse.Namespace, presets: Any) -> None:
     import io
     import json
 
-    from duels.engine import Duel
-    from duels.engine.simulate import simulate
+    from games.split_uno import Duel
+    from games.split_uno.simulate import simulate
 
     print(f"{'preset':<11} {'random duels/s':>15} {'events/duel':>12} {'replay only/s':>14}"
           f" {'heuristic duels/s':>18} {'events/duel':>12}")  # fmt: skip
@@ -156,7 +156,7 @@ SIX_SEATS: dict[str, Any] = {"number_pool": 188}
 
 def many_seats(args: argparse.Namespace) -> None:
     """Six-seat games per second, free-for-all and in three teams of two."""
-    from duels.engine.simulate import simulate
+    from games.split_uno.simulate import simulate
 
     print()
     print(f"{'six seats (official, number_pool 188)':<40} {'duels/s':>9} {'events/duel':>12}")

@@ -24,7 +24,7 @@ from pathlib import Path
 from locust import FastHttpUser, events, task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from duels.engine import Duel  # noqa: E402 - the pure engine, no Django
+from games.split_uno import Duel  # noqa: E402 - the pure engine, no Django
 
 SLUG = os.environ.get("CROWD_SLUG", "crowd-cup")
 POLL = float(os.environ.get("CROWD_POLL_SECONDS", "5"))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from duels.engine import COMPILED  # noqa: E402
+from games.split_uno import COMPILED  # noqa: E402
 from practice.game import Game, replay, start  # noqa: E402
 from practice.seating import choose  # noqa: E402
 

@@ -9,7 +9,8 @@ from typing import Any
 
 from django import forms
 
-from .engine import CARDS, COLORS
+from games.split_uno import CARDS, COLORS
+
 from .services import SEATS
 from .words import PAGE_OUT_OF_DATE
 

@@ -1,6 +1,6 @@
 """Duels, their event logs and their results.
 
-A duel's state is derived from its active events by the engine (duels/engine); `state` on the
+A duel's state is derived from its active events by the engine (games/split_uno); `state` on the
 row is a cache that replay can always rebuild.
 """
 

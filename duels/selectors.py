@@ -12,10 +12,11 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 
+from games.split_uno import CARDS, EngineError, Legal, state_after
+from games.split_uno import Duel as EngineDuel
+from games.split_uno.constants import CARD_LABELS
+
 from . import words
-from .engine import CARDS, EngineError, Legal, state_after
-from .engine import Duel as EngineDuel
-from .engine.constants import CARD_LABELS
 from .models import Duel, DuelStatus, Result
 from .services import SEATS, event_rows, record_of
 

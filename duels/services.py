@@ -19,10 +19,10 @@ from django.utils import timezone
 
 from core.errors import ServiceError
 from core.names import clean_name
+from games.split_uno import Duel as EngineDuel
+from games.split_uno import EngineError
 
 from . import rows
-from .engine import Duel as EngineDuel
-from .engine import EngineError
 from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
 
 RECORD_FORMAT = "split-uno-duel"

@@ -2,7 +2,7 @@
 decision asks and what each choice does. The console, the replay, the practice table and
 every tournament page (through tournaments/presentation.py) take their words from here."""
 
-from .engine.constants import CARD_LABELS
+from games.split_uno.constants import CARD_LABELS
 
 # How a duel ended (the record's `finish`, RULES.md section 8).
 FINISH = {

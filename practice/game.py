@@ -30,10 +30,10 @@ from math import floor
 from typing import Any
 
 from core.numbers import read_int
-from duels.engine import CARDS, COLORS, PRESETS, EngineError, Simulator
-from duels.engine import Duel as EngineDuel
-from duels.engine.constants import CARD_LABELS
-from duels.engine.simulate import CAP_REASON, DEFAULT_MAX_EVENTS
+from games.split_uno import CARDS, COLORS, PRESETS, EngineError, Simulator
+from games.split_uno import Duel as EngineDuel
+from games.split_uno.constants import CARD_LABELS
+from games.split_uno.simulate import CAP_REASON, DEFAULT_MAX_EVENTS
 
 from .seating import Seating
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from duels.engine import PRESETS, VARIANTS, resolve_rules
+from games.split_uno import PRESETS, VARIANTS, resolve_rules
 
 #: Seat letters in seating order (RULES.md 11.1: A–F at most).
 LETTERS = "ABCDEF"

@@ -6,9 +6,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.numbers import read_int
-from duels.engine import COLORS, PRESETS
-from duels.engine.constants import CARD_LABELS
 from duels.words import choice_label, decision_text, finish_label
+from games.split_uno import COLORS, PRESETS
+from games.split_uno.constants import CARD_LABELS
 
 from . import services
 from .game import BOT_NAME, Game, Refused, parse_move

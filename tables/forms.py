@@ -10,7 +10,7 @@ from django.http import QueryDict
 from core.errors import ServiceError
 from core.numbers import read_int
 from core.text import clean_line
-from duels.engine import CARDS, COLORS, PRESETS, VARIANTS
+from games.split_uno import CARDS, COLORS, PRESETS, VARIANTS
 
 from . import services
 

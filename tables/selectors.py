@@ -11,10 +11,10 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from duels import words as duel_words
-from duels.engine import CARDS, EngineError, Legal, resolve_rules, state_after
-from duels.engine import Duel as EngineDuel
-from duels.engine.constants import CARD_LABELS
 from duels.selectors import Choice, LogEntry, ReplayView
+from games.split_uno import CARDS, EngineError, Legal, resolve_rules, state_after
+from games.split_uno import Duel as EngineDuel
+from games.split_uno.constants import CARD_LABELS
 
 from . import services, words
 from .models import CasualTable, CoReferee, TableStatus

@@ -22,9 +22,9 @@ from django.utils import timezone
 from accounts.models import User
 from core.errors import ServiceError
 from core.text import clean_line
-from duels.engine import PRESETS, VARIANTS, EngineError, resolve_rules
-from duels.engine import Duel as EngineDuel
 from duels.services import RECORD_FORMAT
+from games.split_uno import PRESETS, VARIANTS, EngineError, resolve_rules
+from games.split_uno import Duel as EngineDuel
 
 from . import words
 from .models import CasualTable, CoReferee, TableEvent, TableStatus

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core.errors import ServiceError
 from core.numbers import read_int
-from duels.engine import COLORS, PRESETS, VARIANTS
+from games.split_uno import COLORS, PRESETS, VARIANTS
 
 from . import forms, selectors, services, words
 from .models import CasualTable

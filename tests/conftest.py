@@ -169,9 +169,9 @@ def pytest_collection_finish(session):
         or not any(item.name == source_run.TEST_NAME for item in session.items)
     ):
         return
-    import duels.engine
+    import games.split_uno
 
-    if duels.engine.COMPILED:
+    if games.split_uno.COMPILED:
         source_run.start()
 
 

@@ -21,8 +21,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from duels.engine.simulate import play_duel
 from duels.models import Duel, DuelKind, DuelStatus
+from games.split_uno.simulate import play_duel
 from tournaments import services
 from tournaments.models import EntrantStatus, Phase
 from tournaments.services import corrections, refereeing

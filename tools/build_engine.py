@@ -2,9 +2,9 @@
 
     .venv/bin/python tools/build_engine.py [--force] [--quiet]
 
-Compiles every module of ``duels/engine`` but ``__init__``, ``__main__`` and ``native`` into C
-extensions under ``build/engine/<tag>-<digest>/`` (``duels/engine/native.py`` says how the
-package then finds them). Nothing is done when the build of the current sources is already
+Compiles every module of ``games/split_uno`` but ``__init__``, ``__main__`` and ``native`` into
+C extensions under ``build/split_uno/<tag>-<digest>/`` (``games/split_uno/native.py`` says how
+the package then finds them). Nothing is done when the build of the current sources is already
 there, unless ``--force``. Older builds for this interpreter are removed. ``./dev`` runs this
 before serving or testing; the Dockerfile runs it in its build stage.
 
@@ -27,11 +27,12 @@ from pathlib import Path
 from types import ModuleType
 
 ROOT = Path(__file__).resolve().parents[1]
-NATIVE = ROOT / "duels" / "engine" / "native.py"
+PACKAGE = ("games", "split_uno")
+NATIVE = ROOT.joinpath(*PACKAGE, "native.py")
 
 
 def _native() -> ModuleType:
-    """``duels/engine/native.py`` alone: importing the package would already choose a build
+    """``games/split_uno/native.py`` alone: importing the package would already choose a build
     (and, with ``SPLIT_UNO_ENGINE=compiled``, refuse before there is one)."""
     spec = importlib.util.spec_from_file_location("_engine_native", NATIVE)
     assert spec is not None and spec.loader is not None
@@ -66,7 +67,7 @@ def build(force: bool = False, quiet: bool = False) -> int:
         try:
             with contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
                 extensions = mypycify(
-                    [f"duels/engine/{name}.py" for name in modules],
+                    [f"{'/'.join(PACKAGE)}/{name}.py" for name in modules],
                     opt_level="3",
                     debug_level="0",
                     group_name=native.GROUP,
@@ -89,7 +90,7 @@ def build(force: bool = False, quiet: bool = False) -> int:
             print(log.getvalue()[-4000:], file=sys.stderr)
             print(f"Cannot compile the engine: {failure}", file=sys.stderr)
             return 1
-        built = work_dir / "lib" / "duels" / "engine"
+        built = work_dir.joinpath("lib", *PACKAGE)
         (built / "COMPLETE").write_text(f"{digest}\n")
         # The digest names the folder only once it is whole: a half build is never found.
         if target.exists():

@@ -14,8 +14,8 @@ from django.contrib.auth import get_user_model
 
 from accounts.models import Role, TournamentRole
 from core.errors import ServiceError
-from duels.engine.simulate import play_duel
 from duels.models import Duel, DuelKind, DuelStatus
+from games.split_uno.simulate import play_duel
 from tournaments.services import refereeing as duel_services
 from tournaments.services.shared_cards import start_options
 

@@ -1,65 +1,9 @@
-"""The Split UNO referee engine (RULES.md): pure Python, standard library only, no Django.
+"""An alias of ``games.split_uno``, the Split UNO referee engine, kept for the command line.
 
-A duel is its record; ``Duel`` applies events one at a time, says what is legal, and gives the
-state of RULES.md section 8 after any prefix. ``python -m duels.engine replay FILE`` is the
-command line of section 8.
-
-Bots and simulation (issue 4): ``play_duel`` plays a whole duel between bots through the
-engine, ``Simulator`` lets bots choose moves for a duel under way, and
-``duels.engine.simulate.simulate`` plays many (``python -m duels.engine simulate``).
-
-The modules run compiled by mypyc when ``tools/build_engine.py`` has built them from these
-very sources, as ``./dev`` does; otherwise the sources run (``native.py``, ``COMPILED``).
+RULES.md (section 8) names the engine's command ``python -m duels.engine replay RECORD.json``,
+from the days the engine lived here; ``__main__`` runs ``games.split_uno``'s command line under
+that name. The code imports ``games.split_uno``, never this package.
 """
 
-# First of all: load the compiled modules if they are built from these sources (native.py).
-from . import native as _native
-
-#: True when the engine's modules are the mypyc-compiled build, False when the sources run.
-COMPILED = _native.select(__path__)
-
-from .bots import BOTS, Bot, HeuristicBot, RandomBot
-from .constants import CARDS, COLORS, DECISIONS, ENDINGS, EVENT_TYPES, FINISHES
-from .duel import Duel, replay, state_after
-from .effects import Effect, describe, describe_all
-from .errors import EngineError, IllegalEvent, MalformedRecord
-from .hands import Hands, HandsOutOfStep
-from .legal import Legal
-from .rules import PRESETS, SWITCHES, VARIANTS, Rules, resolve_rules
-
-# The function ``simulate`` stays in its module: bound here it would hide the module itself.
-from .simulate import SimulatedDuel, Simulator, play_duel
-
-__all__ = [
-    "BOTS",
-    "COMPILED",
-    "CARDS",
-    "COLORS",
-    "DECISIONS",
-    "ENDINGS",
-    "EVENT_TYPES",
-    "FINISHES",
-    "PRESETS",
-    "SWITCHES",
-    "VARIANTS",
-    "Bot",
-    "Duel",
-    "Effect",
-    "EngineError",
-    "Hands",
-    "HandsOutOfStep",
-    "HeuristicBot",
-    "IllegalEvent",
-    "Legal",
-    "MalformedRecord",
-    "RandomBot",
-    "Rules",
-    "SimulatedDuel",
-    "Simulator",
-    "describe",
-    "describe_all",
-    "play_duel",
-    "replay",
-    "resolve_rules",
-    "state_after",
-]
+from games.split_uno import *  # noqa: F403 - the engine's public names, as they were here
+from games.split_uno import __all__ as __all__

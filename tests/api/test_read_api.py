@@ -90,7 +90,7 @@ def test_rounds_show_membership_as_it_was(running):
 
 
 def test_duel_record_replays_to_the_cached_state(running):
-    from duels.engine import replay
+    from games.split_uno import replay
 
     tournament, organiser, referee, entrants, duel = running
     services.set_published(tournament, True, organiser)

@@ -10,8 +10,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from duels.engine import Duel as EngineDuel
 from duels.models import Duel, DuelEvent
+from games.split_uno import Duel as EngineDuel
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.factories import PASSWORD, UserFactory, group_phase_duel
 from tournaments.services import refereeing

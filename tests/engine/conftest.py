@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from duels.engine import Duel
+from games.split_uno import Duel
 
 SEATS = {"A": "Alice", "B": "Bob"}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duels.engine import CARDS, IllegalEvent
+from games.split_uno import CARDS, IllegalEvent
 
 
 def test_4_cards_are_the_seven_snake_case_names() -> None:

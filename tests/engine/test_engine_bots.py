@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from duels.engine import CARDS, PRESETS, Duel
-from duels.engine.bots import BOTS, Bot, HeuristicBot, RandomBot, make_bot
-from duels.engine.simulate import Simulator, duel_rng, play_duel, simulate
+from games.split_uno import CARDS, PRESETS, Duel
+from games.split_uno.bots import BOTS, Bot, HeuristicBot, RandomBot, make_bot
+from games.split_uno.simulate import Simulator, duel_rng, play_duel, simulate
 
 SEATS = {"A": "Alice", "B": "Bob"}
 KIND = {card: k for k, card in enumerate(CARDS)}

@@ -1,4 +1,4 @@
-"""The engine's two builds (duels/engine/native.py): mypyc-compiled and its sources.
+"""The engine's two builds (games/split_uno/native.py): mypyc-compiled and its sources.
 
 The compiled build loads only when made from the very sources beside it; both play the same
 duels event for event; the whole engine suite passes on the sources too (CI runs the suite on
@@ -15,19 +15,19 @@ from pathlib import Path
 
 import pytest
 
-import duels.engine
-from duels.engine import PRESETS, native
+import games.split_uno
+from games.split_uno import PRESETS, native
 from tests.engine import source_run
 
 ROOT = Path(__file__).resolve().parents[2]
-COMPILED = duels.engine.COMPILED
+COMPILED = games.split_uno.COMPILED
 needs_build = pytest.mark.skipif(
     not COMPILED, reason="the engine runs from its sources here (tools/build_engine.py builds it)"
 )
 
 WHICH = (
-    "import duels.engine, duels.engine.state as s\n"
-    "print(duels.engine.COMPILED, s.__spec__.origin.endswith('.py'))\n"
+    "import games.split_uno, games.split_uno.state as s\n"
+    "print(games.split_uno.COMPILED, s.__spec__.origin.endswith('.py'))\n"
 )
 
 
@@ -44,10 +44,10 @@ def _python(
 def test_the_compiled_build_runs_exactly_when_it_is_built_from_these_sources() -> None:
     wanted = os.environ.get("SPLIT_UNO_ENGINE", "auto")
     built = native.is_built(native.build_dir())
-    assert duels.engine.COMPILED is (built and wanted != "python")
+    assert games.split_uno.COMPILED is (built and wanted != "python")
     if wanted == "compiled":
         assert COMPILED
-    origin = duels.engine.state.__spec__.origin  # type: ignore[attr-defined]
+    origin = games.split_uno.state.__spec__.origin  # type: ignore[attr-defined]
     assert origin.endswith(".py") != COMPILED
 
 
@@ -55,26 +55,26 @@ def test_every_module_but_the_loader_and_the_command_line_is_compiled() -> None:
     names = native.compiled_modules()
     assert "state" in names and "simulate" in names and "bots" in names
     assert not {"__init__", "__main__", "native"} & set(names)
-    assert len(names) == len(list((ROOT / "duels" / "engine").glob("*.py"))) - 3
+    assert len(names) == len(list((ROOT / "games" / "split_uno").glob("*.py"))) - 3
 
 
 @needs_build
 def test_a_build_of_other_sources_is_never_loaded(tmp_path: Path) -> None:
     """A copy of the project with the current build: compiled; one source edited: the
     sources run, since no build was made from them."""
-    (tmp_path / "duels").mkdir()
-    shutil.copy(ROOT / "duels" / "__init__.py", tmp_path / "duels" / "__init__.py")
+    (tmp_path / "games").mkdir()
+    shutil.copy(ROOT / "games" / "__init__.py", tmp_path / "games" / "__init__.py")
     shutil.copytree(
-        ROOT / "duels" / "engine", tmp_path / "duels" / "engine",
+        ROOT / "games" / "split_uno", tmp_path / "games" / "split_uno",
         ignore=shutil.ignore_patterns("__pycache__"),
     )  # fmt: skip
     build = native.build_dir()
-    shutil.copytree(build, tmp_path / "build" / "engine" / build.name)
+    shutil.copytree(build, tmp_path / native.BUILD_ROOT.relative_to(ROOT) / build.name)
 
     assert _python(["-c", WHICH], tmp_path).stdout.split() == ["True", "False"]
     assert _python(["-c", WHICH], tmp_path, "python").stdout.split() == ["False", "True"]
 
-    rules = tmp_path / "duels" / "engine" / "rules.py"
+    rules = tmp_path / "games" / "split_uno" / "rules.py"
     rules.write_text(rules.read_text() + "\n# an edit after the build\n")
     assert _python(["-c", WHICH], tmp_path).stdout.split() == ["False", "True"]
     refused = _python(["-c", WHICH], tmp_path, "compiled")
@@ -96,7 +96,7 @@ def _same_on_both_builds(simulate: list[str], count: int, tmp_path: Path) -> Non
     for engine in ("compiled", "python"):
         records = tmp_path / f"{engine}.jsonl"
         done = _python(
-            ["-m", "duels.engine", "simulate", *simulate, "--count", str(count),
+            ["-m", "games.split_uno", "simulate", *simulate, "--count", str(count),
              "--records", str(records)],
             engine=engine,
         )  # fmt: skip

@@ -1,4 +1,5 @@
-"""RULES.md section 8, the command line: ``python -m duels.engine replay FILE|-``."""
+"""RULES.md section 8, the command line: ``python -m duels.engine replay FILE|-``, as RULES.md
+names it (an alias, ``duels/engine/``), and the engine's own ``python -m games.split_uno``."""
 
 from __future__ import annotations
 
@@ -15,12 +16,16 @@ from tests.engine.worked_example import WORKED
 ROOT = Path(__file__).resolve().parents[2]
 
 RECORD = WORKED
+#: The command as RULES.md names it; the engine's own is ``games.split_uno``.
+COMMAND = "duels.engine"
 
 
-def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def run(
+    *args: str, stdin: bytes | None = None, module: str = COMMAND
+) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "duels.engine", *args],
+        [sys.executable, "-m", module, *args],
         input=stdin,
         capture_output=True,
         cwd=ROOT,
@@ -37,7 +42,7 @@ def write(tmp_path: Path, record: object) -> str:
 
 
 def test_8_cli_replay_prints_the_state_as_json_and_exits_0(tmp_path) -> None:
-    from duels.engine import replay
+    from games.split_uno import replay
 
     done = run("replay", write(tmp_path, RECORD))
     assert done.returncode == 0
@@ -139,6 +144,19 @@ def test_8_cli_usage_errors_exit_2() -> None:
     assert run().returncode == 2
     assert run("simulate").returncode == 2
     assert run("replay").returncode == 2
+
+
+def test_8_cli_the_engines_own_command_answers_as_the_rules_command_does(tmp_path) -> None:
+    """``python -m games.split_uno`` and RULES.md's ``python -m duels.engine`` are one command
+    line: the same state, error line and exit status; each usage names the command typed."""
+    illegal = {**RECORD, "events": RECORD["events"][:4] + [{"type": "round", "cards": {"A": 1}}]}
+    path = write(tmp_path, illegal)
+    rules, own = run("replay", path), run("replay", path, module="games.split_uno")
+    assert own.returncode == 2 and json.loads(own.stdout)["events"] == 4
+    rules_answer, own_answer = ((d.returncode, d.stdout, d.stderr) for d in (rules, own))
+    assert own_answer == rules_answer
+    assert run().stderr.startswith(b"usage: python -m duels.engine ")
+    assert run(module="games.split_uno").stderr.startswith(b"usage: python -m games.split_uno ")
 
 
 def test_11_cli_replays_the_team_worked_example_to_its_state(tmp_path) -> None:

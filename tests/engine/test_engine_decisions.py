@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duels.engine import DECISIONS, IllegalEvent
+from games.split_uno import DECISIONS, IllegalEvent
 
 
 def test_7_choices_are_listed_in_the_order_of_the_table() -> None:

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duels.engine import CARDS, COLORS, PRESETS, Duel, IllegalEvent, resolve_rules
-from duels.engine import duel as duel_module
-from duels.engine.bots import Bot, RandomBot
-from duels.engine.events import already_canonical, parse_event
-from duels.engine.simulate import Simulator, duel_rng, play_duel
-from duels.engine.state import Pending, pending
+from games.split_uno import CARDS, COLORS, PRESETS, Duel, IllegalEvent, resolve_rules
+from games.split_uno import duel as duel_module
+from games.split_uno.bots import Bot, RandomBot
+from games.split_uno.events import already_canonical, parse_event
+from games.split_uno.simulate import Simulator, duel_rng, play_duel
+from games.split_uno.state import Pending, pending
 from tests.engine.budget import examples
 
 SEATS = {"A": "Alice", "B": "Bob"}

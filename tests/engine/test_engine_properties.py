@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note_path
 from hypothesis import strategies as st
 
-from duels.engine import (
+from games.split_uno import (
     CARDS,
     COLORS,
     DECISIONS,

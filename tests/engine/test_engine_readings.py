@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from duels.engine import Duel, IllegalEvent, MalformedRecord
+from games.split_uno import Duel, IllegalEvent, MalformedRecord
 
 SEATS = {"A": "Alice", "B": "Bob"}
 
@@ -163,7 +163,7 @@ def test_reading_str_of_an_illegal_event_is_the_reason_and_located_adds_its_numb
 def test_reading_an_internal_error_becomes_an_illegal_event_and_changes_nothing(
     make, E, monkeypatch
 ) -> None:
-    from duels.engine import duel as duel_module
+    from games.split_uno import duel as duel_module
 
     duel = make("arbiter", E.round(A=9, B=3))
     before, record = duel.state(), duel.record()

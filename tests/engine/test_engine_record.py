@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from duels.engine import (
+from games.split_uno import (
     Duel,
     Effect,
     EngineError,
@@ -387,7 +387,7 @@ def test_effects_every_event_of_the_worked_example_reads_as_lines() -> None:
 
 
 def test_effects_every_kind_is_reachable_and_reads_as_one_line() -> None:
-    from duels.engine.effects import _TEXTS
+    from games.split_uno.effects import _TEXTS
 
     def play(preset: str, events: list[dict], **options: object) -> list[Effect]:
         duel = Duel.new(preset, {"A": "Alice", "B": "Bob"}, options=options)

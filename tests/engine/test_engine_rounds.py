@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from duels.engine import IllegalEvent
-from duels.engine.effects import Effect
-from duels.engine.state import Setup, Table
+from games.split_uno import IllegalEvent
+from games.split_uno.effects import Effect
+from games.split_uno.state import Setup, Table
 
 
 def test_3_3_highest_card_wins_winner_sheds_loser_draws_and_keeps_its_card(make, E) -> None:
@@ -285,7 +285,7 @@ def test_3_6_a_sits_out_seat_keeps_its_streak_and_can_complete_it_later(make, E)
 
 def test_3_draws_and_sheds_never_go_below_zero() -> None:
     """No rule sheds from an empty hand while playing; the primitive still refuses to."""
-    from duels.engine.rules import resolve_rules
+    from games.split_uno.rules import resolve_rules
 
     rules = resolve_rules("arbiter", options={"number_pool": 40})
     setup = Setup("arbiter", (), {}, rules, ("A", "B"), ("Alice", "Bob"), {"A": 0, "B": 1})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duels.engine import PRESETS, SWITCHES, VARIANTS, Duel, MalformedRecord, resolve_rules
+from games.split_uno import PRESETS, SWITCHES, VARIANTS, Duel, MalformedRecord, resolve_rules
 
 SEATS = {"A": "Alice", "B": "Bob"}
 

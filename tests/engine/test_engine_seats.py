@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from duels.engine import Duel, IllegalEvent, MalformedRecord
+from games.split_uno import Duel, IllegalEvent, MalformedRecord
 
 NAMES = {"A": "Ann", "B": "Bo", "C": "Cy", "D": "Di", "E": "Ed", "F": "Fay"}
 

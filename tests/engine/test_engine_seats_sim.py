@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duels.engine import PRESETS, Duel, replay
-from duels.engine.bots import HeuristicBot, RandomBot
-from duels.engine.simulate import Simulator, duel_rng, play_duel, seatings, simulate
+from games.split_uno import PRESETS, Duel, replay
+from games.split_uno.bots import HeuristicBot, RandomBot
+from games.split_uno.simulate import Simulator, duel_rng, play_duel, seatings, simulate
 from tests.engine.budget import examples
 from tests.engine.strategies import SWITCH_CHOICES, teams_of
 
@@ -153,7 +153,7 @@ def test_a_team_win_counts_for_every_seat_of_the_team() -> None:
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "duels.engine", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "games.split_uno", *args], cwd=ROOT,
                           capture_output=True, timeout=120, check=False)  # fmt: skip
 
 

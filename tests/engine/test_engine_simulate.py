@@ -15,14 +15,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duels.engine import CARDS, PRESETS, Duel, EngineError, replay
-from duels.engine.hands import (
+from games.split_uno import CARDS, PRESETS, Duel, EngineError, replay
+from games.split_uno.hands import (
     HandsOutOfStep,
     action_composition,
     apportion,
     number_composition,
 )
-from duels.engine.simulate import (
+from games.split_uno.simulate import (
     CAP_REASON,
     Simulator,
     duel_rng,
@@ -362,7 +362,7 @@ def test_play_duel_gives_the_record_state_events_and_winner() -> None:
 
 
 def test_bots_may_be_named_by_seat_or_given_as_objects() -> None:
-    from duels.engine.bots import HeuristicBot
+    from games.split_uno.bots import HeuristicBot
 
     by_seat = play_duel("arbiter", SEATS, {"A": "random", "B": HeuristicBot()}, random.Random(3))
     assert by_seat.bots == {"A": "random", "B": "heuristic"}
@@ -468,7 +468,7 @@ def test_next_event_waits_for_a_seat_without_a_bot() -> None:
 def cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [sys.executable, "-m", "duels.engine", *args],
+        [sys.executable, "-m", "games.split_uno", *args],
         input=stdin,
         capture_output=True,
         cwd=ROOT,

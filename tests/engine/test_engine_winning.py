@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from duels.engine import IllegalEvent
+from games.split_uno import IllegalEvent
 
 
 def _at_zero(make, E, preset="arbiter", **options):

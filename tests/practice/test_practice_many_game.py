@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from duels.engine import PRESETS
+from games.split_uno import PRESETS
 from practice.game import Game, Refused, replay, start
 from practice.seating import LAYOUTS, TICKED_VARIANTS, SeatingRefused, choose
 

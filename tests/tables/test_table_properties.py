@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from duels.engine import Duel as EngineDuel
-from duels.engine import Simulator, state_after
+from games.split_uno import Duel as EngineDuel
+from games.split_uno import Simulator, state_after
 from tables import selectors, services
 from tests.factories import UserFactory
 from tests.tables.helpers import rev

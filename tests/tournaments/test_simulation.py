@@ -32,8 +32,8 @@ def test_a_simulated_tournament_reaches_complete():
     assert progress.duels >= 15 + 4 and progress.moves > 0
     assert_placings_follow_the_playoff_duels(tournament)
     # Every finished duel's record replays to its cached state.
-    from duels.engine import replay
     from duels.services import record_of
+    from games.split_uno import replay
 
     for duel in Duel.objects.filter(tournament=tournament, status=DuelStatus.FINISHED)[:10]:
         assert replay(record_of(duel)) == duel.state

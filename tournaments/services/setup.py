@@ -4,7 +4,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils.text import slugify
 
 from core.errors import ServiceError
-from duels.engine import PRESETS
+from games.split_uno import PRESETS
 
 from ..models import FINAL_PHASES, Phase, TieBreakMode, Tournament
 from . import audit

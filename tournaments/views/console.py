@@ -31,7 +31,6 @@ from core.errors import ServiceError
 from core.numbers import read_int
 from duels import selectors
 from duels import services as duels
-from duels.engine import COLORS
 from duels.forms import (
     ENDING_HELP,
     CorrectionForm,
@@ -42,6 +41,7 @@ from duels.forms import (
     new_intent,
 )
 from duels.models import Duel, DuelStatus
+from games.split_uno import COLORS
 from tournaments import presentation
 from tournaments import selectors_console as console_selectors
 from tournaments.access import tournament_view

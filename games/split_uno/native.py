@@ -1,7 +1,7 @@
 """Which build of the engine runs: its modules compiled by mypyc, or these very sources.
 
 The engine's modules are plain, typed Python. ``tools/build_engine.py`` compiles them with mypyc
-(the compiler of the mypy project) into C extensions under ``build/engine/<tag>-<digest>/``,
+(the compiler of the mypy project) into C extensions under ``build/split_uno/<tag>-<digest>/``,
 where ``digest`` is a hash of the sources compiled and ``tag`` names the interpreter. When the
 package is imported, ``select`` looks for the build of the sources as they are now: found, it
 puts that folder first on the package's ``__path__`` so that the compiled modules load in
@@ -39,17 +39,18 @@ else:
 
 
 ENGINE_DIR = Path(__file__).resolve().parent
-#: Where builds go: ``build/engine`` at the project's root (ignored by git).
-BUILD_ROOT = ENGINE_DIR.parents[1] / "build" / "engine"
+#: Where builds go: ``build/split_uno`` at the project's root (ignored by git).
+BUILD_ROOT = ENGINE_DIR.parents[1] / "build" / "split_uno"
 #: The modules mypyc compiles, without ``.py``: every module of the engine but the package's
 #: ``__init__``, the command line's ``__main__`` (run as a script) and this one.
 NOT_COMPILED = frozenset({"__init__", "__main__", "native"})
 #: The name of the library the compiled modules share (mypyc's ``group_name``).
-GROUP = "duels.engine.compiled"
+GROUP = "games.split_uno.compiled"
 CHOICES = ("auto", "python", "compiled")
 #: Part of the digest: raise it when ``tools/build_engine.py`` changes how it compiles, so
-#: that every machine builds again.
-BUILD_VERSION = 1
+#: that every machine builds again (2: the engine moved from ``duels/engine``, its modules and
+#: their shared library renamed).
+BUILD_VERSION = 2
 
 
 def compiled_modules() -> list[str]:
