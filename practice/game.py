@@ -55,6 +55,11 @@ class Refused(ValueError):
     """A move the table does not take, in words for the person; nothing has changed."""
 
 
+class Unreplayable(Exception):
+    """A stored game whose moves today's code refuses when it plays them again (a bot or a
+    rule changed since): the game is kept and said to be so (practice/words.py), never a 500."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One applied event, as the log shows it."""

@@ -3,6 +3,7 @@ time limit (one transaction each, the row locked)."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from datetime import timedelta
 
@@ -11,11 +12,13 @@ from django.db import transaction
 from . import game_clock
 from .cpt113_table import Cpt113Table
 from .cpt113_table import replay as replay_cpt113
-from .game import Refused
+from .game import Refused, Unreplayable
 from .models import Outcome, PracticeGame
 from .trois_table import TIME_LIMIT_MINUTES, TroisTable
 from .trois_table import replay as replay_trois
 from .words import GAME_MOVED_ON, NO_REVISION
+
+logger = logging.getLogger(__name__)
 
 Table = TroisTable | Cpt113Table
 #: A guard on one game's stored moves (a game ends long before).
@@ -52,9 +55,13 @@ def start_game(user, kind: str, groups: int = 0) -> PracticeGame:
 
 
 def load(game: PracticeGame) -> Table:
-    if game.kind == PracticeGame.Kind.TROIS:
-        return replay_trois(game.seed, game.name, game.moves)
-    return replay_cpt113(game.seed, game.groups, game.name, game.moves)
+    """The game played again; Unreplayable when today's code refuses a stored move."""
+    try:
+        if game.kind == PracticeGame.Kind.TROIS:
+            return replay_trois(game.seed, game.name, game.moves)
+        return replay_cpt113(game.seed, game.groups, game.name, game.moves)
+    except Refused as err:
+        raise Unreplayable(str(err)) from err
 
 
 def time_is_up(game: PracticeGame) -> bool:
@@ -78,7 +85,15 @@ def enforce_deadline(game_id: int) -> bool:
     game = PracticeGame.objects.select_for_update().filter(pk=game_id).first()
     if game is None or not time_is_up(game):
         return False
-    table = load(game)
+    try:
+        table = load(game)
+    except Unreplayable:
+        # Nothing can be ended that cannot be set out: the sweep stops asking (the page says
+        # the game cannot be replayed), instead of failing on it at every beat.
+        logger.warning("practice game %s cannot be replayed: its time limit dropped", game.pk)
+        game.deadline = None
+        game.save(update_fields=["deadline"])
+        return False
     table.play(TIME)
     game.moves.append(TIME)
     _settle(game, table)

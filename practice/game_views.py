@@ -18,10 +18,11 @@ from games.trois.cards import label as trois_label
 from . import game_clock, game_services
 from .cpt113_table import Cpt113Table
 from .cpt113_table import parse_move as parse_cpt113
-from .game import Refused
+from .game import Refused, Unreplayable
 from .models import PracticeGame
 from .trois_table import BOT_NAMES, TroisTable
 from .trois_table import parse_move as parse_trois
+from .views import unreplayable
 
 REFUSED = 422
 MAX_FIELD = 10
@@ -57,6 +58,8 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         game, state = game_services.open_game(game_id, request.user)
     except PracticeGame.DoesNotExist:
         raise Http404("No such game.") from None
+    except Unreplayable:
+        return unreplayable(request, "practice:games")
     return _table(request, game, state)
 
 
@@ -77,8 +80,13 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         game_services.play(game_id, request.user, chosen, seen=read_int(seen))
     except PracticeGame.DoesNotExist:
         raise Http404("No such game.") from None
+    except Unreplayable:
+        return unreplayable(request, "practice:games", status=409)
     except Refused as err:
-        game, state = game_services.open_game(game_id, request.user)
+        try:
+            game, state = game_services.open_game(game_id, request.user)
+        except Unreplayable:
+            return unreplayable(request, "practice:games", status=409)
         return _table(request, game, state, str(err), REFUSED)
     return redirect("practice:game", game_id)
 

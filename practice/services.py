@@ -4,7 +4,7 @@ import secrets
 
 from django.db import transaction
 
-from .game import Game, Refused, replay, start
+from .game import Game, Refused, Unreplayable, replay, start
 from .models import Outcome, PracticeDuel
 from .seating import Seating, SeatingRefused, choose
 from .words import DUEL_MOVED_ON, NO_REVISION
@@ -48,7 +48,14 @@ def start_practice(
 
 
 def load(practice: PracticeDuel) -> Game:
-    return replay(practice.ruleset, practice.seed, practice.name, practice.moves, practice.seating)
+    """The duel played again from its seed and moves; Unreplayable when today's code refuses a
+    stored move (not Refused: that is a new move's refusal, shown with the table)."""
+    try:
+        return replay(
+            practice.ruleset, practice.seed, practice.name, practice.moves, practice.seating
+        )
+    except Refused as err:
+        raise Unreplayable(str(err)) from err
 
 
 def person_won(seating: Seating, winner: str | None) -> bool:

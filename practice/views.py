@@ -11,9 +11,10 @@ from games.split_uno import COLORS, PRESETS
 from games.split_uno.constants import CARD_LABELS
 
 from . import services
-from .game import BOT_NAME, Game, Refused, parse_move
+from .game import BOT_NAME, Game, Refused, Unreplayable, parse_move
 from .models import PracticeDuel
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
+from .words import UNREPLAYABLE, UNREPLAYABLE_TITLE
 
 REFUSED = 422
 
@@ -63,7 +64,10 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_safe
 def table(request: HttpRequest, practice_id: int) -> HttpResponse:
     practice = get_object_or_404(PracticeDuel, pk=practice_id, user=request.user)
-    return _table(request, practice, services.load(practice))
+    try:
+        return _table(request, practice, services.load(practice))
+    except Unreplayable:
+        return unreplayable(request, "practice:index")
 
 
 @login_required
@@ -74,10 +78,22 @@ def move(request: HttpRequest, practice_id: int) -> HttpResponse:
         services.play(practice_id, request.user, parse_move(request.POST), seen=read_int(seen))
     except PracticeDuel.DoesNotExist:
         raise Http404("No such practice duel.") from None
+    except Unreplayable:
+        return unreplayable(request, "practice:index", status=409)
     except Refused as err:
         practice = get_object_or_404(PracticeDuel, pk=practice_id, user=request.user)
-        return _table(request, practice, services.load(practice), str(err), REFUSED)
+        try:
+            return _table(request, practice, services.load(practice), str(err), REFUSED)
+        except Unreplayable:
+            return unreplayable(request, "practice:index", status=409)
     return redirect("practice:table", practice_id)
+
+
+def unreplayable(request: HttpRequest, back: str, status: int = 200) -> HttpResponse:
+    """A stored game today's code cannot set out again (practice.game.Unreplayable): said in
+    words, with the way back to the list; the game stays stored."""
+    context = {"title": UNREPLAYABLE_TITLE, "words": UNREPLAYABLE, "back": back}
+    return render(request, "practice/unreplayable.html", context, status=status)
 
 
 def _table(
