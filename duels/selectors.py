@@ -156,7 +156,7 @@ class ConsoleView:
     @cached_property
     def log(self) -> list[LogEntry]:
         """Every line of the log, latest first, undone ones too."""
-        return [_entry(row) for row in reversed(self.rows)]
+        return [log_entry(row) for row in reversed(self.rows)]
 
     @cached_property
     def last_move(self) -> LogEntry | None:
@@ -170,7 +170,7 @@ class ConsoleView:
 
     def _latest(self, *, undone: bool) -> LogEntry | None:
         return next(
-            (_entry(row) for row in reversed(self.rows) if (row[5] is not None) == undone), None
+            (log_entry(row) for row in reversed(self.rows) if (row[5] is not None) == undone), None
         )
 
     @property
@@ -217,23 +217,25 @@ class LogUpdate:
 def log_update(rows: list[Row], since: int | None) -> LogUpdate:
     """The log changes after revision `since`. The revision counts every change (a row added,
     a row undone); their order is the order of their times (an undo always follows the
-    insertion of its row), so the changes after `since` are the tail of that timeline."""
+    insertion of its row), so the changes after `since` are the tail of that timeline.
+    Shared with the casual-table console (`tables.selectors`), whose rows have this shape."""
     timeline = sorted(
         [(row[4], row[0], 0, i) for i, row in enumerate(rows)]
         + [(row[5], row[0], 1, i) for i, row in enumerate(rows) if row[5] is not None]
     )
     if since is None or not 0 <= since <= len(timeline) or len(timeline) - since > LOG_CATCH_UP:
-        latest = [_entry(row) for row in reversed(rows[-LOG_CATCH_UP:])]
+        latest = [log_entry(row) for row in reversed(rows[-LOG_CATCH_UP:])]
         return LogUpdate(reset=latest, more=len(rows) > LOG_CATCH_UP)
     added = {i for _, _, kind, i in timeline[since:] if kind == 0}
     undone = {i for _, _, kind, i in timeline[since:] if kind == 1} - added
     return LogUpdate(
-        new=[_entry(rows[i]) for i in sorted(added, reverse=True)],
-        undone=[_entry(rows[i]) for i in sorted(undone)],
+        new=[log_entry(rows[i]) for i in sorted(added, reverse=True)],
+        undone=[log_entry(rows[i]) for i in sorted(undone)],
     )
 
 
-def _entry(row: Row) -> LogEntry:
+def log_entry(row: Row) -> LogEntry:
+    """One row of a log as the consoles show it (the casual tables' too: same row shape)."""
     pk, seq, _, summary, _, undone = row
     return LogEntry(seq, list(summary), undone is not None, pk)
 

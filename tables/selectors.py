@@ -5,13 +5,14 @@ cache; a console costs a fixed number of queries whatever the length of the game
 """
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from duels import words as duel_words
-from duels.selectors import Choice, LogEntry, ReplayView
+from duels.selectors import Choice, LogEntry, LogUpdate, ReplayView, Row, log_entry, log_update
 from games.split_uno import CARDS, EngineError, Legal, resolve_rules, state_after
 from games.split_uno import Duel as EngineDuel
 from games.split_uno.constants import CARD_LABELS
@@ -78,6 +79,7 @@ class TableView:
     seq: int
     state: dict[str, Any] | None
     many: bool  # more than two seats: targets are named
+    rows: list[Row] = field(default_factory=list, repr=False)
     seats: list[SeatView] = field(default_factory=list)
     headline: str = ""
     subline: str = ""
@@ -85,8 +87,6 @@ class TableView:
     can_play_round: bool = False
     pads: list[SeatView] = field(default_factory=list)
     in_play: list[SeatView] = field(default_factory=list)
-    log: list[LogEntry] = field(default_factory=list)
-    last_move: LogEntry | None = None
     playing: bool = False
     finished: bool = False
     winner_seat: str | None = None
@@ -100,6 +100,28 @@ class TableView:
     def can_undo(self) -> bool:
         return self.seq > 0
 
+    # The whole log in words only for a whole page: an htmx answer sends the lines the page
+    # lacks (`log_since`), as the duel console's does (issue 27).
+    @cached_property
+    def log(self) -> list[LogEntry]:
+        """Every line of the log, latest first, undone ones too."""
+        return [log_entry(row) for row in reversed(self.rows)]
+
+    @cached_property
+    def last_move(self) -> LogEntry | None:
+        """The latest move still standing."""
+        return next((log_entry(r) for r in reversed(self.rows) if r[5] is None), None)
+
+    @property
+    def last_undone(self) -> LogEntry | None:
+        """The latest move undone (an undo's answer says which)."""
+        return next((log_entry(r) for r in reversed(self.rows) if r[5] is not None), None)
+
+    def log_since(self, since: int | None) -> LogUpdate:
+        """What a page that showed revision `since` lacks of the log (a page too far behind,
+        or that names no revision, gets its latest lines instead: `reset`)."""
+        return log_update(self.rows, since)
+
     @property
     def endings(self) -> list[Choice]:
         """A referee ending for every seat in play (RULES.md 6 and 11.7)."""
@@ -109,11 +131,14 @@ class TableView:
         return out
 
 
-Row = tuple[int, dict, list[str], Any]
-
-
 def _rows(table: CasualTable) -> list[Row]:
-    return list(table.events.order_by("pk").values_list("seq", "payload", "summary", "undone_at"))
+    """The table's moves in the duel log's row shape, so that one helper (`log_update`) says
+    what a page lacks on both consoles."""
+    return list(
+        table.events.order_by("pk").values_list(
+            "pk", "seq", "payload", "summary", "created_at", "undone_at"
+        )
+    )
 
 
 def _team_labels(table: CasualTable) -> dict[str, str]:
@@ -138,16 +163,16 @@ def _deck_note(table: CasualTable) -> str:
 def console(table: CasualTable) -> TableView:
     """The console of `table` (one query for its moves)."""
     rows = _rows(table)
-    revision = len(rows) + sum(1 for row in rows if row[3] is not None)
-    active = [payload for _, payload, _, undone in rows if undone is None]
+    revision = len(rows) + sum(1 for row in rows if row[5] is not None)
+    active = [row[2] for row in rows if row[5] is None]
     view = TableView(
-        table=table, revision=revision, seq=len(active), state=None, many=len(table.seats) > 2
+        table=table,
+        revision=revision,
+        seq=len(active),
+        state=None,
+        many=len(table.seats) > 2,
+        rows=rows,
     )
-    view.log = [
-        LogEntry(seq, list(summary), undone is not None)
-        for seq, _, summary, undone in reversed(rows)
-    ]
-    view.last_move = next((entry for entry in view.log if not entry.undone), None)
     view.deck_note = _deck_note(table)
     try:
         engine = EngineDuel.from_record(services.record_of(table, events=active))

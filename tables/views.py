@@ -5,7 +5,8 @@ link and invite co-referees. Thin: reads through `tables.selectors`, every write
 Who sees what: the owner and accepted co-referees referee a table; a live record link shows
 its record and nothing else; to anyone else a table does not exist (404), signed in or not.
 Like the duel console, every form posts with htmx and without it; htmx gets the console
-partial back (refusals included, with their status), a plain post is redirected.
+partial back (refusals included, with their status) with, out of band, only the log lines the
+page lacks since the revision it showed, gzipped; a plain post is redirected.
 """
 
 import json
@@ -22,6 +23,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from core.errors import ServiceError
@@ -124,14 +126,32 @@ def _context(
     }
 
 
+def _page_revision(request: HttpRequest) -> int | None:
+    """The revision the asking page showed (its form's `rev`, its poll's `?rev=`), if any."""
+    source = request.POST if request.method == "POST" else request.GET
+    raw = source.get("rev", "")
+    return read_int(raw) if raw else None
+
+
 def _console_response(
-    request: HttpRequest, table: CasualTable, *, error: str | None = None, status: int = 200
+    request: HttpRequest,
+    table: CasualTable,
+    *,
+    error: str | None = None,
+    status: int = 200,
+    undo: bool = False,
 ) -> HttpResponse:
-    context = _context(request, selectors.console(table), error)
+    """htmx gets the console partial and, out of band, the line a screen reader announces and
+    the log lines the asking page lacks (keyed by the revision it showed: only the new lines,
+    the lines undone since marked so, or for a page too far behind its latest lines); a plain
+    request gets the whole page, the only answer with the whole log (issue 27)."""
+    view = selectors.console(table)
+    context = _context(request, view, error)
     if request.htmx:
-        body = render_to_string("tables/console.html#console", context, request) + render_to_string(
-            "tables/console.html#news_oob", context, request
-        )
+        context["log_update"] = view.log_since(_page_revision(request))
+        # An undo's own answer says which move it took back (the log strikes it through).
+        context["undone"] = view.last_undone if undo else None
+        body = render_to_string("tables/console.html#answer", context, request)
         response = HttpResponse(body, status=status)
     else:
         response = render(request, "tables/console.html", context, status=status)
@@ -140,7 +160,12 @@ def _console_response(
 
 
 def _write(
-    request: HttpRequest, table: CasualTable, apply: Callable[[], Any], done: str
+    request: HttpRequest,
+    table: CasualTable,
+    apply: Callable[[], Any],
+    done: str,
+    *,
+    undo: bool = False,
 ) -> HttpResponse:
     try:
         apply()
@@ -152,7 +177,7 @@ def _write(
     if not request.htmx:
         messages.success(request, done)
         return HttpResponseRedirect(_console_url(table.pk))
-    return _console_response(request, _table(request, table.pk))
+    return _console_response(request, _table(request, table.pk), undo=undo)
 
 
 @_console_view
@@ -165,6 +190,7 @@ def console(request: HttpRequest, table_id: int) -> HttpResponse:
 @_console_view
 @require_GET
 @never_cache
+@gzip_page  # a phone on a table's Wi-Fi (htmx answers carry no CSRF token: `form_keys`)
 def poll(request: HttpRequest, table_id: int) -> HttpResponse:
     """204 while the table is as the page shows it, else the current console."""
     table = _table(request, table_id)
@@ -200,12 +226,14 @@ def _append(
 
 @_console_view
 @require_POST
+@gzip_page  # a phone on a table's Wi-Fi (htmx answers carry no CSRF token: `form_keys`)
 def move(request: HttpRequest, table_id: int) -> HttpResponse:
     return _append(request, table_id, forms.move_event, "Move entered.")
 
 
 @_console_view
 @require_POST
+@gzip_page  # a phone on a table's Wi-Fi (htmx answers carry no CSRF token: `form_keys`)
 def undo(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _table(request, table_id)
     return _write(
@@ -215,11 +243,13 @@ def undo(request: HttpRequest, table_id: int) -> HttpResponse:
             table_id=table.pk, actor=request.user, expected_revision=forms.revision(request.POST)
         ),
         "The last move is undone (it stays in the log, struck through).",
+        undo=True,
     )
 
 
 @_console_view
 @require_POST
+@gzip_page  # a phone on a table's Wi-Fi (htmx answers carry no CSRF token: `form_keys`)
 def end(request: HttpRequest, table_id: int) -> HttpResponse:
     return _append(request, table_id, forms.ending_event, "The game is ended.")
 

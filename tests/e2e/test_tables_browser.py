@@ -80,6 +80,9 @@ def test_a_three_seat_table_refereed_on_a_phone_then_replayed(browser, live_serv
     expect(page.get_by_role("article", name="Seat B: Bo")).to_contain_text("Out of the game")
     end_game(page, "Cy forfeits", "called away")
     expect(headline).to_have_text("Ann wins — forfeit")
+    # Each answer brought only its own line (issue 27): five moves, five lines, latest first.
+    expect(page.locator("#log-list li")).to_have_count(5)
+    expect(page.locator("#log-list li").first).to_contain_text("Cy forfeits")
     shot(page, artifacts_dir / "table-finished-phone.png")
     no_accessibility_violations(page)
 
@@ -169,6 +172,9 @@ def test_a_co_referee_invited_by_link_follows_and_moves(browser, live_server):
     expect(ada.get_by_role("heading", level=1)).to_have_text(
         "Ann is at 0 number cards: does Cy challenge?"
     )
+    # Each console's log took the other's line from its poll, once.
+    for phone in (ada, bob):
+        expect(phone.locator("#log-list li")).to_have_count(2)
 
     ada.goto(f"/tables/{table.pk}/sharing/")
     ada.get_by_role("button", name="Revoke bob").click()
@@ -234,6 +240,9 @@ def test_undoing_the_only_move_by_keyboard_leaves_the_focus_in_the_console(brows
         page.keyboard.press("Enter")
         expect(headline).to_have_text("Round 1: both reveal a number card")
         expect(page.get_by_role("button", name="Undo last move")).to_have_count(0)
+        # The undo's answer struck its line through in place: one line, marked undone.
+        expect(page.locator("#log-list li")).to_have_count(1)
+        expect(page.locator("#log-list li.undone del")).to_contain_text("Ann reveals 9")
         focused = page.locator("#console :focus")
         expect(focused).to_have_count(1)
         # The first pad: the move can be entered again at once, from the keyboard.

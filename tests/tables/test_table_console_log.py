@@ -1,0 +1,109 @@
+"""The casual-table console's htmx answers carry only the log lines the page lacks since the
+revision it showed, gzipped when the browser asks (issue 27), as the duel console's do: a move
+brings its one new line, an undo marks its line undone in place, a page too far behind or of
+an unknown revision gets its log replaced by the latest lines."""
+
+import gzip
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import duels.selectors
+from tables import services
+from tests.duels.test_console_swaps import apply_answer, log_of
+from tests.factories import UserFactory
+from tests.tables.helpers import play, rev
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def rounds(n: int) -> list[dict]:
+    """Rounds won in turn by Ann and Bo: no bonus decision interrupts them (RULES.md 3)."""
+    return [
+        {"type": "round", "cards": {"A": 3, "B": 5} if i % 2 else {"A": 5, "B": 3}}
+        for i in range(n)
+    ]
+
+
+@pytest.fixture
+def table_and_client():
+    owner = UserFactory()
+    table = services.open_table(owner=owner, ruleset="official", names=["Ann", "Bo"])
+    client = Client()
+    client.force_login(owner)
+    return table, client, owner
+
+
+def url(table, name: str) -> str:
+    return reverse(f"tables:{name}", args=[table.pk])
+
+
+def text(response) -> str:
+    body = response.content
+    return (gzip.decompress(body) if response.get("Content-Encoding") == "gzip" else body).decode()
+
+
+def test_a_moves_answer_brings_only_its_line_gzipped(table_and_client):
+    table, client, owner = table_and_client
+    play(table, owner, *rounds(3))
+    page = client.get(url(table, "console")).content.decode()
+    assert len(log_of(page)) == 3
+    move = {"type": "round", "card_A": "3", "card_B": "5", "rev": str(rev(table))}
+    answer = client.post(url(table, "move"), move, headers={**HTMX, "Accept-Encoding": "gzip"})
+    assert answer.status_code == 200 and answer["Content-Encoding"] == "gzip"
+    html = text(answer)
+    # The fourth line alone, at the top of the page's list; the page's three are not resent.
+    assert html.count('<li id="log-') == 1 and 'hx-swap-oob="afterbegin:#log-list"' in html
+    fresh = client.get(url(table, "console")).content.decode()
+    assert apply_answer(log_of(page), html) == log_of(fresh)
+    # No secret in a compressed answer: htmx sends the CSRF token in a header.
+    assert "csrfmiddlewaretoken" not in html
+    # Not asked for gzip, not sent gzipped.
+    move["rev"] = str(rev(table))
+    plain = client.post(url(table, "move"), {**move, "card_A": "5", "card_B": "3"}, headers=HTMX)
+    assert plain.status_code == 200 and "Content-Encoding" not in plain
+
+
+def test_an_undo_marks_its_line_undone_in_place(table_and_client):
+    table, client, owner = table_and_client
+    play(table, owner, *rounds(2))
+    page = client.get(url(table, "console")).content.decode()
+    last = table.events.get(seq=2)
+    answer = client.post(url(table, "undo"), {"rev": str(rev(table))}, headers=HTMX)
+    html = text(answer)
+    assert f'<li id="log-{last.pk}" class="undone" hx-swap-oob="true">' in html
+    assert html.count('<li id="log-') == 1 and "afterbegin" not in html
+    assert "Undone: move 2" in html  # said to a screen reader
+    fresh = client.get(url(table, "console")).content.decode()
+    assert (
+        apply_answer(log_of(page), html)
+        == log_of(fresh)
+        == [
+            (f"log-{last.pk}", True),
+            (f"log-{table.events.get(seq=1).pk}", False),
+        ]
+    )
+
+
+def test_a_page_too_far_behind_or_of_an_unknown_revision_gets_its_log_replaced(
+    table_and_client, monkeypatch
+):
+    table, client, owner = table_and_client
+    monkeypatch.setattr(duels.selectors, "LOG_CATCH_UP", 2)  # a page 3 changes behind is too far
+    play(table, owner, *rounds(3))
+    fresh = client.get(url(table, "console")).content.decode()
+    far = text(client.get(url(table, "poll") + "?rev=0", headers=HTMX))
+    assert 'id="log-list" class="log-list" hx-swap-oob="true"' in far
+    assert apply_answer(log_of(fresh), far) == log_of(fresh)[:2]  # the latest two
+    assert f'<a href="{url(table, "console")}">reload the page</a>' in far  # for the rest
+    # A revision the table never had (a page from before a restore) is replaced too.
+    unknown = text(client.get(url(table, "poll") + "?rev=99", headers=HTMX))
+    assert 'id="log-list" class="log-list" hx-swap-oob="true"' in unknown
+    # Within reach, a co-referee's page two moves behind gets those two, with its refusal.
+    stale = client.post(
+        url(table, "move"), {"type": "round", "card_A": "1", "rev": "1"}, headers=HTMX
+    )
+    assert stale.status_code == 409 and text(stale).count('<li id="log-') == 2
