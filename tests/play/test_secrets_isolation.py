@@ -7,7 +7,9 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from django.contrib import admin
+from django.db import IntegrityError, transaction
 
 from play.models import Game, GameEvent
 from play.models_secret import EventSecret, GameSecret
@@ -47,3 +49,11 @@ def test_nothing_reaches_the_secrets_from_a_game_or_the_admin():
         reached = {rel.related_model for rel in model._meta.related_objects if not rel.hidden}
         assert not reached & {GameSecret, EventSecret}
     assert not {GameSecret, EventSecret} & set(admin.site._registry)
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_a_seed_under_128_bits():
+    game = Game.objects.create(kind="counting", seats=["A", "B"])
+    with pytest.raises(IntegrityError), transaction.atomic():
+        GameSecret.objects.create(game=game, seed=bytes(15))
+    GameSecret.objects.create(game=game, seed=bytes(16))
