@@ -44,6 +44,7 @@ from play.selectors import restore
 from . import words
 
 SEED_BYTES = 16  # 128 bits: a dealt game's least (issue 27)
+_clock = timezone.now  # the seats' clocks start from it; a test moves it
 
 
 @dataclass(frozen=True)
@@ -239,7 +240,7 @@ def _set_awaited(
     game.awaited = [asdict(ask) for ask in awaited]
     if game.next_deadline is None and all(ask.seconds is None for ask in awaited):
         return  # no clock ran, none starts: no seat to read
-    now = timezone.now()
+    now = _clock()
     before = {entry["seat"]: entry for entry in previous}
     seats = {seat.letter: seat for seat in Seat.objects.filter(game=game)}
     deadlines: dict[str, datetime | None] = {}

@@ -2,10 +2,12 @@
 what is stored, in which order the checks run, and what a refused, repeated or stale command
 leaves behind."""
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
-from play import selectors
-from play.adapters.base import Command, Viewer
+from play import registry, selectors, services
+from play.adapters.base import Await, Command, Viewer
 from play.errors import Forbidden, Hidden, Refused, Stale
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
 from play.services import Actor, Holder, abandon_game, apply_command, start_game
@@ -197,3 +199,35 @@ def test_a_game_with_an_open_seat_is_open_and_seeds_are_fresh():
     assert len(secrets.seed_of(one.pk)) == 16 and secrets.seed_of(one.pk) != secrets.seed_of(two.pk)
     with pytest.raises(ValueError, match="16 bytes"):
         start_game(kind=KIND, config={}, seats=["A", "B"], holders={}, seed=b"short")
+
+
+class BothAsked(Counting):
+    """Both seats asked at once (as both seal at once in a dealt game), the turn still A's
+    then B's: a seat's clock must run on while the other one moves."""
+
+    kind = "counting_both"
+
+    def awaiting(self, table):
+        return [] if table.winner else [Await(s, "turn", 30) for s in table.seats]
+
+
+def test_a_seats_clock_runs_on_while_another_moves_and_restarts_after_its_own_move(
+    monkeypatch,
+):
+    monkeypatch.setitem(registry._known, BothAsked.kind, BothAsked())
+    now = [datetime(2026, 11, 27, 20, 0, tzinfo=UTC)]
+    monkeypatch.setattr(services, "_clock", lambda: now[0])
+    holders = {"A": Holder(HolderKind.REFEREE), "B": Holder(HolderKind.REFEREE)}
+    game = start_game(kind=BothAsked.kind, config={}, seats=["A", "B"], holders=holders)
+    turn = selectors.restore(game).table.turn
+    other = "B" if turn == "A" else "A"
+
+    def clocks():
+        return dict(Seat.objects.filter(game=game).values_list("letter", "deadline"))
+
+    assert clocks() == {"A": now[0] + timedelta(seconds=30), "B": now[0] + timedelta(seconds=30)}
+    now[0] += timedelta(seconds=10)
+    send(game, "add", key="k1", seat=turn, args={"n": 1})
+    assert clocks() == {turn: now[0] + timedelta(seconds=30), other: now[0] + timedelta(seconds=20)}
+    game.refresh_from_db()
+    assert game.next_deadline == now[0] + timedelta(seconds=20)
