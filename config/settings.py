@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "axes",
     "accounts",
+    "play",
     "tournaments",
     "duels",
     "practice",

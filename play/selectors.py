@@ -1,0 +1,65 @@
+"""Reads of a game being played: the table restored from its stored events, and what a viewer
+sees of it (the adapter's ``view``, the only way out of a table)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from play import secrets
+from play.adapters.base import Adapter, Event, Viewer
+from play.errors import Hidden
+from play.models import Game, GameEvent
+from play.registry import adapter_for
+
+
+@dataclass(frozen=True)
+class Restored:
+    """A game's table rebuilt from its log, with its adapter and how many events are active
+    (the last active sequence number)."""
+
+    adapter: Adapter
+    table: Any
+    last_seq: int
+
+
+def restore(game: Game) -> Restored:
+    """Rebuilds ``game``'s table from its stored events, public and private parts (three
+    queries). The adapter's ``restore`` never calls a bot nor draws at random: a stored game
+    never depends on the bots' code."""
+    adapter = adapter_for(game.kind)
+    rows = list(
+        GameEvent.objects.filter(game_id=game.pk, undone_at=None)
+        .order_by("seq")
+        .values_list("pk", "by", "public")
+    )
+    private = secrets.private_parts(game.pk)
+    events = [Event(by=by, public=public, private=private.get(pk, {})) for pk, by, public in rows]
+    table = adapter.restore(game.config, list(game.seats), secrets.seed_of(game.pk), events)
+    return Restored(adapter=adapter, table=table, last_seq=len(rows))
+
+
+def game_or_hidden(game_id: int) -> Game:
+    try:
+        return Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise Hidden() from None
+
+
+def view_of(game_id: int, viewer: Viewer) -> dict[str, Any]:
+    """What ``viewer`` may see of the game (``Hidden`` if there is no such game). The product
+    has already decided that this person is this viewer."""
+    restored = restore(game_or_hidden(game_id))
+    return restored.adapter.view(restored.table, viewer)
+
+
+def log_since(game_id: int, revision: int) -> list[dict[str, Any]]:
+    """The public parts of the active events applied after ``revision`` (a page's), in order:
+    what a console at that revision has not drawn yet."""
+    rows = GameEvent.objects.filter(game_id=game_id, undone_at=None, revision__gt=revision)
+    return [
+        {"seq": seq, "revision": rev, "by": by, "public": public}
+        for seq, rev, by, public in rows.order_by("seq").values_list(
+            "seq", "revision", "by", "public"
+        )
+    ]

@@ -1,0 +1,262 @@
+"""The one write path of every game being played (issue 27, DESIGN.md "Every write names what
+it is for"), and the only writer of play's rows.
+
+``apply_command`` runs in one transaction, in this order:
+
+1. lock: the caller's ``lock_first`` (a tournament's row, where there is one: always locked
+   before its game, as everywhere), then the game's row (``select_for_update``);
+2. the product's ``policy(game, actor, command)``: raises ``Forbidden`` (403) or ``Hidden``
+   (404, where the product hides the game);
+3. the idempotency key, scoped to the game and the actor: a key already recorded returns its
+   stored outcome with ``repeat=True`` and the game's current view, and applies nothing — so a
+   409 always means that someone else moved;
+4. the revision: the page's (``seen_revision``) must be the game's, or ``Stale`` (409);
+5. the table restored from the stored events, the command applied by the adapter with every
+   bot's answer until a person is asked (``Refused``, 422, changes nothing);
+6. the events stored (public rows here, private parts through ``play.secrets``), the revision
+   bumped, the status, what is awaited and the deadlines updated, the key stored with its
+   outcome, and "this game changed" published at commit through ``core.publish``.
+
+A product that changes more than the game (a duel's result, a tournament's standings) wraps
+the call in its own ``transaction.atomic()`` and publishes its own topic there.
+"""
+
+from __future__ import annotations
+
+import secrets as random_source
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from core.publish import publish_at_commit
+from play import secrets
+from play.adapters.base import Await, Command, Event, Refused, Viewer
+from play.errors import Hidden, Stale
+from play.errors import Refused as Illegal
+from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
+from play.registry import adapter_for
+from play.selectors import restore
+
+from . import words
+
+SEED_BYTES = 16  # 128 bits: a dealt game's least (issue 27)
+_clock = timezone.now  # the seats' clocks start from it; a test moves it
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends a command, as the product knows them: ``key`` scopes their idempotency keys
+    ("user:12", "session:…", "clock"); ``user`` is the account, if any, for the policy."""
+
+    key: str
+    user: Any = None
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Who holds a seat at the start (``start_game``): a seat not named is open."""
+
+    kind: str = HolderKind.OPEN
+    account: Any = None
+    bot_level: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a command did. ``recorded`` is what was stored with its key when it was applied
+    (the revision it made, the sequence numbers of its events, the status then); ``revision``
+    and ``status`` are the game's now, which differ from the recorded ones on a repeat when
+    others moved since. ``view`` is the game's current view for the caller's viewer, if one
+    was named."""
+
+    recorded: dict[str, Any]
+    revision: int
+    status: str
+    repeat: bool = False
+    view: dict[str, Any] | None = None
+
+    @property
+    def message(self) -> str:
+        return words.REPEAT if self.repeat else ""
+
+
+Policy = Callable[[Game, Actor, Command], None]
+
+
+def start_game(
+    *,
+    kind: str,
+    config: Mapping[str, Any],
+    seats: Sequence[str],
+    holders: Mapping[str, Holder],
+    seed: bytes | None = None,
+) -> Game:
+    """Deals a new game of ``kind`` (its adapter's ``start``) and stores it with its opening
+    events. ``seed`` is fresh random bytes (128 bits) unless given, for a test or a migrated
+    game; it is stored apart (play.secrets) and never shown."""
+    if unknown := set(holders) - set(seats):
+        raise ValueError(f"holders of no seat: {sorted(unknown)}")
+    seed = random_source.token_bytes(SEED_BYTES) if seed is None else bytes(seed)
+    if len(seed) < SEED_BYTES:
+        raise ValueError(f"a seed has at least {SEED_BYTES} bytes")
+    adapter = adapter_for(kind)
+    table, events = adapter.start(config, list(seats), seed)
+    open_seat = any(holders.get(s, Holder()).kind == HolderKind.OPEN for s in seats)
+    if adapter.finished(table):
+        status = GameStatus.FINISHED
+    else:
+        status = GameStatus.OPEN if open_seat else GameStatus.PLAYING
+    with transaction.atomic():
+        game = Game.objects.create(kind=kind, config=dict(config), seats=list(seats), status=status)
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                letter=letter,
+                holder=holders.get(letter, Holder()).kind,
+                account=holders.get(letter, Holder()).account,
+                bot_level=holders.get(letter, Holder()).bot_level,
+            )
+            for letter in seats
+        )
+        _store_events(game, events, first_seq=1)
+        secrets.keep_game(game.pk, seed=seed, deal=[event.private for event in events])
+        _set_awaited(game, adapter.awaiting(table), previous=[], mover=None)
+        game.save(update_fields=["awaited", "next_deadline"])
+        publish_at_commit(f"game:{game.pk}")
+    return game
+
+
+def apply_command(
+    *,
+    game_id: int,
+    actor: Actor,
+    command: Command,
+    key: str,
+    seen_revision: int,
+    policy: Policy,
+    lock_first: Callable[[], object] | None = None,
+    viewer: Viewer | None = None,
+) -> Outcome:
+    """Applies ``command`` to the game, in the order the module names. ``key`` is the
+    command's idempotency key (a token per rendered form); an empty key (the automation's)
+    records nothing. Raises ``Hidden``, ``Forbidden``, ``Stale`` or ``play.errors.Refused``;
+    each leaves everything as it was."""
+    with transaction.atomic():
+        if lock_first is not None:
+            lock_first()
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise Hidden()
+        policy(game, actor, command)
+        if key:
+            stored = Intent.objects.filter(game=game, actor=actor.key, key=key).first()
+            if stored is not None:
+                return Outcome(
+                    recorded=stored.outcome,
+                    revision=game.revision,
+                    status=game.status,
+                    repeat=True,
+                    view=_view(game, viewer),
+                )
+        if seen_revision != game.revision:
+            raise Stale()
+        if game.status == GameStatus.ABANDONED:
+            raise Illegal(words.ABANDONED)
+        restored = restore(game)
+        try:
+            events = restored.adapter.apply(restored.table, command)
+        except Refused as err:
+            raise Illegal(str(err)) from None
+        game.revision += 1
+        first = restored.last_seq + 1
+        _store_events(game, events, first_seq=first)
+        if restored.adapter.finished(restored.table):
+            game.status = GameStatus.FINISHED
+        _set_awaited(
+            game, restored.adapter.awaiting(restored.table), game.awaited, mover=command.seat
+        )
+        game.save(update_fields=["revision", "status", "awaited", "next_deadline", "updated_at"])
+        recorded = {
+            "revision": game.revision,
+            "seqs": [first, first + len(events) - 1] if events else [],
+            "status": game.status,
+        }
+        if key:
+            Intent.objects.create(game=game, actor=actor.key, key=key, outcome=recorded)
+        publish_at_commit(f"game:{game.pk}")
+        view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
+        return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
+
+
+def abandon_game(*, game_id: int) -> None:
+    """Stops a game before its end (its product's decision: a voided duel, a table given up):
+    nothing is awaited any more and no clock runs. The events stay."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise Hidden()
+        if game.status in (GameStatus.FINISHED, GameStatus.ABANDONED):
+            return
+        game.status, game.revision = GameStatus.ABANDONED, game.revision + 1
+        _set_awaited(game, [], game.awaited, mover=None)
+        game.save(update_fields=["revision", "status", "awaited", "next_deadline", "updated_at"])
+        publish_at_commit(f"game:{game.pk}")
+
+
+def _view(game: Game, viewer: Viewer | None) -> dict[str, Any] | None:
+    if viewer is None:
+        return None
+    restored = restore(game)
+    return restored.adapter.view(restored.table, viewer)
+
+
+def _store_events(game: Game, events: Sequence[Event], *, first_seq: int) -> None:
+    rows = GameEvent.objects.bulk_create(
+        GameEvent(
+            game=game, seq=first_seq + i, revision=game.revision, by=ev.by, public=dict(ev.public)
+        )
+        for i, ev in enumerate(events)
+    )
+    secrets.keep_private(
+        (row.pk, ev.private) for row, ev in zip(rows, events, strict=True) if ev.private
+    )
+
+
+def _set_awaited(
+    game: Game,
+    awaited: Sequence[Await],
+    previous: Sequence[Mapping[str, Any]],
+    *,
+    mover: str | None,
+) -> None:
+    """Stores who is asked what, and each seat's deadline: a seat's clock starts when it is
+    newly asked (or asked something else), or again after its own command; a seat still asked
+    the same while others moved keeps its running clock (sealing at once in a dealt game).
+    ``next_deadline`` is the earliest, for the clock to find."""
+    game.awaited = [asdict(ask) for ask in awaited]
+    if game.next_deadline is None and all(ask.seconds is None for ask in awaited):
+        return  # no clock ran, none starts: no seat to read
+    now = _clock()
+    before = {entry["seat"]: entry for entry in previous}
+    seats = {seat.letter: seat for seat in Seat.objects.filter(game=game)}
+    deadlines: dict[str, datetime | None] = {}
+    for ask in awaited:
+        seat = seats.get(ask.seat)
+        if ask.seconds is None or seat is None:
+            deadlines[ask.seat] = None
+            continue
+        kept = before.get(ask.seat, {}).get("what") == ask.what and ask.seat != mover
+        if kept and seat.deadline is not None:
+            deadlines[ask.seat] = seat.deadline
+        else:
+            deadlines[ask.seat] = now + timedelta(seconds=ask.seconds)
+    changed = [seat for letter, seat in seats.items() if seat.deadline != deadlines.get(letter)]
+    for seat in changed:
+        seat.deadline = deadlines.get(seat.letter)
+    if changed:
+        Seat.objects.bulk_update(changed, ["deadline"])
+    game.next_deadline = min((d for d in deadlines.values() if d is not None), default=None)
