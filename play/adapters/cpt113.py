@@ -28,6 +28,7 @@ from games.common.errors import GameError
 from games.cpt113 import rules
 from games.cpt113.bots import BOTS, view_for
 from games.cpt113.cards import COLOURS, DECK, colour_of, is_number, sort_key
+from games.cpt113.game import FORMAT, VERSION
 from games.cpt113.state import LETTERS, MAX_GROUPS, MIN_GROUPS, State, default_names
 
 from .base import DEALER, Await, Command, Event, Refused, Viewer
@@ -200,6 +201,18 @@ class Cpt113Adapter:
 
     def finished(self, table: Cpt113Table) -> bool:
         return table.state.finished
+
+    def record(self, table: Cpt113Table) -> dict[str, Any]:
+        """The game as the engine's own record (``python -m games.cpt113 replay`` reads it):
+        the dealer's seed and every move. It tells the whole deal: the owner's, after the end."""
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "seed": table.state.seed,
+            "groups": table.state.groups,
+            "names": list(table.seating.names),
+            "moves": [dict(e.public["move"]) for e in table.events[1:]],
+        }
 
 
 def _seating(config: Mapping[str, Any], seats: Sequence[str]) -> tuple[int, Seating]:

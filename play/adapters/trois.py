@@ -30,6 +30,7 @@ from games.common.errors import GameError
 from games.trois import rules
 from games.trois.bots import BOTS, view_for
 from games.trois.cards import DECK, sort_key
+from games.trois.game import FORMAT, VERSION
 from games.trois.state import NAMES, SEATS, State
 
 from .base import DEALER, Await, Command, Event, Refused, Viewer
@@ -190,6 +191,18 @@ class TroisAdapter:
     def finished(self, table: TroisTable) -> bool:
         return table.state.finished
 
+    def record(self, table: TroisTable) -> dict[str, Any]:
+        """The game as the engine's own record (``python -m games.trois replay`` reads it):
+        the dealer's seed and every move. It tells the whole deal: the owner's, after the end."""
+        moves = [dict(e.public["move"]) for e in table.events[1:]]
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "seed": table.state.seed,
+            "names": list(table.seating.names),
+            "moves": moves,
+        }
+
 
 def _seating(config: Mapping[str, Any], seats: Sequence[str]) -> Seating:
     return seating(config, seats, SEATS, NAMES, sorted(BOTS))
@@ -286,6 +299,8 @@ def _replayed(sitting: Seating, state: State, event: Event, number: int) -> Stat
     (a reshuffle laid under the deck first, as it was recorded)."""
     move = event.public.get("move")
     seat = seat_of(event)
+    if seat is None and (event.by != CLOCK or move != {"kind": "time"}):
+        raise Refused(f"This game cannot be replayed: event {number} is no one's move.")
     if seat is not None and sitting.index(seat) != state.turn:
         raise Refused(f"This game cannot be replayed: event {number} is not its seat's turn.")
     reshuffled = event.private.get(DEALER, {}).get("reshuffled")

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.cpt113 import COLOURS, DECK, HeuristicBot, RandomBot
+from games.cpt113.__main__ import main
 from games.cpt113.cards import is_wild, label, sort_key
 from play.adapters.base import DEALER, Command, Event, Refused, Viewer
 from play.adapters.cpt113 import ADAPTER, WORDS
@@ -200,3 +201,13 @@ def test_a_stored_game_that_does_not_hold_together_is_refused_in_words() -> None
     wrong = Event("bot:B", {"move": {"kind": "draw"}, "log": []})
     with pytest.raises(Refused, match="cannot be replayed: event 1"):
         ADAPTER.restore(config, seats, bytes(16), [events[0], wrong])
+
+
+def test_the_record_replays_in_the_games_own_command_line(tmp_path, capsys) -> None:
+    config, seats = setup(3, partner_too=True)
+    table = play(ADAPTER, config, seats, bytes(range(16)), 1000, choose, junk, random.Random(1))
+    assert table.state.finished
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(ADAPTER.record(table)))
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == table.state.as_dict()

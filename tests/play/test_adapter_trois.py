@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.trois import DECK, WILDCARDS, HeuristicBot, RandomBot
+from games.trois import DECK, WILDCARDS, HeuristicBot, RandomBot, replay
+from games.trois.__main__ import main
 from games.trois.cards import label
 from play.adapters.base import DEALER, Command, Event, Refused, Viewer
 from play.adapters.trois import ADAPTER, TIME_LIMIT_SECONDS, WORDS
@@ -209,3 +210,15 @@ def test_a_reshuffled_deck_is_recorded_and_restored_without_shuffling_again() ->
     assert DEALER not in json.dumps(event.public)
     with mock.patch("games.trois.rules.random.Random", side_effect=AssertionError("shuffled")):
         check_restore(ADAPTER, PRACTICE, SEATS, seed, table, BOTS)
+    game, error = replay(json.loads(json.dumps(ADAPTER.record(table))))
+    assert error is None and game.state == table.state
+
+
+def test_the_record_replays_in_the_games_own_command_line(tmp_path, capsys) -> None:
+    table = play(ADAPTER, PRACTICE, SEATS, bytes(range(16)), 400, choose, junk, random.Random(1))
+    if not table.state.finished:
+        ADAPTER.apply(table, Command("time"))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(ADAPTER.record(table)))
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == table.state.as_dict()
