@@ -84,19 +84,7 @@ class Cpt113Adapter:
         groups, sitting = _seating(config, seats)
         state = rules.new_game(dealer_seed(seed, GAME), groups, sitting.names)
         table = Cpt113Table(sitting, seed, state)
-        deal = Event(
-            DEALER,
-            {"deal": {"top": state.top, "hand_sizes": [len(h) for h in state.hands]}},
-            {
-                **{
-                    seat: {"hand": list(state.hands[g])}
-                    for g in range(groups)
-                    for seat in table.readers(g)
-                },
-                DEALER: {"deck": list(state.deck)},
-            },
-        )
-        state, events = _bots(table, state, [deal])
+        state, events = _bots(table, state, [_deal(table)])
         table.state, table.events = state, events
         return table, events
 
@@ -202,6 +190,33 @@ class Cpt113Adapter:
     def finished(self, table: Cpt113Table) -> bool:
         return table.state.finished
 
+    def events_from_record(
+        self, config: Mapping[str, Any], seats: Sequence[str], record: Mapping[str, Any]
+    ) -> list[Event]:
+        """The events of a game stored the old way, from the engine's record of it (its
+        integer seed, its groups and every move, the bots' included: ``Game.record()`` after
+        practice replayed it with today's code) — for the data migration of stored practice
+        games. Refused if a move does not apply."""
+        groups, sitting = _seating(config, seats)
+        seed, moves = record.get("seed"), record.get("moves")
+        if (
+            record.get("format") != FORMAT
+            or type(seed) is not int
+            or record.get("groups") != groups
+            or not isinstance(moves, list)
+        ):
+            raise Refused("This game cannot be replayed: its record is not this CPT-113 game's.")
+        table = Cpt113Table(sitting, b"", rules.new_game(seed, groups, sitting.names))
+        state = table.state
+        events = [_deal(table)]
+        for move in moves:
+            try:
+                state, event = _applied(table, state, dict(move), sitting.by(state.seat))
+            except (Refused, TypeError, ValueError) as err:
+                raise Refused(f"This game cannot be replayed: move {len(events)}: {err}") from None
+            events.append(event)
+        return events
+
     def record(self, table: Cpt113Table) -> dict[str, Any]:
         """The game as the engine's own record (``python -m games.cpt113 replay`` reads it):
         the dealer's seed and every move. It tells the whole deal: the owner's, after the end."""
@@ -220,6 +235,24 @@ def _seating(config: Mapping[str, Any], seats: Sequence[str]) -> tuple[int, Seat
     if type(groups) is not int or not MIN_GROUPS <= groups <= MAX_GROUPS:
         raise Refused(WORDS["groups"])
     return groups, seating(config, seats, 2 * groups, default_names(groups), sorted(BOTS))
+
+
+def _deal(table: Cpt113Table) -> Event:
+    """The deal's event: each group's hand under both its seats' letters, the deck under the
+    dealer's key, the first card of the pile and the hands' sizes for everyone."""
+    state = table.state
+    return Event(
+        DEALER,
+        {"deal": {"top": state.top, "hand_sizes": [len(h) for h in state.hands]}},
+        {
+            **{
+                seat: {"hand": list(state.hands[g])}
+                for g in range(state.groups)
+                for seat in table.readers(g)
+            },
+            DEALER: {"deck": list(state.deck)},
+        },
+    )
 
 
 def _move(command: Command) -> dict[str, Any]:

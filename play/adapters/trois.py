@@ -84,16 +84,8 @@ class TroisAdapter:
         check_seed(seed)
         sitting = _seating(config, seats)
         state = rules.new_game(dealer_seed(seed, GAME), sitting.names)
-        deal = Event(
-            DEALER,
-            {"deal": {"top": state.top, "hand_sizes": [len(h) for h in state.hands]}},
-            {
-                **{sitting.seats[s]: {"hand": list(state.hands[s])} for s in range(SEATS)},
-                DEALER: {"deck": list(state.deck)},
-            },
-        )
         table = TroisTable(sitting, seed, state)
-        state, events = _bots(table, state, [deal])
+        state, events = _bots(table, state, [_deal(sitting, state)])
         table.state, table.events = state, events
         return table, events
 
@@ -191,6 +183,29 @@ class TroisAdapter:
     def finished(self, table: TroisTable) -> bool:
         return table.state.finished
 
+    def events_from_record(
+        self, config: Mapping[str, Any], seats: Sequence[str], record: Mapping[str, Any]
+    ) -> list[Event]:
+        """The events of a game stored the old way, from the engine's record of it (its
+        integer seed and every move, the bots' included: ``Game.record()`` after practice
+        replayed it with today's code) — for the data migration of stored practice games.
+        Refused if a move does not apply. ``restore`` then needs no seed of the old kind."""
+        sitting = _seating(config, seats)
+        seed, moves = record.get("seed"), record.get("moves")
+        if record.get("format") != FORMAT or type(seed) is not int or not isinstance(moves, list):
+            raise Refused("This game cannot be replayed: its record is not a Trois game's.")
+        state = rules.new_game(seed, sitting.names)
+        events = [_deal(sitting, state)]
+        for move in moves:
+            kind = move.get("kind") if isinstance(move, Mapping) else None
+            by = CLOCK if kind == "time" else sitting.by(state.turn)
+            try:
+                state, event = _applied(sitting, state, dict(move), by)
+            except (Refused, TypeError, ValueError) as err:
+                raise Refused(f"This game cannot be replayed: move {len(events)}: {err}") from None
+            events.append(event)
+        return events
+
     def record(self, table: TroisTable) -> dict[str, Any]:
         """The game as the engine's own record (``python -m games.trois replay`` reads it):
         the dealer's seed and every move. It tells the whole deal: the owner's, after the end."""
@@ -206,6 +221,19 @@ class TroisAdapter:
 
 def _seating(config: Mapping[str, Any], seats: Sequence[str]) -> Seating:
     return seating(config, seats, SEATS, NAMES, sorted(BOTS))
+
+
+def _deal(sitting: Seating, state: State) -> Event:
+    """The deal's event: each hand under its seat's letter, the deck under the dealer's key,
+    the top card and the hands' sizes for everyone."""
+    return Event(
+        DEALER,
+        {"deal": {"top": state.top, "hand_sizes": [len(h) for h in state.hands]}},
+        {
+            **{sitting.seats[s]: {"hand": list(state.hands[s])} for s in range(SEATS)},
+            DEALER: {"deck": list(state.deck)},
+        },
+    )
 
 
 def _move(command: Command) -> dict[str, Any]:

@@ -16,9 +16,11 @@ from games.cpt113.__main__ import main
 from games.cpt113.cards import is_wild, label, sort_key
 from play.adapters.base import DEALER, Command, Event, Refused, Viewer
 from play.adapters.cpt113 import ADAPTER, WORDS
+from practice.cpt113_table import Cpt113Table, seat_names
 from tests.play.adapter_checks import (
     PUBLIC,
     check_restore,
+    no_bots,
     play,
     redealt,
     refused_changes_nothing,
@@ -211,3 +213,31 @@ def test_the_record_replays_in_the_games_own_command_line(tmp_path, capsys) -> N
     path.write_text(json.dumps(ADAPTER.record(table)))
     assert main(["replay", str(path)]) == 0
     assert json.loads(capsys.readouterr().out) == table.state.as_dict()
+
+
+@pytest.mark.parametrize("groups", [2, 4])
+def test_a_practice_game_stored_the_old_way_becomes_events_that_restore_it(groups: int) -> None:
+    """The data migration's step: practice replays a stored game with today's code, and its
+    engine record becomes events; restored without a bot, it is the same game, and the person
+    reads the log the practice page showed."""
+    old = Cpt113Table(777, groups, "ann")
+    rng = random.Random(groups)
+    while not old.finished:
+        legal = old.game.legal()
+        card = rng.choice(legal.playable) if legal.playable else None
+        old.play(
+            {"kind": "draw"}
+            if card is None
+            else {"kind": "play", "card": card, **({"colour": "G"} if is_wild(card) else {})}
+        )
+    config = {"groups": groups, "names": list(seat_names("ann", groups))}
+    config["bots"] = {s: "heuristic" for s in LETTERS[1 : 2 * groups]}
+    seats = LETTERS[: 2 * groups]
+    events = ADAPTER.events_from_record(config, seats, old.game.record())
+    with no_bots(*BOTS):
+        table = ADAPTER.restore(config, seats, bytes(16), wire(events))
+    assert {**table.state.as_dict(), "seed": 0} == {**old.state.as_dict(), "seed": 0}
+    seen = ADAPTER.view(table, Viewer("seat", "A"))["log"]
+    assert [line for e in seen for line in e["lines"]] == [
+        line for e in old.log for line in e.lines
+    ]

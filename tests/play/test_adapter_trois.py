@@ -16,9 +16,11 @@ from games.trois.__main__ import main
 from games.trois.cards import label
 from play.adapters.base import DEALER, Command, Event, Refused, Viewer
 from play.adapters.trois import ADAPTER, TIME_LIMIT_SECONDS, WORDS
+from practice.trois_table import TroisTable
 from tests.play.adapter_checks import (
     PUBLIC,
     check_restore,
+    no_bots,
     play,
     redealt,
     refused_changes_nothing,
@@ -222,3 +224,31 @@ def test_the_record_replays_in_the_games_own_command_line(tmp_path, capsys) -> N
     path.write_text(json.dumps(ADAPTER.record(table)))
     assert main(["replay", str(path)]) == 0
     assert json.loads(capsys.readouterr().out) == table.state.as_dict()
+
+
+def test_a_practice_game_stored_the_old_way_becomes_events_that_restore_it() -> None:
+    """The data migration's step: practice replays a stored game with today's code, and its
+    engine record becomes events; restored without a bot, it is the same game, and the person
+    reads the log the practice page showed."""
+    old = TroisTable(12345, "ann")
+    rng = random.Random(3)
+    while not old.finished and len(old.log) < 60:
+        legal = old.game.legal()
+        old.play(
+            {"kind": "take"}
+            if legal.can_take
+            else {"kind": "play", "cards": [rng.choice(legal.playable)]}
+        )
+    if not old.finished:
+        old.play({"kind": "time"})
+    events = ADAPTER.events_from_record(PRACTICE, SEATS, old.game.record())
+    with no_bots(*BOTS):
+        table = ADAPTER.restore(PRACTICE, SEATS, bytes(16), wire(events))
+    assert {**table.state.as_dict(), "seed": 0} == {**old.state.as_dict(), "seed": 0}
+    seen = ADAPTER.view(table, Viewer("seat", "A"))["log"]
+    assert [line for e in seen for line in e["lines"]] == [
+        line for e in old.log for line in e.lines
+    ]
+    broken = {**old.game.record(), "moves": [{"kind": "take"}, {"kind": "play", "cards": ["Z9"]}]}
+    with pytest.raises(Refused, match="cannot be replayed: move"):
+        ADAPTER.events_from_record(PRACTICE, SEATS, broken)
