@@ -28,9 +28,9 @@ from .base import DEALER, Event, Refused, Viewer
 
 #: A dealt game's seed is at least 128 bits (issue 27).
 MIN_SEED_BYTES = 16
-#: A guard on one game's events (a real game ends long before; the engines' records allow
-#: 5,000 and 2,000 moves).
-MAX_EVENTS = 2000
+#: A guard on one game's events, the Trois engine's own bound on a record's moves (25
+#: minutes of Trois at a move in 3 s make about 2,000 events; CPT-113's 40 cards end sooner).
+MAX_EVENTS = 5000
 BOT_PREFIX = "bot:"
 CLOCK = "clock"
 

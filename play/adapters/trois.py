@@ -107,11 +107,11 @@ class TroisAdapter:
         state = table.state
         if state.finished:
             raise Refused(WORDS["over"])
-        if len(table.events) >= MAX_EVENTS:
-            raise Refused(WORDS["too_long"])
         if command.name == "time" and command.seat is None:
-            move: dict[str, Any] = {"kind": "time"}
+            move: dict[str, Any] = {"kind": "time"}  # ends even a game gone on too long
             by = CLOCK
+        elif len(table.events) >= MAX_EVENTS:
+            raise Refused(WORDS["too_long"])
         else:
             index = table.seating.index(command.seat)
             if index is None or index != state.turn or command.seat in table.seating.bots:

@@ -15,6 +15,7 @@ from games.trois import DECK, WILDCARDS, HeuristicBot, RandomBot, replay
 from games.trois.__main__ import main
 from games.trois.cards import label
 from play.adapters.base import DEALER, Command, Event, Refused, Viewer
+from play.adapters.matching import MAX_EVENTS
 from play.adapters.trois import ADAPTER, TIME_LIMIT_SECONDS, WORDS
 from practice.trois_table import TroisTable
 from tests.play.adapter_checks import (
@@ -252,3 +253,12 @@ def test_a_practice_game_stored_the_old_way_becomes_events_that_restore_it() -> 
     broken = {**old.game.record(), "moves": [{"kind": "take"}, {"kind": "play", "cards": ["Z9"]}]}
     with pytest.raises(Refused, match="cannot be replayed: move"):
         ADAPTER.events_from_record(PRACTICE, SEATS, broken)
+
+
+def test_a_game_gone_on_too_long_takes_only_the_dealers_time() -> None:
+    table, _ = ADAPTER.start(PRACTICE, SEATS, bytes(16))
+    table.events += [table.events[0]] * MAX_EVENTS  # as if five thousand moves were stored
+    said = refused_changes_nothing(ADAPTER, table, Command("take", "A"))
+    assert said == WORDS["too_long"]
+    ADAPTER.apply(table, Command("time"))
+    assert ADAPTER.finished(table)
