@@ -272,7 +272,7 @@ def _move(command: Command) -> dict[str, Any]:
     move: dict[str, Any] = {"kind": "play", "card": card}
     colour = args.get("colour")
     if colour:
-        if colour not in COLOURS:
+        if not isinstance(colour, str) or colour not in COLOURS:
             raise Refused(WORDS["colour"])
         move["colour"] = colour
     return move

@@ -56,6 +56,7 @@ def junk(rng: random.Random, seat: str) -> Command:
             Command("play", rng.choice([*LETTERS, None]), {"card": rng.choice(DECK)}),
             Command("play", seat, {"card": rng.choice(DECK)}),
             Command("play", seat, {"card": "W", "colour": "P"}),
+            Command("play", seat, {"card": "W", "colour": ["R"]}),
             Command("play", seat, {"card": "W"}),
             Command("play", seat, {"card": 3}),
             Command("play", seat, {"card": "R3" * 50}),

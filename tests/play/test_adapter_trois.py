@@ -60,6 +60,7 @@ def junk(rng: random.Random, seat: str) -> Command:
             Command("play", seat, {"cards": "B3"}),
             Command("play", seat, {"cards": []}),
             Command("play", seat, {"cards": ["B3"], "top": "G4"}),
+            Command("play", seat, {"cards": ["B3"], "top": ["B3"]}),
             Command("play", seat, {"cards": ["Z9", 7]}),
             Command("play", seat, {"cards": ["B3"], "extra": 1}),
             Command("take", seat),
