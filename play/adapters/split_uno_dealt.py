@@ -30,8 +30,10 @@ whose hands hold only that seat's cards (its view), with its own random stream.
 
 Random streams: the seed (at least 16 bytes) is never stored in an event. The dealer shuffles
 with ``Random(sha256(seed + b"dealer"))``; a 0's steal picks its card with
-``Random(sha256(seed + b"dealer:" + n))`` (``n`` the event's index), bot ``B``'s decision at
-event ``n`` with ``Random(sha256(seed + b"bot:B:" + n))``. Each event records what it moved
+``Random(sha256(seed + b"dealer:<n>:<k>"))`` (``n`` the event's index in the log, ``k`` the
+steal's place among its moves), bot ``B``'s decision at event ``n`` with
+``Random(sha256(seed + b"bot:B:<n>"))``: streams of their own, which a restored table picks up
+where the live one would have. Each event records what it moved
 (``private[DEALER]["moves"]``), so ``restore`` replays them without any stream or bot.
 """
 
@@ -59,7 +61,7 @@ _SPENDING = frozenset({"counter", "challenge"})
 #: A seat's words for its choice.
 _CHOOSE_WHAT = {"shed": "a number card to shed", "discard": "an action card to give up"}
 #: The most events one command may bring about (the bots' answers included): a bug guard.
-_MAX_STEP_EVENTS = 3000
+_MAX_STEP_EVENTS = 50_000
 #: Minimum seed length (ONLINE.md 1: at least 128 bits).
 MIN_SEED_BYTES = 16
 
@@ -808,7 +810,8 @@ class SplitUnoDealt:
             bot = sim.bots[i]
             assert bot is not None
             move = bot.free(sim, i)
-            if isinstance(move, dict):
+            offer = _commands(st, seat).get("play", {"cards": ()})
+            if isinstance(move, dict) and move.get("card") in offer["cards"]:
                 args = {key: move[key] for key in ("card", "color", "target") if key in move}
                 self._play(step, seat, args, f"bot:{seat}")
                 return True

@@ -49,7 +49,7 @@ LAYOUTS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
 ]
 CARD_ID = re.compile(r'"[na]\d+"')
 SETTINGS = settings(
-    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
 )
 
 
@@ -380,3 +380,35 @@ def test_a_color_change_asks_each_seat_which_card_it_sheds() -> None:
     after = ADAPTER.view(table, Viewer("seat", "B"))["hand"]["numbers"]
     assert len(after) == len(hand) - 1 and after.count(hand[-1]) == hand.count(hand[-1]) - 1
     assert ADAPTER.view(table, Viewer("public"))["discard_pile"]["numbers"][hand[-1]] == 1
+
+
+def test_after_the_end_every_seat_sees_the_whole_deal_and_the_public_does_not() -> None:
+    table, _ = ADAPTER.start({"bots": ["B"]}, ("A", "B"), SEED)
+    hidden = ADAPTER.view(table, Viewer("seat", "A"))
+    assert "hands" not in hidden and all("private" not in e for e in hidden["log"])
+    ADAPTER.apply(table, Command("resign", "A"))
+    assert ADAPTER.finished(table) and ADAPTER.awaiting(table) == []
+    assert ADAPTER.view(table, Viewer("seat", "A"))["state"]["winner"] == "B"
+    for viewer in (Viewer("seat", "A"), Viewer("owner")):
+        shown = ADAPTER.view(table, viewer)
+        assert len(shown["hands"]["B"]["numbers"]) == 20
+        assert sorted(shown["log"][0]["private"]["B"]["numbers"]) == sorted(
+            v for _, v in table.events[0].private["B"]["numbers"]
+        )
+    public = ADAPTER.view(table, Viewer("public"))
+    assert "hands" not in public and all("private" not in e for e in public["log"])
+    with pytest.raises(Refused):
+        ADAPTER.apply(table, Command("seal", "A", {"card": 1}))
+
+
+def test_when_the_last_person_resigns_the_bots_play_the_game_to_its_end() -> None:
+    config = {"ruleset": "official", "bots": ["B", "C"], "options": {"starting_number_cards": 3}}
+    table, _ = ADAPTER.start(config, ("A", "B", "C"), SEED)
+    events = ADAPTER.apply(table, Command("resign", "A"))
+    assert ADAPTER.finished(table)
+    assert {e.by for e in events[1:]} <= {"dealer", "bot:B", "bot:C"}
+    state = ADAPTER.view(table, Viewer("public"))["state"]
+    assert state["finish"] in ("shed_all", "double_zero", "time_limit")
+    assert state["winner"] in ("B", "C", None)
+    restored = ADAPTER.restore(config, ("A", "B", "C"), SEED, table.events)
+    assert snapshot(restored) == snapshot(table)
