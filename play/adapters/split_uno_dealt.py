@@ -319,13 +319,13 @@ class _Step:
         public: dict[str, Any],
         private: dict[str, dict[str, Any]],
         moves: list[list[Any]],
-        shown: list[str] = (),  # type: ignore[assignment]
+        shown: Sequence[str] = (),
     ) -> None:
         """Record an event and absorb it into the working state through the restore path."""
         private = {seat: facts for seat, facts in private.items() if facts}
         private[DEALER] = {"moves": moves, "shown": list(shown)}
         event = Event(by=by, public=public, private=private)
-        # The event is absorbed into a fresh copy exactly as ``restore`` will read it.
+        # The working state follows the event exactly as ``restore`` will read it.
         self.events.append(event)
         _absorb(self.st, event)
         if len(self.events) > _MAX_STEP_EVENTS:
@@ -345,9 +345,9 @@ class _Step:
         (``first``: moves made before it, e.g. returning the seals), then emit it."""
         scratch = self.st.copy()
         moves: list[list[Any]] = []
-        for move in first:
-            _do(scratch, move)
-            moves.append(list(move))
+        for early in first:
+            _do(scratch, early)
+            moves.append(list(early))
         try:
             fx = scratch.duel._apply(engine_event)
         except EngineError as refused:
@@ -362,7 +362,7 @@ class _Step:
         def mine(seat: str) -> dict[str, Any]:
             return private.setdefault(seat, {})
 
-        def move(m: list[Any]) -> None:
+        def do(m: list[Any]) -> None:
             _do(scratch, m)
             moves.append(m)
 
@@ -372,25 +372,25 @@ class _Step:
                 seat = e[1]
                 for _ in range(e[3]):
                     card = scratch.deck_n[0]
-                    move(["draw_n", seat, _nid(card)])
+                    do(["draw_n", seat, _nid(card)])
                     mine(seat).setdefault("drew", []).append([_nid(card), scratch.nval[card]])
                 for _ in range(e[4]):
                     card = scratch.deck_a[0]
-                    move(["draw_a", seat, _aid(card)])
+                    do(["draw_a", seat, _aid(card)])
                     mine(seat).setdefault("drew", []).append([_aid(card), scratch.akind[card]])
             elif kind == "shed" and e[3]:
                 seat = e[1]
                 if cards is not None and e[6] in _REVEALED_SHEDS:
-                    move(["shed_n", seat, _nid(seals[seat][0])])
+                    do(["shed_n", seat, _nid(seals[seat][0])])
                 else:
-                    move(["ask", seat, "shed", e[6]])
+                    do(["ask", seat, "shed", e[6]])
             elif kind == "steal" and e[3]:
                 thief, victim = e[1], e[2]
                 on_table = seals[victim][0] if cards is not None and victim in cards else -1
                 candidates = sorted(c for c in scratch.hand_n[victim] if c != on_table)
                 rng = _stream(self.seed, f"dealer:{self.index}:{len(moves)}")
                 card = candidates[int(rng.random() * len(candidates))]
-                move(["steal", thief, victim, _nid(card)])
+                do(["steal", thief, victim, _nid(card)])
                 pair = [_nid(card), scratch.nval[card]]
                 mine(thief).setdefault("stole", []).append([victim, pair])
                 mine(victim).setdefault("lost", []).append([thief, pair])
@@ -398,23 +398,23 @@ class _Step:
                 shown.append(_aid(played))
                 after = self.st.duel.rules.reverse_discard == "after"
                 if not (after and e[5] == "reverse"):
-                    move(["spend_a", e[1], _aid(played)])
+                    do(["spend_a", e[1], _aid(played)])
             elif kind == "respond" and e[6] in _SPENDING and e[5] in KIND_INDEX:
                 card = _lowest_of(scratch, e[1], e[5])
                 shown.append(_aid(card))
-                move(["spend_a", e[1], _aid(card)])
+                do(["spend_a", e[1], _aid(card)])
             elif kind == "one_card_challenge":
                 # The lone card named stays in hand, but everyone now knows what it is.
                 shown.append(_aid(_lowest_of(scratch, e[1], e[5])))
             elif kind == "swap":
                 a, b = e[1], e[2]
-                move(["swap", a, b])
+                do(["swap", a, b])
                 for seat in (a, b):
                     mine(seat)["hand"] = _cards_of(scratch, seat)
             elif kind == "reverse_discard" and len(e) > 4 and e[4]:
-                move(["ask", e[1], "discard", "reverse"])
+                do(["ask", e[1], "discard", "reverse"])
         if cards is not None:
-            move(["clear_seals"])
+            do(["clear_seals"])
         public = dict(public)
         public["engine"] = engine_event
         public["effects"] = [list(e) for e in fx]
@@ -455,10 +455,9 @@ def _phase(st: _State) -> str:
 
 def _answer_choices(st: _State, seat: str, decision: str) -> tuple[str, ...]:
     """The engine's choices that the seat's real cards allow (``pass`` always)."""
-    held = set(_kinds(st, seat))
-    if decision in ("counter", "challenge"):
-        return tuple(c for c in DECISIONS[decision] if c == "pass" or c in held)
-    if decision == "block_counter":
+    if decision in ("counter", "block_counter", "challenge"):
+        # Each of these choices but ``pass`` names the card it spends (RULES.md 4, 6).
+        held = set(_kinds(st, seat))
         return tuple(c for c in DECISIONS[decision] if c == "pass" or c in held)
     return DECISIONS[decision]
 
@@ -583,7 +582,7 @@ class SplitUnoDealt:
         _absorb_deal(st, deal)
         table = DealtTable(cfg, seats, seed, st, [deal])
         step = _Step(table)
-        self._run(step)
+        self._answers(step)
         table.st = step.st
         table.events.extend(step.events)
         return table, [deal, *step.events]
@@ -623,7 +622,7 @@ class SplitUnoDealt:
         if handler is None:
             raise Refused("Unknown command: seal, play, answer, choose or resign.")
         handler(step, seat, command.args, seat)
-        self._run(step)
+        self._answers(step)
         table.st = step.st
         table.events.extend(step.events)
         return step.events
@@ -690,7 +689,7 @@ class SplitUnoDealt:
                 raise Refused(f"Name whom it targets: {', '.join(allowed['targets'])}.")
             engine["target"] = target
         public = {"type": "play", "seat": seat, "returned": sorted(st.seals)}
-        played = _lowest_of(st, seat, card)
+        played = _lowest_of(st, seat, str(card))
         step.engine(by, public, engine, self._returned(st), played)
 
     def _answer(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
@@ -740,6 +739,13 @@ class SplitUnoDealt:
         step.engine(by, public, engine, self._returned(st))
 
     # -- the bots, the dealer's own moves --------------------------------------------------
+
+    def _answers(self, step: _Step) -> None:
+        """``_run``; a refusal there is a bot's or the dealer's move, a bug, not the person's."""
+        try:
+            self._run(step)
+        except Refused as bug:
+            raise RuntimeError(f"a bot or the dealer made a move the table refused: {bug}") from bug
 
     def _run(self, step: _Step) -> None:
         """Bots act, and the dealer plays what nobody chooses, until a person is asked."""
@@ -812,7 +818,9 @@ class SplitUnoDealt:
             move = bot.free(sim, i)
             offer = _commands(st, seat).get("play", {"cards": ()})
             if isinstance(move, dict) and move.get("card") in offer["cards"]:
-                args = {key: move[key] for key in ("card", "color", "target") if key in move}
+                args: dict[str, Any] = {
+                    key: move[key] for key in ("card", "color", "target") if key in move
+                }
                 self._play(step, seat, args, f"bot:{seat}")
                 return True
             if seat in legal.round_seats:
