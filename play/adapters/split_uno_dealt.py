@@ -981,6 +981,13 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
     return out
 
 
+def record(table: DealtTable) -> dict[str, Any]:
+    """The game as an ordinary ``split-uno-duel`` record (RULES.md section 8, ONLINE.md 6):
+    the engine's events only, every one of them public, so that it replays with
+    ``python -m duels.engine replay``."""
+    return table.st.duel.record()
+
+
 def conservation_problems(table: DealtTable) -> list[str]:
     """What breaks ONLINE.md's conservation now (empty when none): every card of both pools in
     exactly one place, and every place the size the engine counts (a card being chosen is

@@ -17,13 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.split_uno import CARDS, COLORS
+from games.split_uno import CARDS, COLORS, replay
 from play.adapters.base import DEALER, Command, Event, Refused, Viewer
 from play.adapters.split_uno_dealt import (
     ADAPTER,
     DealtTable,
     commands,
     conservation_problems,
+    record,
 )
 
 #: Tables the properties play at: small hands and pools so that games reach their end (the
@@ -286,6 +287,10 @@ def test_random_play_restores_refuses_conserves_and_hides(
     rnd = random.Random(choice_seed)
     for viewer in [Viewer("public"), *(Viewer("seat", s) for s in seats)]:
         assert_non_interference(table, config, viewer, rnd)
+    for bot in config.get("bots", ()):
+        assert_bot_decides_from_its_view(table, config, bot, rnd)
+    # The engine's record of the game replays on its own to the same counts.
+    assert replay(json.loads(json.dumps(record(table)))) == table.st.duel.state()
     for viewer in viewers(seats):
         text = view(table, viewer)
         assert not CARD_ID.search(text), "no view names a card's identity"
@@ -295,6 +300,35 @@ def test_random_play_restores_refuses_conserves_and_hides(
         if viewer.kind in ("public", "referee") or not ADAPTER.finished(table):
             assert "hands" not in shown and "decks_left" not in shown
             assert all("private" not in entry for entry in shown["log"])
+
+
+def bot_move(table: DealtTable, seat: str) -> Any:
+    """What the bot of ``seat`` would do now, asked as ``apply`` asks it."""
+    from play.adapters.split_uno_dealt import _answer_choices, _bot_sim, _phase
+
+    st = table.st
+    sim, i = _bot_sim(table, st, seat, len(table.events))
+    bot = sim.bots[i]
+    assert bot is not None
+    phase = _phase(st)
+    if phase == "choosing":
+        return [bot.shed(sim, i), bot.discard_action(sim, i) if st.hand_a[seat] else None]
+    if phase == "deciding":
+        decision = st.duel._table.pending.decision  # type: ignore[union-attr]
+        return bot.respond(sim, i, decision, _answer_choices(st, seat, decision))
+    if phase == "sealing":
+        return [bot.free(sim, i), bot.target(sim, i, "seven") if len(table.seats) > 2 else None]
+    return None
+
+
+def assert_bot_decides_from_its_view(
+    table: DealtTable, config: dict[str, Any], seat: str, rnd: random.Random
+) -> None:
+    """A bot given the same view decides the same, whatever the cards it has not seen."""
+    other = relabel(table.events, seen_by(table.events, seat), rnd)
+    theirs = ADAPTER.restore(config, table.seats, table.seed, other)
+    if table.st.hand_n[seat] and not ADAPTER.finished(table):
+        assert bot_move(theirs, seat) == bot_move(table, seat)
 
 
 # -- single behaviours ---------------------------------------------------------------------------
