@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.split_uno import BOTS, CARDS, COLORS, DECISIONS, Duel, EngineError, Simulator
+from games.split_uno.constants import CARD_LABELS
 from games.split_uno.effects import build, describe_all
 from games.split_uno.hands import KIND as KIND_INDEX
 from games.split_uno.hands import Hands, action_composition, number_composition
@@ -66,6 +67,43 @@ _MAX_STEP_EVENTS = 50_000
 MIN_SEED_BYTES = 16
 
 Card = list[Any]  # [identity, value or name]
+
+
+#: Every word this adapter says to a person: its refusals and the log lines it adds to the
+#: engine's own (``{…}`` filled in where said).
+WORDS: dict[str, str] = {
+    "seats": "A dealt table has 2 to 6 seats lettered A, B, … in order.",
+    "ruleset": "Choose one of the rule sets: {choices}.",
+    "truth_dare": "Truth and dare are not offered at dealt tables yet.",
+    "bot_seats": "Bots may hold only seats of the table, each once.",
+    "no_person": "A dealt table needs at least one person.",
+    "bot": "Choose a bot from: {choices}.",
+    "malformed": "This table cannot be dealt: {why}.",
+    "not_a_seat": "A dealt game takes commands from its seats only.",
+    "bot_seat": "A bot plays that seat.",
+    "unknown": "Unknown command: seal, play, answer, choose or resign.",
+    "sealed_already": "You have sealed your card for this round.",
+    "nothing_to_seal": "You have no card to seal now.",
+    "seal_held": "Seal a number card you hold.",
+    "seal_target": "Name whom your {value} targets: {choices}.",
+    "play_held": "Play an action card you hold, when no decision is asked.",
+    "colour": "Name a colour: {choices}.",
+    "play_target": "Name whom it targets: {choices}.",
+    "nothing_asked": "Nothing is asked of you now.",
+    "choose_one": "Choose one of: {choices}.",
+    "nothing_to_choose": "You have no card to choose now.",
+    "choose_first": "The cards being chosen come first: resign once they are.",
+    "not_in_play": "You are no longer in play.",
+    "log_deal": "The dealer deals {count} number cards to every seat",
+    "log_sealed": "{name} has sealed a card",
+    "log_shed": "{name} sheds a {card}",
+    "log_gives_up": "{name} gives up {card}",
+    "log_returned": "Every sealed card goes back to its owner",
+}
+
+
+def _say(key: str, **fill: Any) -> str:
+    return WORDS[key].format(**fill)
 
 
 # -- configuration -----------------------------------------------------------------------------
@@ -90,14 +128,14 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
     table cannot be dealt."""
     seats = tuple(seats)
     if not 2 <= len(seats) <= 6 or seats != tuple("ABCDEF"[: len(seats)]):
-        raise Refused("A dealt table has 2 to 6 seats lettered A, B, … in order.")
+        raise Refused(_say("seats"))
     ruleset = config.get("ruleset", "tournament")
     if ruleset not in PRESETS:
-        raise Refused(f"Choose one of the rule sets: {', '.join(PRESETS)}.")
+        raise Refused(_say("ruleset", choices=", ".join(PRESETS)))
     variants = tuple(config.get("variants", ()))
     options = dict(config.get("options", {}))
     if config.get("truth_dare") or options.get("truth_dare") is True:
-        raise Refused("Truth and dare are not offered at dealt tables yet.")
+        raise Refused(_say("truth_dare"))
     # Off unless the config says on (ONLINE.md 2); the decks then hold no TRUTH or DARE.
     options["truth_dare"] = False
     if len(seats) > PRESETS[ruleset]["max_seats"] and "max_seats" not in options:  # type: ignore[operator]
@@ -105,12 +143,12 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
     teams = tuple(tuple(team) for team in config.get("teams", ()) or ())
     bots = tuple(config.get("bots", ()))
     if any(seat not in seats for seat in bots) or len(set(bots)) != len(bots):
-        raise Refused("Bots may hold only seats of the table, each once.")
+        raise Refused(_say("bot_seats"))
     if len(bots) == len(seats):
-        raise Refused("A dealt table needs at least one person.")
+        raise Refused(_say("no_person"))
     bot = config.get("bot", "heuristic")
     if bot not in BOTS:
-        raise Refused(f"Choose a bot from: {', '.join(BOTS)}.")
+        raise Refused(_say("bot", choices=", ".join(BOTS)))
     spread = config.get("spread", "uniform")
     names = {seat: str(config.get("names", {}).get(seat, seat)) for seat in seats}
     cfg = DealtConfig(ruleset, variants, options, teams, bots, bot, spread, names)
@@ -119,7 +157,7 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         _new_duel(cfg, seats)
         number_composition(1, spread)
     except (EngineError, ValueError) as malformed:
-        raise Refused(f"This table cannot be dealt: {malformed}.") from None
+        raise Refused(_say("malformed", why=malformed)) from None
     return cfg
 
 
@@ -608,9 +646,9 @@ class SplitUnoDealt:
         """Apply a seat's command and the bots' answers until a person is asked."""
         seat = command.seat
         if seat is None or seat not in table.seats:
-            raise Refused("A dealt game takes commands from its seats only.")
+            raise Refused(_say("not_a_seat"))
         if seat in table.cfg.bots:
-            raise Refused("A bot plays that seat.")
+            raise Refused(_say("bot_seat"))
         step = _Step(table)
         handler = {
             "seal": self._seal,
@@ -620,7 +658,7 @@ class SplitUnoDealt:
             "resign": self._resign,
         }.get(command.name)
         if handler is None:
-            raise Refused("Unknown command: seal, play, answer, choose or resign.")
+            raise Refused(_say("unknown"))
         handler(step, seat, command.args, seat)
         self._answers(step)
         table.st = step.st
@@ -632,16 +670,18 @@ class SplitUnoDealt:
         allowed = _commands(st, seat).get("seal")
         if allowed is None:
             if seat in st.seals:
-                raise Refused("You have sealed your card for this round.")
-            raise Refused("You have no card to seal now.")
+                raise Refused(_say("sealed_already"))
+            raise Refused(_say("nothing_to_seal"))
         value = args.get("card")
         if type(value) is not int or value not in allowed["cards"]:
-            raise Refused("Seal a number card you hold.")
+            raise Refused(_say("seal_held"))
         target = None
         if len(step.seats) > 2 and value in (0, 7):
             target = args.get("target")
             if target not in allowed["targets"]:
-                raise Refused(f"Name whom your {value} targets: {', '.join(allowed['targets'])}.")
+                raise Refused(
+                    _say("seal_target", value=value, choices=", ".join(allowed["targets"]))
+                )
         card = min(c for c in st.hand_n[seat] if st.nval[c] == value)
         step.emit(
             by,
@@ -676,17 +716,17 @@ class SplitUnoDealt:
         allowed = _commands(st, seat).get("play")
         card = args.get("card")
         if allowed is None or card not in allowed["cards"]:
-            raise Refused("Play an action card you hold, when no decision is asked.")
+            raise Refused(_say("play_held"))
         engine: dict[str, Any] = {"type": "action", "seat": seat, "card": card}
         if card == "color_change":
             color = args.get("color", COLORS[0])
             if color not in COLORS:
-                raise Refused(f"Name a colour: {', '.join(COLORS)}.")
+                raise Refused(_say("colour", choices=", ".join(COLORS)))
             engine["color"] = color
         elif len(step.seats) > 2:
             target = args.get("target")
             if target not in allowed["targets"]:
-                raise Refused(f"Name whom it targets: {', '.join(allowed['targets'])}.")
+                raise Refused(_say("play_target", choices=", ".join(allowed["targets"])))
             engine["target"] = target
         public = {"type": "play", "seat": seat, "returned": sorted(st.seals)}
         played = _lowest_of(st, seat, str(card))
@@ -695,10 +735,10 @@ class SplitUnoDealt:
     def _answer(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
         allowed = _commands(step.st, seat).get("answer")
         if allowed is None:
-            raise Refused("Nothing is asked of you now.")
+            raise Refused(_say("nothing_asked"))
         choice = args.get("choice")
         if choice not in allowed["choices"]:
-            raise Refused(f"Choose one of: {', '.join(allowed['choices'])}.")
+            raise Refused(_say("choose_one", choices=", ".join(allowed["choices"])))
         engine = {"type": "respond", "seat": seat, "choice": choice}
         step.engine(by, {"type": "answer", "seat": seat}, engine)
 
@@ -706,10 +746,10 @@ class SplitUnoDealt:
         st = step.st
         allowed = _commands(st, seat).get("choose")
         if allowed is None:
-            raise Refused("You have no card to choose now.")
+            raise Refused(_say("nothing_to_choose"))
         card = args.get("card")
         if card not in allowed["cards"] or type(card) is bool:
-            raise Refused(f"Choose one of: {', '.join(map(str, allowed['cards']))}.")
+            raise Refused(_say("choose_one", choices=", ".join(map(str, allowed["cards"]))))
         self._give_up(step, seat, allowed["what"], card, by)
 
     def _give_up(self, step: _Step, seat: str, what: str, card: Any, by: str) -> None:
@@ -732,8 +772,8 @@ class SplitUnoDealt:
         st = step.st
         if "resign" not in _commands(st, seat):
             if st.chooses:
-                raise Refused("The cards being chosen come first: resign once they are.")
-            raise Refused("You are no longer in play.")
+                raise Refused(_say("choose_first"))
+            raise Refused(_say("not_in_play"))
         engine = {"type": "forfeit", "seat": seat, "reason": "resigned"}
         public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
         step.engine(by, public, engine, self._returned(st))
@@ -953,18 +993,22 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
         public = event.public
         kind = public["type"]
         if kind == "deal":
-            lines = [f"The dealer deals {public['number_cards']} number cards to every seat"]
+            lines = [_say("log_deal", count=public["number_cards"])]
         elif kind == "seal":
-            lines = [f"{names[public['seat']]} has sealed a card"]
+            lines = [_say("log_sealed", name=names[public["seat"]])]
         elif kind == "choose":
             if public["what"] == "shed":
-                lines = [f"{names[public['seat']]} sheds a {public['card']}"]
+                lines = [_say("log_shed", name=names[public["seat"]], card=public["card"])]
             else:
-                lines = [f"{names[public['seat']]} gives up {public['card']}"]
+                lines = [
+                    _say(
+                        "log_gives_up", name=names[public["seat"]], card=CARD_LABELS[public["card"]]
+                    )
+                ]
         else:
             lines = describe_all(build([tuple(e) for e in public["effects"]]), names)
             if public.get("returned"):
-                lines.append("Every sealed card goes back to its owner")
+                lines.append(_say("log_returned"))
         entry: dict[str, Any] = {"n": n, "by": event.by, "type": kind, "lines": lines}
         if kind == "round":
             entry["cards"] = dict(public["engine"]["cards"])
