@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
 from dataclasses import asdict
 from typing import Any
 
@@ -459,3 +460,21 @@ def test_when_the_last_person_resigns_the_bots_play_the_game_to_its_end() -> Non
     assert state["winner"] in ("B", "C", None)
     restored = ADAPTER.restore(config, ("A", "B", "C"), SEED, table.events)
     assert snapshot(restored) == snapshot(table)
+
+
+def test_the_adapter_imports_only_the_standard_library_and_the_engine() -> None:
+    from tests.purity import ROOT, absolute_imports, run_without_django
+
+    path = ROOT / "play" / "adapters" / "split_uno_dealt.py"
+    for _, name, top in absolute_imports([path]):
+        assert (
+            top in sys.stdlib_module_names
+            or top == "__future__"
+            or name.startswith("games.split_uno")
+        ), name
+    done = run_without_django(
+        "import sys\n"
+        "from play.adapters.split_uno_dealt import ADAPTER\n"
+        "ADAPTER.start({'bots': ['B']}, 'AB', bytes(16))"
+    )
+    assert done.returncode == 0, done.stderr.decode()
