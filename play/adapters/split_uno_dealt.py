@@ -53,7 +53,7 @@ from games.split_uno.hands import Hands, action_composition, number_composition
 from games.split_uno.rules import PRESETS, resolve_rules
 from games.split_uno.simulate import CAP_REASON, DEFAULT_MAX_EVENTS
 
-from .base import DEALER, Await, Command, Event, Refused, Viewer
+from .base import DEALER, Adapter, Await, Command, Event, Refused, Viewer
 
 #: Sheds of the card a seat revealed (its seal); any other shed is the seat's choice.
 _REVEALED_SHEDS = frozenset({"round_won", "tie", "revealed_discarded"})
@@ -1067,4 +1067,4 @@ def conservation_problems(table: DealtTable) -> list[str]:
 
 
 #: The adapter the table core registers under ``kind``.
-ADAPTER = SplitUnoDealt()
+ADAPTER: Adapter = SplitUnoDealt()
