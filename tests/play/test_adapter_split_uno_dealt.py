@@ -175,6 +175,7 @@ def check_events(shadow: DealtTable, new: list[Event]) -> None:
     for event in new:
         assert from_json(as_json(event)) == event
         assert event.by in ("dealer", *shadow.seats, *(f"bot:{s}" for s in shadow.cfg.bots))
+        check_public_part(shadow, event)
         if event.public["type"] == "round":
             # ONLINE.md 1: the card a seat revealed is the one a round sheds, and a 0 never
             # takes the card its victim revealed (it lies on the table).
@@ -187,6 +188,45 @@ def check_events(shadow: DealtTable, new: list[Event]) -> None:
         _absorb(shadow.st, event)
         shadow.events.append(event)
         assert conservation_problems(shadow) == []
+
+
+#: The keys each event's public part may have: nothing there is a card's identity, and the
+#: only card values are those shown to all (checked below).
+PUBLIC_KEYS = {
+    "deal": {"type", "number_cards", "action_cards"},
+    "seal": {"type", "seat"},
+    "choose": {"type", "seat", "what", "card"},
+    "round": {"type", "engine", "effects"},
+    "play": {"type", "seat", "returned", "engine", "effects"},
+    "resign": {"type", "seat", "returned", "engine", "effects"},
+    "answer": {"type", "seat", "engine", "effects"},
+    "time_limit": {"type", "engine", "effects"},
+}
+
+
+def check_public_part(shadow: DealtTable, event: Event) -> None:
+    """An event's public part says nothing the viewers have not been shown: the re-dealt
+    worlds of the non-interference test keep public parts as they are, so they are checked
+    here against the cards the event shows to everyone."""
+    public = event.public
+    assert set(public) == PUBLIC_KEYS[public["type"]]
+    assert not CARD_ID.search(json.dumps(public))
+    if public["type"] == "deal":
+        return
+    s = shadow.st
+    shown = event.private[DEALER]["shown"]
+    values = sorted(s.nval[int(c[1:])] for c in shown if c[0] == "n")
+    kinds = sorted(s.akind[int(c[1:])] for c in shown if c[0] == "a")
+    if public["type"] == "round":
+        assert sorted(public["engine"]["cards"].values()) == values and not kinds
+    elif public["type"] == "choose":
+        assert [public["card"]] == (values or kinds)
+    elif public["type"] == "play":
+        assert public["engine"]["card"] in kinds
+    # Counters and challenges name the card they spend; a seal, a resignation, a bonus or a
+    # penalty shows none.
+    if public["type"] in ("seal", "resign", "time_limit"):
+        assert shown == []
 
 
 def relabel(events: list[Event], seen: set[str], rnd: random.Random) -> list[Event]:
