@@ -222,7 +222,10 @@ def check_public_part(shadow: DealtTable, event: Event) -> None:
     elif public["type"] == "choose":
         assert [public["card"]] == (values or kinds)
     elif public["type"] == "play":
-        assert public["engine"]["card"] in kinds
+        assert kinds == [public["engine"]["card"]] and not values
+    elif public["type"] == "answer":
+        choice = public["engine"]["choice"]
+        assert kinds == ([choice] if choice in CARDS else []) and not values
     # Counters and challenges name the card they spend; a seal, a resignation, a bonus or a
     # penalty shows none.
     if public["type"] in ("seal", "resign", "time_limit"):
