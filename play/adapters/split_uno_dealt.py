@@ -1,0 +1,1070 @@
+"""The dealt Split UNO adapter (issue 27, ONLINE.md): real cards held by a dealer, sealed bids.
+
+The engine (``games.split_uno``) stays the authority on counts and decisions; this adapter owns
+the card identities, as ONLINE.md section 1 says. Every card of both pools has an identity, a
+string ``"n17"`` (a number card) or ``"a5"`` (an action card), given by the dealer's shuffle:
+card ``n17`` is the 18th card of the shuffled number pool, so an identity says nothing of its
+value. Identities live only in the events' private parts; no view ever shows one.
+
+Commands (``Command.name``; ``args`` as a form or JSON gives them, checked here):
+
+- ``seal`` ``{"card": 0–9, "target": letter}``: a seat the round involves seals a number card it
+  holds (the target of a 0 or 7 at more than two seats). Others see only that it has sealed.
+  When the last seat involved seals, the cards are revealed together and the round is applied
+  (an event by ``"dealer"``). With no seat to reveal (every seat blocked) the dealer plays the
+  round with no cards at once.
+- ``play`` ``{"card": name, "target": letter, "color": colour}``: an action card the seat holds,
+  whenever the engine waits for no decision and no card is being chosen; it returns every seal.
+- ``answer`` ``{"choice": …}``: the decision the engine asks of that seat; a counter, BLOCK
+  counter or challenge is offered only with a card of that name in hand, and ``pass`` always.
+- ``choose`` ``{"card": value or name}``: the number card a COLOR CHANGE or BLOCK battle sheds,
+  or the action card a REVERSE actor gives up under ``reverse_discard: "after"``. The choices of
+  one event are all asked at once and nothing else happens until they are made.
+- ``resign``: the seat forfeits (its side leaves; RULES.md 11.7). Refused while cards are being
+  chosen.
+
+Truth and dare are switched off: a config that asks for them is refused (ONLINE.md 2 needs the
+actor's typed question, not built yet). Bots (``config["bots"]``) act inside ``start`` and
+``apply`` until a person is asked: each decides through the engine's own bots, fed a Simulator
+whose hands hold only that seat's cards (its view), with its own random stream.
+
+Random streams: the seed (at least 16 bytes) is never stored in an event. The dealer shuffles
+with ``Random(sha256(seed + b"dealer"))``; a 0's steal picks its card with
+``Random(sha256(seed + b"dealer:<n>:<k>"))`` (``n`` the event's index in the log, ``k`` the
+steal's place among its moves), bot ``B``'s decision at event ``n`` with
+``Random(sha256(seed + b"bot:B:<n>"))``: streams of their own, which a restored table picks up
+where the live one would have. Each event records what it moved
+(``private[DEALER]["moves"]``), so ``restore`` replays them without any stream or bot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from games.split_uno import BOTS, CARDS, COLORS, DECISIONS, Duel, EngineError, Simulator
+from games.split_uno.constants import CARD_LABELS
+from games.split_uno.effects import build, describe_all
+from games.split_uno.hands import KIND as KIND_INDEX
+from games.split_uno.hands import Hands, action_composition, number_composition
+from games.split_uno.rules import PRESETS, resolve_rules
+from games.split_uno.simulate import CAP_REASON, DEFAULT_MAX_EVENTS
+
+from .base import DEALER, Adapter, Await, Command, Event, Refused, Viewer
+
+#: Sheds of the card a seat revealed (its seal); any other shed is the seat's choice.
+_REVEALED_SHEDS = frozenset({"round_won", "tie", "revealed_discarded"})
+#: Answers that spend the card they name (RULES.md 4 and 6).
+_SPENDING = frozenset({"counter", "challenge"})
+#: A seat's words for its choice.
+_CHOOSE_WHAT = {"shed": "a number card to shed", "discard": "an action card to give up"}
+#: The most events one command may bring about (the bots' answers included): a bug guard.
+_MAX_STEP_EVENTS = 50_000
+#: Minimum seed length (ONLINE.md 1: at least 128 bits).
+MIN_SEED_BYTES = 16
+
+Card = list[Any]  # [identity, value or name]
+
+
+#: Every word this adapter says to a person: its refusals and the log lines it adds to the
+#: engine's own (``{…}`` filled in where said).
+WORDS: dict[str, str] = {
+    "seats": "A dealt table has 2 to 6 seats lettered A, B, … in order.",
+    "ruleset": "Choose one of the rule sets: {choices}.",
+    "truth_dare": "Truth and dare are not offered at dealt tables yet.",
+    "bot_seats": "Bots may hold only seats of the table, each once.",
+    "no_person": "A dealt table needs at least one person.",
+    "bot": "Choose a bot from: {choices}.",
+    "malformed": "This table cannot be dealt: {why}.",
+    "not_a_seat": "A dealt game takes commands from its seats only.",
+    "bot_seat": "A bot plays that seat.",
+    "unknown": "Unknown command: seal, play, answer, choose or resign.",
+    "sealed_already": "You have sealed your card for this round.",
+    "nothing_to_seal": "You have no card to seal now.",
+    "seal_held": "Seal a number card you hold.",
+    "seal_target": "Name whom your {value} targets: {choices}.",
+    "play_held": "Play an action card you hold, when no decision is asked.",
+    "colour": "Name a colour: {choices}.",
+    "play_target": "Name whom it targets: {choices}.",
+    "nothing_asked": "Nothing is asked of you now.",
+    "choose_one": "Choose one of: {choices}.",
+    "nothing_to_choose": "You have no card to choose now.",
+    "choose_first": "The cards being chosen come first: resign once they are.",
+    "not_in_play": "You are no longer in play.",
+    "log_deal": "The dealer deals {count} number cards to every seat",
+    "log_sealed": "{name} has sealed a card",
+    "log_shed": "{name} sheds a {card}",
+    "log_gives_up": "{name} gives up {card}",
+    "log_returned": "Every sealed card goes back to its owner",
+}
+
+
+def _say(key: str, **fill: Any) -> str:
+    return WORDS[key].format(**fill)
+
+
+# -- configuration -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DealtConfig:
+    """A dealt table's settings, read from the stored config (``start`` and ``restore``)."""
+
+    ruleset: str
+    variants: tuple[str, ...]
+    options: dict[str, Any]
+    teams: tuple[tuple[str, ...], ...]
+    bots: tuple[str, ...]
+    bot: str
+    spread: str
+    names: dict[str, str]
+
+
+def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
+    """The settings of ``config`` for ``seats`` (letters A, B, … in order); Refused if the
+    table cannot be dealt."""
+    seats = tuple(seats)
+    if not 2 <= len(seats) <= 6 or seats != tuple("ABCDEF"[: len(seats)]):
+        raise Refused(_say("seats"))
+    ruleset = config.get("ruleset", "tournament")
+    if ruleset not in PRESETS:
+        raise Refused(_say("ruleset", choices=", ".join(PRESETS)))
+    variants = tuple(config.get("variants", ()))
+    options = dict(config.get("options", {}))
+    if config.get("truth_dare") or options.get("truth_dare") is True:
+        raise Refused(_say("truth_dare"))
+    # Off unless the config says on (ONLINE.md 2); the decks then hold no TRUTH or DARE.
+    options["truth_dare"] = False
+    if len(seats) > PRESETS[ruleset]["max_seats"] and "max_seats" not in options:  # type: ignore[operator]
+        options["max_seats"] = len(seats)
+    teams = tuple(tuple(team) for team in config.get("teams", ()) or ())
+    bots = tuple(config.get("bots", ()))
+    if any(seat not in seats for seat in bots) or len(set(bots)) != len(bots):
+        raise Refused(_say("bot_seats"))
+    if len(bots) == len(seats):
+        raise Refused(_say("no_person"))
+    bot = config.get("bot", "heuristic")
+    if bot not in BOTS:
+        raise Refused(_say("bot", choices=", ".join(BOTS)))
+    spread = config.get("spread", "uniform")
+    names = {seat: str(config.get("names", {}).get(seat, seat)) for seat in seats}
+    cfg = DealtConfig(ruleset, variants, options, teams, bots, bot, spread, names)
+    try:
+        resolve_rules(ruleset, list(variants), options)
+        _new_duel(cfg, seats)
+        number_composition(1, spread)
+    except (EngineError, ValueError) as malformed:
+        raise Refused(_say("malformed", why=malformed)) from None
+    return cfg
+
+
+def _new_duel(cfg: DealtConfig, seats: Sequence[str]) -> Duel:
+    return Duel.new(
+        cfg.ruleset,
+        {seat: cfg.names[seat] for seat in seats},
+        list(cfg.variants),
+        cfg.options,
+        [list(team) for team in cfg.teams] or None,
+    )
+
+
+# -- the concrete state ------------------------------------------------------------------------
+
+
+def _nid(i: int) -> str:
+    return f"n{i}"
+
+
+def _aid(i: int) -> str:
+    return f"a{i}"
+
+
+def _num(card_id: str) -> int:
+    return int(card_id[1:])
+
+
+class _State:
+    """The engine's duel and every card's place: hands, decks (top first), discard piles, the
+    seals on the table and the choices asked. Cards are held as integers (``n``/``a`` dropped)."""
+
+    __slots__ = (
+        "duel",
+        "nval",
+        "akind",
+        "hand_n",
+        "hand_a",
+        "deck_n",
+        "deck_a",
+        "disc_n",
+        "disc_a",
+        "seals",
+        "chooses",
+    )
+
+    def __init__(self, duel: Duel) -> None:
+        self.duel = duel
+        self.nval: list[int] = []
+        self.akind: list[str] = []
+        self.hand_n: dict[str, list[int]] = {}
+        self.hand_a: dict[str, list[int]] = {}
+        self.deck_n: list[int] = []
+        self.deck_a: list[int] = []
+        self.disc_n: list[int] = []
+        self.disc_a: list[int] = []
+        #: seat -> (number card, target or None), until revealed or returned.
+        self.seals: dict[str, tuple[int, str | None]] = {}
+        #: [seat, "shed" | "discard", cause] in the order the event asked them.
+        self.chooses: list[list[str]] = []
+
+    def copy(self) -> _State:
+        other = _State(self.duel.copy())
+        other.nval = self.nval
+        other.akind = self.akind
+        other.hand_n = {s: h[:] for s, h in self.hand_n.items()}
+        other.hand_a = {s: h[:] for s, h in self.hand_a.items()}
+        other.deck_n = self.deck_n[:]
+        other.deck_a = self.deck_a[:]
+        other.disc_n = self.disc_n[:]
+        other.disc_a = self.disc_a[:]
+        other.seals = dict(self.seals)
+        other.chooses = [c[:] for c in self.chooses]
+        return other
+
+
+def _do(st: _State, move: Sequence[Any]) -> None:
+    """Apply one recorded card move (an event's ``private[DEALER]["moves"]``)."""
+    kind = move[0]
+    if kind == "draw_n":
+        card = _num(move[2])
+        st.deck_n.remove(card)
+        st.hand_n[move[1]].append(card)
+    elif kind == "draw_a":
+        card = _num(move[2])
+        st.deck_a.remove(card)
+        st.hand_a[move[1]].append(card)
+    elif kind == "shed_n":
+        card = _num(move[2])
+        st.hand_n[move[1]].remove(card)
+        st.disc_n.append(card)
+    elif kind == "spend_a":
+        card = _num(move[2])
+        st.hand_a[move[1]].remove(card)
+        st.disc_a.append(card)
+    elif kind == "steal":
+        card = _num(move[3])
+        st.hand_n[move[2]].remove(card)
+        st.hand_n[move[1]].append(card)
+    elif kind == "swap":
+        a, b = move[1], move[2]
+        st.hand_n[a], st.hand_n[b] = st.hand_n[b], st.hand_n[a]
+        st.hand_a[a], st.hand_a[b] = st.hand_a[b], st.hand_a[a]
+    elif kind == "seal":
+        st.seals[move[1]] = (_num(move[2]), move[3])
+    elif kind == "clear_seals":
+        st.seals = {}
+    elif kind == "ask":
+        st.chooses.append([move[1], move[2], move[3]])
+    elif kind == "answered":
+        for k, asked in enumerate(st.chooses):
+            if asked[0] == move[1]:
+                del st.chooses[k]
+                break
+    else:  # pragma: no cover - a stored event this code did not write
+        raise ValueError(f"unknown card move {kind!r}")
+
+
+def _absorb(st: _State, event: Event) -> None:
+    """Follow one stored event: the engine's event, then the recorded card moves. The one
+    path for ``apply`` and ``restore``: nothing here draws a random number or asks a bot."""
+    public = event.public
+    if public["type"] == "deal":
+        _absorb_deal(st, event)
+        return
+    engine = public.get("engine")
+    if engine is not None:
+        st.duel._apply(engine)
+    for move in event.private.get(DEALER, {}).get("moves", ()):
+        _do(st, move)
+
+
+def _absorb_deal(st: _State, event: Event) -> None:
+    dealer = event.private[DEALER]
+    cards_n: dict[int, int] = {}
+    cards_a: dict[int, str] = {}
+    for card_id, value in dealer["number_deck"]:
+        cards_n[_num(card_id)] = value
+        st.deck_n.append(_num(card_id))
+    for card_id, kind in dealer["action_deck"]:
+        cards_a[_num(card_id)] = kind
+        st.deck_a.append(_num(card_id))
+    for seat in st.duel.seats:
+        mine = event.private[seat]
+        st.hand_n[seat] = []
+        st.hand_a[seat] = []
+        for card_id, value in mine["numbers"]:
+            cards_n[_num(card_id)] = value
+            st.hand_n[seat].append(_num(card_id))
+        for card_id, kind in mine["actions"]:
+            cards_a[_num(card_id)] = kind
+            st.hand_a[seat].append(_num(card_id))
+    st.nval = [cards_n[i] for i in range(len(cards_n))]
+    st.akind = [cards_a[i] for i in range(len(cards_a))]
+
+
+# -- the table ---------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class DealtTable:
+    """One dealt game: its settings, seed (kept for the dealer's and bots' later draws), the
+    concrete state and every event applied so far."""
+
+    cfg: DealtConfig
+    seats: tuple[str, ...]
+    seed: bytes
+    st: _State
+    events: list[Event] = field(default_factory=list)
+
+
+def _stream(seed: bytes, label: str) -> random.Random:
+    """A random stream of its own for ``label`` ("dealer", "dealer:12", "bot:B:12")."""
+    return random.Random(hashlib.sha256(seed + label.encode()).digest())
+
+
+class _Step:
+    """Builds the events of one command on a working copy of the table's state."""
+
+    def __init__(self, table: DealtTable) -> None:
+        self.table = table
+        self.cfg = table.cfg
+        self.seats = table.seats
+        self.seed = table.seed
+        self.st = table.st.copy()
+        self.events: list[Event] = []
+        self.base = len(table.events)
+
+    @property
+    def index(self) -> int:
+        """The index the next event will have in the table's log."""
+        return self.base + len(self.events)
+
+    def emit(
+        self,
+        by: str,
+        public: dict[str, Any],
+        private: dict[str, dict[str, Any]],
+        moves: list[list[Any]],
+        shown: Sequence[str] = (),
+    ) -> None:
+        """Record an event and absorb it into the working state through the restore path."""
+        private = {seat: facts for seat, facts in private.items() if facts}
+        private[DEALER] = {"moves": moves, "shown": list(shown)}
+        event = Event(by=by, public=public, private=private)
+        # The working state follows the event exactly as ``restore`` will read it.
+        self.events.append(event)
+        _absorb(self.st, event)
+        if len(self.events) > _MAX_STEP_EVENTS:
+            raise RuntimeError("a dealt game's step brought about too many events")
+
+    # -- engine events with their card moves --------------------------------------------------
+
+    def engine(
+        self,
+        by: str,
+        public: dict[str, Any],
+        engine_event: dict[str, Any],
+        first: Sequence[list[Any]] = (),
+        played: int = -1,
+    ) -> None:
+        """Apply ``engine_event`` on a scratch copy, follow its effects with real cards
+        (``first``: moves made before it, e.g. returning the seals), then emit it."""
+        scratch = self.st.copy()
+        moves: list[list[Any]] = []
+        for early in first:
+            _do(scratch, early)
+            moves.append(list(early))
+        try:
+            fx = scratch.duel._apply(engine_event)
+        except EngineError as refused:
+            raise Refused(str(refused)) from None
+        private: dict[str, dict[str, Any]] = {}
+        shown: list[str] = []
+        seals = dict(scratch.seals)
+        cards = engine_event.get("cards", {}) if engine_event["type"] == "round" else None
+        if cards is not None:
+            shown.extend(_nid(seals[seat][0]) for seat in cards)
+
+        def mine(seat: str) -> dict[str, Any]:
+            return private.setdefault(seat, {})
+
+        def do(m: list[Any]) -> None:
+            _do(scratch, m)
+            moves.append(m)
+
+        for e in fx:
+            kind = e[0]
+            if kind == "draw":
+                seat = e[1]
+                for _ in range(e[3]):
+                    card = scratch.deck_n[0]
+                    do(["draw_n", seat, _nid(card)])
+                    mine(seat).setdefault("drew", []).append([_nid(card), scratch.nval[card]])
+                for _ in range(e[4]):
+                    card = scratch.deck_a[0]
+                    do(["draw_a", seat, _aid(card)])
+                    mine(seat).setdefault("drew", []).append([_aid(card), scratch.akind[card]])
+            elif kind == "shed" and e[3]:
+                seat = e[1]
+                if cards is not None and e[6] in _REVEALED_SHEDS:
+                    do(["shed_n", seat, _nid(seals[seat][0])])
+                else:
+                    do(["ask", seat, "shed", e[6]])
+            elif kind == "steal" and e[3]:
+                thief, victim = e[1], e[2]
+                on_table = seals[victim][0] if cards is not None and victim in cards else -1
+                candidates = sorted(c for c in scratch.hand_n[victim] if c != on_table)
+                rng = _stream(self.seed, f"dealer:{self.index}:{len(moves)}")
+                card = candidates[int(rng.random() * len(candidates))]
+                do(["steal", thief, victim, _nid(card)])
+                pair = [_nid(card), scratch.nval[card]]
+                mine(thief).setdefault("stole", []).append([victim, pair])
+                mine(victim).setdefault("lost", []).append([thief, pair])
+            elif kind == "play":
+                shown.append(_aid(played))
+                after = self.st.duel.rules.reverse_discard == "after"
+                if not (after and e[5] == "reverse"):
+                    do(["spend_a", e[1], _aid(played)])
+            elif kind == "respond" and e[6] in _SPENDING and e[5] in KIND_INDEX:
+                card = _lowest_of(scratch, e[1], e[5])
+                shown.append(_aid(card))
+                do(["spend_a", e[1], _aid(card)])
+            elif kind == "one_card_challenge":
+                # The lone card named stays in hand, but everyone now knows what it is.
+                shown.append(_aid(_lowest_of(scratch, e[1], e[5])))
+            elif kind == "swap":
+                a, b = e[1], e[2]
+                do(["swap", a, b])
+                for seat in (a, b):
+                    mine(seat)["hand"] = _cards_of(scratch, seat)
+            elif kind == "reverse_discard" and len(e) > 4 and e[4]:
+                do(["ask", e[1], "discard", "reverse"])
+        if cards is not None:
+            do(["clear_seals"])
+        public = dict(public)
+        public["engine"] = engine_event
+        public["effects"] = [list(e) for e in fx]
+        self.emit(by, public, private, moves, shown)
+
+
+def _lowest_of(st: _State, seat: str, kind: str) -> int:
+    """The first card of ``kind`` in ``seat``'s hand (which copy goes changes nothing)."""
+    return min(c for c in st.hand_a[seat] if st.akind[c] == kind)
+
+
+def _cards_of(st: _State, seat: str) -> dict[str, list[Card]]:
+    """``seat``'s hand as recorded in its private facts: identities with values."""
+    return {
+        "numbers": [[_nid(c), st.nval[c]] for c in sorted(st.hand_n[seat])],
+        "actions": [[_aid(c), st.akind[c]] for c in sorted(st.hand_a[seat])],
+    }
+
+
+def _values(st: _State, seat: str) -> list[int]:
+    return sorted(st.nval[c] for c in st.hand_n[seat])
+
+
+def _kinds(st: _State, seat: str) -> list[str]:
+    return sorted((st.akind[c] for c in st.hand_a[seat]), key=KIND_INDEX.__getitem__)
+
+
+# -- what is asked and what is legal -----------------------------------------------------------
+
+
+def _phase(st: _State) -> str:
+    if st.chooses:
+        return "choosing"
+    if st.duel.finished:
+        return "finished"
+    return "deciding" if st.duel._table.pending is not None else "sealing"
+
+
+def _answer_choices(st: _State, seat: str, decision: str) -> tuple[str, ...]:
+    """The engine's choices that the seat's real cards allow (``pass`` always)."""
+    if decision in ("counter", "block_counter", "challenge"):
+        # Each of these choices but ``pass`` names the card it spends (RULES.md 4, 6).
+        held = set(_kinds(st, seat))
+        return tuple(c for c in DECISIONS[decision] if c == "pass" or c in held)
+    return DECISIONS[decision]
+
+
+def commands(table: DealtTable, seat: str) -> dict[str, Any]:
+    """What ``seat`` may do now (the ``commands`` of its view): each command's name with the
+    cards, targets, colours or choices it takes. Empty for a seat with nothing to do."""
+    return _commands(table.st, seat)
+
+
+def _commands(st: _State, seat: str) -> dict[str, Any]:
+    """What ``seat`` may do now, from its own hand and the public state."""
+    duel = st.duel
+    t = duel._table
+    i = duel._setup.index[seat]
+    phase = _phase(st)
+    out: dict[str, Any] = {}
+    if phase == "finished" or t.out[i]:
+        return out
+    if phase == "choosing":
+        for asked in st.chooses:
+            if asked[0] == seat:
+                if asked[1] == "shed":
+                    out["choose"] = {"what": "shed", "cards": sorted(set(_values(st, seat)))}
+                else:
+                    kinds = _kinds(st, seat)
+                    out["choose"] = {"what": "discard", "cards": list(dict.fromkeys(kinds))}
+                break
+        return out
+    many = len(duel.seats) > 2
+    legal = duel.legal()
+    if phase == "deciding":
+        pending = t.pending
+        if pending is not None and duel._setup.seats[pending.seat] == seat:
+            out["answer"] = {
+                "decision": pending.decision,
+                "choices": list(_answer_choices(st, seat, pending.decision)),
+            }
+    else:
+        targets = list(legal.targets.get(seat, ())) if many else []
+        if seat in legal.round_seats and seat not in st.seals:
+            out["seal"] = {"cards": sorted(set(_values(st, seat))), "targets": targets}
+        allowed = legal.actions.get(seat, ())
+        playable = [k for k in dict.fromkeys(_kinds(st, seat)) if k in allowed]
+        if playable:
+            out["play"] = {"cards": playable, "targets": targets, "colors": list(COLORS)}
+    out["resign"] = {}
+    return out
+
+
+# -- bots ----------------------------------------------------------------------------------------
+
+
+def _bot_sim(table: DealtTable, st: _State, seat: str, n: int) -> tuple[Simulator, int]:
+    """A Simulator for the bot of ``seat`` that holds only what the seat may see: the engine's
+    duel (counts, streaks, blocks and revealed cards are public) and this seat's own cards;
+    every other hand is empty to it. Its random stream is the bot's own for event ``n``."""
+    rng = _stream(table.seed, f"bot:{seat}:{n}")
+    duel = st.duel
+    seats = duel._setup.seats
+    i = seats.index(seat)
+    hands = Hands(seats, rng, duel.rules.reverse_discard == "after", False)
+    for value in _values(st, seat):
+        hands.num[i][value] += 1
+    for kind in _kinds(st, seat):
+        hands.act[i][KIND_INDEX[kind]] += 1
+    specs: list[str | None] = [None] * len(seats)
+    specs[i] = table.cfg.bot
+    return Simulator(duel, specs, rng, hands=hands), i
+
+
+# -- the adapter -------------------------------------------------------------------------------
+
+
+class SplitUnoDealt:
+    """ONLINE.md's dealt Split UNO over ``games.split_uno``: see the module docstring."""
+
+    kind: ClassVar[str] = "split_uno_dealt"
+
+    # -- making tables ---------------------------------------------------------------------
+
+    def start(
+        self, config: Mapping[str, Any], seats: Sequence[str], seed: bytes
+    ) -> tuple[DealtTable, list[Event]]:
+        """Shuffle and deal from ``seed``; the bots then seal (and act) at once."""
+        if not isinstance(seed, bytes) or len(seed) < MIN_SEED_BYTES:
+            raise ValueError(f"a dealt game needs a seed of at least {MIN_SEED_BYTES} bytes")
+        cfg = read_config(config, seats)
+        seats = tuple(seats)
+        duel = _new_duel(cfg, seats)
+        rules = duel.rules
+        rng = _stream(seed, "dealer")
+        numbers = [
+            v for v, k in enumerate(number_composition(rules.number_pool, cfg.spread))
+            for _ in range(k)
+        ]  # fmt: skip
+        composition = action_composition(rules.action_pool, rules.truth_dare)
+        actions = [kind for kind in CARDS for _ in range(composition.get(kind, 0))]
+        rng.shuffle(numbers)
+        rng.shuffle(actions)
+        private: dict[str, dict[str, Any]] = {}
+        top_n = top_a = 0
+        for seat in seats:
+            dealt = range(top_n, top_n + rules.starting_number_cards)
+            private[seat] = {"numbers": [[_nid(c), numbers[c]] for c in dealt], "actions": []}
+            top_n += rules.starting_number_cards
+        for seat, count in rules.starting_action_cards:
+            given = range(top_a, top_a + count)
+            private[seat]["actions"] = [[_aid(c), actions[c]] for c in given]
+            top_a += count
+        private[DEALER] = {
+            "number_deck": [[_nid(c), numbers[c]] for c in range(top_n, len(numbers))],
+            "action_deck": [[_aid(c), actions[c]] for c in range(top_a, len(actions))],
+        }
+        public = {
+            "type": "deal",
+            "number_cards": rules.starting_number_cards,
+            "action_cards": dict(rules.starting_action_cards),
+        }
+        deal = Event(by="dealer", public=public, private=private)
+        st = _State(duel)
+        _absorb_deal(st, deal)
+        table = DealtTable(cfg, seats, seed, st, [deal])
+        step = _Step(table)
+        self._answers(step)
+        table.st = step.st
+        table.events.extend(step.events)
+        return table, [deal, *step.events]
+
+    def restore(
+        self,
+        config: Mapping[str, Any],
+        seats: Sequence[str],
+        seed: bytes,
+        events: Sequence[Event],
+    ) -> DealtTable:
+        """The table after ``events``, rebuilt from them alone (no stream, no bot)."""
+        cfg = read_config(config, seats)
+        seats = tuple(seats)
+        st = _State(_new_duel(cfg, seats))
+        for event in events:
+            _absorb(st, event)
+        return DealtTable(cfg, seats, seed, st, list(events))
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def apply(self, table: DealtTable, command: Command) -> list[Event]:
+        """Apply a seat's command and the bots' answers until a person is asked."""
+        seat = command.seat
+        if seat is None or seat not in table.seats:
+            raise Refused(_say("not_a_seat"))
+        if seat in table.cfg.bots:
+            raise Refused(_say("bot_seat"))
+        step = _Step(table)
+        handler = {
+            "seal": self._seal,
+            "play": self._play,
+            "answer": self._answer,
+            "choose": self._choose,
+            "resign": self._resign,
+        }.get(command.name)
+        if handler is None:
+            raise Refused(_say("unknown"))
+        handler(step, seat, command.args, seat)
+        self._answers(step)
+        table.st = step.st
+        table.events.extend(step.events)
+        return step.events
+
+    def _seal(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
+        st = step.st
+        allowed = _commands(st, seat).get("seal")
+        if allowed is None:
+            if seat in st.seals:
+                raise Refused(_say("sealed_already"))
+            raise Refused(_say("nothing_to_seal"))
+        value = args.get("card")
+        if type(value) is not int or value not in allowed["cards"]:
+            raise Refused(_say("seal_held"))
+        target = None
+        if len(step.seats) > 2 and value in (0, 7):
+            target = args.get("target")
+            if target not in allowed["targets"]:
+                raise Refused(
+                    _say("seal_target", value=value, choices=", ".join(allowed["targets"]))
+                )
+        card = min(c for c in st.hand_n[seat] if st.nval[c] == value)
+        step.emit(
+            by,
+            {"type": "seal", "seat": seat},
+            {seat: {"sealed": [_nid(card), value], "target": target}},
+            [["seal", seat, _nid(card), target]],
+        )
+        self._maybe_round(step)
+
+    def _maybe_round(self, step: _Step) -> bool:
+        """When every seat the round involves has sealed, reveal and play it."""
+        st = step.st
+        if _phase(st) != "sealing":
+            return False
+        legal = st.duel.legal()
+        if any(seat not in st.seals for seat in legal.round_seats):
+            return False
+        cards = {seat: st.nval[st.seals[seat][0]] for seat in legal.round_seats}
+        engine: dict[str, Any] = {"type": "round", "cards": cards}
+        if len(step.seats) > 2:
+            targets = {s: st.seals[s][1] for s in legal.round_seats if cards[s] in (0, 7)}
+            if targets:
+                engine["targets"] = targets
+        step.engine("dealer", {"type": "round"}, engine)
+        return True
+
+    def _returned(self, st: _State) -> list[list[Any]]:
+        return [["clear_seals"]] if st.seals else []
+
+    def _play(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
+        st = step.st
+        allowed = _commands(st, seat).get("play")
+        card = args.get("card")
+        if allowed is None or card not in allowed["cards"]:
+            raise Refused(_say("play_held"))
+        engine: dict[str, Any] = {"type": "action", "seat": seat, "card": card}
+        if card == "color_change":
+            color = args.get("color", COLORS[0])
+            if color not in COLORS:
+                raise Refused(_say("colour", choices=", ".join(COLORS)))
+            engine["color"] = color
+        elif len(step.seats) > 2:
+            target = args.get("target")
+            if target not in allowed["targets"]:
+                raise Refused(_say("play_target", choices=", ".join(allowed["targets"])))
+            engine["target"] = target
+        public = {"type": "play", "seat": seat, "returned": sorted(st.seals)}
+        played = _lowest_of(st, seat, str(card))
+        step.engine(by, public, engine, self._returned(st), played)
+
+    def _answer(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
+        allowed = _commands(step.st, seat).get("answer")
+        if allowed is None:
+            raise Refused(_say("nothing_asked"))
+        choice = args.get("choice")
+        if choice not in allowed["choices"]:
+            raise Refused(_say("choose_one", choices=", ".join(allowed["choices"])))
+        engine = {"type": "respond", "seat": seat, "choice": choice}
+        step.engine(by, {"type": "answer", "seat": seat}, engine)
+
+    def _choose(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
+        st = step.st
+        allowed = _commands(st, seat).get("choose")
+        if allowed is None:
+            raise Refused(_say("nothing_to_choose"))
+        card = args.get("card")
+        if card not in allowed["cards"] or type(card) is bool:
+            raise Refused(_say("choose_one", choices=", ".join(map(str, allowed["cards"]))))
+        self._give_up(step, seat, allowed["what"], card, by)
+
+    def _give_up(self, step: _Step, seat: str, what: str, card: Any, by: str) -> None:
+        st = step.st
+        if what == "shed":
+            chosen = _nid(min(c for c in st.hand_n[seat] if st.nval[c] == card))
+            move = ["shed_n", seat, chosen]
+        else:
+            chosen = _aid(_lowest_of(st, seat, card))
+            move = ["spend_a", seat, chosen]
+        step.emit(
+            by,
+            {"type": "choose", "seat": seat, "what": what, "card": card},
+            {},
+            [move, ["answered", seat]],
+            [chosen],
+        )
+
+    def _resign(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
+        st = step.st
+        if "resign" not in _commands(st, seat):
+            if st.chooses:
+                raise Refused(_say("choose_first"))
+            raise Refused(_say("not_in_play"))
+        engine = {"type": "forfeit", "seat": seat, "reason": "resigned"}
+        public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
+        step.engine(by, public, engine, self._returned(st))
+
+    # -- the bots, the dealer's own moves --------------------------------------------------
+
+    def _answers(self, step: _Step) -> None:
+        """``_run``; a refusal there is a bot's or the dealer's move, a bug, not the person's."""
+        try:
+            self._run(step)
+        except Refused as bug:
+            raise RuntimeError(f"a bot or the dealer made a move the table refused: {bug}") from bug
+
+    def _run(self, step: _Step) -> None:
+        """Bots act, and the dealer plays what nobody chooses, until a person is asked."""
+        bots = step.cfg.bots
+        while True:
+            st = step.st
+            phase = _phase(st)
+            t = st.duel._table
+            if phase == "finished":
+                return
+            if phase == "choosing":
+                if st.duel.finished:
+                    # The game is over: nothing rides on the card, the dealer sheds the
+                    # lowest (ONLINE.md 3's clock rule).
+                    seat, what = st.chooses[0][0], st.chooses[0][1]
+                    options = _commands_after_end(st, seat, what)
+                    self._give_up(step, seat, what, options[0], "dealer")
+                    continue
+                asked = next((c for c in st.chooses if c[0] in bots), None)
+                if asked is None:
+                    return
+                seat, what = asked[0], asked[1]
+                sim, i = _bot_sim(step.table, st, seat, step.index)
+                bot = sim.bots[i]
+                assert bot is not None
+                if what == "shed":
+                    card: Any = bot.shed(sim, i)
+                else:
+                    card = CARDS[bot.discard_action(sim, i)]
+                self._give_up(step, seat, what, card, f"bot:{seat}")
+                continue
+            if phase == "deciding":
+                pending = t.pending
+                assert pending is not None
+                seat = st.duel._setup.seats[pending.seat]
+                if seat not in bots:
+                    return
+                sim, i = _bot_sim(step.table, st, seat, step.index)
+                choices = _answer_choices(st, seat, pending.decision)
+                bot = sim.bots[i]
+                assert bot is not None
+                choice = bot.respond(sim, i, pending.decision, choices)
+                self._answer(step, seat, {"choice": choice}, f"bot:{seat}")
+                continue
+            # Sealing.
+            if self._maybe_round(step):
+                continue
+            persons = [s for k, s in enumerate(step.seats) if s not in bots and not t.out[k]]
+            if not persons and t.events >= DEFAULT_MAX_EVENTS - 1:
+                engine = {"type": "time_limit", "reason": CAP_REASON}
+                step.engine("dealer", {"type": "time_limit"}, engine, self._returned(st))
+                continue
+            if not self._bots_free(step):
+                return
+
+    def _bots_free(self, step: _Step) -> bool:
+        """Every bot in play without a seal says what it does now, in seat order: the first
+        action card wanted is played; values are sealed. Whether any event came of it."""
+        st = step.st
+        t = st.duel._table
+        legal = st.duel.legal()
+        many = len(step.seats) > 2
+        acted = False
+        for k, seat in enumerate(step.seats):
+            if seat not in step.cfg.bots or t.out[k] or seat in st.seals:
+                continue
+            sim, i = _bot_sim(step.table, st, seat, step.index)
+            bot = sim.bots[i]
+            assert bot is not None
+            move = bot.free(sim, i)
+            offer = _commands(st, seat).get("play", {"cards": ()})
+            if isinstance(move, dict) and move.get("card") in offer["cards"]:
+                args: dict[str, Any] = {
+                    key: move[key] for key in ("card", "color", "target") if key in move
+                }
+                self._play(step, seat, args, f"bot:{seat}")
+                return True
+            if seat in legal.round_seats:
+                if type(move) is not int:
+                    # The engine's bots always reveal when they can; a seat the round
+                    # involves must seal, so the lowest card goes if one ever would not.
+                    move = _values(st, seat)[0]
+                args = {"card": move}
+                if many and move in (0, 7):
+                    why = "zero" if move == 0 else "seven"
+                    args["target"] = step.seats[bot.target(sim, i, why)]
+                self._seal(step, seat, args, f"bot:{seat}")
+                acted = True
+                st = step.st
+                if _phase(st) != "sealing" or not st.seals:
+                    return True  # the round was played
+        return acted
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def awaiting(self, table: DealtTable) -> list[Await]:
+        st = table.st
+        phase = _phase(st)
+        if phase == "choosing":
+            seen: dict[str, None] = {}
+            for asked in st.chooses:
+                seen[asked[0]] = None
+            return [Await(seat, "choose") for seat in seen]
+        if phase == "deciding":
+            pending = st.duel._table.pending
+            assert pending is not None
+            return [Await(st.duel._setup.seats[pending.seat], "decide")]
+        if phase == "sealing":
+            legal = st.duel.legal()
+            return [Await(s, "seal") for s in legal.round_seats if s not in st.seals]
+        return []
+
+    def finished(self, table: DealtTable) -> bool:
+        return _phase(table.st) == "finished"
+
+    def view(self, table: DealtTable, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may see, as JSON-able data (ONLINE.md section 5)."""
+        st = table.st
+        state = st.duel.state()
+        over = self.finished(table)
+        me = viewer.seat if viewer.kind == "seat" and viewer.seat in table.seats else None
+        everything = over and (viewer.kind == "owner" or me is not None)
+        legal = st.duel.legal()
+        pile = [0] * 10
+        for c in st.disc_n:
+            pile[st.nval[c]] += 1
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "viewer": {"kind": viewer.kind, "seat": me},
+            "ruleset": table.cfg.ruleset,
+            "variants": list(table.cfg.variants),
+            "teams": [list(team) for team in table.cfg.teams],
+            "bots": list(table.cfg.bots),
+            "phase": _phase(st),
+            "state": state,
+            "round_seats": list(legal.round_seats) if _phase(st) == "sealing" else [],
+            "sealed": sorted(st.seals),
+            "choosing": [{"seat": c[0], "what": c[1]} for c in st.chooses],
+            "discard_pile": {
+                "numbers": pile,
+                "actions": {
+                    kind: n
+                    for kind in CARDS
+                    if (n := sum(1 for c in st.disc_a if st.akind[c] == kind))
+                },
+            },
+            "awaiting": [
+                {"seat": a.seat, "what": a.what, "seconds": a.seconds} for a in self.awaiting(table)
+            ],
+            "log": _log(table, None if everything else me, everything),
+        }
+        if me is not None:
+            seal = st.seals.get(me)
+            out["hand"] = {"numbers": _values(st, me), "actions": _kinds(st, me)}
+            out["my_seal"] = None if seal is None else {"card": st.nval[seal[0]], "target": seal[1]}
+            out["commands"] = _commands(st, me)
+        if everything:
+            out["hands"] = {
+                s: {"numbers": _values(st, s), "actions": _kinds(st, s)} for s in table.seats
+            }
+            out["decks_left"] = {
+                "numbers": [st.nval[c] for c in st.deck_n],
+                "actions": [st.akind[c] for c in st.deck_a],
+            }
+        return out
+
+
+def _commands_after_end(st: _State, seat: str, what: str) -> list[Any]:
+    if what == "shed":
+        return _values(st, seat)
+    return _kinds(st, seat)
+
+
+def _plain(cards: Iterable[Card]) -> list[Any]:
+    """Cards as a viewer reads them: values and names, never identities."""
+    return [card[1] for card in cards]
+
+
+def _facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """A seat's private facts of one event without card identities."""
+    out: dict[str, Any] = {}
+    for key, value in facts.items():
+        if key in ("numbers", "actions", "drew"):
+            out[key] = _plain(value)
+        elif key == "sealed":
+            out[key] = value[1]
+        elif key in ("stole", "lost"):
+            out[key] = [[other, card[1]] for other, card in value]
+        elif key == "hand":
+            out[key] = {
+                "numbers": sorted(_plain(value["numbers"])),
+                "actions": _plain(value["actions"]),
+            }
+        else:
+            out[key] = value
+    return out
+
+
+def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str, Any]]:
+    """Every event as ``seat`` may read it: its public lines and, for that seat (or, after the
+    end, for the owner and every seat, for all), the private facts."""
+    names = table.cfg.names
+    out = []
+    for n, event in enumerate(table.events):
+        public = event.public
+        kind = public["type"]
+        if kind == "deal":
+            lines = [_say("log_deal", count=public["number_cards"])]
+        elif kind == "seal":
+            lines = [_say("log_sealed", name=names[public["seat"]])]
+        elif kind == "choose":
+            if public["what"] == "shed":
+                lines = [_say("log_shed", name=names[public["seat"]], card=public["card"])]
+            else:
+                lines = [
+                    _say(
+                        "log_gives_up", name=names[public["seat"]], card=CARD_LABELS[public["card"]]
+                    )
+                ]
+        else:
+            lines = describe_all(build([tuple(e) for e in public["effects"]]), names)
+            if public.get("returned"):
+                lines.append(_say("log_returned"))
+        entry: dict[str, Any] = {"n": n, "by": event.by, "type": kind, "lines": lines}
+        if kind == "round":
+            entry["cards"] = dict(public["engine"]["cards"])
+            entry["targets"] = dict(public["engine"].get("targets", {}))
+        if kind in ("play", "answer", "resign", "time_limit"):
+            entry["move"] = {k: v for k, v in public["engine"].items() if k != "type"}
+        if everything:
+            entry["private"] = {
+                s: _facts(f) for s, f in sorted(event.private.items()) if s != DEALER
+            }
+        elif seat is not None and seat in event.private:
+            entry["mine"] = _facts(event.private[seat])
+        out.append(entry)
+    return out
+
+
+def record(table: DealtTable) -> dict[str, Any]:
+    """The game as an ordinary ``split-uno-duel`` record (RULES.md section 8, ONLINE.md 6):
+    the engine's events only, every one of them public, so that it replays with
+    ``python -m duels.engine replay``."""
+    return table.st.duel.record()
+
+
+def conservation_problems(table: DealtTable) -> list[str]:
+    """What breaks ONLINE.md's conservation now (empty when none): every card of both pools in
+    exactly one place, and every place the size the engine counts (a card being chosen is
+    still in its owner's hand, though the engine has already counted it shed)."""
+    st = table.st
+    t = st.duel._table
+    problems = []
+    number_places = [c for h in st.hand_n.values() for c in h] + st.deck_n + st.disc_n
+    action_places = [c for h in st.hand_a.values() for c in h] + st.deck_a + st.disc_a
+    if sorted(number_places) != list(range(len(st.nval))):
+        problems.append("a number card is missing or in two places")
+    if sorted(action_places) != list(range(len(st.akind))):
+        problems.append("an action card is missing or in two places")
+    sheds = {s: 0 for s in table.seats}
+    gives = {s: 0 for s in table.seats}
+    for seat, what, _ in st.chooses:
+        (sheds if what == "shed" else gives)[seat] += 1
+    for i, seat in enumerate(table.seats):
+        if len(st.hand_n[seat]) != t.num[i] + sheds[seat]:
+            problems.append(f"{seat} holds {len(st.hand_n[seat])} number cards")
+        if len(st.hand_a[seat]) != t.act[i] + gives[seat]:
+            problems.append(f"{seat} holds {len(st.hand_a[seat])} action cards")
+    if (len(st.deck_n), len(st.deck_a)) != (t.deck_n, t.deck_a):
+        problems.append("a deck is not the size the engine counts")
+    if len(st.disc_n) + sum(sheds.values()) != t.disc_n:
+        problems.append("the number discard pile is not the size the engine counts")
+    if len(st.disc_a) + sum(gives.values()) != t.disc_a:
+        problems.append("the action discard pile is not the size the engine counts")
+    for seat, (card, _) in st.seals.items():
+        if card not in st.hand_n[seat]:
+            problems.append(f"{seat} sealed a card it does not hold")
+    return problems
+
+
+#: The adapter the table core registers under ``kind``.
+ADAPTER: Adapter = SplitUnoDealt()
