@@ -398,8 +398,13 @@ def _stored(event: Event, number: int) -> Any:
 
 def _event_of(duel: Duel, command: Command) -> tuple[dict[str, Any], str]:
     """The engine event a command asks for, and who caused it (its ``by``)."""
-    name, seat, args = command.name, command.seat, dict(command.args)
-    args.pop("type", None)
+    name, seat, args = command.name, command.seat, command.args
+    # A command is never trusted (base.Command): its parts are checked before they are read.
+    if not isinstance(name, str) or not isinstance(args, Mapping):
+        raise Refused(_say("unknown"))
+    if seat is not None and (not isinstance(seat, str) or seat not in duel.seats):
+        raise Refused(_say("own_seat"))
+    args = {k: v for k, v in args.items() if k != "type"}
     if name == "time" and seat is None and not args:
         return {"type": "time_limit", "reason": DEADLINE}, CLOCK
     if name not in (*MOVES, *ENDINGS, "resign"):
@@ -408,8 +413,6 @@ def _event_of(duel: Duel, command: Command) -> tuple[dict[str, Any], str]:
         if name == "resign":
             raise Refused(_say("resign"))
         return {"type": name, **args}, REFEREE
-    if seat not in duel.seats:
-        raise Refused(_say("own_seat"))
     if name not in SEAT_COMMANDS:
         raise Refused(_say("referee_only"))
     if args.setdefault("seat", seat) != seat:

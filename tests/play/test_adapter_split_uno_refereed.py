@@ -20,6 +20,7 @@ from duels.forms import EndingForm, MoveForm
 from games.split_uno import Duel, Simulator
 from play.adapters.base import Command, Refused, Viewer
 from play.adapters.split_uno_refereed import ADAPTER, WORDS, parse
+from play.registry import adapter_for
 from tables import forms as table_forms
 from tables.forms import NotAMove
 from tests.play.adapter_checks import PUBLIC, REFEREE, wire
@@ -234,6 +235,7 @@ def test_the_view_names_the_decision_and_what_the_referee_may_enter() -> None:
     assert view["log"][-1]["lines"][0] == "Cy plays BLOCK on Bo"
     with pytest.raises(ValueError):
         ADAPTER.view(table, Viewer("seat", "D"))
+    assert adapter_for("split_uno_refereed") is ADAPTER
 
 
 def test_a_seat_commands_only_for_itself_and_resigns() -> None:
@@ -244,6 +246,8 @@ def test_a_seat_commands_only_for_itself_and_resigns() -> None:
         (Command("action", "C", {"card": "block"}), WORDS["own_seat"]),
         (Command("resign", None, {"seat": "A"}), WORDS["resign"]),
         (Command("deal", None), WORDS["unknown"]),
+        (Command("round", None, ["cards"]), WORDS["unknown"]),  # type: ignore[arg-type]
+        (Command("action", ["A"], {"card": "block"}), WORDS["own_seat"]),  # type: ignore[arg-type]
     ]:
         with pytest.raises(Refused) as refused:
             ADAPTER.apply(table, command)
