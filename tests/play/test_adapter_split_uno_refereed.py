@@ -9,6 +9,7 @@ import json
 import random
 import subprocess
 import sys
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -20,7 +21,10 @@ from duels.forms import EndingForm, MoveForm
 from games.split_uno import Duel, Simulator
 from play.adapters.base import Command, Refused, Viewer
 from play.adapters.split_uno_refereed import ADAPTER, WORDS, parse
+from play.models import GameEvent, HolderKind
 from play.registry import adapter_for
+from play.selectors import view_of
+from play.services import Actor, Holder, apply_command, start_game
 from tables import forms as table_forms
 from tables.forms import NotAMove
 from tests.play.adapter_checks import PUBLIC, REFEREE, wire
@@ -426,3 +430,29 @@ def test_what_the_duel_consoles_forms_take_parse_takes_alike(post: dict) -> None
         form = EndingForm(data, names={"A": "Ann", "B": "Bo"})
         if form.is_valid():
             assert _event(parse(data, "AB", noun="duel")) == form.event()
+
+
+@pytest.mark.django_db
+def test_through_the_core_a_posted_move_is_stored_and_an_undone_one_is_gone_from_the_view():
+    """The table core's write path with this adapter: a console's post, parsed, applied and
+    stored; the view read back from the database is the adapter's; the core's undo (the last
+    event marked undone) gives back the view before it."""
+    seats = ["A", "B", "C"]
+    holders = {s: Holder(HolderKind.REFEREE) for s in seats}
+    game = start_game(kind="split_uno_refereed", config=THREE, seats=seats, holders=holders)
+    before = view_of(game.pk, PUBLIC)
+    post = {"type": "round", "card_A": "7", "target_A": "C", "card_B": "1", "card_C": "2"}
+    outcome = apply_command(
+        game_id=game.pk,
+        actor=Actor(key="user:1"),
+        command=parse(query(post), seats),
+        key="form-1",
+        seen_revision=0,
+        policy=lambda game, actor, command: None,
+        viewer=PUBLIC,
+    )
+    assert outcome.view == view_of(game.pk, PUBLIC) != before
+    assert outcome.view["log"][-1]["lines"][0] == "Ann reveals 7"
+    assert outcome.view["state"]["seats"]["C"]["number_cards"] == 5 + 2 + 1  # a 7, a loss
+    GameEvent.objects.filter(game_id=game.pk, seq=2).update(undone_at=datetime.now(UTC))
+    assert view_of(game.pk, PUBLIC) == before
