@@ -4,11 +4,13 @@ bots' code; games stored the old way are converted once by the data migration.""
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 
 import pytest
-from django.apps import apps
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
 from django.test import Client
 from django.urls import reverse
 
@@ -24,6 +26,14 @@ from tests.practice.test_other_games_views import client_for, first_move, revisi
 pytestmark = pytest.mark.django_db
 
 migration = importlib.import_module("practice.migrations.0005_practice_games_to_play")
+
+
+@functools.cache
+def historical():
+    """The models as migration 0005 sees them (the state after 0004): the migration runs
+    on them, as it does on a database, not on today's classes."""
+    loader = MigrationLoader(connection)
+    return loader.project_state(("practice", "0004_practice_game_on_play")).apps
 
 
 @pytest.fixture
@@ -144,7 +154,7 @@ def test_the_migration_converts_a_game_stored_the_old_way(ada, kind, groups):
     old, moves = played_the_old_way(kind, groups, 3)
     assert not old.finished and len(moves) == 3
     row = old_style(ada, kind, groups, moves)
-    migration.convert_games(apps, None)
+    migration.convert_games(historical(), None)
     row.refresh_from_db()
     assert row.game_id is not None and not row.unreplayable
     assert row.game.revision == len(moves)
@@ -157,13 +167,13 @@ def test_the_migration_converts_a_game_stored_the_old_way(ada, kind, groups):
     sent = first_move(row) | page_form(client, row)
     assert client.post(url(row, move=True), sent).status_code == 302
     assert revision(row) == len(moves) + 1
-    migration.convert_games(apps, None)  # run again: nothing converted twice
+    migration.convert_games(historical(), None)  # run again: nothing converted twice
     assert Game.objects.count() == 1
 
 
 def test_the_migration_flags_a_game_it_cannot_replay_and_its_page_says_so(ada):
     row = old_style(ada, "trois", 0, [{"kind": "play", "cards": ["zz"]}])
-    migration.convert_games(apps, None)
+    migration.convert_games(historical(), None)
     row.refresh_from_db()
     assert row.unreplayable and row.game_id is None and row.deadline is None
     assert row.moves == [{"kind": "play", "cards": ["zz"]}]  # kept as it was
@@ -182,7 +192,7 @@ def test_the_migration_keeps_a_finished_game_finished(ada):
     old, moves = played_the_old_way("trois", 0, 2)
     old.play({"kind": "time"})
     row = old_style(ada, "trois", 0, [*moves, {"kind": "time"}])
-    migration.convert_games(apps, None)
+    migration.convert_games(historical(), None)
     row.refresh_from_db()
     assert row.finished and row.game.status == "finished" and row.deadline is None
     words = {(0,): "won"}.get(old.state.winners, "lost" if 0 not in old.state.winners else "drawn")

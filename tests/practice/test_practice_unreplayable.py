@@ -8,7 +8,6 @@ import importlib
 from datetime import timedelta
 
 import pytest
-from django.apps import apps
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -17,6 +16,7 @@ from practice import game_services
 from practice.models import PracticeDuel, PracticeGame
 from practice.words import UNREPLAYABLE_TITLE
 from tests.factories import UserFactory
+from tests.practice.test_other_games_play import historical
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_a_trois_game_that_cannot_be_replayed_says_so_and_its_deadline_stops_the
         moves=[IMPOSSIBLE_TROIS],
         deadline=timezone.now() - timedelta(minutes=1),
     )
-    migration.convert_games(apps, None)
+    migration.convert_games(historical(), None)
     assert game_services.sweep() == 0
     game.refresh_from_db()
     assert game.deadline is None and not game.finished and game.moves == [IMPOSSIBLE_TROIS]
