@@ -16,8 +16,11 @@ from django.urls import reverse
 
 from games.trois.bots import HeuristicBot as TroisHeuristic
 from games.trois.bots import RandomBot as TroisRandom
+from play import services as play
+from play.adapters.base import Command
+from play.errors import Forbidden, Hidden
 from play.models import Game, GameEvent
-from practice import cpt113_table, trois_table
+from practice import cpt113_table, game_services, trois_table
 from practice.models import PracticeGame
 from practice.words import ALREADY_RECORDED, GAME_MOVED_ON, UNREPLAYABLE_TITLE
 from tests.factories import UserFactory
@@ -199,3 +202,32 @@ def test_the_migration_keeps_a_finished_game_finished(ada):
     assert row.outcome == words
     page = client_for(ada).get(url(row)).content.decode()
     assert "Time is up" in page and "Play again" in page
+
+
+def test_the_policy_hides_the_game_from_anyone_but_its_owner(ada):
+    """Even called past the views, the write path tells another person there is no such
+    game (404), and the clock may only call time."""
+    game = game_services.start_game(ada, "trois")
+    policy = game_services._policy(game)
+    mallory = UserFactory()
+    command = Command("take", game_services.PERSON)
+    for actor in (play.Actor(f"user:{mallory.pk}", mallory), play.Actor("anonymous")):
+        with pytest.raises(Hidden):
+            play.apply_command(
+                game_id=game.game_id,
+                actor=actor,
+                command=command,
+                key="k",
+                seen_revision=0,
+                policy=policy,
+            )
+    with pytest.raises(Forbidden):
+        play.apply_command(
+            game_id=game.game_id,
+            actor=play.Actor("clock"),
+            command=command,
+            key="",
+            seen_revision=0,
+            policy=policy,
+        )
+    assert revision(game) == 0
