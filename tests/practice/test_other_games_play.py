@@ -86,12 +86,16 @@ def test_another_move_from_an_older_page_is_stale(ada):
     assert revision(game) == 1
 
 
-def test_every_form_of_a_page_carries_its_own_key(ada):
+def test_every_form_of_a_page_carries_its_own_key_and_is_never_refilled(ada):
     client = client_for(ada)
     game = start(client, "cpt113", "4")
     page = client.get(url(game)).content.decode()
     keys = re.findall(r'name="intent" value="([^"]+)"', page)
     assert keys and len(set(keys)) == len(keys)
+    # Back to a page drawn afresh must not get an older page's key refilled by the browser
+    # (docs/architecture.md, "Back is not a second sheet").
+    forms = re.findall(r"<form [^>]*/move/[^>]*>", page)
+    assert len(forms) == len(keys) and all('autocomplete="off"' in f for f in forms)
 
 
 def test_a_stored_game_plays_on_after_the_heuristic_bot_changes(ada, monkeypatch):
