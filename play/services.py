@@ -207,6 +207,12 @@ def abandon_game(*, game_id: int) -> None:
         publish_at_commit(f"game:{game.pk}")
 
 
+def forget_games(game_ids: Sequence[int]) -> None:
+    """Deletes games with everything of theirs (seats, events, keys, secrets): a product's
+    retention policy (practice keeps a person's latest 50), never a move's undo."""
+    Game.objects.filter(pk__in=list(game_ids)).delete()
+
+
 def _view(game: Game, viewer: Viewer | None) -> dict[str, Any] | None:
     if viewer is None:
         return None

@@ -1,6 +1,11 @@
-"""A practice game of CPT-113: the person and a bot partner as group A, bots in the other
-groups (all heuristic). Stored as the seed, the number of groups and the person's moves;
-``replay`` plays the rest again (docs/practice.md, "Other games")."""
+"""A practice game of CPT-113 as it was stored before issue 27: the seed, the number of groups
+and the person's moves, the rest played again by ``replay`` (the person and a bot partner as
+group A, heuristic bots elsewhere).
+
+Kept only for the data migration (practice/migrations/0005), which replays every game stored
+that way once with this code and stores its events in the table core; the pages play through
+``play`` (practice/game_services.py). The adapter's tests compare against it too.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.common.errors import GameError
-from games.cpt113 import COLOURS, Game, HeuristicBot
+from games.cpt113 import Game, HeuristicBot
 from games.cpt113.bots import view_for
-from games.cpt113.cards import is_wild, label, sort_key
 from games.cpt113.state import default_names
 
 from .game import Entry, Refused
@@ -52,23 +56,6 @@ class Cpt113Table:
     def my_turn(self) -> bool:
         return not self.finished and self.state.seat == PERSON
 
-    def hand(self) -> list[dict[str, Any]]:
-        """Group A's cards (the person's and the partner's), each saying if it may be played."""
-        playable = set(self.game.legal().playable) if self.my_turn() else set()
-        return [
-            {
-                "card": c,
-                "label": label(c),
-                "colour": "W" if is_wild(c) else c[0],
-                "wild": is_wild(c),
-                "playable": c in playable,
-            }
-            for c in sorted(self.state.hands[GROUP], key=sort_key)
-        ]
-
-    def can_draw(self) -> bool:
-        return self.my_turn() and self.game.legal().can_draw
-
     def play(self, move: Mapping[str, Any]) -> None:
         if self.finished:
             raise Refused("This game is over: start a new one.")
@@ -100,17 +87,3 @@ def replay(seed: int, groups: int, name: str, moves: Sequence[Mapping[str, Any]]
     for move in moves:
         table.play(move)
     return table
-
-
-def parse_move(kind: str, card: str, colour: str) -> dict[str, Any]:
-    """A move from a submitted form, bounded: strings in, a move out (checked when played)."""
-    if kind == "draw":
-        return {"kind": "draw"}
-    if kind != "play" or not card:
-        raise Refused("Choose a card to play, or draw.")
-    move: dict[str, Any] = {"kind": "play", "card": card[:2]}
-    if colour:
-        if colour not in COLOURS:
-            raise Refused("Name red, yellow, green or blue.")
-        move["colour"] = colour
-    return move

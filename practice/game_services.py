@@ -1,103 +1,199 @@
-"""Writes for practice games of Trois and CPT-113: start one, play a move, enforce Trois's
-time limit (one transaction each, the row locked)."""
+"""Writes for practice games of Trois and CPT-113 (docs/practice.md, "Other games"): start
+one, play a move, enforce Trois's time limit. The game is a ``play.Game`` played through the
+table core's one write path (``play.services.apply_command``): every event is stored, the bots'
+included, so a stored game never depends on the bots' code; this module is the product around
+it — whose game it is (the policy: the owner only, anyone else is told there is no such game),
+the outcome for the lists, Trois's 25 minutes, and the keep-50 policy."""
 
 from __future__ import annotations
 
 import logging
-import secrets
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
 from django.db import transaction
 
+from games.cpt113.state import default_names
+from play import services as play
+from play.adapters.base import Command, Viewer
+from play.adapters.base import Refused as Unrestorable
+from play.errors import Forbidden, Hidden
+from play.errors import Refused as Illegal
+from play.models import Game, HolderKind
+from play.selectors import view_of
+
 from . import game_clock
-from .cpt113_table import Cpt113Table
-from .cpt113_table import replay as replay_cpt113
 from .game import Refused, Unreplayable
 from .models import Outcome, PracticeGame
-from .trois_table import TIME_LIMIT_MINUTES, TroisTable
-from .trois_table import replay as replay_trois
-from .words import GAME_MOVED_ON, NO_REVISION
+from .words import NO_REVISION
 
 logger = logging.getLogger(__name__)
 
-Table = TroisTable | Cpt113Table
-#: A guard on one game's stored moves (a game ends long before).
-MAX_MOVES = 1000
+#: The person's seat; every other seat is a heuristic bot's (the partner's too, in CPT-113).
+PERSON = "A"
+BOT = "heuristic"
+BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3")
+PARTNER = "Partner"
+SEAT_LETTERS = "ABCDEFGH"
+#: The actor of the dealer's ``time``: the automation, which sends no idempotency key.
+CLOCK = "clock"
+#: The seed's time limit; the server keeps the deadline (docs/games-trois.md, reading 5).
+TIME_LIMIT_MINUTES = 25
 #: How many of these games a person keeps: starting one more forgets the oldest beyond this.
 KEPT_PER_PERSON = 50
-TIME = {"kind": "time"}
+#: The person's seat, as the pages see the table.
+ME = Viewer("seat", PERSON)
+
+
+def table_of(kind: str, groups: int, name: str) -> tuple[dict[str, Any], list[str]]:
+    """The adapter's config and seat letters of a practice game: the person at the first seat
+    (named as the log words them), heuristic bots elsewhere; CPT-113's A2 is "Partner".
+    Refused for an unknown kind or number of groups, before anything is stored."""
+    if kind == PracticeGame.Kind.TROIS:
+        seats = list(SEAT_LETTERS[:4])
+        names = [name, *BOT_NAMES]
+        config: dict[str, Any] = {}
+    elif kind == PracticeGame.Kind.CPT113:
+        if groups not in (2, 3, 4):
+            raise Refused("Choose 2, 3 or 4 groups.")
+        seats = list(SEAT_LETTERS[: 2 * groups])
+        names = list(default_names(groups))
+        names[0], names[groups] = name, PARTNER
+        config = {"groups": groups}
+    else:
+        raise Refused("Choose Trois or CPT-113.")
+    config |= {"names": names, "bots": dict.fromkeys(seats[1:], BOT)}
+    return config, seats
 
 
 def start_game(user, kind: str, groups: int = 0) -> PracticeGame:
-    """A new game of ``kind`` (and ``groups`` for CPT-113); Refused before anything is stored."""
-    seed = secrets.randbits(48)
+    """A new game of ``kind`` (and ``groups`` for CPT-113), dealt by the table core;
+    Refused before anything is stored."""
+    groups = groups if kind == PracticeGame.Kind.CPT113 else 0
     name = user.get_username()
+    config, seats = table_of(kind, groups, name)
+    holders = {
+        seat: play.Holder(HolderKind.BOT, bot_level=BOT)
+        if seat != PERSON
+        else play.Holder(HolderKind.ACCOUNT, account=user)
+        for seat in seats
+    }
     deadline = None
     if kind == PracticeGame.Kind.TROIS:
-        groups = 0
         deadline = game_clock.now() + timedelta(minutes=TIME_LIMIT_MINUTES)
-        TroisTable(seed, name)
-    elif kind == PracticeGame.Kind.CPT113:
-        Cpt113Table(seed, groups, name)  # refuses a bad number of groups
-    else:
-        raise Refused("Choose Trois or CPT-113.")
-    game = PracticeGame.objects.create(
-        user=user, kind=kind, seed=seed, groups=groups, name=name, deadline=deadline
-    )
-    # Bounded storage whatever a person (or a script) starts: the oldest are forgotten.
-    oldest = (
-        PracticeGame.objects.filter(user=user)
-        .order_by("-created_at", "-pk")
-        .values_list("pk", flat=True)[KEPT_PER_PERSON:]
-    )
-    PracticeGame.objects.filter(pk__in=list(oldest)).delete()
-    return game
+    with transaction.atomic():
+        game = play.start_game(kind=kind, config=config, seats=seats, holders=holders)
+        practice = PracticeGame.objects.create(
+            user=user, kind=kind, game=game, groups=groups, name=name, deadline=deadline
+        )
+        # Bounded storage whatever a person (or a script) starts: the oldest are forgotten,
+        # their play.Game with them (which takes the binding along).
+        oldest = list(
+            PracticeGame.objects.filter(user=user)
+            .order_by("-created_at", "-pk")
+            .values_list("pk", "game_id")[KEPT_PER_PERSON:]
+        )
+        play.forget_games([game_id for _, game_id in oldest if game_id is not None])
+        PracticeGame.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
+    return practice
 
 
-def load(game: PracticeGame) -> Table:
-    """The game played again; Unreplayable when today's code refuses a stored move."""
+def time_is_up(practice: PracticeGame) -> bool:
+    return (
+        not practice.finished
+        and practice.deadline is not None
+        and game_clock.now() >= practice.deadline
+    )
+
+
+def open_game(practice_id: int, user) -> tuple[PracticeGame, dict[str, Any]]:
+    """The game as the person's seat sees it now (``adapter.view``), its time limit enforced
+    first if passed; DoesNotExist for someone else's, Unreplayable for a game the data
+    migration could not convert (or whose stored events no longer restore)."""
+    practice = PracticeGame.objects.select_related("game").get(pk=practice_id, user=user)
+    if practice.game_id is None:
+        raise Unreplayable(practice.pk)
+    if time_is_up(practice):
+        enforce_deadline(practice.pk)
+        practice = PracticeGame.objects.select_related("game").get(pk=practice.pk)
     try:
-        if game.kind == PracticeGame.Kind.TROIS:
-            return replay_trois(game.seed, game.name, game.moves)
-        return replay_cpt113(game.seed, game.groups, game.name, game.moves)
-    except Refused as err:
+        return practice, view_of(practice.game_id, ME)
+    except Unrestorable as err:
         raise Unreplayable(str(err)) from err
 
 
-def time_is_up(game: PracticeGame) -> bool:
-    return not game.finished and game.deadline is not None and game_clock.now() >= game.deadline
+def _policy(practice: PracticeGame) -> play.Policy:
+    """Practice's policy: the owner plays the person's seat; the clock sends only the
+    dealer's time; anyone else is told there is no such game (404, Hidden)."""
+
+    def policy(game: Game, actor: play.Actor, command: Command) -> None:
+        if game.pk != practice.game_id:
+            raise Hidden()
+        if actor.key == CLOCK:
+            if command.name != "time" or command.seat is not None:
+                raise Forbidden()
+            return
+        if actor.user is None or actor.user.pk != practice.user_id:
+            raise Hidden()
+        if command.seat != PERSON:
+            raise Forbidden()
+
+    return policy
 
 
-def open_game(game_id: int, user) -> tuple[PracticeGame, Table]:
-    """The game as it is now, its time limit enforced first if passed; DoesNotExist for
-    someone else's."""
-    game = PracticeGame.objects.get(pk=game_id, user=user)
-    if time_is_up(game):
-        enforce_deadline(game.pk)
-        game.refresh_from_db()
-    return game, load(game)
+@dataclass(frozen=True)
+class Played:
+    """What a move did: ``repeat`` when the same form had already been recorded (nothing
+    changed this time)."""
+
+    practice: PracticeGame
+    repeat: bool = False
 
 
-@transaction.atomic
-def enforce_deadline(game_id: int) -> bool:
+def _locked(practice_id: int, **owner) -> PracticeGame:
+    """The binding's row, locked first (then the game's, in apply_command): every write to
+    a practice game takes the two locks in this order."""
+    return PracticeGame.objects.select_for_update().get(pk=practice_id, **owner)
+
+
+def _revision(practice: PracticeGame) -> int:
+    return Game.objects.values_list("revision", flat=True).get(pk=practice.game_id)
+
+
+def _call_time(practice: PracticeGame) -> play.Outcome:
+    outcome = play.apply_command(
+        game_id=practice.game_id,
+        actor=play.Actor(CLOCK),
+        command=Command("time"),
+        key="",
+        seen_revision=_revision(practice),
+        policy=_policy(practice),
+        viewer=ME,
+    )
+    _settle(practice, outcome)
+    return outcome
+
+
+def enforce_deadline(practice_id: int) -> bool:
     """The dealer calls time on a Trois game past its deadline; False when there is nothing
     to do (idempotent: the sweep and a request may both try)."""
-    game = PracticeGame.objects.select_for_update().filter(pk=game_id).first()
-    if game is None or not time_is_up(game):
-        return False
-    try:
-        table = load(game)
-    except Unreplayable:
-        # Nothing can be ended that cannot be set out: the sweep stops asking (the page says
-        # the game cannot be replayed), instead of failing on it at every beat.
-        logger.warning("practice game %s cannot be replayed: its time limit dropped", game.pk)
-        game.deadline = None
-        game.save(update_fields=["deadline"])
-        return False
-    table.play(TIME)
-    game.moves.append(TIME)
-    _settle(game, table)
-    game.save()
+    with transaction.atomic():
+        practice = PracticeGame.objects.select_for_update().filter(pk=practice_id).first()
+        if practice is None or not time_is_up(practice):
+            return False
+        if practice.game_id is None:
+            # Nothing can be ended that cannot be set out: the sweep stops asking.
+            practice.deadline = None
+            practice.save(update_fields=["deadline"])
+            return False
+        try:
+            _call_time(practice)
+        except (Illegal, Unrestorable):
+            logger.warning("practice game %s took no time call: its limit dropped", practice.pk)
+            practice.deadline = None
+            practice.save(update_fields=["deadline"])
+            return False
     return True
 
 
@@ -109,38 +205,61 @@ def sweep() -> int:
     return sum(enforce_deadline(pk) for pk in list(due))
 
 
-@transaction.atomic
-def play(game_id: int, user, move: dict, *, seen: int | None) -> tuple[PracticeGame, Table]:
-    """Apply the person's ``move``. ``seen`` is the number of moves the page showed (another
-    tab's move in between is refused); a move without it is refused as well (it would skip
-    that check: the same post twice, played twice). Past Trois's deadline the time limit is
-    enforced instead and the move is not made. Raises PracticeGame.DoesNotExist for someone
-    else's game, Refused for a refused move (nothing stored)."""
-    game = PracticeGame.objects.select_for_update().get(pk=game_id, user=user)
-    if seen is None:
+def command_of(move: dict[str, Any]) -> Command:
+    """A parsed form's move (practice/game_forms.py) as the adapter's command of the
+    person's seat."""
+    args = {key: value for key, value in move.items() if key != "kind"}
+    return Command(move["kind"], PERSON, args)
+
+
+def play_move(
+    practice_id: int, user, move: dict[str, Any], *, revision: int | None, intent: str
+) -> Played:
+    """Apply the person's ``move`` through the write path. ``revision`` is the game's revision
+    the page was drawn at (a move without it is refused: it would skip the stale-page check);
+    ``intent`` the form's idempotency key (the same form sent again is answered as a repeat).
+    Past Trois's deadline the dealer's time is called instead and the move is not made.
+    Raises PracticeGame.DoesNotExist (or Hidden) for someone else's game, Unreplayable,
+    Refused / play.errors.Refused for a refused move and play.errors.Stale for a page another
+    tab overtook (nothing stored)."""
+    if revision is None:
         raise Refused(NO_REVISION)
-    if seen != len(game.moves):
-        raise Refused(GAME_MOVED_ON)
-    if len(game.moves) >= MAX_MOVES:
-        raise Refused("This game has gone on too long: start a new one.")
-    table = load(game)
-    if time_is_up(game):
-        move = TIME
-    table.play(move)
-    game.moves.append(move)
-    _settle(game, table)
-    game.save()
-    return game, table
+    with transaction.atomic():
+        practice = _locked(practice_id, user=user)
+        if practice.game_id is None:
+            raise Unreplayable(practice.pk)
+        if time_is_up(practice):
+            _call_time(practice)
+            return Played(practice)
+        try:
+            outcome = play.apply_command(
+                game_id=practice.game_id,
+                actor=play.Actor(f"user:{user.pk}", user),
+                command=command_of(move),
+                key=intent,
+                seen_revision=revision,
+                policy=_policy(practice),
+                viewer=ME,
+            )
+        except Unrestorable as err:
+            raise Unreplayable(str(err)) from err
+        if not outcome.repeat:
+            _settle(practice, outcome)
+        return Played(practice, repeat=outcome.repeat)
 
 
-def _settle(game: PracticeGame, table: Table) -> None:
-    game.finished = table.finished
-    if table.finished:
-        winners = table.state.winners
-        game.outcome = (
+def _settle(practice: PracticeGame, outcome: play.Outcome) -> None:
+    """The binding's outcome for the lists, from the person's view of the game."""
+    view = outcome.view or {}
+    practice.finished = bool(view.get("finished"))
+    if practice.finished:
+        # Trois's winners are seats, CPT-113's groups: the person's is A either way.
+        winners = view.get("winners") or []
+        practice.outcome = (
             Outcome.LOST
-            if 0 not in winners
+            if PERSON not in winners
             else Outcome.WON
             if len(winners) == 1
             else Outcome.DRAWN
         )
+    practice.save(update_fields=["finished", "outcome", "updated_at"])

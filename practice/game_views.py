@@ -9,23 +9,29 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.numbers import read_int
+from duels.forms import new_intent
 from games.cpt113.cards import COLOURS as CPT_COLOURS
+from games.cpt113.cards import is_wild
 from games.cpt113.cards import label as cpt_label
 from games.cpt113.state import LETTERS, group_name
 from games.trois.cards import COLOURS as TROIS_COLOURS
 from games.trois.cards import label as trois_label
+from play.errors import Hidden, Stale
+from play.errors import Refused as Illegal
 
 from . import game_clock, game_services
-from .cpt113_table import Cpt113Table
-from .cpt113_table import parse_move as parse_cpt113
 from .game import Refused, Unreplayable
+from .game_forms import parse_cpt113, parse_trois
+from .game_services import BOT_NAMES, PERSON
 from .models import PracticeGame
-from .trois_table import BOT_NAMES, TroisTable
-from .trois_table import parse_move as parse_trois
 from .views import unreplayable
+from .words import ALREADY_RECORDED, GAME_MOVED_ON
 
 REFUSED = 422
+STALE = 409
 MAX_FIELD = 10
+#: The longest idempotency key kept (play.models.Intent.key).
+MAX_INTENT = 64
 
 
 @login_required
@@ -42,7 +48,7 @@ def index(request: HttpRequest) -> HttpResponse:
             error = str(err)
         else:
             return redirect("practice:game", game.pk)
-    games = PracticeGame.objects.filter(user=request.user)[:20]
+    games = PracticeGame.objects.filter(user=request.user).select_related("game")[:20]
     return render(
         request,
         "practice/games.html",
@@ -55,19 +61,24 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_safe
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
-        game, state = game_services.open_game(game_id, request.user)
+        game, view = game_services.open_game(game_id, request.user)
     except PracticeGame.DoesNotExist:
         raise Http404("No such game.") from None
     except Unreplayable:
         return unreplayable(request, "practice:games")
-    return _table(request, game, state)
+    return _table(request, game, view)
 
 
 @login_required
 @require_POST
 def move(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The person's move: parsed as the form sent it, then through the table core's write
+    path with the page's revision and the form's idempotency key (``intent``): the same form
+    sent twice is answered "already recorded"; another move from an older page is stale
+    (409)."""
     post = request.POST
-    seen = post.get("seen", "")[:MAX_FIELD]
+    revision = read_int(post.get("revision", "")[:MAX_FIELD])
+    intent = post.get("intent", "")[:MAX_INTENT]
     try:
         game = PracticeGame.objects.get(pk=game_id, user=request.user)
         kind = post.get("kind", "")[:MAX_FIELD]
@@ -77,41 +88,68 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
             chosen = parse_cpt113(
                 kind, post.get("card", "")[:MAX_FIELD], post.get("colour", "")[:MAX_FIELD]
             )
-        game_services.play(game_id, request.user, chosen, seen=read_int(seen))
-    except PracticeGame.DoesNotExist:
+        played = game_services.play_move(
+            game_id, request.user, chosen, revision=revision, intent=intent
+        )
+    except (PracticeGame.DoesNotExist, Hidden):
         raise Http404("No such game.") from None
     except Unreplayable:
-        return unreplayable(request, "practice:games", status=409)
-    except Refused as err:
-        try:
-            game, state = game_services.open_game(game_id, request.user)
-        except Unreplayable:
-            return unreplayable(request, "practice:games", status=409)
-        return _table(request, game, state, str(err), REFUSED)
+        return unreplayable(request, "practice:games", status=STALE)
+    except Stale:
+        return _again(request, game_id, GAME_MOVED_ON, STALE)
+    except (Refused, Illegal) as err:
+        return _again(request, game_id, str(err), REFUSED)
+    if played.repeat:
+        return _again(request, game_id, ALREADY_RECORDED, 200, notice=True)
     return redirect("practice:game", game_id)
 
 
-def _table(
-    request: HttpRequest, game: PracticeGame, state, error: str | None = None, status: int = 200
+def _again(
+    request: HttpRequest, game_id: int, words: str, status: int, notice: bool = False
 ) -> HttpResponse:
+    """The table as it is now, with why the move was not (or not again) made."""
+    try:
+        game, view = game_services.open_game(game_id, request.user)
+    except Unreplayable:
+        return unreplayable(request, "practice:games", status=STALE)
+    if notice:
+        return _table(request, game, view, notice=words, status=status)
+    return _table(request, game, view, error=words, status=status)
+
+
+def _table(
+    request: HttpRequest,
+    game: PracticeGame,
+    view: dict,
+    error: str | None = None,
+    status: int = 200,
+    notice: str | None = None,
+) -> HttpResponse:
+    """The page, drawn from the person's seat's view of the game (``adapter.view``) only."""
     context = {
         "game": game,
         "error": error,
-        "seen": len(game.moves),
-        "log": list(reversed(state.log)),
-        "table": state,
+        "notice": notice,
+        # The game's revision the page was drawn at, and a fresh key for each form on it
+        # (a callable: the template calls it at every use, so no two forms share a key).
+        "revision": game.game.revision,
+        "intent": new_intent,
+        "log": [
+            {"number": e["event"], "by_bot": e["by"].startswith("bot:"), "lines": e["lines"]}
+            for e in reversed(view["log"])
+        ],
     }
-    if isinstance(state, TroisTable):
-        context.update(_trois(game, state))
+    if game.kind == PracticeGame.Kind.TROIS:
+        context.update(_trois(game, view))
         template = "practice/trois.html"
     else:
-        context.update(_cpt113(state))
+        context.update(_cpt113(view))
         template = "practice/cpt113.html"
     return render(request, template, context, status=status)
 
 
-def _result(winners: tuple[int, ...], names: list[str]) -> str:
-    if winners == (0,):
+def _result(winners: list[int], names: list[str]) -> str:
+    if winners == [0]:
         return "You win!"
     if 0 in winners:
         return "A tie — you share the win."
@@ -120,71 +158,101 @@ def _result(winners: tuple[int, ...], names: list[str]) -> str:
     return f"A tie between {' and '.join(names[w] for w in winners)}."
 
 
-def _trois(game: PracticeGame, table: TroisTable) -> dict:
-    state = table.state
-    names = ["You", *BOT_NAMES]
+def _trois(game: PracticeGame, view: dict) -> dict:
+    letters = [seat["seat"] for seat in view["seats"]]
+    legal = view["legal"]
+    playable = set(legal["by_colour"]) | set(legal["by_number"]) if legal else set()
+    finished = view["finished"]
     left = None
-    if not table.finished and game.deadline is not None:
+    if not finished and game.deadline is not None:
         seconds = max(0, int((game.deadline - game_clock.now()).total_seconds()))
         left = f"{seconds // 60}:{seconds % 60:02d}"
+    shown = view.get("hands", {}) if finished else {}
     return {
-        "result": _result(state.winners, names) if table.finished else None,
-        "ending": state.ending,
-        "my_turn": table.my_turn(),
-        "hand": table.hand(),
+        "result": _result([letters.index(w) for w in view["winners"]], ["You", *BOT_NAMES])
+        if finished
+        else None,
+        "ending": view["ending"],
+        "my_turn": legal is not None,
+        "hand": [
+            {"card": c, "label": trois_label(c), "colour": c[0], "playable": c in playable}
+            for c in view["hand"]
+        ],
         # The cards show their colour's letter (seven colours, purple and magenta alike to
         # many eyes): the key says which is which.
         "colour_key": list(TROIS_COLOURS.items()),
-        "can_take": table.can_take(),
-        "groups": [[{"card": c, "label": trois_label(c)} for c in g] for g in table.groups()],
-        "top": {"card": state.top, "label": trois_label(state.top)},
-        # Hands are shown only once the game is over: nothing hidden before.
+        "can_take": bool(legal and legal["can_take"]),
+        # The combinations on offer: the matching colour and number groups of two or more.
+        "groups": [
+            [{"card": c, "label": trois_label(c)} for c in group]
+            for group in ((legal["by_colour"], legal["by_number"]) if legal else ())
+            if len(group) > 1
+        ],
+        "top": {"card": view["top"], "label": trois_label(view["top"])},
+        # Hands are shown only once the game is over (the view has them only then).
         "others": [
             {
-                "name": BOT_NAMES[s - 1],
-                "cards": len(state.hands[s]),
-                "winner": s in state.winners,
-                "shown": [trois_label(c) for c in state.hands[s]] if table.finished else [],
+                "name": BOT_NAMES[i - 1],
+                "cards": seat["cards"],
+                "winner": seat["winner"],
+                "shown": [trois_label(c) for c in shown.get(seat["seat"], [])],
             }
-            for s in range(1, 4)
+            for i, seat in enumerate(view["seats"])
+            if seat["seat"] != PERSON
         ],
-        "deck": len(state.deck),
-        "pile": len(state.pile),
-        "wild_pile": [trois_label(c) for c in state.wild_pile],
+        "deck": view["deck"],
+        "pile": view["pile"],
+        "wild_pile": [trois_label(c) for c in view["wild_pile"]],
         "time_left": left,
     }
 
 
-def _cpt113(table: Cpt113Table) -> dict:
-    state = table.state
-    names = [f"Group {LETTERS[g]}" for g in range(state.groups)]
-    names[0] = "Your group"
+def _cpt113(view: dict) -> dict:
+    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
+    legal = view["legal"]
+    playable = set(legal["playable"]) if legal else set()
+    finished = view["finished"]
+    shown = view.get("hands", {}) if finished else {}
+    result_names = [f"Group {g['group']}" for g in view["groups"]]
+    result_names[0] = "Your group"
     groups = [
         {
             "name": group_name(g, capital=True) + (" (you and Partner)" if g == 0 else ""),
-            "cards": len(state.hands[g]),
-            "out": g in state.out,
-            "winner": g in state.winners,
-            "players": " and ".join(state.names[s] for s in (g, g + state.groups)),
-            # Hands are shown only once the game is over: nothing hidden before.
-            "shown": [cpt_label(c) for c in state.hands[g]] if table.finished and g != 0 else [],
+            "cards": info["cards"],
+            "out": info["out"],
+            "winner": info["winner"],
+            "players": " and ".join(names[s] for s in info["seats"]),
+            # Hands are shown only once the game is over, a group that dropped out's not.
+            "shown": [cpt_label(c) for c in shown.get(info["group"], [])]
+            if g != 0 and not info["out"]
+            else [],
         }
-        for g in range(state.groups)
+        for g, info in enumerate(view["groups"])
     ]
-    on_turn = None if table.finished else state.names[state.seat]
     return {
-        "result": _result(state.winners, names) if table.finished else None,
-        "ending": state.ending,
-        "out": 0 in state.out,
-        "my_turn": table.my_turn(),
-        "hand": table.hand(),
-        "can_draw": table.can_draw(),
-        "top": {"card": state.top, "label": cpt_label(state.top)},
-        "colour": CPT_COLOURS[state.colour],
-        "number": state.number,
-        "direction": "clockwise" if state.direction == 1 else "anticlockwise",
+        "result": _result([LETTERS.index(w) for w in view["winners"]], result_names)
+        if finished
+        else None,
+        "ending": view["ending"],
+        "out": view["groups"][0]["out"],
+        "my_turn": legal is not None,
+        "hand": [
+            {
+                "card": c,
+                "label": cpt_label(c),
+                "colour": "W" if is_wild(c) else c[0],
+                "wild": is_wild(c),
+                "playable": c in playable,
+            }
+            for c in view["hand"]
+        ],
+        "can_draw": bool(legal and legal["can_draw"]),
+        "top": {"card": view["top"], "label": cpt_label(view["top"])},
+        "colour": CPT_COLOURS[view["colour"]],
+        "number": view["number"],
+        "direction": view["direction"],
         "groups_info": groups,
-        "deck": len(state.deck),
-        "on_turn": on_turn,
+        "deck": view["deck"],
+        "on_turn": names[view["turn"]] if view["turn"] else None,
         "colours": list(CPT_COLOURS.items()),
     }

@@ -51,8 +51,11 @@ class PracticeDuel(models.Model):
 
 
 class PracticeGame(models.Model):
-    """A game of Trois or CPT-113 against the bots (docs/practice.md, "Other games"): its seed
-    and the person's accepted moves; ``deadline`` is Trois's time limit, kept by the server."""
+    """A game of Trois or CPT-113 against the bots (docs/practice.md, "Other games"): the
+    product's binding of a ``play.Game`` — whose it is, its kind, the outcome for the lists,
+    Trois's deadline (kept by the server) and the keep-50 policy. The game itself — its seats,
+    every event (the bots' included) and its secrets — is ``game``, played through the table
+    core's one write path (``play.services.apply_command``)."""
 
     class Kind(models.TextChoices):
         TROIS = "trois", "Trois"
@@ -62,11 +65,26 @@ class PracticeGame(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_games"
     )
     kind = models.CharField(max_length=6, choices=Kind.choices)
-    seed = models.BigIntegerField()
+    #: The game as the table core plays it; None only for a game stored the old way that the
+    #: data migration (0005) could not replay (``unreplayable``).
+    game = models.OneToOneField(
+        "play.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="practice"
+    )
+    #: A game stored the old way that today's code could not set out again when it was
+    #: converted: kept in the list, its page says so (never a 500).
+    unreplayable = models.BooleanField(default=False)
     #: CPT-113's number of groups (2–4); 0 for Trois.
     groups = models.PositiveSmallIntegerField(default=0)
+    #: The person's name as the log words it, fixed when the game starts.
     name = models.CharField(max_length=150)
+    #: The old storage (before issue 27): the seed and the person's moves, which every page
+    #: replayed with the bots' code of the day. Read only by the data migration 0005; kept,
+    #: as it was, for a game it could not convert. New games leave them empty; a later
+    #: migration drops them once every database has run 0005.
+    seed = models.BigIntegerField(null=True, blank=True)
     moves = models.JSONField(default=list, blank=True)
+    #: Trois's 25 minutes (the product's clock: the sweep and the next request send the
+    #: dealer's ``time`` through the write path when it has passed).
     deadline = models.DateTimeField(null=True, blank=True)
     outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True, default="")
     finished = models.BooleanField(default=False)

@@ -348,7 +348,8 @@ FORMS: dict[str, Form] = {
     "practice:move": Form("player", fields={"kind": "reveal", "seen": "0", "value": "3"}),
     "practice:games": Form("player", fields={"kind": "cpt113", "groups": "2"}),
     "practice:game_move": Form(
-        "player", fields={"kind": "draw", "seen": "0", "card": "R1", "colour": "red"}
+        "player",
+        fields={"kind": "draw", "revision": "0", "intent": "k", "card": "R1", "colour": "red"},
     ),
     "duels:redo": Form("referee", fields={"seq": "0", "rev": "0"}),
     # Event-day pages (issue 16)

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from play.models import GameEvent
 from practice import game_clock
 from practice.models import PracticeGame
 from tests.e2e.test_console_browser import (
@@ -110,4 +111,5 @@ def test_the_trois_clock_runs_out_on_the_server(phone, monkeypatch):
     expect(page.get_by_role("heading", level=1)).to_have_text(RESULT)
     expect(page.locator("form.hand")).to_have_count(0)
     game = PracticeGame.objects.get()
-    assert game.finished and game.moves[-1] == {"kind": "time"}
+    last = GameEvent.objects.filter(game_id=game.game_id).latest("seq")
+    assert game.finished and last.by == "clock" and last.public["move"] == {"kind": "time"}
