@@ -125,11 +125,15 @@ class GameEvent(models.Model):
 class Intent(models.Model):
     """A command's idempotency key, scoped to the game and the actor, with its stored outcome:
     the same key sent again (a double tap, a venue Wi-Fi retry) is answered from it, "already
-    recorded", and nothing is applied twice — so a 409 always means someone else moved."""
+    recorded", and nothing is applied twice — so a 409 always means someone else moved.
+    ``command`` is a digest of the command the key came with: the same key with another command
+    (a second card tapped on the same page) is not a repeat but a move from a page that is out of
+    date, refused as such."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     actor = models.CharField(max_length=100)
     key = models.CharField(max_length=64)
+    command = models.CharField(max_length=64, blank=True)
     outcome = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -23,6 +23,8 @@ the call in its own ``transaction.atomic()`` and publishes its own topic there.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets as random_source
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -152,8 +154,11 @@ def apply_command(
         if game is None:
             raise Hidden()
         policy(game, actor, command)
+        digest = command_digest(command)
         if key:
             stored = Intent.objects.filter(game=game, actor=actor.key, key=key).first()
+            if stored is not None and stored.command not in ("", digest):
+                raise Stale()  # this page moved already, with another command: out of date
             if stored is not None:
                 return Outcome(
                     recorded=stored.outcome,
@@ -186,10 +191,24 @@ def apply_command(
             "status": game.status,
         }
         if key:
-            Intent.objects.create(game=game, actor=actor.key, key=key, outcome=recorded)
+            Intent.objects.create(
+                game=game, actor=actor.key, key=key, command=digest, outcome=recorded
+            )
         publish_at_commit(f"game:{game.pk}")
         view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
         return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
+
+
+def command_digest(command: Command) -> str:
+    """What a command asks, as a short digest: its name, seat and arguments, in a canonical
+    JSON (keys sorted), so that the same form posted twice gives the same digest."""
+    text = json.dumps(
+        {"name": command.name, "seat": command.seat, "args": command.args},
+        sort_keys=True,
+        default=str,
+        separators=(",", ":"),
+    )
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def abandon_game(*, game_id: int) -> None:

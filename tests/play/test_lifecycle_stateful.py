@@ -42,6 +42,7 @@ class GameLife(RuleBasedStateMachine):
         self.table, opening = ADAPTER.start(config, ["A", "B"], seed)
         self.events, self.revision, self.abandoned = len(opening), 0, False
         self.recorded: dict[tuple[str, str], dict] = {}
+        self.commands: dict[tuple[str, str], Command] = {}
 
     @rule(
         name=st.sampled_from(["add", "add", "add", "card"]),
@@ -65,6 +66,11 @@ class GameLife(RuleBasedStateMachine):
                 policy=lambda game, actor, command: None,
             )
 
+        if (actor, key) in self.recorded and self.commands[actor, key] != command:
+            # The key came with another command: a move from a page already used, out of date.
+            with pytest.raises(errors.Stale):
+                attempt()
+            return
         if (actor, key) in self.recorded:
             outcome = attempt()
             assert outcome.repeat and outcome.recorded == self.recorded[actor, key]
@@ -89,6 +95,7 @@ class GameLife(RuleBasedStateMachine):
         self.table, self.revision = trial, self.revision + 1
         self.events += len(applied)
         self.recorded[actor, key] = outcome.recorded
+        self.commands[actor, key] = command
         assert not outcome.repeat and outcome.revision == self.revision
 
     @rule()

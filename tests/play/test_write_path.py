@@ -118,6 +118,19 @@ def test_the_same_key_twice_is_applied_once_and_answered_as_a_repeat():
         send(game, "add", key="same", args={"n": 2}, seen=0, actor=Actor(key="user:2"))
 
 
+def test_the_same_key_with_another_command_is_a_move_from_an_out_of_date_page():
+    # One form, one key: a second card tapped on the page after the first was played is not
+    # a repeat of the first (it would be answered "already recorded", and it was not).
+    game = new_game(bots=["B"])
+    first = send(game, "add", key="page", args={"n": 1})
+    before = stored(game)
+    with pytest.raises(Stale):
+        send(game, "add", key="page", args={"n": 3}, seen=first.revision - 1)
+    assert stored(game) == before
+    # The same command with that key is still its repeat.
+    assert send(game, "add", key="page", args={"n": 1}, seen=first.revision - 1).repeat
+
+
 def test_a_different_key_on_a_stale_revision_is_told_someone_else_moved():
     game = new_game(bots=["B"])
     send(game, "add", key="k1", args={"n": 1})
