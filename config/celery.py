@@ -26,9 +26,11 @@ app.conf.beat_schedule = {
         "task": "tournaments.tasks.sweep",
         "schedule": 60.0,
     },
-    "sweep-trois-deadlines": {
-        "task": "practice.tasks.sweep_trois_deadlines",
-        "schedule": 60.0,
+    # The one clock of the games being played (play.clock): every deadline past, the long
+    # ones (Trois's 25 minutes) and those whose ETA task was lost.
+    "keep-game-clocks": {
+        "task": "play.tasks.sweep_deadlines",
+        "schedule": 5.0,
     },
     "send-due-notifications": {
         "task": "accounts.tasks.send_due_notifications",

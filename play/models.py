@@ -53,8 +53,11 @@ class Game(models.Model):
     revision = models.PositiveIntegerField(default=0)
     # Who is asked what after the last command: a list of play.adapters.base.Await as dicts.
     awaited = models.JSONField(default=list)
-    # The earliest seat deadline, for the one clock (a later step of issue 27) to find due
-    # games by an index.
+    # The game's own deadline, set by its product at the start (Trois's 25 minutes): what the
+    # clock does when it passes is the adapter's (play.clock.on_deadline).
+    deadline = models.DateTimeField(null=True, blank=True)
+    # The earliest of the game's deadline (while it goes on) and its seats', for the one clock
+    # (play.clock) to find due games by an index.
     next_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -37,6 +37,7 @@ from django.utils import timezone
 from core.publish import publish_at_commit
 from play import secrets
 from play.adapters.base import Await, Command, Event, Refused, Viewer
+from play.clock import schedule_at_commit
 from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
@@ -96,10 +97,13 @@ def start_game(
     seats: Sequence[str],
     holders: Mapping[str, Holder],
     seed: bytes | None = None,
+    deadline: datetime | None = None,
 ) -> Game:
     """Deals a new game of ``kind`` (its adapter's ``start``) and stores it with its opening
     events. ``seed`` is fresh random bytes (128 bits) unless given, for a test or a migrated
-    game; it is stored apart (play.secrets) and never shown."""
+    game; it is stored apart (play.secrets) and never shown. ``deadline`` is the game's own
+    (Trois's 25 minutes, set by its product), kept by the clock (``play.clock``) with the
+    seats'."""
     if unknown := set(holders) - set(seats):
         raise ValueError(f"holders of no seat: {sorted(unknown)}")
     seed = random_source.token_bytes(SEED_BYTES) if seed is None else bytes(seed)
@@ -113,7 +117,9 @@ def start_game(
     else:
         status = GameStatus.OPEN if open_seat else GameStatus.PLAYING
     with transaction.atomic():
-        game = Game.objects.create(kind=kind, config=dict(config), seats=list(seats), status=status)
+        game = Game.objects.create(
+            kind=kind, config=dict(config), seats=list(seats), status=status, deadline=deadline
+        )
         Seat.objects.bulk_create(
             Seat(
                 game=game,
@@ -129,6 +135,7 @@ def start_game(
         _set_awaited(game, adapter.awaiting(table), previous=[], mover=None)
         game.save(update_fields=["awaited", "next_deadline"])
         publish_at_commit(f"game:{game.pk}")
+        schedule_at_commit(game)
     return game
 
 
@@ -195,6 +202,7 @@ def apply_command(
                 game=game, actor=actor.key, key=key, command=digest, outcome=recorded
             )
         publish_at_commit(f"game:{game.pk}")
+        schedule_at_commit(game)
         view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
         return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
 
@@ -224,6 +232,15 @@ def abandon_game(*, game_id: int) -> None:
         _set_awaited(game, [], game.awaited, mover=None)
         game.save(update_fields=["revision", "status", "awaited", "next_deadline", "updated_at"])
         publish_at_commit(f"game:{game.pk}")
+
+
+def stop_clock(*, game_id: int) -> None:
+    """Drops every deadline of a game whose clock cannot act (its stored events no longer
+    restore, or its adapter refuses the clock's command): the sweep stops asking, and the
+    game stays as it is for its product to show."""
+    with transaction.atomic():
+        Game.objects.filter(pk=game_id).update(deadline=None, next_deadline=None)
+        Seat.objects.filter(game_id=game_id).update(deadline=None)
 
 
 def forget_games(game_ids: Sequence[int]) -> None:
@@ -261,10 +278,15 @@ def _set_awaited(
     """Stores who is asked what, and each seat's deadline: a seat's clock starts when it is
     newly asked (or asked something else), or again after its own command; a seat still asked
     the same while others moved keeps its running clock (sealing at once in a dealt game).
-    ``next_deadline`` is the earliest, for the clock to find."""
+    ``next_deadline`` is the earliest, the game's own included while it goes on, for the
+    clock to find (``play.clock``)."""
     game.awaited = [asdict(ask) for ask in awaited]
-    if game.next_deadline is None and all(ask.seconds is None for ask in awaited):
-        return  # no clock ran, none starts: no seat to read
+    own = game.deadline if game.status in (GameStatus.OPEN, GameStatus.PLAYING) else None
+    if all(ask.seconds is None for ask in awaited) and all(
+        entry.get("seconds") is None for entry in previous
+    ):
+        game.next_deadline = own
+        return  # no seat's clock ran, none starts: no seat to read
     now = _clock()
     before = {entry["seat"]: entry for entry in previous}
     seats = {seat.letter: seat for seat in Seat.objects.filter(game=game)}
@@ -284,4 +306,4 @@ def _set_awaited(
         seat.deadline = deadlines.get(seat.letter)
     if changed:
         Seat.objects.bulk_update(changed, ["deadline"])
-    game.next_deadline = min((d for d in deadlines.values() if d is not None), default=None)
+    game.next_deadline = min((d for d in [own, *deadlines.values()] if d is not None), default=None)

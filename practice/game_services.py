@@ -1,13 +1,14 @@
 """Writes for practice games of Trois and CPT-113 (docs/practice.md, "Other games"): start
-one, play a move, enforce Trois's time limit. The game is a ``play.Game`` played through the
+one, play a move, and Trois's time limit. The game is a ``play.Game`` played through the
 table core's one write path (``play.services.apply_command``): every event is stored, the bots'
 included, so a stored game never depends on the bots' code; this module is the product around
 it — whose game it is (the policy: the owner only, anyone else is told there is no such game),
-the outcome for the lists, Trois's 25 minutes, and the keep-50 policy."""
+the outcome for the lists, Trois's 25 minutes (a deadline of the game, kept by the core's one
+clock, ``play.clock``: this module tells it whose game it is through ``clock_keeper``), and
+the keep-50 policy."""
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -15,11 +16,11 @@ from typing import Any
 from django.db import transaction
 
 from games.cpt113.state import default_names
+from play import clock
 from play import services as play
 from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
 from play.errors import Forbidden, Hidden
-from play.errors import Refused as Illegal
 from play.models import Game, HolderKind
 from play.selectors import view_of
 
@@ -28,16 +29,12 @@ from .game import Refused, Unreplayable
 from .models import Outcome, PracticeGame
 from .words import NO_REVISION
 
-logger = logging.getLogger(__name__)
-
 #: The person's seat; every other seat is a heuristic bot's (the partner's too, in CPT-113).
 PERSON = "A"
 BOT = "heuristic"
 BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3")
 PARTNER = "Partner"
 SEAT_LETTERS = "ABCDEFGH"
-#: The actor of the dealer's ``time``: the automation, which sends no idempotency key.
-CLOCK = "clock"
 #: The seed's time limit; the server keeps the deadline (docs/games-trois.md, reading 5).
 TIME_LIMIT_MINUTES = 25
 #: How many of these games a person keeps: starting one more forgets the oldest beyond this.
@@ -83,7 +80,9 @@ def start_game(user, kind: str, groups: int = 0) -> PracticeGame:
     if kind == PracticeGame.Kind.TROIS:
         deadline = game_clock.now() + timedelta(minutes=TIME_LIMIT_MINUTES)
     with transaction.atomic():
-        game = play.start_game(kind=kind, config=config, seats=seats, holders=holders)
+        game = play.start_game(
+            kind=kind, config=config, seats=seats, holders=holders, deadline=deadline
+        )
         practice = PracticeGame.objects.create(
             user=user, kind=kind, game=game, groups=groups, name=name, deadline=deadline
         )
@@ -99,23 +98,17 @@ def start_game(user, kind: str, groups: int = 0) -> PracticeGame:
     return practice
 
 
-def time_is_up(practice: PracticeGame) -> bool:
-    return (
-        not practice.finished
-        and practice.deadline is not None
-        and game_clock.now() >= practice.deadline
-    )
-
-
 def open_game(practice_id: int, user) -> tuple[PracticeGame, dict[str, Any]]:
-    """The game as the person's seat sees it now (``adapter.view``), its time limit enforced
-    first if passed; DoesNotExist for someone else's, Unreplayable for a game the data
-    migration could not convert (or whose stored events no longer restore)."""
+    """The game as the person's seat sees it now (``adapter.view``), its time limit kept
+    first if passed (``play.clock.check_on_request``: in eager mode nothing else does);
+    DoesNotExist for someone else's, Unreplayable for a game the data migration could not
+    convert (or whose stored events no longer restore)."""
     practice = PracticeGame.objects.select_related("game").get(pk=practice_id, user=user)
     if practice.game_id is None:
         raise Unreplayable(practice.pk)
-    if time_is_up(practice):
-        enforce_deadline(practice.pk)
+    if _past_deadline(practice.game) and clock.check_on_request(
+        practice.game_id, now=game_clock.now()
+    ):
         practice = PracticeGame.objects.select_related("game").get(pk=practice.pk)
     try:
         return practice, view_of(practice.game_id, ME)
@@ -130,7 +123,7 @@ def _policy(practice: PracticeGame) -> play.Policy:
     def policy(game: Game, actor: play.Actor, command: Command) -> None:
         if game.pk != practice.game_id:
             raise Hidden()
-        if actor.key == CLOCK:
+        if actor.key == clock.CLOCK:
             if command.name != "time" or command.seat is not None:
                 raise Forbidden()
             return
@@ -157,52 +150,24 @@ def _locked(practice_id: int, **owner) -> PracticeGame:
     return PracticeGame.objects.select_for_update().get(pk=practice_id, **owner)
 
 
-def _revision(practice: PracticeGame) -> int:
-    return Game.objects.values_list("revision", flat=True).get(pk=practice.game_id)
+def _past_deadline(game: Game) -> bool:
+    """Whether the clock may have something to do (read from the row in hand, no query)."""
+    return game.next_deadline is not None and game.next_deadline <= game_clock.now()
 
 
-def _call_time(practice: PracticeGame) -> play.Outcome:
-    outcome = play.apply_command(
-        game_id=practice.game_id,
-        actor=play.Actor(CLOCK),
-        command=Command("time"),
-        key="",
-        seen_revision=_revision(practice),
+def clock_keeper(game_id: int) -> clock.Keeper | None:
+    """Practice's part when the clock acts on one of its games (``play.clock.keep``, in
+    PracticeConfig.ready): the binding's row locked first, as for every write to a practice
+    game, the policy, and the outcome for the lists settled in the same transaction."""
+    practice = PracticeGame.objects.filter(game_id=game_id).first()
+    if practice is None:
+        return None
+    return clock.Keeper(
         policy=_policy(practice),
+        lock_first=lambda: _locked(practice.pk),
         viewer=ME,
+        settle=lambda outcome: _settle(practice, outcome),
     )
-    _settle(practice, outcome)
-    return outcome
-
-
-def enforce_deadline(practice_id: int) -> bool:
-    """The dealer calls time on a Trois game past its deadline; False when there is nothing
-    to do (idempotent: the sweep and a request may both try)."""
-    with transaction.atomic():
-        practice = PracticeGame.objects.select_for_update().filter(pk=practice_id).first()
-        if practice is None or not time_is_up(practice):
-            return False
-        if practice.game_id is None:
-            # Nothing can be ended that cannot be set out: the sweep stops asking.
-            practice.deadline = None
-            practice.save(update_fields=["deadline"])
-            return False
-        try:
-            _call_time(practice)
-        except (Illegal, Unrestorable):
-            logger.warning("practice game %s took no time call: its limit dropped", practice.pk)
-            practice.deadline = None
-            practice.save(update_fields=["deadline"])
-            return False
-    return True
-
-
-def sweep() -> int:
-    """Beat: every unfinished Trois game past its deadline ends now."""
-    due = PracticeGame.objects.filter(finished=False, deadline__lte=game_clock.now()).values_list(
-        "pk", flat=True
-    )
-    return sum(enforce_deadline(pk) for pk in list(due))
 
 
 def command_of(move: dict[str, Any]) -> Command:
@@ -228,8 +193,8 @@ def play_move(
         practice = _locked(practice_id, user=user)
         if practice.game_id is None:
             raise Unreplayable(practice.pk)
-        if time_is_up(practice):
-            _call_time(practice)
+        if clock.act_if_due(practice.game_id, now=game_clock.now()):
+            practice.refresh_from_db()
             return Played(practice)
         try:
             outcome = play.apply_command(

@@ -267,18 +267,21 @@ def test_a_move_after_the_deadline_ends_the_game_instead(ada, monkeypatch):
 
 
 def test_the_sweep_ends_games_past_their_deadline_only(ada, monkeypatch):
-    from practice.tasks import sweep_trois_deadlines
+    """Nobody looking at the page: the core's sweep (beat, every few seconds) ends it."""
+    from config.celery import app
+    from play.tasks import sweep_deadlines
 
     client = client_for(ada)
     due, fresh = start(client), start(client)
     start(client, "cpt113", "2")
-    PracticeGame.objects.filter(pk=due.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    from config.celery import app
-
-    assert app.conf.beat_schedule["sweep-trois-deadlines"]["task"] == sweep_trois_deadlines.name
-    assert sweep_trois_deadlines() == 1
-    assert sweep_trois_deadlines() == 0
-    assert PracticeGame.objects.get(pk=due.pk).finished
+    past = timezone.now() - timedelta(seconds=1)
+    Game.objects.filter(pk=due.game_id).update(deadline=past, next_deadline=past)
+    entry = app.conf.beat_schedule["keep-game-clocks"]
+    assert entry["task"] == sweep_deadlines.name and entry["schedule"] <= 10
+    assert sweep_deadlines() == 1
+    assert sweep_deadlines() == 0
+    due.refresh_from_db()
+    assert due.finished and last_move(due) == {"kind": "time"} and due.outcome
     assert not PracticeGame.objects.get(pk=fresh.pk).finished
 
 

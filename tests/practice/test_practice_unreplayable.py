@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from practice import game_services
+from play.tasks import sweep_deadlines
 from practice.models import PracticeDuel, PracticeGame
 from practice.words import UNREPLAYABLE_TITLE
 from tests.factories import UserFactory
@@ -71,7 +71,7 @@ def test_a_trois_game_that_cannot_be_replayed_says_so_and_its_deadline_stops_the
         deadline=timezone.now() - timedelta(minutes=1),
     )
     migration.convert_games(historical(), None)
-    assert game_services.sweep() == 0
+    assert sweep_deadlines() == 0
     game.refresh_from_db()
     assert game.deadline is None and not game.finished and game.moves == [IMPOSSIBLE_TROIS]
 
