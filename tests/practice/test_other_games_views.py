@@ -285,6 +285,34 @@ def test_the_sweep_ends_games_past_their_deadline_only(ada, monkeypatch):
     assert not PracticeGame.objects.get(pk=fresh.pk).finished
 
 
+def test_a_game_going_on_when_the_clock_moved_to_the_core_keeps_its_deadline(ada):
+    """Started before practice 0006: its deadline was the binding's only; the migration gives
+    it to the play.Game, which the core's sweep then ends on time."""
+    import importlib
+
+    from django.db import connection
+    from django.db.migrations.loader import MigrationLoader
+
+    from play.tasks import sweep_deadlines
+
+    migration = importlib.import_module("practice.migrations.0006_trois_deadline_on_play_game")
+    client = client_for(ada)
+    going_on, finished = start(client), start(client)
+    past = timezone.now() - timedelta(seconds=1)
+    PracticeGame.objects.filter(pk=going_on.pk).update(deadline=past)
+    PracticeGame.objects.filter(pk=finished.pk).update(deadline=past, finished=True)
+    Game.objects.update(deadline=None, next_deadline=None)  # as before the core's clock
+    state = MigrationLoader(connection).project_state(
+        ("practice", "0006_trois_deadline_on_play_game")
+    )
+    migration.deadlines_to_games(state.apps, None)
+    assert Game.objects.get(pk=going_on.game_id).next_deadline == past
+    assert Game.objects.get(pk=finished.game_id).next_deadline is None
+    assert sweep_deadlines() == 1
+    going_on.refresh_from_db()
+    assert going_on.finished and last_move(going_on) == {"kind": "time"}
+
+
 def test_a_person_keeps_only_their_latest_games(ada, monkeypatch):
     monkeypatch.setattr(game_services, "KEPT_PER_PERSON", 3)
     theirs = game_services.start_game(UserFactory(), "trois")
