@@ -63,3 +63,14 @@ def log_since(game_id: int, revision: int) -> list[dict[str, Any]]:
             "seq", "revision", "by", "public"
         )
     ]
+
+
+def events_of(game_id: int) -> list[tuple[int, int, int, str, dict[str, Any], Any, Any]]:
+    """Every stored event of the game, undone ones too, in the order they were stored: (pk,
+    seq, revision, by, public, created_at, undone_at). For a product's log, which strikes an
+    undone move through rather than leave it out (one query)."""
+    return list(
+        GameEvent.objects.filter(game_id=game_id)
+        .order_by("pk")
+        .values_list("pk", "seq", "revision", "by", "public", "created_at", "undone_at")
+    )

@@ -277,6 +277,12 @@ def abandon_game(*, game_id: int) -> None:
         publish_at_commit(f"game:{game.pk}")
 
 
+def discard_games(game_ids: Sequence[int]) -> None:
+    """Deletes games with everything stored of them (seats, events, keys, secrets): their
+    product let them go (a casual table deleted with its owner, or beyond the 50 kept)."""
+    Game.objects.filter(pk__in=list(game_ids)).delete()
+
+
 def _view(game: Game, viewer: Viewer | None) -> dict[str, Any] | None:
     if viewer is None:
         return None

@@ -1,7 +1,10 @@
 """A casual table: a game of 2–6 named seats (or teams) refereed outside any tournament
 (docs/tables.md). Its seats are names, not entrants; its record is the engine's, like a duel's.
 
-`tables/services.py` alone writes these rows.
+The game itself — its events, revision and status — is a `play.Game` of kind
+`split_uno_refereed`, played through the table core's one write path (`play.services`);
+a `CasualTable` is the product around it: its owner, co-referees, record link and the set-up
+the owner chose. `tables/services.py` alone writes these rows.
 """
 
 from django.conf import settings
@@ -18,6 +21,10 @@ class CasualTable(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="casual_tables"
     )
+    # The game played at this table (one each). No reverse accessor: the core knows nothing
+    # of its products. Deleting the game deletes the table; deleting the table deletes its
+    # game too (`tables.signals`).
+    game = models.OneToOneField("play.Game", on_delete=models.CASCADE, null=True, related_name="+")
     # The engine's record header (RULES.md sections 8 and 11), fixed when the table opens.
     ruleset = models.CharField(max_length=20)
     variants = models.JSONField(default=list, blank=True)
