@@ -20,6 +20,8 @@ from games.split_uno.constants import CARD_LABELS
 from play import selectors as play_selectors
 from play.adapters.base import Refused, Viewer
 from play.models import Game
+from play.selectors import StoredEvent
+from play.services import Outcome
 
 from . import services, words
 from .models import CasualTable, CoReferee
@@ -139,14 +141,14 @@ class TableView:
         return out
 
 
-def _rows(game_id: int) -> list[Row]:
+def _rows(stored: list[StoredEvent]) -> list[Row]:
     """The game's moves (not its opening) in the duel log's row shape, so that one helper
     (`log_update`) says what a page lacks on both consoles: numbered from 1 as the moves of
     the record are (the core numbers the opening 1). One row per move and one undo each, so
     rows + undone rows is the game's revision, the timeline `log_update` reads."""
     return [
         (pk, seq - 1, public.get("event", {}), public.get("log", []), created, undone)
-        for pk, seq, _, _, public, created, undone in play_selectors.events_of(game_id)
+        for pk, seq, _, _, public, created, undone in stored
         if "header" not in public
     ]
 
@@ -170,19 +172,21 @@ def _deck_note(table: CasualTable) -> str:
     return words.deck_note(rules.number_pool, len(table.seats), rules.starting_number_cards)
 
 
-def _view(game: Game) -> dict | None:
+def _view(game: Game, stored: list[StoredEvent]) -> dict | None:
     """The core's view of the game for its referee; None if its record no longer replays."""
     try:
-        restored = play_selectors.restore(game)
+        restored = play_selectors.restore(game, stored)
         return restored.adapter.view(restored.table, REFEREE)
     except Refused:
         return None
 
 
-def console(table: CasualTable) -> TableView:
-    """The console of `table` (from `refereed_table`: its game joined): its moves in one
-    query, the game restored in three."""
-    rows = _rows(table.game_id)
+def console(table: CasualTable, after: Outcome | None = None) -> TableView:
+    """The console of `table` (from `refereed_table`: its game joined): its events in one
+    query, the game restored in two more. `after`: the outcome of the write this console
+    answers, whose view is used as it is (no second restore) if no one moved since."""
+    stored = play_selectors.events_of(table.game_id)
+    rows = _rows(stored)
     revision = len(rows) + sum(1 for row in rows if row[5] is not None)
     active = [row[2] for row in rows if row[5] is None]
     view = TableView(
@@ -194,7 +198,10 @@ def console(table: CasualTable) -> TableView:
         rows=rows,
     )
     view.deck_note = _deck_note(table)
-    shown = _view(table.game)
+    if after is not None and after.view is not None and after.revision == revision:
+        shown: dict | None = after.view
+    else:
+        shown = _view(table.game, stored)
     if shown is None:
         view.headline = "This table's record cannot be replayed"
         return view
@@ -331,7 +338,7 @@ class TableReplay(ReplayView):
 def replay(table: CasualTable, step: int | None) -> ReplayView:
     """The state after the first `step` active moves, beside the moves (two queries)."""
     record = services.record_of(table)
-    moves = [row for row in _rows(table.game_id) if row[5] is None]
+    moves = [row for row in _rows(play_selectors.events_of(table.game_id)) if row[5] is None]
     total = len(moves)
     step = total if step is None else max(0, min(step, total))
     return TableReplay(

@@ -14,7 +14,6 @@ import hashlib
 import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -31,12 +30,12 @@ from games.split_uno import PRESETS, VARIANTS, EngineError, resolve_rules
 from games.split_uno import Duel as EngineDuel
 from play import selectors as play_selectors
 from play import services as play_services
-from play.adapters.base import Command
+from play.adapters.base import Command, Viewer
 from play.adapters.split_uno_refereed import KIND, config_of
 from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import GameStatus, HolderKind
-from play.services import Actor, Holder, Policy
+from play.services import Actor, Holder, Outcome, Policy
 
 from . import words
 from .models import CasualTable, CoReferee
@@ -62,13 +61,8 @@ class Conflict(ServiceError):
         super().__init__(words.CONFLICT, code="conflict")
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """What a move or an undo did: `repeat` when the same form was already recorded (nothing
-    changed); `finished` whether the game is over now."""
-
-    repeat: bool
-    finished: bool
+#: A casual table's game as every referee sees it (nothing is hidden at a refereed table).
+REFEREE = Viewer("referee")
 
 
 def token_hash(token: str) -> str:
@@ -295,8 +289,10 @@ def _table_policy(table_id: int) -> tuple[Callable[[], object], Policy]:
     return lock, policy
 
 
-def _game_id(table_id: int) -> int:
-    game_id = CasualTable.objects.filter(pk=table_id).values_list("game_id", flat=True).first()
+def _game_id(table_id: int, game_id: int | None) -> int:
+    """The table's game (given by a caller that has read the table: no query)."""
+    if game_id is None:
+        game_id = CasualTable.objects.filter(pk=table_id).values_list("game_id", flat=True).first()
     if game_id is None:
         raise Hidden(words.NOT_YOURS)
     return game_id
@@ -318,13 +314,16 @@ def append_event(
     event: Mapping[str, Any] | Command,
     expected_revision: int | None,
     key: str = "",
+    game_id: int | None = None,
 ) -> Outcome:
     """Apply one move (a round, an action card, a decision or a referee ending) through
-    `play.services.apply_command`: the table's policy, the key, the page's revision."""
-    game_id = _game_id(table_id)
+    `play.services.apply_command`: the table's policy, the key, the page's revision. The
+    outcome: `repeat` when the same form was already recorded (nothing changed), the game's
+    revision and status, and its view for the referee."""
+    game_id = _game_id(table_id, game_id)
     lock, policy = _table_policy(table_id)
     try:
-        done = play_services.apply_command(
+        return play_services.apply_command(
             game_id=game_id,
             actor=_actor(actor),
             command=_command(event),
@@ -332,6 +331,7 @@ def append_event(
             seen_revision=-1 if expected_revision is None else expected_revision,
             policy=policy,
             lock_first=lock,
+            viewer=REFEREE,
         )
     except Stale:
         raise Conflict() from None
@@ -339,27 +339,34 @@ def append_event(
         if play_selectors.game_or_hidden(game_id).status == GameStatus.FINISHED:
             raise ServiceError(words.GAME_OVER, code="closed") from None
         raise ServiceError(err.message, code="illegal") from None
-    return Outcome(repeat=done.repeat, finished=done.status == GameStatus.FINISHED)
 
 
-def undo(*, table_id: int, actor: Any, expected_revision: int | None, key: str = "") -> Outcome:
+def undo(
+    *,
+    table_id: int,
+    actor: Any,
+    expected_revision: int | None,
+    key: str = "",
+    game_id: int | None = None,
+) -> Outcome:
     """Take back the last move, the one that ended the game included (a casual table has no
-    result to protect), through `play.services.undo_last`; its event stays, marked undone."""
+    result to protect), through `play.services.undo_last`; its event stays, marked undone.
+    The outcome as `append_event`'s."""
     lock, policy = _table_policy(table_id)
     try:
-        done = play_services.undo_last(
-            game_id=_game_id(table_id),
+        return play_services.undo_last(
+            game_id=_game_id(table_id, game_id),
             actor=_actor(actor),
             key=key,
             seen_revision=-1 if expected_revision is None else expected_revision,
             policy=policy,
             lock_first=lock,
+            viewer=REFEREE,
         )
     except Stale:
         raise Conflict() from None
     except Illegal as err:
         raise ServiceError(err.message, code="closed") from None
-    return Outcome(repeat=done.repeat, finished=done.status == GameStatus.FINISHED)
 
 
 # The public record link ----------------------------------------------------------------------

@@ -36,6 +36,7 @@ from core.numbers import read_int
 from games.split_uno import COLORS, PRESETS, VARIANTS
 from play.adapters.base import Command, Refused
 from play.adapters.split_uno_refereed import parse
+from play.services import Outcome
 
 from . import forms, selectors, services, words
 from .models import CasualTable
@@ -153,12 +154,13 @@ def _console_response(
     notice: str | None = None,
     status: int = 200,
     undo: bool = False,
+    after: Outcome | None = None,
 ) -> HttpResponse:
     """htmx gets the console partial and, out of band, the line a screen reader announces and
     the log lines the asking page lacks (keyed by the revision it showed: only the new lines,
     the lines undone since marked so, or for a page too far behind its latest lines); a plain
     request gets the whole page, the only answer with the whole log (issue 27)."""
-    view = selectors.console(table)
+    view = selectors.console(table, after)
     context = _context(request, view, error, notice)
     if request.htmx:
         context["log_update"] = view.log_since(_page_revision(request))
@@ -175,7 +177,7 @@ def _console_response(
 def _write(
     request: HttpRequest,
     table: CasualTable,
-    apply: Callable[[], services.Outcome],
+    apply: Callable[[], Outcome],
     done: str,
     repeat: str,
     *,
@@ -196,9 +198,12 @@ def _write(
         else:
             messages.success(request, done)
         return HttpResponseRedirect(_console_url(table.pk))
-    notice = repeat if outcome.repeat else None
     return _console_response(
-        request, _table(request, table.pk), notice=notice, undo=undo and not outcome.repeat
+        request,
+        _table(request, table.pk),
+        notice=repeat if outcome.repeat else None,
+        undo=undo and not outcome.repeat,
+        after=outcome,
     )
 
 
@@ -243,6 +248,7 @@ def _append(
             event=command,
             expected_revision=forms.revision(request.POST),
             key=services.intent_key(request.POST.get("intent", ""), what, command),
+            game_id=table.game_id,
         ),
         done,
         words.ALREADY_RECORDED,
@@ -271,6 +277,7 @@ def undo(request: HttpRequest, table_id: int) -> HttpResponse:
             actor=request.user,
             expected_revision=forms.revision(request.POST),
             key=services.intent_key(request.POST.get("intent", ""), "undo"),
+            game_id=table.game_id,
         ),
         "The last move is undone (it stays in the log, struck through).",
         words.ALREADY_UNDONE,
