@@ -19,6 +19,12 @@ it is for"), and the only writer of play's rows.
 
 A product that changes more than the game (a duel's result, a tournament's standings) wraps
 the call in its own ``transaction.atomic()`` and publishes its own topic there.
+
+``undo_last`` takes back the last command (all its events, the bots' answers included) by the
+same path: lock, the product's policy (which decides whether undo is allowed at all: it is
+sent ``Command("undo")``), the key, the revision; the events are marked undone (never
+deleted), the revision bumped and the status, what is awaited and the deadlines recomputed
+from the events still active.
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ from play.selectors import restore
 
 from . import words
 
+#: The command a product's policy is asked about for an undo (``undo_last``).
+UNDO = "undo"
 SEED_BYTES = 16  # 128 bits: a dealt game's least (issue 27)
 _clock = timezone.now  # the seats' clocks start from it; a test moves it
 
@@ -219,6 +227,75 @@ def command_digest(command: Command) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def undo_last(
+    *,
+    game_id: int,
+    actor: Actor,
+    key: str,
+    seen_revision: int,
+    policy: Policy,
+    lock_first: Callable[[], object] | None = None,
+    viewer: Viewer | None = None,
+) -> Outcome:
+    """Takes back the last command still standing: its events (the rows of the highest
+    revision among the active ones; never the opening deal) are marked undone. In the order
+    of ``apply_command``; the policy receives ``Command("undo")`` and decides whether this
+    product allows an undo now (refereed duels while running, casual tables even at the end,
+    a dealt game never). The recorded outcome names the undone sequence numbers. Raises
+    ``Hidden``, ``Forbidden``, ``Stale`` or ``play.errors.Refused`` (nothing to undo, a
+    stopped game); each leaves everything as it was."""
+    with transaction.atomic():
+        if lock_first is not None:
+            lock_first()
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise Hidden()
+        command = Command(UNDO)
+        policy(game, actor, command)
+        digest = command_digest(command)
+        if key:
+            stored = Intent.objects.filter(game=game, actor=actor.key, key=key).first()
+            if stored is not None and stored.command not in ("", digest):
+                raise Stale()  # this page moved already, with another command: out of date
+            if stored is not None:
+                return Outcome(
+                    recorded=stored.outcome,
+                    revision=game.revision,
+                    status=game.status,
+                    repeat=True,
+                    view=_view(game, viewer),
+                )
+        if seen_revision != game.revision:
+            raise Stale()
+        if game.status == GameStatus.ABANDONED:
+            raise Illegal(words.ABANDONED)
+        active = GameEvent.objects.filter(game=game, undone_at=None)
+        last = active.order_by("-revision").values_list("revision", flat=True).first()
+        if not last:  # no event, or only the opening deal (revision 0)
+            raise Illegal(words.NOTHING_TO_UNDO)
+        undone = sorted(active.filter(revision=last).values_list("seq", flat=True))
+        active.filter(revision=last).update(undone_at=timezone.now())
+        game.revision += 1
+        restored = restore(game)
+        if restored.adapter.finished(restored.table):
+            game.status = GameStatus.FINISHED
+        elif Seat.objects.filter(game=game, holder=HolderKind.OPEN).exists():
+            game.status = GameStatus.OPEN
+        else:
+            game.status = GameStatus.PLAYING
+        _set_awaited(game, restored.adapter.awaiting(restored.table), game.awaited, mover=None)
+        game.save(update_fields=["revision", "status", "awaited", "next_deadline", "updated_at"])
+        recorded = {"revision": game.revision, "undone": undone, "status": game.status}
+        if key:
+            Intent.objects.create(
+                game=game, actor=actor.key, key=key, command=digest, outcome=recorded
+            )
+        publish_at_commit(f"game:{game.pk}")
+        schedule_at_commit(game)
+        view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
+        return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
+
+
 def abandon_game(*, game_id: int) -> None:
     """Stops a game before its end (its product's decision: a voided duel, a table given up):
     nothing is awaited any more and no clock runs. The events stay."""
@@ -244,8 +321,8 @@ def stop_clock(*, game_id: int) -> None:
 
 
 def forget_games(game_ids: Sequence[int]) -> None:
-    """Deletes games with everything of theirs (seats, events, keys, secrets): a product's
-    retention policy (practice keeps a person's latest 50), never a move's undo."""
+    """Deletes games with everything of theirs (seats, events, keys, secrets): their product
+    let them go (practice keeps a person's latest 50; a casual table deleted), never an undo."""
     Game.objects.filter(pk__in=list(game_ids)).delete()
 
 

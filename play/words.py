@@ -10,3 +10,5 @@ FORBIDDEN = "This is not yours to play."
 REPEAT = "Already recorded — nothing changed."
 #: A command to a game its product stopped before the end.
 ABANDONED = "This game was stopped: it takes no more moves."
+#: An undo with nothing to take back: no command since the game started.
+NOTHING_TO_UNDO = "There is no move to undo."

@@ -1,7 +1,10 @@
 """A casual table: a game of 2–6 named seats (or teams) refereed outside any tournament
 (docs/tables.md). Its seats are names, not entrants; its record is the engine's, like a duel's.
 
-`tables/services.py` alone writes these rows.
+The game itself — its events, revision and status — is a `play.Game` of kind
+`split_uno_refereed`, played through the table core's one write path (`play.services`);
+a `CasualTable` is the product around it: its owner, co-referees, record link and the set-up
+the owner chose. `tables/services.py` alone writes these rows.
 """
 
 from django.conf import settings
@@ -9,15 +12,14 @@ from django.db import models
 from django.utils import timezone
 
 
-class TableStatus(models.TextChoices):
-    PLAYING = "playing", "Playing"
-    FINISHED = "finished", "Finished"
-
-
 class CasualTable(models.Model):
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="casual_tables"
     )
+    # The game played at this table (one each). No reverse accessor: the core knows nothing
+    # of its products. Deleting the game deletes the table; deleting the table deletes its
+    # game too (`tables.signals`).
+    game = models.OneToOneField("play.Game", on_delete=models.CASCADE, related_name="+")
     # The engine's record header (RULES.md sections 8 and 11), fixed when the table opens.
     ruleset = models.CharField(max_length=20)
     variants = models.JSONField(default=list, blank=True)
@@ -26,10 +28,6 @@ class CasualTable(models.Model):
     seats = models.JSONField()
     #: Lists of seat letters (the `team` variant), or null.
     teams = models.JSONField(null=True, blank=True)
-    status = models.CharField(max_length=8, choices=TableStatus.choices, default="playing")
-    seq = models.PositiveIntegerField(default=0)  # active events
-    # Every move and every undo adds one; a page's revision tells whether it is stale.
-    revision = models.PositiveIntegerField(default=0)
     #: SHA-256 of the public record link's token; empty: no live link.
     replay_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -53,36 +51,6 @@ class CasualTable(models.Model):
     @property
     def names(self) -> dict[str, str]:
         return dict(zip(self.letters, self.seats, strict=True))
-
-
-class TableEvent(models.Model):
-    """One move of a table's record. Undo marks the row undone; it is never deleted."""
-
-    table = models.ForeignKey(CasualTable, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()
-    payload = models.JSONField()
-    summary = models.JSONField(default=list)  # the engine's effects, in words
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-
-    class Meta:
-        ordering = ["pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["table", "seq"],
-                condition=models.Q(undone_at=None),
-                name="unique_active_table_event_seq",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.table} #{self.seq}" + (" (undone)" if self.undone_at else "")
 
 
 class CoReferee(models.Model):

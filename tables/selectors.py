@@ -1,7 +1,9 @@
 """Reads for the casual tables: who may see a table, and its console and replay in words.
 
-The state and the legal moves come from the engine replaying the active moves, never from a
-cache; a console costs a fixed number of queries whatever the length of the game.
+The state and the moves the referee may enter come from the table core's view of the game
+(`play`: the refereed adapter restoring the active events, never a cache); the log from the
+game's stored events, undone ones too. A console costs a fixed number of queries whatever the
+length of the game.
 """
 
 from dataclasses import dataclass, field
@@ -13,25 +15,33 @@ from django.http import Http404
 
 from duels import words as duel_words
 from duels.selectors import Choice, LogEntry, LogUpdate, ReplayView, Row, log_entry, log_update
-from games.split_uno import CARDS, EngineError, Legal, resolve_rules, state_after
-from games.split_uno import Duel as EngineDuel
+from games.split_uno import CARDS, resolve_rules, state_after
 from games.split_uno.constants import CARD_LABELS
+from play import selectors as play_selectors
+from play.adapters.base import Refused, Viewer
+from play.models import Game
+from play.selectors import StoredEvent
+from play.services import Outcome
 
 from . import services, words
-from .models import CasualTable, CoReferee, TableStatus
+from .models import CasualTable, CoReferee
+
+#: A casual table's view is the referee's (nothing is hidden at a refereed table).
+REFEREE = Viewer("referee")
 
 
 def refereed_table(user: Any, table_id: int) -> CasualTable:
     """The table, for its owner or an accepted co-referee; anyone else gets a 404 (a table's
     existence is nobody else's business)."""
-    table = CasualTable.objects.filter(pk=table_id).select_related("owner").first()
+    table = CasualTable.objects.filter(pk=table_id).select_related("owner", "game").first()
     if table is None or not services.may_referee(user, table):
         raise Http404("No such table.")
     return table
 
 
 def revision_of(table_id: int) -> int | None:
-    return CasualTable.objects.filter(pk=table_id).values_list("revision", flat=True).first()
+    """The table's revision: its game's (every move and every undo adds one)."""
+    return CasualTable.objects.filter(pk=table_id).values_list("game__revision", flat=True).first()
 
 
 def tables_of(user: Any) -> QuerySet[CasualTable]:
@@ -39,7 +49,7 @@ def tables_of(user: Any) -> QuerySet[CasualTable]:
     co = CoReferee.objects.filter(user=user, accepted_at__isnull=False, revoked_at=None)
     return (
         CasualTable.objects.filter(Q(owner=user) | Q(pk__in=co.values("table")))
-        .select_related("owner")
+        .select_related("owner", "game")
         .order_by("-created_at", "-pk")
     )
 
@@ -131,14 +141,16 @@ class TableView:
         return out
 
 
-def _rows(table: CasualTable) -> list[Row]:
-    """The table's moves in the duel log's row shape, so that one helper (`log_update`) says
-    what a page lacks on both consoles."""
-    return list(
-        table.events.order_by("pk").values_list(
-            "pk", "seq", "payload", "summary", "created_at", "undone_at"
-        )
-    )
+def _rows(stored: list[StoredEvent]) -> list[Row]:
+    """The game's moves (not its opening) in the duel log's row shape, so that one helper
+    (`log_update`) says what a page lacks on both consoles: numbered from 1 as the moves of
+    the record are (the core numbers the opening 1). One row per move and one undo each, so
+    rows + undone rows is the game's revision, the timeline `log_update` reads."""
+    return [
+        (pk, seq - 1, public.get("event", {}), public.get("log", []), created, undone)
+        for pk, seq, _, _, public, created, undone in stored
+        if "header" not in public
+    ]
 
 
 def _team_labels(table: CasualTable) -> dict[str, str]:
@@ -160,9 +172,21 @@ def _deck_note(table: CasualTable) -> str:
     return words.deck_note(rules.number_pool, len(table.seats), rules.starting_number_cards)
 
 
-def console(table: CasualTable) -> TableView:
-    """The console of `table` (one query for its moves)."""
-    rows = _rows(table)
+def _view(game: Game, stored: list[StoredEvent]) -> dict | None:
+    """The core's view of the game for its referee; None if its record no longer replays."""
+    try:
+        restored = play_selectors.restore(game, stored)
+        return restored.adapter.view(restored.table, REFEREE)
+    except Refused:
+        return None
+
+
+def console(table: CasualTable, after: Outcome | None = None) -> TableView:
+    """The console of `table` (from `refereed_table`: its game joined): its events in one
+    query, the game restored in two more. `after`: the outcome of the write this console
+    answers, whose view is used as it is (no second restore) if no one moved since."""
+    stored = play_selectors.events_of(table.game_id)
+    rows = _rows(stored)
     revision = len(rows) + sum(1 for row in rows if row[5] is not None)
     active = [row[2] for row in rows if row[5] is None]
     view = TableView(
@@ -174,32 +198,40 @@ def console(table: CasualTable) -> TableView:
         rows=rows,
     )
     view.deck_note = _deck_note(table)
-    try:
-        engine = EngineDuel.from_record(services.record_of(table, events=active))
-    except EngineError:
+    if after is not None and after.view is not None and after.revision == revision:
+        shown: dict | None = after.view
+    else:
+        shown = _view(table.game, stored)
+    if shown is None:
         view.headline = "This table's record cannot be replayed"
         return view
-    view.state = engine.state()
-    legal = engine.legal()
-    view.playing = not engine.finished
-    view.finished = engine.finished or table.status == TableStatus.FINISHED
-    view.seats = _seats(table, view.state, legal, view.playing)
+    view.state = shown["state"]
+    after = shown["next"] or {}
+    view.finished = shown["finished"]
+    view.playing = not view.finished
+    view.seats = _seats(table, view.state, after, view.playing)
     view.in_play = [seat for seat in view.seats if not seat.out]
     view.pads = [seat for seat in view.seats if seat.reveals]
-    view.can_play_round = view.playing and legal.can_play_round
-    if view.playing and legal.awaiting:
-        view.decision = _decision(table, legal.awaiting, view.seats, active)
+    view.can_play_round = view.playing and after.get("round") is not None
+    if view.playing and shown["decision"]:
+        view.decision = _decision(table, shown["decision"], view.seats, active)
     _headline(view)
     return view
 
 
-def _seats(table: CasualTable, state: dict, legal: Legal, playing: bool) -> list[SeatView]:
+def _seats(table: CasualTable, state: dict, after: dict, playing: bool) -> list[SeatView]:
+    """Each seat with what the referee may enter for it (`after`: the view's `next`)."""
     teams = _team_labels(table)
     names = table.names
+    round_ = after.get("round") or {}
+    in_play = [s for s in table.letters if not state["seats"][s].get("out")]
     out = []
     for letter in table.letters:
         seat = state["seats"][letter]
-        cards = legal.actions.get(letter, ()) if playing else ()
+        cards = after.get("actions", {}).get(letter, ()) if playing else ()
+        # With two seats the view names no targets (there is one): a decision's words still
+        # name the other seat.
+        targets = after.get("targets", {}).get(letter) or [s for s in in_play if s != letter]
         out.append(
             SeatView(
                 letter=letter,
@@ -210,12 +242,12 @@ def _seats(table: CasualTable, state: dict, legal: Legal, playing: bool) -> list
                 blocked=seat["blocked"],
                 out=bool(seat.get("out")),
                 team=teams.get(letter, ""),
-                reveals=playing and legal.can_play_round and letter in legal.round_seats,
+                reveals=playing and letter in round_.get("seats", ()),
                 actions=[
                     Choice(c, CARD_LABELS[c]) for c in CARDS if c in cards and c != "color_change"
                 ],
                 color_change="color_change" in cards,
-                targets=[Choice(t, names[t]) for t in legal.targets.get(letter, ())],
+                targets=[Choice(t, names[t]) for t in targets],
             )
         )
     return out
@@ -238,7 +270,7 @@ def _potential_winner(table: CasualTable, seats: list[SeatView]) -> SeatView | N
 def _decision(table: CasualTable, awaiting: dict, seats: list[SeatView], active: list) -> Decision:
     by_letter = {s.letter: s for s in seats}
     me = by_letter[awaiting["seat"]]
-    kind = awaiting["decision"]
+    kind = awaiting["decision"]  # the view's `decision`: its seat, kind and choices
     action = _last_action(active)
     other: SeatView | None = None
     if kind == "challenge":
@@ -304,18 +336,16 @@ class TableReplay(ReplayView):
 
 
 def replay(table: CasualTable, step: int | None) -> ReplayView:
-    """The state after the first `step` active moves, beside the moves (one query)."""
-    rows = list(
-        table.events.filter(undone_at=None).order_by("seq").values_list("seq", "payload", "summary")
-    )
-    record = services.record_of(table, events=[payload for _, payload, _ in rows])
-    total = len(rows)
+    """The state after the first `step` active moves, beside the moves (two queries)."""
+    record = services.record_of(table)
+    moves = [row for row in _rows(play_selectors.events_of(table.game_id)) if row[5] is None]
+    total = len(moves)
     step = total if step is None else max(0, min(step, total))
     return TableReplay(
         duel=table,  # type: ignore[arg-type]  # the view reads only the state and the moves
         step=step,
         total=total,
         state=state_after(record, step),
-        moves=[LogEntry(seq, list(summary), False) for seq, _, summary in rows],
+        moves=[LogEntry(seq, list(summary), False) for _, seq, _, summary, _, _ in moves],
         teams=_team_labels(table),
     )

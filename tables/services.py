@@ -1,16 +1,19 @@
-"""A casual table's life, and the only writer of `CasualTable`, `TableEvent` and `CoReferee`
-rows (docs/tables.md).
+"""A casual table's life, and the only writer of `CasualTable` and `CoReferee` rows
+(docs/tables.md).
 
 Opening a table checks its set-up with the engine (RULES.md sections 8 and 11) so that a table
-is never stored that the engine would refuse; every move is applied under the table's row lock
-after comparing the page's revision, and a refused move stores nothing. Tokens (the record
-link, co-referee invitations) are shown once and stored as SHA-256 hashes.
+is never stored that the engine would refuse, and starts its game in the table core (a
+`play.Game` of kind `split_uno_refereed`, every seat held by the referee). Every move, undo
+and ending goes through the core's one write path (`play.services`) with this product's
+policy: the table's row locked first, its owner and co-referees only, the form's idempotency
+key, the page's revision; a refused move stores nothing. Tokens (the record link, co-referee
+invitations) are shown once and stored as SHA-256 hashes.
 """
 
 import hashlib
+import json
 import secrets
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -25,9 +28,17 @@ from core.text import clean_line
 from duels.services import RECORD_FORMAT
 from games.split_uno import PRESETS, VARIANTS, EngineError, resolve_rules
 from games.split_uno import Duel as EngineDuel
+from play import selectors as play_selectors
+from play import services as play_services
+from play.adapters.base import Command, Viewer
+from play.adapters.split_uno_refereed import KIND, config_of
+from play.errors import Hidden, Stale
+from play.errors import Refused as Illegal
+from play.models import GameStatus, HolderKind
+from play.services import Actor, Holder, Outcome, Policy
 
 from . import words
-from .models import CasualTable, CoReferee, TableEvent, TableStatus
+from .models import CasualTable, CoReferee
 
 MIN_SEATS, MAX_SEATS = 2, 6
 NAME_MAX = 40
@@ -41,17 +52,17 @@ MAX_STARTING_NUMBER_CARDS = 20
 DECK_AFTER_DEAL = 68
 
 
+#: The longest `intent` a form may carry (the key stored is longer: `intent_key`).
+INTENT_MAX = 40
+
+
 class Conflict(ServiceError):
     def __init__(self) -> None:
-        super().__init__(
-            "Someone else entered a move — here is the current state.", code="conflict"
-        )
+        super().__init__(words.CONFLICT, code="conflict")
 
 
-@dataclass(frozen=True)
-class Outcome:
-    lines: list[str]
-    finished: bool
+#: A casual table's game as every referee sees it (nothing is hidden at a refereed table).
+REFEREE = Viewer("referee")
 
 
 def token_hash(token: str) -> str:
@@ -160,8 +171,26 @@ def open_table(
         raise ServiceError(f"The engine refuses this table: {err}.") from None
     # One opening at a time per person, so the bound holds under two quick clicks.
     User.objects.select_for_update().filter(pk=owner.pk).first()
+    header: dict[str, Any] = {
+        "format": RECORD_FORMAT,
+        "version": 1,
+        "ruleset": ruleset,
+        "variants": variants,
+        "options": options,
+        "seats": dict(zip(letters, seats, strict=True)),
+    }
+    if teams is not None:
+        header["teams"] = [list(team) for team in teams]
+    config, letters = config_of(header)
+    game = play_services.start_game(
+        kind=KIND,
+        config=config,
+        seats=letters,
+        holders={letter: Holder(HolderKind.REFEREE) for letter in letters},
+    )
     table = CasualTable.objects.create(
         owner=owner,
+        game=game,
         ruleset=ruleset,
         variants=variants,
         options=options,
@@ -169,6 +198,7 @@ def open_table(
         teams=teams,
     )
     keep = CasualTable.objects.filter(owner=owner).order_by("-created_at", "-pk")[:KEEP_TABLES]
+    # Each table's game goes with it (tables.signals).
     CasualTable.objects.filter(owner=owner).exclude(
         pk__in=list(keep.values_list("pk", flat=True))
     ).delete()
@@ -178,24 +208,19 @@ def open_table(
 # The record -----------------------------------------------------------------------------------
 
 
-def record_of(table: CasualTable, events: list[dict] | None = None) -> dict[str, Any]:
-    """The table's record (RULES.md section 8; `teams` per section 11.9): active moves only."""
-    if events is None:
-        events = list(
-            table.events.filter(undone_at=None).order_by("seq").values_list("payload", flat=True)
-        )
-    record: dict[str, Any] = {
-        "format": RECORD_FORMAT,
-        "version": 1,
-        "ruleset": table.ruleset,
-        "variants": list(table.variants),
-        "options": dict(table.options),
-        "seats": table.names,
-        "events": events,
-    }
-    if table.teams is not None:
-        record["teams"] = [list(team) for team in table.teams]
-    return record
+def record_of(table: CasualTable) -> dict[str, Any]:
+    """The table's record (RULES.md section 8; `teams` per section 11.9): the header the game
+    opened with and its active moves, in order (one query). What `python -m duels.engine
+    replay` reads; written from the stored events, so a record the engine no longer replays
+    is still given as it was stored."""
+    header: dict[str, Any] = {}
+    events = []
+    for _, _, _, _, public, _, undone in play_selectors.events_of(table.game_id):
+        if "header" in public:
+            header = dict(public["header"])
+        elif undone is None:
+            events.append(public["event"])
+    return {**header, "events": events}
 
 
 def engine_of(table: CasualTable) -> EngineDuel:
@@ -216,67 +241,132 @@ def may_referee(user: Any, table: CasualTable) -> bool:
     ).exists()
 
 
-def _lock(table_id: int, actor: Any, expected_revision: int | None) -> CasualTable:
-    table = CasualTable.objects.select_for_update().filter(pk=table_id).first()
-    if table is None or not may_referee(actor, table):
-        raise ServiceError("You do not referee this table.", code="forbidden")
-    if expected_revision is None or expected_revision != table.revision:
-        raise Conflict()
-    return table
-
-
 def _only_owner(table: CasualTable, actor: Any) -> None:
     if table.owner_id != getattr(actor, "pk", None):
         raise ServiceError("Only the table's owner may do this.", code="forbidden")
 
 
-# Moves ----------------------------------------------------------------------------------------
+# Moves: through the table core's one write path ----------------------------------------------
 
 
-@transaction.atomic
+def new_intent() -> str:
+    """A fresh idempotency key for one rendered console (its forms' hidden `intent`)."""
+    return secrets.token_urlsafe(16)
+
+
+def intent_key(intent: str, what: str, command: Command | None = None) -> str:
+    """The command's idempotency key: the page's `intent` with what the form asks (`what`, and
+    the command read from it). The same form sent twice (a double tap, a retry) has the same
+    key and is answered "already recorded"; another form of the same page (another move) has
+    another key, so it is a move of its own: stale if the first one landed. Empty (nothing
+    kept) for a post without an intent."""
+    if not intent or len(intent) > INTENT_MAX:
+        return ""
+    asked = [what, command.name, dict(command.args)] if command is not None else [what]
+    digest = hashlib.sha256(json.dumps(asked, sort_keys=True).encode()).hexdigest()
+    return f"{intent}:{digest[:20]}"
+
+
+def _actor(user: Any) -> Actor:
+    return Actor(key=f"user:{getattr(user, 'pk', None)}", user=user)
+
+
+def _table_policy(table_id: int) -> tuple[Callable[[], object], Policy]:
+    """The table's row locked first (the product's row, as a tournament's is before its duel),
+    and the product's policy: its owner and co-referees enter every move, an undo — even of
+    the move that ended the game, a casual table has no result to protect — and an ending;
+    to anyone else the table does not exist (404)."""
+    locked: list[CasualTable | None] = []
+
+    def lock() -> None:
+        locked.append(CasualTable.objects.select_for_update().filter(pk=table_id).first())
+
+    def policy(game: Any, actor: Actor, command: Command) -> None:
+        table = locked[0] if locked else None
+        if table is None or table.game_id != game.pk or not may_referee(actor.user, table):
+            raise Hidden(words.NOT_YOURS)
+
+    return lock, policy
+
+
+def _game_id(table_id: int, game_id: int | None) -> int:
+    """The table's game (given by a caller that has read the table: no query)."""
+    if game_id is None:
+        game_id = CasualTable.objects.filter(pk=table_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise Hidden(words.NOT_YOURS)
+    return game_id
+
+
+def _command(event: Mapping[str, Any] | Command) -> Command:
+    """A parsed post (`Command`), or an engine event as the record writes it (a dict: the
+    tests', the benchmark's)."""
+    if isinstance(event, Command):
+        return event
+    args = {k: v for k, v in event.items() if k != "type"}
+    return Command(str(event.get("type", "")), None, args)
+
+
 def append_event(
-    *, table_id: int, actor: Any, event: dict[str, Any], expected_revision: int | None
+    *,
+    table_id: int,
+    actor: Any,
+    event: Mapping[str, Any] | Command,
+    expected_revision: int | None,
+    key: str = "",
+    game_id: int | None = None,
 ) -> Outcome:
-    """Apply one move (a round, an action card, a decision or a referee ending)."""
-    table = _lock(table_id, actor, expected_revision)
-    if table.status == TableStatus.FINISHED:
-        raise ServiceError("This game is over: it takes no more moves.", code="closed")
-    engine = engine_of(table)
+    """Apply one move (a round, an action card, a decision or a referee ending) through
+    `play.services.apply_command`: the table's policy, the key, the page's revision. The
+    outcome: `repeat` when the same form was already recorded (nothing changed), the game's
+    revision and status, and its view for the referee."""
+    game_id = _game_id(table_id, game_id)
+    lock, policy = _table_policy(table_id)
     try:
-        effects = engine.apply(event)
-    except EngineError as err:
-        raise ServiceError(str(err), code="illegal") from None
-    lines = engine.describe(effects) if effects else []
-    table.seq += 1
-    table.revision += 1
-    TableEvent.objects.create(
-        table=table,
-        seq=table.seq,
-        payload=engine.record()["events"][-1],
-        summary=lines,
-        created_by=actor,
-    )
-    if engine.finished:
-        table.status = TableStatus.FINISHED
-    table.save(update_fields=["seq", "revision", "status", "updated_at"])
-    return Outcome(lines, engine.finished)
+        return play_services.apply_command(
+            game_id=game_id,
+            actor=_actor(actor),
+            command=_command(event),
+            key=key,
+            seen_revision=-1 if expected_revision is None else expected_revision,
+            policy=policy,
+            lock_first=lock,
+            viewer=REFEREE,
+        )
+    except Stale:
+        raise Conflict() from None
+    except Illegal as err:
+        if play_selectors.game_or_hidden(game_id).status == GameStatus.FINISHED:
+            raise ServiceError(words.GAME_OVER, code="closed") from None
+        raise ServiceError(err.message, code="illegal") from None
 
 
-@transaction.atomic
-def undo(*, table_id: int, actor: Any, expected_revision: int | None) -> None:
+def undo(
+    *,
+    table_id: int,
+    actor: Any,
+    expected_revision: int | None,
+    key: str = "",
+    game_id: int | None = None,
+) -> Outcome:
     """Take back the last move, the one that ended the game included (a casual table has no
-    result to protect); its row stays, marked undone."""
-    table = _lock(table_id, actor, expected_revision)
-    if table.seq == 0:
-        raise ServiceError("There is no move to undo.", code="closed")
-    last = table.events.filter(undone_at=None, seq=table.seq).get()
-    last.undone_at = timezone.now()
-    last.undone_by = actor
-    last.save(update_fields=["undone_at", "undone_by"])
-    table.seq -= 1
-    table.revision += 1
-    table.status = TableStatus.PLAYING
-    table.save(update_fields=["seq", "revision", "status", "updated_at"])
+    result to protect), through `play.services.undo_last`; its event stays, marked undone.
+    The outcome as `append_event`'s."""
+    lock, policy = _table_policy(table_id)
+    try:
+        return play_services.undo_last(
+            game_id=_game_id(table_id, game_id),
+            actor=_actor(actor),
+            key=key,
+            seen_revision=-1 if expected_revision is None else expected_revision,
+            policy=policy,
+            lock_first=lock,
+            viewer=REFEREE,
+        )
+    except Stale:
+        raise Conflict() from None
+    except Illegal as err:
+        raise ServiceError(err.message, code="closed") from None
 
 
 # The public record link ----------------------------------------------------------------------

@@ -7,6 +7,11 @@ its record and nothing else; to anyone else a table does not exist (404), signed
 Like the duel console, every form posts with htmx and without it; htmx gets the console
 partial back (refusals included, with their status) with, out of band, only the log lines the
 page lacks since the revision it showed, gzipped; a plain post is redirected.
+
+A console's forms carry the page's revision (`rev`) and its idempotency key (`intent`, one
+per rendered console): the same form sent twice is answered "already recorded" with the table
+as it is (200, nothing applied twice), so a 409 only ever means that someone else moved.
+Posts are read by the refereed adapter's `parse`, the one reader of the consoles' moves.
 """
 
 import json
@@ -29,13 +34,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from core.errors import ServiceError
 from core.numbers import read_int
 from games.split_uno import COLORS, PRESETS, VARIANTS
+from play.adapters.base import Command, Refused
+from play.adapters.split_uno_refereed import parse
+from play.services import Outcome
 
 from . import forms, selectors, services, words
 from .models import CasualTable
 
 POLL_SECONDS = 2
 KEYPAD = (1, 2, 3, 4, 5, 6, 7, 8, 9, 0)
-STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 404, "illegal": 422}
+STATUS_OF = {"conflict": 409, "closed": 409, "forbidden": 404, "hidden": 404, "illegal": 422}
 
 
 def _console_url(table_id: int) -> str:
@@ -113,12 +121,17 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def _context(
-    request: HttpRequest, view: selectors.TableView, error: str | None = None
+    request: HttpRequest,
+    view: selectors.TableView,
+    error: str | None = None,
+    notice: str | None = None,
 ) -> dict[str, Any]:
     return {
         "table": view.table,
         "view": view,
         "error": error,
+        "notice": notice,
+        "intent": services.new_intent(),  # this rendering's forms' idempotency key
         "is_owner": view.table.owner_id == request.user.pk,
         "keypad": KEYPAD,
         "colors": COLORS,
@@ -138,15 +151,17 @@ def _console_response(
     table: CasualTable,
     *,
     error: str | None = None,
+    notice: str | None = None,
     status: int = 200,
     undo: bool = False,
+    after: Outcome | None = None,
 ) -> HttpResponse:
     """htmx gets the console partial and, out of band, the line a screen reader announces and
     the log lines the asking page lacks (keyed by the revision it showed: only the new lines,
     the lines undone since marked so, or for a page too far behind its latest lines); a plain
     request gets the whole page, the only answer with the whole log (issue 27)."""
-    view = selectors.console(table)
-    context = _context(request, view, error)
+    view = selectors.console(table, after)
+    context = _context(request, view, error, notice)
     if request.htmx:
         context["log_update"] = view.log_since(_page_revision(request))
         # An undo's own answer says which move it took back (the log strikes it through).
@@ -162,22 +177,34 @@ def _console_response(
 def _write(
     request: HttpRequest,
     table: CasualTable,
-    apply: Callable[[], Any],
+    apply: Callable[[], Outcome],
     done: str,
+    repeat: str,
     *,
     undo: bool = False,
 ) -> HttpResponse:
+    """One write and its answer: a refusal with its status; a repeat (the same form sent
+    again) as the first send was answered, with `repeat`'s words; else `done`."""
     try:
-        apply()
+        outcome = apply()
     except ServiceError as err:
         fresh = _table(request, table.pk)
         return _console_response(
             request, fresh, error=err.message, status=STATUS_OF.get(err.code, 422)
         )
     if not request.htmx:
-        messages.success(request, done)
+        if outcome.repeat:
+            messages.info(request, repeat)
+        else:
+            messages.success(request, done)
         return HttpResponseRedirect(_console_url(table.pk))
-    return _console_response(request, _table(request, table.pk), undo=undo)
+    return _console_response(
+        request,
+        _table(request, table.pk),
+        notice=repeat if outcome.repeat else None,
+        undo=undo and not outcome.repeat,
+        after=outcome,
+    )
 
 
 @_console_view
@@ -194,7 +221,7 @@ def console(request: HttpRequest, table_id: int) -> HttpResponse:
 def poll(request: HttpRequest, table_id: int) -> HttpResponse:
     """204 while the table is as the page shows it, else the current console."""
     table = _table(request, table_id)
-    if request.GET.get("rev") == str(table.revision):
+    if request.GET.get("rev") == str(table.game.revision):
         response = HttpResponse(status=204)
         patch_vary_headers(response, ["HX-Request"])
         return response
@@ -202,25 +229,29 @@ def poll(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _append(
-    request: HttpRequest, table_id: int, parse: Callable[[Any, Any], dict], done: str
+    request: HttpRequest, table_id: int, what: str, data: dict[str, str], done: str
 ) -> HttpResponse:
-    """A move or an ending: the posted form read into an event (refused in words), then
-    appended under the table's revision."""
+    """A move or an ending: the posted form (`data`) read by the refereed adapter's `parse`
+    (refused in words), then applied by the table core under the page's revision and key.
+    `what` says which form ("move" or "end")."""
     table = _table(request, table_id)
     try:
-        event = parse(request.POST, table.letters)
-    except ServiceError as err:
-        return _console_response(request, table, error=err.message, status=422)
+        command: Command = parse(data, table.letters, noun="game")
+    except Refused as err:
+        return _console_response(request, table, error=str(err), status=422)
     return _write(
         request,
         table,
         lambda: services.append_event(
             table_id=table.pk,
             actor=request.user,
-            event=event,
+            event=command,
             expected_revision=forms.revision(request.POST),
+            key=services.intent_key(request.POST.get("intent", ""), what, command),
+            game_id=table.game_id,
         ),
         done,
+        words.ALREADY_RECORDED,
     )
 
 
@@ -228,7 +259,9 @@ def _append(
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi (htmx answers carry no CSRF token: `form_keys`)
 def move(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _append(request, table_id, forms.move_event, "Move entered.")
+    data = request.POST.dict()
+    data.setdefault("type", "")  # a post without a kind of move is none, never an ending
+    return _append(request, table_id, "move", data, "Move entered.")
 
 
 @_console_view
@@ -240,9 +273,14 @@ def undo(request: HttpRequest, table_id: int) -> HttpResponse:
         request,
         table,
         lambda: services.undo(
-            table_id=table.pk, actor=request.user, expected_revision=forms.revision(request.POST)
+            table_id=table.pk,
+            actor=request.user,
+            expected_revision=forms.revision(request.POST),
+            key=services.intent_key(request.POST.get("intent", ""), "undo"),
+            game_id=table.game_id,
         ),
         "The last move is undone (it stays in the log, struck through).",
+        words.ALREADY_UNDONE,
         undo=True,
     )
 
@@ -251,7 +289,10 @@ def undo(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 @gzip_page  # a phone on a table's Wi-Fi (htmx answers carry no CSRF token: `form_keys`)
 def end(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _append(request, table_id, forms.ending_event, "The game is ended.")
+    data = request.POST.dict()
+    data.pop("type", None)  # an ending, whatever else is posted: `parse` reads one so
+    data.setdefault("ending", "")
+    return _append(request, table_id, "end", data, "The game is ended.")
 
 
 @require_GET

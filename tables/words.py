@@ -16,6 +16,16 @@ WHEN = "j M Y H:i"
 #: Shown on the page that opens tables (and in docs/tables.md).
 KEEP_NOTE = "You keep your latest {n} tables: opening another deletes your oldest."
 
+#: A move from a page that no longer shows the table as it is: another referee moved first.
+CONFLICT = "Someone else entered a move — here is the current state."
+#: Anyone but the owner and the co-referees (answered as a 404: the table is none of theirs).
+NOT_YOURS = "You do not referee this table."
+#: A move after the game's end (an undo still takes the ending back).
+GAME_OVER = "This game is over: it takes no more moves."
+#: The same form sent twice (a double tap, a phone retrying): its first send was recorded.
+ALREADY_RECORDED = "Already recorded: this move was entered once — nothing changed."
+ALREADY_UNDONE = "Already undone: that undo was entered once — nothing changed."
+
 #: A co-referee invitation that names nothing open: used, revoked, or never made.
 INVITATION_GONE = "This invitation does not exist or is no longer valid."
 

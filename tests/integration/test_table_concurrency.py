@@ -1,10 +1,11 @@
 """A casual table on PostgreSQL: two referees entering the same move at once (one lands, the
 other is told someone else moved), and two tables opened at once at the 50-table bound.
 
-Checked the other way: with the two `select_for_update()` calls of `tables/services.py` removed
-(the table's in `_lock`, the owner's in `open_table`), the move race ends
-['IntegrityError', 'applied'] (on `unique_active_table_event_seq`) and the owner keeps 51
-tables."""
+Checked the other way when moves were `TableEvent` rows: with the two `select_for_update()`
+calls of `tables/services.py` removed (the table's, the owner's in `open_table`), the move race
+ended ['IntegrityError', 'applied'] (on the unique active sequence number) and the owner kept
+51 tables. Moves now go through the table core, which locks the table's row (`lock_first`) and
+then the game's (`play.services.apply_command`)."""
 
 import threading
 from collections.abc import Callable
@@ -14,9 +15,10 @@ from django.db import connection
 
 from core.errors import ServiceError
 from tables import services
-from tables.models import CasualTable, TableEvent
+from tables.models import CasualTable
 from tests.conftest import services_missing
 from tests.factories import UserFactory
+from tests.tables.helpers import moves
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -70,7 +72,7 @@ def test_two_referees_race_for_the_same_move():
         )
     )
     assert outcomes == ["applied", "conflict"]
-    assert TableEvent.objects.filter(table=table).count() == 1
+    assert moves(table).count() == 1
 
 
 def test_two_tables_opened_at_once_keep_the_bound():

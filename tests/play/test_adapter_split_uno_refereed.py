@@ -25,8 +25,6 @@ from play.models import GameEvent, HolderKind
 from play.registry import adapter_for
 from play.selectors import view_of
 from play.services import Actor, Holder, apply_command, start_game
-from tables import forms as table_forms
-from tables.forms import NotAMove
 from tests.play.adapter_checks import PUBLIC, REFEREE, wire
 
 TWO = {"ruleset": "paper", "names": {"A": "Ann", "B": "Bo"}}
@@ -386,25 +384,8 @@ def query(post: dict) -> QueryDict:
     return data
 
 
-def _outcome(read: Any) -> tuple[str, Any]:
-    try:
-        return "ok", read()
-    except (Refused, NotAMove) as err:
-        return "refused", getattr(err, "message", str(err))
-
-
 def _event(command: Command) -> dict:
     return {"type": command.name, **command.args}
-
-
-@settings(max_examples=150, deadline=None)
-@given(post=st.one_of(POSTS, ENDING_POSTS), seats=st.sampled_from(["AB", "ABC"]))
-def test_parse_agrees_with_the_casual_tables_reader_word_for_word(post: dict, seats: str):
-    """Every post of the table console's fields: the same event, or the same refusal."""
-    data = query(post)
-    old = table_forms.ending_event if "type" not in post else table_forms.move_event
-    mine = _outcome(lambda: _event(parse(data, seats)))
-    assert mine == _outcome(lambda: old(data, list(seats)))
 
 
 @settings(max_examples=150, deadline=None)

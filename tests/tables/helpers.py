@@ -1,6 +1,9 @@
 """Shared set-ups for the casual-table tests."""
 
-from tables import services
+from django.db.models import QuerySet
+
+from play.models import Game, GameEvent
+from tables import selectors, services
 from tables.models import CasualTable
 
 
@@ -18,8 +21,8 @@ def three_seats(owner, **kwargs) -> CasualTable:
 
 
 def rev(table: CasualTable) -> int:
-    table.refresh_from_db()
-    return table.revision
+    """The table's revision now (its game's)."""
+    return selectors.revision_of(table.pk)
 
 
 def play(table: CasualTable, actor, *events) -> None:
@@ -27,3 +30,14 @@ def play(table: CasualTable, actor, *events) -> None:
         services.append_event(
             table_id=table.pk, actor=actor, event=event, expected_revision=rev(table)
         )
+
+
+def moves(table: CasualTable) -> QuerySet[GameEvent]:
+    """The stored events of the table's moves, undone ones too (not the game's opening, the
+    only event of revision 0)."""
+    return GameEvent.objects.filter(game_id=table.game_id, revision__gt=0).order_by("pk")
+
+
+def status(table: CasualTable) -> str:
+    """The table's game's status ("playing", "finished")."""
+    return Game.objects.values_list("status", flat=True).get(pk=table.game_id)

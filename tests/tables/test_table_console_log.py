@@ -13,7 +13,7 @@ import duels.selectors
 from tables import services
 from tests.duels.test_console_swaps import apply_answer, log_of
 from tests.factories import UserFactory
-from tests.tables.helpers import play, rev
+from tests.tables.helpers import moves, play, rev
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +71,7 @@ def test_an_undo_marks_its_line_undone_in_place(table_and_client):
     table, client, owner = table_and_client
     play(table, owner, *rounds(2))
     page = client.get(url(table, "console")).content.decode()
-    last = table.events.get(seq=2)
+    first, last = moves(table)
     answer = client.post(url(table, "undo"), {"rev": str(rev(table))}, headers=HTMX)
     html = text(answer)
     assert f'<li id="log-{last.pk}" class="undone" hx-swap-oob="true">' in html
@@ -83,7 +83,7 @@ def test_an_undo_marks_its_line_undone_in_place(table_and_client):
         == log_of(fresh)
         == [
             (f"log-{last.pk}", True),
-            (f"log-{table.events.get(seq=1).pk}", False),
+            (f"log-{first.pk}", False),
         ]
     )
 
