@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from math import floor
 from typing import Any
 
-from core.numbers import read_int
 from games.split_uno import CARDS, COLORS, PRESETS, EngineError, Simulator
 from games.split_uno import Duel as EngineDuel
 from games.split_uno.constants import CARD_LABELS
@@ -332,34 +331,3 @@ def replay(
     for move in moves:
         game.play(move)
     return game
-
-
-def parse_move(data: Mapping[str, str]) -> dict[str, Any]:
-    """A move from a submitted form: strings in, a move of KINDS out (checked when played)."""
-    kind = data.get("kind", "")
-    play = data.get("play", "")
-    if play:
-        # The hand of a table of more than two seats is one form (its target picker serves
-        # every card): each button says its move as "reveal:3", "action:block",
-        # "action:color_change:red" or "blocked_round".
-        kind, _, rest = play.partition(":")
-        if kind == "reveal":
-            data = {"value": rest, "target": data.get("target", "")}
-        elif kind == "action":
-            card, _, color = rest.partition(":")
-            data = {"card": card, "color": color, "target": data.get("target", "")}
-        elif kind != "blocked_round":
-            kind = "?"  # decisions and resigning have forms of their own
-    move: dict[str, Any] = {"kind": kind}
-    if kind == "reveal":
-        value = data.get("value", "")
-        move["value"] = read_int(value, hi=9) if read_int(value, hi=9) is not None else value
-    elif kind == "action":
-        move["card"] = data.get("card", "")
-        if data.get("color"):
-            move["color"] = data["color"]
-    elif kind == "respond":
-        move["choice"] = data.get("choice", "")
-    if data.get("target") and kind in ("reveal", "action"):
-        move["target"] = data["target"]
-    return move

@@ -1,0 +1,125 @@
+"""A practice duel on the table core (issue 27): the same form twice is recorded once, a page
+another tab overtook is told so (409), a stored duel never depends on the bots' code, and the
+duels stored the old way are settled by the data migration 0007."""
+
+import importlib
+
+import pytest
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
+from django.test import Client
+from django.urls import reverse
+
+from games.split_uno.bots import HeuristicBot
+from play.models import GameEvent
+from practice.models import PracticeDuel
+from practice.words import ALREADY_RECORDED, DUEL_MOVED_ON, UNREPLAYABLE_TITLE
+from tests.factories import UserFactory
+from tests.practice.test_practice_views import (
+    form_of,
+    mine,
+    move_url,
+    page_of,
+    revision,
+    start,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client():
+    client = Client()
+    client.force_login(UserFactory(username="ada"))
+    return client
+
+
+def sealed_form(client: Client, practice: PracticeDuel) -> dict[str, str]:
+    """The page's form to seal the person's lowest card, as the browser would send it."""
+    value = mine(practice)["hand"]["numbers"][0]
+    button = f'name="play" value="seal:{value}"'
+    return form_of(page_of(client, practice), button) | {"play": f"seal:{value}"}
+
+
+def test_the_same_form_sent_twice_is_played_once_and_said_so(client):
+    practice = start(client)
+    form = sealed_form(client, practice)
+    assert client.post(move_url(practice), form).status_code == 302
+    events = GameEvent.objects.filter(game_id=practice.game_id).count()
+    again = client.post(move_url(practice), form)
+    assert again.status_code == 200
+    assert ALREADY_RECORDED in again.content.decode()
+    assert revision(practice) == 1
+    assert GameEvent.objects.filter(game_id=practice.game_id).count() == events
+
+
+def test_a_move_from_a_page_another_tab_overtook_is_stale(client):
+    practice = start(client)
+    page = page_of(client, practice)
+    resign = form_of(page, "Resign this duel") | {"kind": "resign"}
+    assert client.post(move_url(practice), sealed_form(client, practice)).status_code == 302
+    stale = client.post(move_url(practice), resign)
+    assert stale.status_code == 409
+    assert DUEL_MOVED_ON in stale.content.decode()
+    practice.refresh_from_db()
+    assert revision(practice) == 1 and not practice.finished
+
+
+def test_a_stored_duel_still_plays_after_the_heuristic_bot_changes(client, monkeypatch):
+    """The issue's check: a one-line change to the bot made every stored duel unreplayable.
+    Every event is stored now, the bots' included, so the page is the same and a move is
+    played on the table as it was."""
+    practice = start(client)
+    assert client.post(move_url(practice), sealed_form(client, practice)).status_code == 302
+    before = mine(practice)
+
+    def changed(self, sim, i):
+        return min(v for v, n in enumerate(sim.hands.num[i]) if n)  # always the lowest card
+
+    monkeypatch.setattr(HeuristicBot, "free", changed)
+    assert mine(practice) == before
+    page = page_of(client, practice)
+    assert all(line in page for line in before["log"][-1]["lines"])
+    assert client.post(move_url(practice), sealed_form(client, practice)).status_code == 302
+    assert revision(practice) == 2
+
+
+def historical():
+    """The models as migration 0007 sees them (the state after 0006)."""
+    loader = MigrationLoader(connection)
+    return loader.project_state(("practice", "0006_practice_duel_on_play")).apps
+
+
+def test_the_migration_keeps_finished_old_duels_readable_and_flags_unfinished_ones(client):
+    migration = importlib.import_module("practice.migrations.0007_practice_duels_to_play")
+    user = UserFactory(username="bo")
+    client.force_login(user)
+
+    def old(moves, **fields):
+        return PracticeDuel.objects.create(
+            user=user, ruleset="tournament", seed=5, name="bo", moves=moves, **fields
+        )
+
+    finished = old([{"kind": "resign"}], finished=True, outcome="lost")
+    playing = old([])
+    refused = old([{"kind": "reveal", "value": 99}])
+    migration.convert_duels(historical(), None)
+
+    finished.refresh_from_db()
+    assert finished.archive["result"] == "The bot wins — forfeit."
+    assert (finished.finished, finished.outcome, finished.unreplayable) == (True, "lost", False)
+    page = client.get(reverse("practice:table", args=[finished.pk]))
+    assert page.status_code == 200
+    body = page.content.decode()
+    assert "The bot wins — forfeit." in body and "bo forfeits (resigned)" in body
+    assert 'name="kind" value="resign"' not in body
+
+    for row in (playing, refused):
+        row.refresh_from_db()
+        assert row.unreplayable and row.game_id is None and not row.archive
+        page = client.get(reverse("practice:table", args=[row.pk]))
+        assert page.status_code == 200 and UNREPLAYABLE_TITLE in page.content.decode()
+        posted = client.post(move_url(row), {"kind": "resign", "revision": 0, "intent": "k"})
+        assert posted.status_code == 409 and UNREPLAYABLE_TITLE in posted.content.decode()
+    listing = client.get(reverse("practice:index")).content.decode()
+    assert listing.count("cannot be replayed") == 2
