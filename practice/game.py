@@ -331,3 +331,52 @@ def replay(
     for move in moves:
         game.play(move)
     return game
+
+
+def traced_replay(
+    ruleset: str,
+    seed: int,
+    name: str,
+    moves: Sequence[Mapping[str, Any]],
+    seating: Seating = TWO_SEATS,
+) -> Any:
+    """The duel after ``moves``, watched for the data migration 0007: the hands as dealt, each
+    event with the hands before and after it and the random numbers the hands drew during it
+    (``play.adapters.split_uno_dealt_import.OldDuel``)."""
+    from play.adapters.split_uno_dealt_import import OldDuel, snapshot
+
+    class Traced(Game):
+        def _bot_turns(self) -> None:
+            if not hasattr(self, "trace"):
+                hands = self.sim.hands
+                self.trace: list[dict[str, Any]] = []
+                self.dealt = snapshot(hands)
+                self.numbers: list[float] = []
+                draw = hands.random
+
+                def logged() -> float:
+                    r = draw()
+                    self.numbers.append(r)
+                    return r
+
+                hands.random = logged
+            super()._bot_turns()
+
+        def _apply(self, event: Mapping[str, Any], by_bot: bool) -> None:
+            before = snapshot(self.sim.hands)
+            mark = len(self.numbers)
+            super()._apply(event, by_bot)
+            self.trace.append(
+                {
+                    "event": dict(event),
+                    "by_bot": by_bot,
+                    "before": before,
+                    "numbers": self.numbers[mark:],
+                    "after": snapshot(self.sim.hands),
+                }
+            )
+
+    game = Traced(ruleset, seed, name, seating)
+    for move in moves:
+        game.play(move)
+    return OldDuel(game.dealt, game.trace, snapshot(game.sim.hands), game.state())

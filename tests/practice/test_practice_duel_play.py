@@ -3,6 +3,7 @@ another tab overtook is told so (409), a stored duel never depends on the bots' 
 duels stored the old way are settled by the data migration 0007."""
 
 import importlib
+from html import escape
 
 import pytest
 from django.db import connection
@@ -12,6 +13,8 @@ from django.urls import reverse
 
 from games.split_uno.bots import HeuristicBot
 from play.models import GameEvent
+from practice.game import replay as replay_old
+from practice.game import start as start_old
 from practice.models import PracticeDuel
 from practice.words import ALREADY_RECORDED, DUEL_MOVED_ON, UNREPLAYABLE_TITLE
 from tests.factories import UserFactory
@@ -90,14 +93,71 @@ def historical():
     return loader.project_state(("practice", "0006_practice_duel_on_play")).apps
 
 
-def test_the_migration_keeps_finished_old_duels_readable_and_flags_unfinished_ones(client):
+def old_moves(ruleset: str, seed: int, count: int) -> list[dict]:
+    """The moves of a person who always reveals their lowest card and takes the first choice,
+    as practice/game.py kept them before issue 27."""
+    game = start_old(ruleset, seed, "bo")
+    moves = []
+    while len(moves) < count and not game.finished:
+        asked = game.awaiting_me()
+        if asked:
+            move = {"kind": "respond", "choice": asked[1][0]}
+        elif game.reveals():
+            move = {"kind": "reveal", "value": game.my_numbers()[0][0]}
+        else:
+            move = {"kind": "blocked_round"}
+        moves.append(game.play(move))
+    return moves
+
+
+def test_the_migration_converts_old_duels_into_dealt_games_that_play_on(client):
+    """An old duel is replayed once and written as the dealt adapter's events: the page shows
+    the same hand and log, and the person plays on."""
+    migration = importlib.import_module("practice.migrations.0007_practice_duels_to_play")
+    user = UserFactory(username="bo")
+    client.force_login(user)
+    moves = old_moves("tournament", 11, 6)
+    old = replay_old("tournament", 11, "bo", moves)
+    playing = PracticeDuel.objects.create(
+        user=user, ruleset="tournament", seed=11, name="bo", moves=moves
+    )
+    resigned = PracticeDuel.objects.create(
+        user=user, ruleset="tournament", seed=3, name="bo", moves=[{"kind": "resign"}]
+    )
+    migration.convert_duels(historical(), None)
+
+    playing.refresh_from_db()
+    assert playing.game_id is not None and not playing.unreplayable and not playing.finished
+    view = mine(playing)
+    held = [v for v, n in old.my_numbers() for _ in range(n)]
+    assert view["hand"]["numbers"] == held
+    assert view["state"]["seats"] == old.state()["seats"]
+    page = page_of(client, playing)
+    missing = [line for entry in old.log for line in entry.lines if escape(line) not in page]
+    assert missing == []
+    if "answer" in view["commands"]:
+        choice = view["commands"]["answer"]["choices"][0]
+        form = {"kind": "answer", "choice": choice}
+    else:
+        form = {"play": f"seal:{view['commands']['seal']['cards'][0]}"}
+    posted = client.post(move_url(playing), form | {"revision": revision(playing), "intent": "k"})
+    assert posted.status_code == 302
+
+    resigned.refresh_from_db()
+    assert (resigned.finished, resigned.outcome) == (True, "lost") and resigned.game_id
+    assert "The bot wins — forfeit." in page_of(client, resigned)
+
+
+def test_the_migration_keeps_old_duels_it_cannot_convert_readable_or_flagged(client):
+    """A rule set with truth and dare (the dealt adapter switches them off) or a move today's
+    code refuses: a finished duel keeps its result and log, an unfinished one is flagged."""
     migration = importlib.import_module("practice.migrations.0007_practice_duels_to_play")
     user = UserFactory(username="bo")
     client.force_login(user)
 
     def old(moves, **fields):
         return PracticeDuel.objects.create(
-            user=user, ruleset="tournament", seed=5, name="bo", moves=moves, **fields
+            user=user, ruleset="official", seed=5, name="bo", moves=moves, **fields
         )
 
     finished = old([{"kind": "resign"}], finished=True, outcome="lost")
@@ -106,6 +166,7 @@ def test_the_migration_keeps_finished_old_duels_readable_and_flags_unfinished_on
     migration.convert_duels(historical(), None)
 
     finished.refresh_from_db()
+    assert finished.game_id is None
     assert finished.archive["result"] == "The bot wins — forfeit."
     assert (finished.finished, finished.outcome, finished.unreplayable) == (True, "lost", False)
     page = client.get(reverse("practice:table", args=[finished.pk]))
