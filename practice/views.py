@@ -30,6 +30,7 @@ from .words import (
     CHOOSE_TITLE,
     DUEL_MOVED_ON,
     UNREPLAYABLE,
+    UNREPLAYABLE_LISTED,
     UNREPLAYABLE_TITLE,
     result_line,
 )
@@ -79,6 +80,7 @@ def index(request: HttpRequest) -> HttpResponse:
             for layout_id in ids
         ],
         "layout": layout,
+        "unreplayable_words": UNREPLAYABLE_LISTED,
     }
     return render(request, "practice/index.html", context, status=REFUSED if error else 200)
 

@@ -22,6 +22,8 @@ UNREPLAYABLE = (
     "This game was stored with only your moves, and the bots now play differently, so it can "
     "no longer be set out again. It stays in your list; start a new one to play on."
 )
+#: The same, in the list of a person's duels.
+UNREPLAYABLE_LISTED = "cannot be replayed"
 #: A move that carries no revision at all: it cannot be told from a repeat, so it is refused.
 NO_REVISION = (
     "This move did not say which table it was played on, so nothing was played: "

@@ -16,7 +16,12 @@ from play.models import GameEvent
 from practice.game import replay as replay_old
 from practice.game import start as start_old
 from practice.models import PracticeDuel
-from practice.words import ALREADY_RECORDED, DUEL_MOVED_ON, UNREPLAYABLE_TITLE
+from practice.words import (
+    ALREADY_RECORDED,
+    DUEL_MOVED_ON,
+    UNREPLAYABLE_LISTED,
+    UNREPLAYABLE_TITLE,
+)
 from tests.factories import UserFactory
 from tests.practice.test_practice_views import (
     form_of,
@@ -183,4 +188,4 @@ def test_the_migration_keeps_old_duels_it_cannot_convert_readable_or_flagged(cli
         posted = client.post(move_url(row), {"kind": "resign", "revision": 0, "intent": "k"})
         assert posted.status_code == 409 and UNREPLAYABLE_TITLE in posted.content.decode()
     listing = client.get(reverse("practice:index")).content.decode()
-    assert listing.count("cannot be replayed") == 2
+    assert listing.count(UNREPLAYABLE_LISTED) == 2
