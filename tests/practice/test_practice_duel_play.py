@@ -12,12 +12,16 @@ from django.test import Client
 from django.urls import reverse
 
 from games.split_uno.bots import HeuristicBot
-from play.models import GameEvent
+from play import services as play_services
+from play.models import GameEvent, HolderKind
+from practice import services
 from practice.game import replay as replay_old
 from practice.game import start as start_old
 from practice.models import PracticeDuel
+from practice.seating import choose as choose_table
 from practice.words import (
     ALREADY_RECORDED,
+    CHOOSE_TITLE,
     DUEL_MOVED_ON,
     UNREPLAYABLE_LISTED,
     UNREPLAYABLE_TITLE,
@@ -189,3 +193,42 @@ def test_the_migration_keeps_old_duels_it_cannot_convert_readable_or_flagged(cli
         assert posted.status_code == 409 and UNREPLAYABLE_TITLE in posted.content.decode()
     listing = client.get(reverse("practice:index")).content.decode()
     assert listing.count(UNREPLAYABLE_LISTED) == 2
+
+
+def test_the_person_chooses_which_card_goes(client):
+    """ONLINE.md 1: where the rules let the owner of a hand choose (here a shed), the page
+    asks, one button per card, and the card chosen is the one shed. The deal is fixed (seed
+    0: the person is asked at their fourth command, always taking the first offer)."""
+    user = UserFactory(username="cy")
+    client.force_login(user)
+    seating = choose_table("tournament", 2)
+    game = play_services.start_game(
+        kind=services.KIND,
+        config=services.config_of("tournament", "cy", seating),
+        seats=["A", "B"],
+        holders={
+            "A": play_services.Holder(HolderKind.ACCOUNT, account=user),
+            "B": play_services.Holder(HolderKind.BOT, bot_level=services.BOT),
+        },
+        seed=bytes(16),
+    )
+    practice = PracticeDuel.objects.create(user=user, ruleset="tournament", game=game, name="cy")
+    for _ in range(3):
+        commands = mine(practice)["commands"]
+        if "answer" in commands:
+            form = {"kind": "answer", "choice": commands["answer"]["choices"][0]}
+        elif "play" in commands:
+            form = {"play": f"play:{commands['play']['cards'][0]}:red"}
+        else:
+            form = {"play": f"seal:{commands['seal']['cards'][0]}"}
+        form |= {"revision": revision(practice), "intent": f"k{revision(practice)}"}
+        assert client.post(move_url(practice), form).status_code == 302
+    asked = mine(practice)["commands"]["choose"]
+    page = page_of(client, practice)
+    assert CHOOSE_TITLE["shed"] in page
+    for card in asked["cards"]:
+        assert f'name="card" value="{card}"' in page
+    last = max(asked["cards"])
+    form = form_of(page, f'name="card" value="{last}"') | {"card": str(last)}
+    assert client.post(move_url(practice), form).status_code == 302
+    assert f"cy sheds a {last}" in page_of(client, practice)

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from practice import services
 from practice.models import PracticeDuel
+from practice.words import CHOOSE_TITLE
 from tests.factories import UserFactory
 from tests.practice.test_practice_views import mine, revision
 
@@ -202,6 +203,9 @@ def test_a_whole_four_seat_game_through_the_views_ends_with_an_outcome(ada):
             break
         commands = mine(practice)["commands"]
         if "choose" in commands:
+            # The page asks which card goes, one button per card the person may give.
+            page = page_of(client, practice)
+            assert CHOOSE_TITLE[commands["choose"]["what"]] in page
             data = {"kind": "choose", "card": commands["choose"]["cards"][0]}
         elif "answer" in commands:
             data = {"kind": "answer", "choice": commands["answer"]["choices"][-1]}
