@@ -1,4 +1,11 @@
-"""A practice duel against the heuristic bots: plain functions over the referee engine.
+"""The old practice duel (before issue 27), kept for the data migration 0007 only: plain
+functions over the referee engine that replay a duel stored as its seed and the person's
+moves (``replay``, ``traced_replay``). Practice duels are played through the table core now
+(practice/services.py, the dealt adapter); nothing but that migration, its tests and
+``bench/practice_replay.py`` plays this code, and ``Refused``, ``Unreplayable`` and
+``bot_name`` are the only names the product still imports from here.
+
+What follows describes that old duel.
 
 The person holds seat A, a bot each other seat (B at two seats; B to F at up to six, RULES.md
 section 11, the table chosen in ``seating.py``). Nothing is stored but the table, the seed and
@@ -55,8 +62,9 @@ class Refused(ValueError):
 
 
 class Unreplayable(Exception):
-    """A stored game whose moves today's code refuses when it plays them again (a bot or a
-    rule changed since): the game is kept and said to be so (practice/words.py), never a 500."""
+    """A stored game that cannot be set out: stored the old way and not convertible, or whose
+    stored events no longer restore. The game is kept and said to be so (practice/words.py),
+    never a 500."""
 
 
 @dataclass(frozen=True)
