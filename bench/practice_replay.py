@@ -2,11 +2,13 @@
 
     .venv/bin/python bench/practice_replay.py [--games 10] [--ruleset official]
 
-Every practice page replays the game from its seed and the person's moves
-(docs/practice.md, "How it is kept"), so the replay of a finished game is the most a page of
-that table costs the engine. For each table (2, 4, 4 in teams, 6, 6 in three teams) this plays
---games games with a person choosing random legal moves (seeded: the same games every run),
-then times ``practice.game.replay`` of each finished game. No database, no Django.
+Before issue 27 every practice page replayed the game from its seed and the person's moves;
+since then a page restores the stored events of the table core (docs/practice.md, "How a duel
+is stored and played") and ``practice.game.replay`` serves only the data migration that settled
+the duels stored the old way: this measures that old replay. For each table (2, 4, 4 in
+teams, 6, 6 in three teams) this plays --games games with a person choosing random legal
+moves (seeded: the same games every run), then times ``practice.game.replay`` of each
+finished game. No database, no Django.
 """
 
 from __future__ import annotations

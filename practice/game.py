@@ -1,4 +1,11 @@
-"""A practice duel against the heuristic bots: plain functions over the referee engine.
+"""The old practice duel (before issue 27), kept for the data migration 0007 only: plain
+functions over the referee engine that replay a duel stored as its seed and the person's
+moves (``replay``, ``traced_replay``). Practice duels are played through the table core now
+(practice/services.py, the dealt adapter); nothing but that migration, its tests and
+``bench/practice_replay.py`` plays this code, and ``Refused``, ``Unreplayable`` and
+``bot_name`` are the only names the product still imports from here.
+
+What follows describes that old duel.
 
 The person holds seat A, a bot each other seat (B at two seats; B to F at up to six, RULES.md
 section 11, the table chosen in ``seating.py``). Nothing is stored but the table, the seed and
@@ -29,7 +36,6 @@ from dataclasses import dataclass
 from math import floor
 from typing import Any
 
-from core.numbers import read_int
 from games.split_uno import CARDS, COLORS, PRESETS, EngineError, Simulator
 from games.split_uno import Duel as EngineDuel
 from games.split_uno.constants import CARD_LABELS
@@ -56,8 +62,9 @@ class Refused(ValueError):
 
 
 class Unreplayable(Exception):
-    """A stored game whose moves today's code refuses when it plays them again (a bot or a
-    rule changed since): the game is kept and said to be so (practice/words.py), never a 500."""
+    """A stored game that cannot be set out: stored the old way and not convertible, or whose
+    stored events no longer restore. The game is kept and said to be so (practice/words.py),
+    never a 500."""
 
 
 @dataclass(frozen=True)
@@ -334,32 +341,50 @@ def replay(
     return game
 
 
-def parse_move(data: Mapping[str, str]) -> dict[str, Any]:
-    """A move from a submitted form: strings in, a move of KINDS out (checked when played)."""
-    kind = data.get("kind", "")
-    play = data.get("play", "")
-    if play:
-        # The hand of a table of more than two seats is one form (its target picker serves
-        # every card): each button says its move as "reveal:3", "action:block",
-        # "action:color_change:red" or "blocked_round".
-        kind, _, rest = play.partition(":")
-        if kind == "reveal":
-            data = {"value": rest, "target": data.get("target", "")}
-        elif kind == "action":
-            card, _, color = rest.partition(":")
-            data = {"card": card, "color": color, "target": data.get("target", "")}
-        elif kind != "blocked_round":
-            kind = "?"  # decisions and resigning have forms of their own
-    move: dict[str, Any] = {"kind": kind}
-    if kind == "reveal":
-        value = data.get("value", "")
-        move["value"] = read_int(value, hi=9) if read_int(value, hi=9) is not None else value
-    elif kind == "action":
-        move["card"] = data.get("card", "")
-        if data.get("color"):
-            move["color"] = data["color"]
-    elif kind == "respond":
-        move["choice"] = data.get("choice", "")
-    if data.get("target") and kind in ("reveal", "action"):
-        move["target"] = data["target"]
-    return move
+def traced_replay(
+    ruleset: str,
+    seed: int,
+    name: str,
+    moves: Sequence[Mapping[str, Any]],
+    seating: Seating = TWO_SEATS,
+) -> Any:
+    """The duel after ``moves``, watched for the data migration 0007: the hands as dealt, each
+    event with the hands before and after it and the random numbers the hands drew during it
+    (``play.adapters.split_uno_dealt_import.OldDuel``)."""
+    from play.adapters.split_uno_dealt_import import OldDuel, snapshot
+
+    class Traced(Game):
+        def _bot_turns(self) -> None:
+            if not hasattr(self, "trace"):
+                hands = self.sim.hands
+                self.trace: list[dict[str, Any]] = []
+                self.dealt = snapshot(hands)
+                self.numbers: list[float] = []
+                draw = hands.random
+
+                def logged() -> float:
+                    r = draw()
+                    self.numbers.append(r)
+                    return r
+
+                hands.random = logged
+            super()._bot_turns()
+
+        def _apply(self, event: Mapping[str, Any], by_bot: bool) -> None:
+            before = snapshot(self.sim.hands)
+            mark = len(self.numbers)
+            super()._apply(event, by_bot)
+            self.trace.append(
+                {
+                    "event": dict(event),
+                    "by_bot": by_bot,
+                    "before": before,
+                    "numbers": self.numbers[mark:],
+                    "after": snapshot(self.sim.hands),
+                }
+            )
+
+    game = Traced(ruleset, seed, name, seating)
+    for move in moves:
+        game.play(move)
+    return OldDuel(game.dealt, game.trace, snapshot(game.sim.hands), game.state())

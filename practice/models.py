@@ -1,4 +1,5 @@
-"""A practice duel is its seed and the person's moves (practice/game.py replays the rest)."""
+"""The practice products' bindings of the table core's games (``play.Game``): a Split UNO duel
+against the bots (``PracticeDuel``) and a game of Trois or CPT-113 (``PracticeGame``)."""
 
 from django.conf import settings
 from django.db import models
@@ -14,11 +15,32 @@ class Outcome(models.TextChoices):
 
 
 class PracticeDuel(models.Model):
+    """A Split UNO duel against the bots (docs/practice.md): the product's binding of a
+    ``play.Game`` of kind ``split_uno_dealt`` — whose it is, its table, the outcome for the
+    lists and the keep-50 policy. The game itself — its seats, every event (the bots' and the
+    dealer's included) and its secrets — is ``game``, played through the table core's one write
+    path (``play.services.apply_command``)."""
+
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_duels"
     )
     ruleset = models.CharField(max_length=20)
-    seed = models.BigIntegerField()
+    #: The game as the table core plays it; None only for a duel stored the old way (before
+    #: issue 27) that the data migration (0006) could not convert into one.
+    game = models.OneToOneField(
+        "play.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="practice_duel"
+    )
+    #: An unfinished duel stored the old way: kept in the list, its page says it cannot be
+    #: replayed (never a 500).
+    unreplayable = models.BooleanField(default=False)
+    #: A finished duel stored the old way, as the migration 0006 set it out one last time: its
+    #: result line and its log (``{"result": str, "log": [{"number", "by_bot", "lines"}]}``),
+    #: which its page shows read-only. Empty for every other duel.
+    archive = models.JSONField(default=dict, blank=True)
+    #: The old storage (before issue 27): the seed and the person's moves, which every page
+    #: replayed with the bots' code of the day. Read only by the data migration 0006; new
+    #: duels leave them empty; a later migration drops them once every database has run 0006.
+    seed = models.BigIntegerField(null=True, blank=True)
     #: The person's seat name as the log words it, fixed when the duel starts.
     name = models.CharField(max_length=150)
     #: The table (practice/seating.py): seats A (the person) to F, the record's variants and

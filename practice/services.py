@@ -1,89 +1,195 @@
-"""Writes for practice duels: start one, play a move (one transaction, the row locked)."""
+"""Writes for practice duels (docs/practice.md): start one, play a move, read it.
 
-import secrets
+A duel is a ``play.Game`` of kind ``split_uno_dealt`` (ONLINE.md: sealed bids, real cards only,
+the owner of a hand chooses which card goes, the bots seal at once), played through the table
+core's one write path (``play.services.apply_command``): every event is stored, the bots' and
+the dealer's included, so a stored duel never depends on the bots' code. This module is the
+product around it — whose duel it is (the policy: the owner only, anyone else is told there is
+no such duel), the outcome for the lists, and the keep-50 policy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 
-from .game import Game, Refused, Unreplayable, replay, start
+from play import services as play
+from play.adapters.base import Command, Viewer
+from play.adapters.base import Refused as Unrestorable
+from play.errors import Forbidden, Hidden
+from play.models import Game, GameStatus, HolderKind
+from play.selectors import view_of
+
+from .game import Refused, Unreplayable, bot_name
 from .models import Outcome, PracticeDuel
 from .seating import Seating, SeatingRefused, choose
-from .words import DUEL_MOVED_ON, NO_REVISION
+from .words import NO_REVISION
 
-#: How many moves one practice duel keeps at most (a duel ends long before: a guard).
-MAX_MOVES = 2000
+#: The dealt adapter of the table core, and the bot that holds every seat but the person's.
+KIND = "split_uno_dealt"
+BOT = "heuristic"
+#: The person's seat; every other seat is a bot's.
+PERSON = "A"
+#: The person's seat, as the pages see the table.
+ME = Viewer("seat", PERSON)
 #: How many practice duels a person keeps: starting one more forgets the oldest beyond this.
 KEPT_PER_PERSON = 50
+
+
+def config_of(ruleset: str, name: str, seating: Seating) -> dict[str, Any]:
+    """The dealt adapter's config of a practice table: the person at A (named as the log
+    words them), heuristic bots elsewhere ("Bot" alone facing the person, else "Bot B", …)."""
+    letters = seating.letters
+    return {
+        "ruleset": ruleset,
+        "variants": list(seating.variants),
+        "options": dict(seating.options),
+        "teams": [list(team) for team in seating.teams],
+        "bots": list(letters[1:]),
+        "bot": BOT,
+        "names": {PERSON: name} | {s: bot_name(s, seating.seats) for s in letters[1:]},
+    }
 
 
 def start_practice(
     user, ruleset: str, seats: int = 2, variants: tuple[str, ...] = (), layout: str = ""
 ) -> PracticeDuel:
     """A new duel against ``seats - 1`` bots under ``ruleset`` with ``variants`` and the team
-    ``layout`` (practice/seating.py); Refused for a table the rules do not offer."""
-    seed = secrets.randbits(48)
+    ``layout`` (practice/seating.py), dealt by the table core; Refused for a table the rules
+    do not offer, before anything is stored."""
     name = user.get_username()
     try:
         seating = choose(ruleset, seats, variants, layout)
     except SeatingRefused as err:
         raise Refused(str(err)) from None
-    start(ruleset, seed, name, seating)  # the engine deals it before anything is stored
-    practice = PracticeDuel.objects.create(
-        user=user,
-        ruleset=ruleset,
-        seed=seed,
-        name=name,
-        seats=seating.seats,
-        variants=list(seating.variants),
-        options=seating.options,
-        teams=[list(team) for team in seating.teams],
-    )
-    # Bounded storage whatever a person (or a script) starts: the oldest are forgotten.
-    oldest = (
-        PracticeDuel.objects.filter(user=user)
-        .order_by("-created_at", "-pk")
-        .values_list("pk", flat=True)[KEPT_PER_PERSON:]
-    )
-    PracticeDuel.objects.filter(pk__in=list(oldest)).delete()
+    letters = list(seating.letters)
+    holders = {
+        seat: play.Holder(HolderKind.BOT, bot_level=BOT)
+        if seat != PERSON
+        else play.Holder(HolderKind.ACCOUNT, account=user)
+        for seat in letters
+    }
+    with transaction.atomic():
+        try:
+            game = play.start_game(
+                kind=KIND, config=config_of(ruleset, name, seating), seats=letters, holders=holders
+            )
+        except Unrestorable as err:
+            raise Refused(str(err)) from None
+        practice = PracticeDuel.objects.create(
+            user=user,
+            ruleset=ruleset,
+            game=game,
+            name=name,
+            seats=seating.seats,
+            variants=list(seating.variants),
+            options=seating.options,
+            teams=[list(team) for team in seating.teams],
+        )
+        _settle_from(practice, game.status, None)
+        # Bounded storage whatever a person (or a script) starts: the oldest are forgotten,
+        # their play.Game with them (which takes the binding along).
+        oldest = list(
+            PracticeDuel.objects.filter(user=user)
+            .order_by("-created_at", "-pk")
+            .values_list("pk", "game_id")[KEPT_PER_PERSON:]
+        )
+        play.forget_games([game_id for _, game_id in oldest if game_id is not None])
+        PracticeDuel.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
     return practice
 
 
-def load(practice: PracticeDuel) -> Game:
-    """The duel played again from its seed and moves; Unreplayable when today's code refuses a
-    stored move (not Refused: that is a new move's refusal, shown with the table)."""
+def open_duel(practice_id: int, user) -> tuple[PracticeDuel, dict[str, Any] | None]:
+    """The duel and the person's seat's view of it (``adapter.view``); the view is None for a
+    finished duel stored the old way (its ``archive`` is shown). DoesNotExist for someone
+    else's duel, Unreplayable for one that cannot be set out (an unfinished old duel, or
+    stored events that no longer restore)."""
+    practice = PracticeDuel.objects.select_related("game").get(pk=practice_id, user=user)
+    if practice.game_id is None:
+        if practice.archive:
+            return practice, None
+        raise Unreplayable(practice.pk)
     try:
-        return replay(
-            practice.ruleset, practice.seed, practice.name, practice.moves, practice.seating
-        )
-    except Refused as err:
+        return practice, view_of(practice.game_id, ME)
+    except Unrestorable as err:
         raise Unreplayable(str(err)) from err
 
 
 def person_won(seating: Seating, winner: str | None) -> bool:
     """Whether the winning seat is the person's side (in a team game the state's winner is
     the winning team's first seat, RULES.md 11.9)."""
-    return winner is not None and "A" in seating.team_of(winner)
+    return winner is not None and PERSON in seating.team_of(winner)
 
 
-@transaction.atomic
-def play(practice_id: int, user, move: dict, *, seen: int | None) -> tuple[PracticeDuel, Game]:
-    """Apply the person's ``move``. ``seen`` is the number of moves the page showed: another
-    tab's move in between is refused rather than applied to a table the person did not see.
-    A move without it (None: missing or not a number) is refused too: it would skip that
-    check, and the same post sent twice would be played twice. Raises
-    PracticeDuel.DoesNotExist for someone else's duel, Refused for a refused move (nothing
-    stored)."""
-    practice = PracticeDuel.objects.select_for_update().get(pk=practice_id, user=user)
-    if seen is None:
+def _policy(practice: PracticeDuel) -> play.Policy:
+    """Practice's policy: the owner plays the person's seat; anyone else is told there is no
+    such duel (404, Hidden)."""
+
+    def policy(game: Game, actor: play.Actor, command: Command) -> None:
+        if game.pk != practice.game_id:
+            raise Hidden()
+        if actor.user is None or actor.user.pk != practice.user_id:
+            raise Hidden()
+        if command.seat != PERSON:
+            raise Forbidden()
+
+    return policy
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a move did: ``repeat`` when the same form had already been recorded (nothing
+    changed this time)."""
+
+    practice: PracticeDuel
+    repeat: bool = False
+
+
+def play_move(
+    practice_id: int, user, command: Command, *, revision: int | None, intent: str
+) -> Played:
+    """Apply the person's ``command`` (seat A's) through the write path. ``revision`` is the
+    game's revision the page was drawn at (a move without it is refused: it would skip the
+    stale-page check); ``intent`` the form's idempotency key (the same form sent again is
+    answered as a repeat). Raises PracticeDuel.DoesNotExist (or Hidden) for someone else's
+    duel, Unreplayable, Refused / play.errors.Refused for a refused move and
+    play.errors.Stale for a page another tab overtook (nothing stored)."""
+    if revision is None:
         raise Refused(NO_REVISION)
-    if seen != len(practice.moves):
-        raise Refused(DUEL_MOVED_ON)
-    if len(practice.moves) >= MAX_MOVES:
-        raise Refused("This duel has gone on too long: start a new one.")
-    game = load(practice)
-    practice.moves.append(game.play(move))
-    practice.finished = game.finished
-    if game.finished:
-        winner = game.state()["winner"]
+    with transaction.atomic():
+        # The binding's row first, then the game's (in apply_command): every write to a
+        # practice duel takes the two locks in this order.
+        practice = PracticeDuel.objects.select_for_update().get(pk=practice_id, user=user)
+        if practice.game_id is None:
+            if practice.archive:
+                raise Refused("This duel is over: start a new one.")
+            raise Unreplayable(practice.pk)
+        try:
+            outcome = play.apply_command(
+                game_id=practice.game_id,
+                actor=play.Actor(f"user:{user.pk}", user),
+                command=command,
+                key=intent,
+                seen_revision=revision,
+                policy=_policy(practice),
+                viewer=ME,
+            )
+        except Unrestorable as err:
+            raise Unreplayable(str(err)) from err
+        if not outcome.repeat:
+            _settle_from(practice, outcome.status, outcome.view)
+        return Played(practice, repeat=outcome.repeat)
+
+
+def _settle_from(practice: PracticeDuel, status: str, view: dict[str, Any] | None) -> None:
+    """The binding's outcome for the lists, from the game's status and the engine's winner
+    (for the person's side: teams included)."""
+    practice.finished = status == GameStatus.FINISHED
+    if practice.finished:
+        if view is None:
+            view = view_of(practice.game_id, ME)
+        winner = view["state"]["winner"]
         practice.outcome = (
             Outcome.DRAWN
             if winner is None
@@ -91,5 +197,4 @@ def play(practice_id: int, user, move: dict, *, seen: int | None) -> tuple[Pract
             if person_won(practice.seating, winner)
             else Outcome.LOST
         )
-    practice.save()
-    return practice, game
+    practice.save(update_fields=["finished", "outcome", "updated_at"])

@@ -1,22 +1,46 @@
 """Practice against the bot (docs/practice.md): signed-in people, their own duels only."""
 
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.numbers import read_int
-from duels.words import choice_label, decision_text, finish_label
+from duels.forms import new_intent
+from duels.words import choice_label, decision_text
 from games.split_uno import COLORS, PRESETS
 from games.split_uno.constants import CARD_LABELS
+from play.adapters.base import Command
+from play.errors import Hidden, Stale
+from play.errors import Refused as Illegal
 
 from . import services
-from .game import BOT_NAME, Game, Refused, Unreplayable, parse_move
+from .game import BOT_NAME, Refused, Unreplayable
 from .models import PracticeDuel
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
-from .words import UNREPLAYABLE, UNREPLAYABLE_TITLE
+from .words import (
+    ALREADY_RECORDED,
+    ARCHIVED,
+    CHOOSE_TITLE,
+    DUEL_MOVED_ON,
+    UNREPLAYABLE,
+    UNREPLAYABLE_LISTED,
+    UNREPLAYABLE_TITLE,
+    result_line,
+)
 
+PERSON = services.PERSON
 REFUSED = 422
+STALE = 409
+MAX_FIELD = 10
+#: The longest idempotency key kept (play.models.Intent.key).
+MAX_INTENT = 64
 
 
 @login_required
@@ -56,6 +80,7 @@ def index(request: HttpRequest) -> HttpResponse:
             for layout_id in ids
         ],
         "layout": layout,
+        "unreplayable_words": UNREPLAYABLE_LISTED,
     }
     return render(request, "practice/index.html", context, status=REFUSED if error else 200)
 
@@ -63,30 +88,89 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def table(request: HttpRequest, practice_id: int) -> HttpResponse:
-    practice = get_object_or_404(PracticeDuel, pk=practice_id, user=request.user)
     try:
-        return _table(request, practice, services.load(practice))
+        practice, view = services.open_duel(practice_id, request.user)
+    except PracticeDuel.DoesNotExist:
+        raise Http404("No such practice duel.") from None
     except Unreplayable:
         return unreplayable(request, "practice:index")
+    return _table(request, practice, view)
 
 
 @login_required
 @require_POST
 def move(request: HttpRequest, practice_id: int) -> HttpResponse:
-    seen = request.POST.get("seen", "")
+    """The person's move: parsed as the form sent it into the dealt adapter's command, then
+    through the table core's write path with the page's revision and the form's idempotency
+    key (``intent``): the same form sent twice is answered "already recorded"; another move
+    from an older page is stale (409)."""
+    post = request.POST
+    revision = read_int(post.get("revision", "")[:MAX_FIELD])
+    intent = post.get("intent", "")[:MAX_INTENT]
     try:
-        services.play(practice_id, request.user, parse_move(request.POST), seen=read_int(seen))
-    except PracticeDuel.DoesNotExist:
+        played = services.play_move(
+            practice_id, request.user, command_of(post), revision=revision, intent=intent
+        )
+    except (PracticeDuel.DoesNotExist, Hidden):
         raise Http404("No such practice duel.") from None
     except Unreplayable:
-        return unreplayable(request, "practice:index", status=409)
-    except Refused as err:
-        practice = get_object_or_404(PracticeDuel, pk=practice_id, user=request.user)
-        try:
-            return _table(request, practice, services.load(practice), str(err), REFUSED)
-        except Unreplayable:
-            return unreplayable(request, "practice:index", status=409)
+        return unreplayable(request, "practice:index", status=STALE)
+    except Stale:
+        return _again(request, practice_id, DUEL_MOVED_ON, STALE)
+    except (Refused, Illegal) as err:
+        return _again(request, practice_id, str(err), REFUSED)
+    if played.repeat:
+        return _again(request, practice_id, ALREADY_RECORDED, 200, notice=True)
     return redirect("practice:table", practice_id)
+
+
+def command_of(post: Mapping[str, str]) -> Command:
+    """The dealt adapter's command of the person's seat from a submitted form (checked by the
+    adapter when applied). The hand's buttons say their move as ``play``: "seal:3",
+    "play:block", "play:color_change:red" (the target, where one is named, in ``target``);
+    the other forms say ``kind``: "answer" (``choice``), "choose" (``card``) or "resign"."""
+    move = post.get("play", "")[: MAX_FIELD * 4]
+    target = post.get("target", "")[:MAX_FIELD]
+    args: dict[str, object] = {}
+    if move:
+        name, _, rest = move.partition(":")
+        if name == "seal":
+            args["card"] = _card(rest)
+        elif name == "play":
+            card, _, color = rest.partition(":")
+            args["card"] = card
+            if color:
+                args["color"] = color
+        else:
+            name = "?"  # decisions, choices and resigning have forms of their own
+        if target:
+            args["target"] = target
+        return Command(name, services.PERSON, args)
+    name = post.get("kind", "")[:MAX_FIELD]
+    if name == "answer":
+        args["choice"] = post.get("choice", "")[: MAX_FIELD * 3]
+    elif name == "choose":
+        args["card"] = _card(post.get("card", "")[: MAX_FIELD * 3])
+    return Command(name, services.PERSON, args)
+
+
+def _card(text: str) -> object:
+    """A number card's value as a number; any other text (an action card's name) as it is."""
+    value = read_int(text, hi=9)
+    return text if value is None else value
+
+
+def _again(
+    request: HttpRequest, practice_id: int, words: str, status: int, notice: bool = False
+) -> HttpResponse:
+    """The table as it is now, with why the move was not (or not again) made."""
+    try:
+        practice, view = services.open_duel(practice_id, request.user)
+    except Unreplayable:
+        return unreplayable(request, "practice:index", status=STALE)
+    if notice:
+        return _table(request, practice, view, notice=words, status=status)
+    return _table(request, practice, view, error=words, status=status)
 
 
 def unreplayable(request: HttpRequest, back: str, status: int = 200) -> HttpResponse:
@@ -99,95 +183,129 @@ def unreplayable(request: HttpRequest, back: str, status: int = 200) -> HttpResp
 def _table(
     request: HttpRequest,
     practice: PracticeDuel,
-    game: Game,
+    view: dict[str, Any] | None,
     error: str | None = None,
     status: int = 200,
+    notice: str | None = None,
 ) -> HttpResponse:
-    state = game.state()
-    asked = game.awaiting_me()
-    playable = set(game.playable_actions())
+    """The page, drawn from the person's seat's view of the game (``adapter.view``) only; a
+    finished duel stored the old way from its archive (its result and log, read-only)."""
     seating = practice.seating
     many = seating.seats > 2
-    names = {letter: seat["name"] for letter, seat in state["seats"].items()}
-    mine = seating.team_of("A")
-    winner = state["winner"]
-    result = None
-    if game.finished:
-        how = finish_label(state["finish"])
-        result = (
-            f"Drawn — {how}."
-            if winner is None
-            else f"{_winner_words(seating, winner, names)} — {how}."
-            if many
-            else f"You win — {how}."
-            if winner == "A"
-            else f"The bot wins — {how}."
-        )
-    other = BOT_NAME
-    if asked is not None and many:
-        pending = game.sim.table.pending
-        other = names[game.sim.seats[pending.other]] if pending.other >= 0 else "each opponent"
-    context = {
+    template = "practice/table_many.html" if many else "practice/table.html"
+    context: dict[str, Any] = {
         "practice": practice,
+        "error": error,
+        "notice": notice,
+        "many": many,
+        "seating": seating,
+        "table_words": practice.table_words,
+        "layout": ",".join("".join(team) for team in seating.teams),
+    }
+    if view is None:
+        context |= {
+            "archived": True,
+            "archived_words": ARCHIVED,
+            "result": practice.archive.get("result", ""),
+            "log": list(reversed(practice.archive.get("log", []))),
+        }
+        return render(request, template, context, status=status)
+    state = view["state"]
+    commands = view.get("commands", {})
+    names = {letter: seat["name"] for letter, seat in state["seats"].items()}
+    mine = seating.team_of(PERSON)
+    winner = state["winner"]
+    finished = view["phase"] == "finished"
+    result = (
+        result_line(many, seating.team_of(winner or PERSON), winner, state["finish"], names)
+        if finished
+        else None
+    )
+    asked = commands.get("answer")
+    held = Counter(view.get("hand", {}).get("numbers", []))
+    actions = Counter(view.get("hand", {}).get("actions", []))
+    playable = commands.get("play", {})
+    choose = commands.get("choose")
+    context |= {
         "state": state,
         "seats": [
             (_seat_label(letter, names, mine, many), letter, seat)
             for letter, seat in state["seats"].items()
         ],
-        "error": error,
         "result": result,
-        "free": game.free(),
-        "blocked": game.blocked(),
-        "reveals": game.reveals(),
-        "out": game.out(),
-        "numbers": game.my_numbers(),
+        "seals": "seal" in commands,
+        "free": "seal" in commands or "play" in commands,
+        "blocked": state["seats"][PERSON]["blocked"],
+        "out": state["seats"][PERSON].get("out", False),
+        "numbers": sorted(held.items()),
         "actions": [
             {
-                "card": c,
-                "label": CARD_LABELS[c],
-                "count": n,
-                "playable": c in playable,
-                "targeted": game.needs_target(c),
+                "card": card,
+                "label": CARD_LABELS[card],
+                "count": count,
+                "playable": card in playable.get("cards", ()),
+                "targeted": many and card != "color_change",
             }
-            for c, n in game.my_actions()
+            for card, count in actions.items()
         ],
         "colors": COLORS,
-        "asked": None
-        if asked is None
+        "asked": None if asked is None else _asked(asked, practice.name, view, names, many),
+        "choose": None
+        if choose is None
         else {
-            "decision": asked[0].replace("_", " "),
-            "question": decision_text(
-                asked[0], practice.name, other, CARD_LABELS.get(game.sim.table.pending.card, "card")
-            )
-            if many
-            else "",
-            "choices": [(c, choice_label(asked[0], c, practice.name, other)) for c in asked[1]],
+            "title": CHOOSE_TITLE[choose["what"]],
+            "cards": [
+                (card, str(card) if choose["what"] == "shed" else CARD_LABELS[card])
+                for card in choose["cards"]
+            ],
         },
-        "log": list(reversed(game.log)),
-        "seen": len(practice.moves),
-        "many": many,
-        "seating": seating,
-        "table_words": practice.table_words,
-        "targets": [(letter, names[letter]) for letter in game.targets()],
+        "log": [
+            {"number": e["n"], "by_bot": e["by"].startswith("bot:"), "lines": e["lines"]}
+            for e in reversed(view["log"])
+        ],
+        # The game's revision the page was drawn at, and a fresh key for each form on it
+        # (a callable: the template calls it at every use, so no two forms share a key).
+        "revision": practice.game.revision,
+        "intent": new_intent,
+        "targets": [(letter, names[letter]) for letter in _targets(commands)],
         "winners": seating.team_of(winner) if winner else (),
-        "layout": ",".join("".join(team) for team in seating.teams),
     }
-    template = "practice/table_many.html" if many else "practice/table.html"
     return render(request, template, context, status=status)
 
 
+def _targets(commands: dict[str, Any]) -> list[str]:
+    """The seats the person may name (their opponents in play); empty at two seats."""
+    for name in ("seal", "play"):
+        if commands.get(name, {}).get("targets"):
+            return list(commands[name]["targets"])
+    return []
+
+
+def _asked(
+    asked: dict[str, Any], me: str, view: dict[str, Any], names: dict[str, str], many: bool
+) -> dict[str, Any]:
+    """The decision asked of the person, with its choices in words; at more than two seats
+    the question names the seat whose move asked it (the log's latest move by another)."""
+    decision = asked["decision"]
+    other, card = BOT_NAME, "card"
+    if many:
+        other = "each opponent"
+        for entry in reversed(view["log"]):
+            move = entry.get("move") or {}
+            if move.get("seat") not in (None, PERSON):
+                other = names[move["seat"]]
+                card = CARD_LABELS.get(move.get("card", ""), "card")
+                break
+    return {
+        "decision": decision.replace("_", " "),
+        "question": decision_text(decision, me, other, card) if many else "",
+        "choices": [(c, choice_label(decision, c, me, other)) for c in asked["choices"]],
+    }
+
+
 def _seat_label(letter: str, names: dict[str, str], mine: tuple[str, ...], many: bool) -> str:
-    if letter == "A":
+    if letter == PERSON:
         return "You"
     if not many:
         return BOT_NAME
     return f"{names[letter]} (your partner)" if letter in mine else names[letter]
-
-
-def _winner_words(seating, winner: str, names: dict[str, str]) -> str:
-    """Who won, at more than two seats: "You win", "Your team wins", "Bot C wins",
-    "Bot B + Bot D win"."""
-    side = seating.team_of(winner)
-    if "A" in side:
-        return "Your team wins" if len(side) > 1 else "You win"
-    return " + ".join(names[s] for s in side) + (" win" if len(side) > 1 else " wins")

@@ -345,7 +345,9 @@ FORMS: dict[str, Form] = {
     "tournaments:claim": Form("outsider", "setup"),
     # Practice
     "practice:index": Form("player", fields={"ruleset": "tournament"}),
-    "practice:move": Form("player", fields={"kind": "reveal", "seen": "0", "value": "3"}),
+    "practice:move": Form(
+        "player", fields={"play": "seal:3", "target": "B", "revision": "0", "intent": "k"}
+    ),
     "practice:games": Form("player", fields={"kind": "cpt113", "groups": "2"}),
     "practice:game_move": Form(
         "player",

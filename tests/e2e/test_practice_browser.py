@@ -29,8 +29,6 @@ def test_a_duel_against_the_bot_from_the_menu_to_the_result(browser, live_server
             last = seq.first.inner_text() if seq.count() else "0"
             if page.get_by_role("group", name=re.compile("Your decision")).count():
                 page.locator(".decision-form button").first.click()
-            elif page.get_by_role("button", name="Play the round without a card").count():
-                page.get_by_role("button", name="Play the round without a card").click()
             else:
                 page.locator("button.key").first.click()
             expect(page.locator(".log-seq").first).not_to_have_text(last)

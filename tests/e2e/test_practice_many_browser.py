@@ -33,14 +33,12 @@ def phone(browser, live_server):
 
 
 def person_turn(page, turn: int) -> None:
-    """One tap of a person who plays whatever the page offers them, choosing targets in turn."""
+    """One tap of a person who plays whatever the page offers them, choosing targets in turn:
+    a decision or a card to give up first (each its own form), else a card to seal or, now
+    and then, an action card."""
     decision = page.locator(".decision-form button")
     if decision.count():
         decision.first.click()
-        return
-    without = page.get_by_role("button", name="Play the round without a card")
-    if without.count():
-        without.click()
         return
     targets = page.get_by_role("radio")
     if targets.count():
@@ -74,7 +72,7 @@ def test_a_four_seat_game_against_three_bots_to_the_end(phone, artifacts_dir):
     page.get_by_label("Bot opponents").select_option("3")
     page.get_by_role("button", name="Start a duel").click()
     expect(page.get_by_role("heading", level=1)).to_have_text(
-        re.compile("Round 1: reveal a card|Your decision|without a card")
+        re.compile("Round 1: reveal a card|Your decision|Choose")
     )
     expect(page.locator("[data-seat]")).to_have_count(4)
     for bot in ("Bot B", "Bot C", "Bot D"):

@@ -8,7 +8,9 @@ from django.urls import reverse
 
 from practice import services
 from practice.models import PracticeDuel
+from practice.words import CHOOSE_TITLE
 from tests.factories import UserFactory
+from tests.practice.test_practice_views import mine, revision
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +34,7 @@ def start(client: Client, **fields) -> PracticeDuel:
 
 
 def move(client: Client, practice: PracticeDuel, **data):
-    practice.refresh_from_db()
-    data.setdefault("seen", len(practice.moves))
+    data.setdefault("revision", revision(practice))
     return client.post(reverse("practice:move", args=[practice.pk]), data)
 
 
@@ -90,63 +91,58 @@ def test_a_table_is_stored_with_its_seats_variants_options_and_teams(
 def test_the_page_offers_the_persons_own_cards_and_legal_moves_only(ada):
     client = client_for(ada)
     practice = start(client, opponents="3", teams="AC,BD")
-    game = services.load(practice)
+    commands = mine(practice)["commands"]
     page = page_of(client, practice)
-    offered = set(re.findall(r'name="play" value="reveal:(\d)"', page))
-    assert offered == {str(v) for v, _ in game.my_numbers()}
-    offered_cards = set(re.findall(r'name="play" value="action:([a-z_]+)', page))
-    assert offered_cards == set(game.playable_actions())
+    offered = set(re.findall(r'name="play" value="seal:(\d)"', page))
+    assert offered == {str(v) for v in commands["seal"]["cards"]}
+    offered_cards = set(re.findall(r'name="play" value="play:([a-z_]+)', page))
+    assert offered_cards == set(commands.get("play", {}).get("cards", ()))
     # The target picker names the two opponents, never the partner C nor the person.
     assert re.findall(r'name="target" value="([A-F])"', page) == ["B", "D"]
-    # Nothing of any bot's hand: the hidden values of the next round are never on the page.
-    assert "_bot_values" not in page and str(practice.seed) not in page
+    # The bots have sealed, and nothing of their cards is on the page.
+    for bot in "BCD":
+        assert f"Bot {bot} has sealed a card" in page
+    assert "reveals" not in page
 
 
-def seeded_with_a_seven(ada) -> PracticeDuel:
-    """A 4-seat practice duel whose person holds a 7 (the seed is set: the deal is ours)."""
-    for seed in range(80):
+def with_a_seven(ada) -> PracticeDuel:
+    """A 4-seat practice duel whose person holds a 7 (nearly every deal)."""
+    for _ in range(20):
         practice = services.start_practice(ada, "official", 4)
-        practice.seed = seed
-        practice.save()
-        game = services.load(practice)
-        if game.reveals() and dict(game.my_numbers()).get(7):
+        if 7 in mine(practice)["commands"].get("seal", {}).get("cards", ()):
             return practice
     pytest.fail("no deal gave the person a 7")
 
 
 def test_a_seven_is_played_at_the_chosen_target(ada):
     client = client_for(ada)
-    practice = seeded_with_a_seven(ada)
-    response = move(client, practice, play="reveal:7", target="D")
+    practice = with_a_seven(ada)
+    response = move(client, practice, play="seal:7", target="D")
     assert response.status_code == 302
-    practice.refresh_from_db()
-    assert practice.moves == [{"kind": "reveal", "value": 7, "target": "D"}]
-    assert "Bot D draws 2 number cards and 1 action card (ada&#x27;s 7)" in page_of(
-        client, practice
-    )
+    page = page_of(client, practice)
+    assert "ada reveals 7" in page
+    assert "Bot D draws 2 number cards and 1 action card (ada&#x27;s 7)" in page
 
 
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        ({"play": "reveal:7"}, "Choose whom your 7 targets: B, C, D."),
-        ({"play": "reveal:7", "target": "A"}, "Choose whom your 7 targets"),
-        ({"play": "reveal:7", "target": "Z" * 5000}, "Choose whom your 7 targets"),
-        ({"play": "reveal:x", "target": "B"}, "Reveal a number card from 0 to 9."),
-        ({"play": "action:block", "target": "B"}, "You cannot play BLOCK now."),
-        ({"play": "blocked_round"}, "You are not blocked: reveal a card."),
-        ({"play": "respond:pass"}, "Unknown move"),
-        ({"kind": "respond", "choice": "pass"}, "Nothing is asked of you now."),
+        ({"play": "seal:7"}, "Name whom your 7 targets: B, C, D."),
+        ({"play": "seal:7", "target": "A"}, "Name whom your 7 targets"),
+        ({"play": "seal:7", "target": "Z" * 5000}, "Name whom your 7 targets"),
+        ({"play": "seal:x", "target": "B"}, "Seal a number card you hold."),
+        ({"play": "play:block", "target": "B"}, "Play an action card you hold"),
+        ({"play": "answer:pass"}, "Unknown command"),
+        ({"kind": "answer", "choice": "pass"}, "Nothing is asked of you now."),
     ],
 )
 def test_a_refused_move_is_explained_and_nothing_is_stored(ada, data, words):
     client = client_for(ada)
-    practice = seeded_with_a_seven(ada)
+    practice = with_a_seven(ada)
     response = move(client, practice, **data)
     assert response.status_code == 422
     assert words in response.content.decode()
-    practice.refresh_from_db()
-    assert practice.moves == []
+    assert revision(practice) == 0
 
 
 @pytest.mark.parametrize(
@@ -173,11 +169,11 @@ def test_another_person_can_neither_see_nor_move_in_your_table(ada):
     practice = start(client_for(ada), opponents="3", teams="AC,BD")
     other = client_for(UserFactory())
     assert other.get(reverse("practice:table", args=[practice.pk])).status_code == 404
-    for data in ({"kind": "resign"}, {"play": "reveal:1", "target": "B"}):
-        response = other.post(reverse("practice:move", args=[practice.pk]), {**data, "seen": 0})
+    for data in ({"kind": "resign"}, {"play": "seal:1", "target": "B"}):
+        response = other.post(reverse("practice:move", args=[practice.pk]), {**data, "revision": 0})
         assert response.status_code == 404
     practice.refresh_from_db()
-    assert practice.moves == [] and not practice.finished
+    assert revision(practice) == 0 and not practice.finished
 
 
 def test_resigning_for_a_team_loses_and_says_who_won(ada):
@@ -201,21 +197,24 @@ def test_resigning_for_a_team_loses_and_says_who_won(ada):
 def test_a_whole_four_seat_game_through_the_views_ends_with_an_outcome(ada):
     client = client_for(ada)
     practice = start(client, opponents="3")
-    for _ in range(300):
+    for _ in range(400):
         practice.refresh_from_db()
         if practice.finished:
             break
-        game = services.load(practice)
-        asked = game.awaiting_me()
-        if asked:
-            data = {"kind": "respond", "choice": asked[1][-1]}
-        elif not game.reveals():
-            data = {"play": "blocked_round"}
+        commands = mine(practice)["commands"]
+        if "choose" in commands:
+            # The page asks which card goes, one button per card the person may give.
+            page = page_of(client, practice)
+            assert CHOOSE_TITLE[commands["choose"]["what"]] in page
+            data = {"kind": "choose", "card": commands["choose"]["cards"][0]}
+        elif "answer" in commands:
+            data = {"kind": "answer", "choice": commands["answer"]["choices"][-1]}
         else:
-            data = {"play": f"reveal:{game.my_numbers()[-1][0]}", "target": game.targets()[0]}
+            seal = commands["seal"]
+            data = {"play": f"seal:{seal['cards'][-1]}", "target": seal["targets"][0]}
         assert move(client, practice, **data).status_code == 302
     practice.refresh_from_db()
     assert practice.finished and practice.outcome in ("won", "lost", "drawn")
-    state = services.load(practice).state()
-    won = state["winner"] == "A"
-    assert practice.outcome == ("won" if won else "drawn" if state["winner"] is None else "lost")
+    winner = mine(practice)["state"]["winner"]
+    won = winner == "A"
+    assert practice.outcome == ("won" if won else "drawn" if winner is None else "lost")

@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from play.adapters.base import Command
 from practice import game_services, services
 from practice.game import Refused
 from practice.models import PracticeDuel
@@ -36,8 +37,8 @@ def _duel(user, seats: int) -> tuple[object, str, dict, str, str]:
         practice,
         reverse("practice:move", args=[practice.pk]),
         {"kind": "resign"},
-        "seen",
-        lambda: len(PracticeDuel.objects.get(pk=practice.pk).moves),
+        "revision",  # the game's revision in the table core (issue 27)
+        lambda: PracticeDuel.objects.get(pk=practice.pk).game.revision,
     )
 
 
@@ -70,14 +71,12 @@ def test_a_move_without_its_revision_is_refused_in_words_and_changes_nothing(ada
         assert NO_REVISION in response.content.decode()
         assert moves() == 0
     # The same move with its revision is played, once: sent again without a key it is stale
-    # (a Trois or CPT-113 form's key would say "already recorded":
-    # tests/practice/test_other_games_play.py).
+    # (a form's key would say "already recorded": tests/practice/test_other_games_play.py,
+    # tests/practice/test_practice_duel_play.py).
     assert client.post(address, move | {field: "0"}).status_code == 302
     again = client.post(address, move | {field: "0"})
-    if kind in ("duel", "table"):
-        assert again.status_code == 422 and DUEL_MOVED_ON in again.content.decode()
-    else:
-        assert again.status_code == 409 and GAME_MOVED_ON in again.content.decode()
+    words = DUEL_MOVED_ON if kind in ("duel", "table") else GAME_MOVED_ON
+    assert again.status_code == 409 and words in again.content.decode()
     assert moves() == 1
 
 
@@ -85,8 +84,8 @@ def test_the_services_refuse_a_move_without_its_revision(ada):
     practice = services.start_practice(ada, "tournament")
     game = game_services.start_game(ada, "trois")
     with pytest.raises(Refused, match="did not say which table"):
-        services.play(practice.pk, ada, {"kind": "resign"}, seen=None)
+        services.play_move(practice.pk, ada, Command("resign", "A"), revision=None, intent="k")
     with pytest.raises(Refused, match="did not say which table"):
         game_services.play_move(game.pk, ada, first_move(game), revision=None, intent="k")
-    assert PracticeDuel.objects.get(pk=practice.pk).moves == []
+    assert PracticeDuel.objects.get(pk=practice.pk).game.revision == 0
     assert revision(game) == 0

@@ -2,7 +2,8 @@
 (issue 27: a one-line change to a bot made stored duels unreplayable and their pages 500).
 
 Only the person's moves are stored today, so a bot or rule changed since makes one of them
-illegal when the game is played again: here a stored move is made one the engine refuses."""
+illegal when the game is played again: here a stored move is made one the engine refuses.
+(The Split UNO duel's: tests/practice/test_practice_duel_play.py.)"""
 
 import importlib
 from datetime import timedelta
@@ -13,15 +14,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from play.tasks import sweep_deadlines
-from practice.models import PracticeDuel, PracticeGame
+from practice.models import PracticeGame
 from practice.words import UNREPLAYABLE_TITLE
 from tests.factories import UserFactory
 from tests.practice.test_other_games_play import historical
 
 pytestmark = pytest.mark.django_db
 
-#: A move no table takes: a number card valued 99.
-IMPOSSIBLE_REVEAL = {"kind": "reveal", "value": 99}
 #: A Trois move with a card nobody holds.
 IMPOSSIBLE_TROIS = {"kind": "play", "cards": ["zz"]}
 
@@ -31,28 +30,6 @@ def client():
     client = Client()
     client.force_login(UserFactory(username="ada"))
     return client
-
-
-def test_a_practice_duel_that_cannot_be_replayed_says_so_and_stays_listed(client):
-    assert client.post(reverse("practice:index"), {"ruleset": "tournament"}).status_code == 302
-    practice = PracticeDuel.objects.latest("pk")
-    PracticeDuel.objects.filter(pk=practice.pk).update(moves=[IMPOSSIBLE_REVEAL])
-
-    page = client.get(reverse("practice:table", args=[practice.pk]))
-    assert page.status_code == 200
-    assert UNREPLAYABLE_TITLE in page.content.decode()
-
-    posted = client.post(
-        reverse("practice:move", args=[practice.pk]), {"kind": "resign", "seen": "1"}
-    )
-    assert posted.status_code == 409
-    assert UNREPLAYABLE_TITLE in posted.content.decode()
-    practice.refresh_from_db()
-    assert practice.moves == [IMPOSSIBLE_REVEAL]  # kept as it was, nothing added
-    assert (
-        f'href="{reverse("practice:table", args=[practice.pk])}"'
-        in client.get(reverse("practice:index")).content.decode()
-    )
 
 
 def test_a_trois_game_that_cannot_be_replayed_says_so_and_its_deadline_stops_the_sweep(client):

@@ -1,10 +1,15 @@
-"""Practice pages: signed-in people only, each their own duels; moves checked on the server."""
+"""Practice pages: signed-in people only, each their own duels; moves checked on the server,
+played through the table core (the dealt Split UNO adapter, ONLINE.md)."""
+
+import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from practice.game import replay
+from play.models import Game, GameEvent
+from play.selectors import view_of
+from practice import services
 from practice.models import PracticeDuel
 from tests.factories import UserFactory
 
@@ -33,44 +38,66 @@ def move_url(practice: PracticeDuel) -> str:
     return reverse("practice:move", args=[practice.pk])
 
 
+def page_of(client: Client, practice: PracticeDuel) -> str:
+    return client.get(reverse("practice:table", args=[practice.pk])).content.decode()
+
+
+def revision(practice: PracticeDuel) -> int:
+    return Game.objects.get(pk=practice.game_id).revision
+
+
+def mine(practice: PracticeDuel) -> dict:
+    """The person's seat's view of the duel (what every page is drawn from)."""
+    return view_of(practice.game_id, services.ME)
+
+
+def form_of(page: str, button: str) -> dict[str, str]:
+    """The hidden fields of the form that holds ``button`` (its revision and its key)."""
+    at = page.index(button)
+    form = page[page.rindex("<form", 0, at) : page.index("</form>", at)]
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+
+
 def test_the_pages_need_a_sign_in(ada):
     practice = start(client_for(ada))
     anonymous = Client()
     for path in (reverse("practice:index"), reverse("practice:table", args=[practice.pk])):
         response = anonymous.get(path)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    response = anonymous.post(move_url(practice), {"kind": "resign", "seen": 0})
+    response = anonymous.post(move_url(practice), {"kind": "resign", "revision": 0})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
-    assert PracticeDuel.objects.get(pk=practice.pk).moves == []
+    assert revision(practice) == 0
 
 
 def test_someone_elses_duel_is_not_found_and_takes_no_move(ada):
     practice = start(client_for(ada))
     other = client_for(UserFactory())
     assert other.get(reverse("practice:table", args=[practice.pk])).status_code == 404
-    assert other.post(move_url(practice), {"kind": "resign", "seen": 0}).status_code == 404
-    assert PracticeDuel.objects.get(pk=practice.pk).moves == []
+    for data in ({"kind": "resign"}, {"play": "seal:1"}):
+        response = other.post(move_url(practice), {**data, "revision": 0, "intent": "k"})
+        assert response.status_code == 404
+    assert revision(practice) == 0 and not PracticeDuel.objects.get(pk=practice.pk).finished
     assert ada.username not in other.get(reverse("practice:index")).content.decode()
 
 
 def test_start_reveal_and_see_the_log_then_resign(ada):
     client = client_for(ada)
     practice = start(client, "paper")
-    page = client.get(reverse("practice:table", args=[practice.pk])).content.decode()
+    page = page_of(client, practice)
     assert "Round 1: reveal a card" in page and "paper rules" in page
-    game = replay(practice.ruleset, practice.seed, practice.name, [])
-    value = game.my_numbers()[0][0]
-    assert f'name="value" value="{value}"' in page
-    response = client.post(move_url(practice), {"kind": "reveal", "value": value, "seen": 0})
+    assert "Bot has sealed a card" in page  # the bot seals at once, its card hidden
+    value = mine(practice)["hand"]["numbers"][0]
+    button = f'name="play" value="seal:{value}"'
+    assert button in page
+    response = client.post(move_url(practice), form_of(page, button) | {"play": f"seal:{value}"})
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
-    assert f"ada reveals {value}" in page
-    practice.refresh_from_db()
-    assert practice.moves == [{"kind": "reveal", "value": value}]
-    client.post(move_url(practice), {"kind": "resign", "seen": 1})
+    assert f"ada reveals {value}" in page and "Bot reveals" in page
+    assert revision(practice) == 1
+    client.post(move_url(practice), form_of(page, "Resign this duel") | {"kind": "resign"})
     practice.refresh_from_db()
     assert (practice.finished, practice.outcome) == (True, "lost")
-    page = client.get(reverse("practice:table", args=[practice.pk])).content.decode()
+    page = page_of(client, practice)
     assert "The bot wins — forfeit." in page and "Play again (paper rules)" in page
     assert "lost" in client.get(reverse("practice:index")).content.decode()
 
@@ -78,41 +105,45 @@ def test_start_reveal_and_see_the_log_then_resign(ada):
 def test_a_refused_move_is_explained_and_nothing_is_stored(ada):
     client = client_for(ada)
     practice = start(client)
+    events = GameEvent.objects.filter(game_id=practice.game_id).count()
     for data, words in (
-        ({"kind": "reveal", "value": "x", "seen": 0}, "Reveal a number card from 0 to 9."),
-        ({"kind": "respond", "choice": "pass", "seen": 0}, "Nothing is asked of you now."),
-        ({"kind": "action", "card": "block", "seen": 0}, "You cannot play BLOCK now."),
-        ({"kind": "resign", "seen": 5}, "This duel moved on in another tab"),
+        ({"play": "seal:x"}, "Seal a number card you hold."),
+        ({"kind": "answer", "choice": "pass"}, "Nothing is asked of you now."),
+        ({"play": "play:block"}, "Play an action card you hold"),
+        ({"kind": "choose", "card": "3"}, "You have no card to choose now."),
+        ({"kind": "deal"}, "Unknown command"),
     ):
-        response = client.post(move_url(practice), data)
-        assert response.status_code == 422
+        response = client.post(move_url(practice), data | {"revision": 0, "intent": "k"})
+        assert response.status_code == 422, data
         assert words in response.content.decode()
-    assert PracticeDuel.objects.get(pk=practice.pk).moves == []
+    assert revision(practice) == 0
+    assert GameEvent.objects.filter(game_id=practice.game_id).count() == events
 
 
 def test_an_unknown_rule_set_is_refused_and_nothing_is_created(ada):
     response = client_for(ada).post(reverse("practice:index"), {"ruleset": "<b>poker</b>"})
     assert response.status_code == 422
     assert "Choose one of the rule sets" in response.content.decode()
-    assert not PracticeDuel.objects.exists()
+    assert not PracticeDuel.objects.exists() and not Game.objects.exists()
 
 
 def test_moves_need_the_csrf_token(ada):
     practice = start(client_for(ada))
     client = Client(enforce_csrf_checks=True)
     client.force_login(ada)
-    assert client.post(move_url(practice), {"kind": "resign", "seen": 0}).status_code == 403
+    response = client.post(move_url(practice), {"kind": "resign", "revision": 0, "intent": "k"})
+    assert response.status_code == 403
     assert client.post(reverse("practice:index"), {"ruleset": "paper"}).status_code == 403
-    assert PracticeDuel.objects.get(pk=practice.pk).moves == []
+    assert revision(practice) == 0
 
 
 def test_a_person_keeps_only_their_latest_practice_duels(ada, monkeypatch):
-    from practice import services
-
     monkeypatch.setattr(services, "KEPT_PER_PERSON", 3)
     other = UserFactory()
     theirs = services.start_practice(other, "paper")
-    started = [services.start_practice(ada, "tournament").pk for _ in range(5)]
+    started = [services.start_practice(ada, "tournament") for _ in range(5)]
     kept = list(PracticeDuel.objects.filter(user=ada).values_list("pk", flat=True))
-    assert sorted(kept) == started[-3:]
+    assert sorted(kept) == [p.pk for p in started[-3:]]
     assert PracticeDuel.objects.filter(pk=theirs.pk).exists()  # nobody else's is touched
+    # The forgotten duels' games go with them.
+    assert not Game.objects.filter(pk__in=[p.game_id for p in started[:2]]).exists()
