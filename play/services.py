@@ -163,29 +163,11 @@ def apply_command(
     records nothing. Raises ``Hidden``, ``Forbidden``, ``Stale`` or ``play.errors.Refused``;
     each leaves everything as it was."""
     with transaction.atomic():
-        if lock_first is not None:
-            lock_first()
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise Hidden()
-        policy(game, actor, command)
-        digest = command_digest(command)
-        if key:
-            stored = Intent.objects.filter(game=game, actor=actor.key, key=key).first()
-            if stored is not None and stored.command not in ("", digest):
-                raise Stale()  # this page moved already, with another command: out of date
-            if stored is not None:
-                return Outcome(
-                    recorded=stored.outcome,
-                    revision=game.revision,
-                    status=game.status,
-                    repeat=True,
-                    view=_view(game, viewer),
-                )
-        if seen_revision != game.revision:
-            raise Stale()
-        if game.status == GameStatus.ABANDONED:
-            raise Illegal(words.ABANDONED)
+        game, digest, repeat = _checked(
+            game_id, actor, command, key, seen_revision, policy, lock_first, viewer
+        )
+        if repeat is not None:
+            return repeat
         restored = restore(game)
         try:
             events = restored.adapter.apply(restored.table, command)
@@ -213,6 +195,47 @@ def apply_command(
         schedule_at_commit(game)
         view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
         return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
+
+
+def _checked(
+    game_id: int,
+    actor: Actor,
+    command: Command,
+    key: str,
+    seen_revision: int,
+    policy: Policy,
+    lock_first: Callable[[], object] | None,
+    viewer: Viewer | None,
+) -> tuple[Game, str, Outcome | None]:
+    """Steps 1 to 4 of every write, inside its transaction: the locks, the policy, the key
+    and the revision. Returns the locked game, the command's digest and, for a repeat, the
+    stored outcome to answer with (nothing to apply); raises Hidden, Forbidden, Stale or
+    Refused (a stopped game)."""
+    if lock_first is not None:
+        lock_first()
+    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    if game is None:
+        raise Hidden()
+    policy(game, actor, command)
+    digest = command_digest(command)
+    if key:
+        stored = Intent.objects.filter(game=game, actor=actor.key, key=key).first()
+        if stored is not None and stored.command not in ("", digest):
+            raise Stale()  # this page moved already, with another command: out of date
+        if stored is not None:
+            repeat = Outcome(
+                recorded=stored.outcome,
+                revision=game.revision,
+                status=game.status,
+                repeat=True,
+                view=_view(game, viewer),
+            )
+            return game, digest, repeat
+    if seen_revision != game.revision:
+        raise Stale()
+    if game.status == GameStatus.ABANDONED:
+        raise Illegal(words.ABANDONED)
+    return game, digest, None
 
 
 def command_digest(command: Command) -> str:
@@ -245,30 +268,11 @@ def undo_last(
     ``Hidden``, ``Forbidden``, ``Stale`` or ``play.errors.Refused`` (nothing to undo, a
     stopped game); each leaves everything as it was."""
     with transaction.atomic():
-        if lock_first is not None:
-            lock_first()
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None:
-            raise Hidden()
-        command = Command(UNDO)
-        policy(game, actor, command)
-        digest = command_digest(command)
-        if key:
-            stored = Intent.objects.filter(game=game, actor=actor.key, key=key).first()
-            if stored is not None and stored.command not in ("", digest):
-                raise Stale()  # this page moved already, with another command: out of date
-            if stored is not None:
-                return Outcome(
-                    recorded=stored.outcome,
-                    revision=game.revision,
-                    status=game.status,
-                    repeat=True,
-                    view=_view(game, viewer),
-                )
-        if seen_revision != game.revision:
-            raise Stale()
-        if game.status == GameStatus.ABANDONED:
-            raise Illegal(words.ABANDONED)
+        game, digest, repeat = _checked(
+            game_id, actor, Command(UNDO), key, seen_revision, policy, lock_first, viewer
+        )
+        if repeat is not None:
+            return repeat
         active = GameEvent.objects.filter(game=game, undone_at=None)
         last = active.order_by("-revision").values_list("revision", flat=True).first()
         if not last:  # no event, or only the opening deal (revision 0)
