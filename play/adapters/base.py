@@ -33,6 +33,12 @@ DEALER = "dealer"
 ViewerKind = Literal["seat", "referee", "public", "owner"]
 
 
+def hides(adapter: object) -> bool:
+    """Whether ``adapter``'s games keep anything hidden (a seed that matters, private parts):
+    True unless the adapter says ``hidden = False``."""
+    return bool(getattr(adapter, "hidden", True))
+
+
 class Refused(ValueError):
     """A command the table does not take, in words for the person; nothing has changed."""
 
@@ -79,7 +85,9 @@ class Await:
 
 class Adapter(Protocol):
     """One engine as the core plays it. ``kind`` names it in the database ("split_uno_dealt",
-    "split_uno_refereed", "trois", "cpt113")."""
+    "split_uno_refereed", "trois", "cpt113"). An adapter whose games hide nothing (refereed
+    play: every card is the referee's word) may say so with ``hidden = False``: the core then
+    does not read a seed or private parts it would never use (see ``hides``)."""
 
     kind: ClassVar[str]
 

@@ -287,6 +287,8 @@ def config_of(record: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
 
 class RefereedAdapter:
     kind: ClassVar[str] = KIND
+    #: Nothing is hidden at a refereed table: no seed, no private part (base.hides).
+    hidden: ClassVar[bool] = False
 
     def start(
         self, config: Mapping[str, Any], seats: Sequence[str], seed: bytes
