@@ -11,7 +11,6 @@ invitations) are shown once and stored as SHA-256 hashes.
 """
 
 import hashlib
-import json
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
@@ -52,7 +51,7 @@ MAX_STARTING_NUMBER_CARDS = 20
 DECK_AFTER_DEAL = 68
 
 
-#: The longest `intent` a form may carry (the key stored is longer: `intent_key`).
+#: The longest `intent` a form may carry (`intent_key`: a longer one is no key at all).
 INTENT_MAX = 40
 
 
@@ -254,17 +253,14 @@ def new_intent() -> str:
     return secrets.token_urlsafe(16)
 
 
-def intent_key(intent: str, what: str, command: Command | None = None) -> str:
-    """The command's idempotency key: the page's `intent` with what the form asks (`what`, and
-    the command read from it). The same form sent twice (a double tap, a retry) has the same
-    key and is answered "already recorded"; another form of the same page (another move) has
-    another key, so it is a move of its own: stale if the first one landed. Empty (nothing
-    kept) for a post without an intent."""
+def intent_key(intent: str) -> str:
+    """The command's idempotency key: the page's `intent`, bounded; empty (nothing kept) for a
+    post without one. The same form sent twice (a double tap, a retry) is answered "already
+    recorded"; another form of the same page is a move of its own, stale if the first landed —
+    the core tells them apart by the command the key came with (`play.models.Intent.command`)."""
     if not intent or len(intent) > INTENT_MAX:
         return ""
-    asked = [what, command.name, dict(command.args)] if command is not None else [what]
-    digest = hashlib.sha256(json.dumps(asked, sort_keys=True).encode()).hexdigest()
-    return f"{intent}:{digest[:20]}"
+    return intent
 
 
 def _actor(user: Any) -> Actor:
