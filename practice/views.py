@@ -249,7 +249,7 @@ def _table(
             for card, count in actions.items()
         ],
         "colors": COLORS,
-        "asked": None if asked is None else _asked(asked, practice.name, view, names, many),
+        "asked": None if asked is None else _asked(asked, practice.name, names, many),
         "choose": None
         if choose is None
         else {
@@ -281,21 +281,16 @@ def _targets(commands: dict[str, Any]) -> list[str]:
     return []
 
 
-def _asked(
-    asked: dict[str, Any], me: str, view: dict[str, Any], names: dict[str, str], many: bool
-) -> dict[str, Any]:
+def _asked(asked: dict[str, Any], me: str, names: dict[str, str], many: bool) -> dict[str, Any]:
     """The decision asked of the person, with its choices in words; at more than two seats
-    the question names the seat whose move asked it (the log's latest move by another)."""
+    the question names the seat the decision is about and the card that raised it, as the
+    engine has them (the dealt view's ``other`` and ``card``)."""
     decision = asked["decision"]
     other, card = BOT_NAME, "card"
     if many:
-        other = "each opponent"
-        for entry in reversed(view["log"]):
-            move = entry.get("move") or {}
-            if move.get("seat") not in (None, PERSON):
-                other = names[move["seat"]]
-                card = CARD_LABELS.get(move.get("card", ""), "card")
-                break
+        seat = asked.get("other")
+        other = names.get(seat, "each opponent") if seat else "each opponent"
+        card = CARD_LABELS.get(asked.get("card") or "", "card")
     return {
         "decision": decision.replace("_", " "),
         "question": decision_text(decision, me, other, card) if many else "",

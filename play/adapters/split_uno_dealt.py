@@ -530,9 +530,14 @@ def _commands(st: _State, seat: str) -> dict[str, Any]:
     if phase == "deciding":
         pending = t.pending
         if pending is not None and duel._setup.seats[pending.seat] == seat:
+            seats = duel._setup.seats
+            # Whom the decision is about and the card that raised it: public once played (the
+            # player of the card answered, the refuser a penalty falls on; None for a bonus).
             out["answer"] = {
                 "decision": pending.decision,
                 "choices": list(_answer_choices(st, seat, pending.decision)),
+                "other": seats[pending.other] if pending.other >= 0 else None,
+                "card": pending.card or None,
             }
     else:
         targets = list(legal.targets.get(seat, ())) if many else []

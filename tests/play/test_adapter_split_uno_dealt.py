@@ -521,3 +521,14 @@ def test_the_adapter_imports_only_the_standard_library_and_the_engine() -> None:
         "ADAPTER.start({'bots': ['B']}, 'AB', bytes(16))"
     )
     assert done.returncode == 0, done.stderr.decode()
+
+
+def test_a_decision_names_the_seat_and_the_card_it_is_about() -> None:
+    # At three seats a counter is asked of the target: its page words it from the seat that
+    # played the card and the card itself ("Ada may counter Cy's +2"), as the engine has them.
+    config = {"ruleset": "tournament", "options": {"starting_action_cards": {"A": 2, "C": 4}}}
+    table, _ = ADAPTER.start(config, ("A", "B", "C"), bytes(16))
+    assert "draw_two" in commands(table, "C")["play"]["cards"]
+    ADAPTER.apply(table, Command("play", "C", {"card": "draw_two", "target": "A"}))
+    asked = commands(table, "A")["answer"]
+    assert (asked["decision"], asked["other"], asked["card"]) == ("counter", "C", "draw_two")

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from practice import services
 from practice.models import PracticeDuel
+from practice.views import _asked
 from practice.words import CHOOSE_TITLE
 from tests.factories import UserFactory
 from tests.practice.test_practice_views import mine, revision
@@ -218,3 +219,11 @@ def test_a_whole_four_seat_game_through_the_views_ends_with_an_outcome(ada):
     winner = mine(practice)["state"]["winner"]
     won = winner == "A"
     assert practice.outcome == ("won" if won else "drawn" if winner is None else "lost")
+
+
+def test_a_decision_at_three_seats_names_the_card_and_who_played_it():
+    # From the dealt view's "other" and "card" (not from the log's latest move, which may be
+    # another seat's at more than two seats).
+    names = {"A": "ada", "B": "Bot B", "C": "Bot C"}
+    asked = {"decision": "counter", "choices": ["pass"], "other": "C", "card": "draw_two"}
+    assert _asked(asked, "ada", names, many=True)["question"] == "ada may counter Bot C's +2"
