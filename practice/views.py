@@ -29,6 +29,10 @@ from .words import (
     ARCHIVED,
     CHOOSE_TITLE,
     DUEL_MOVED_ON,
+    MINE_DREW,
+    MINE_HAND,
+    MINE_LOST,
+    MINE_TOOK,
     UNREPLAYABLE,
     UNREPLAYABLE_LISTED,
     UNREPLAYABLE_TITLE,
@@ -260,7 +264,11 @@ def _table(
             ],
         },
         "log": [
-            {"number": e["n"], "by_bot": e["by"].startswith("bot:"), "lines": e["lines"]}
+            {
+                "number": e["n"],
+                "by_bot": e["by"].startswith("bot:"),
+                "lines": e["lines"] + _mine(e.get("mine") or {}, names),
+            }
             for e in reversed(view["log"])
         ],
         # The game's revision the page was drawn at, and a fresh key for each form on it
@@ -279,6 +287,26 @@ def _targets(commands: dict[str, Any]) -> list[str]:
         if commands.get(name, {}).get("targets"):
             return list(commands[name]["targets"])
     return []
+
+
+def _label(card: int | str) -> str:
+    """A card as the log words it: a number card's value, an action card's label."""
+    return str(card) if isinstance(card, int) else CARD_LABELS.get(card, card)
+
+
+def _mine(mine: dict[str, Any], names: dict[str, str]) -> list[str]:
+    """What only the person sees of an event (the dealt view's ``mine``), in words: the cards
+    they drew, took or lost, their hand after a swap. Their seal and the deal show on the page
+    itself (the hand), so they add no line."""
+    lines = []
+    if mine.get("drew"):
+        lines.append(MINE_DREW.format(cards=", ".join(_label(c) for c in mine["drew"])))
+    lines += [MINE_TOOK.format(card=_label(c), name=names[s]) for s, c in mine.get("stole", ())]
+    lines += [MINE_LOST.format(card=_label(c), name=names[s]) for s, c in mine.get("lost", ())]
+    if mine.get("hand"):
+        hand = [*mine["hand"]["numbers"], *mine["hand"]["actions"]]
+        lines.append(MINE_HAND.format(cards=", ".join(_label(c) for c in hand)))
+    return lines
 
 
 def _asked(asked: dict[str, Any], me: str, names: dict[str, str], many: bool) -> dict[str, Any]:

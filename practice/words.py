@@ -59,3 +59,11 @@ def result_line(
         who = " + ".join(names[s] for s in side_of_winner)
         who += " win" if len(side_of_winner) > 1 else " wins"
     return f"{who} — {how}."
+
+
+#: What only the person sees of a log line: the cards their own hand gained or lost (the dealt
+#: view's private facts; docs/practice.md). ``{cards}`` and ``{card}`` are card labels.
+MINE_DREW = "You drew {cards}."
+MINE_TOOK = "You took {card} from {name}."
+MINE_LOST = "{name} took your {card}."
+MINE_HAND = "Your hand now: {cards}."

@@ -147,3 +147,23 @@ def test_a_person_keeps_only_their_latest_practice_duels(ada, monkeypatch):
     assert PracticeDuel.objects.filter(pk=theirs.pk).exists()  # nobody else's is touched
     # The forgotten duels' games go with them.
     assert not Game.objects.filter(pk__in=[p.game_id for p in started[:2]]).exists()
+
+
+def test_the_log_tells_the_person_what_their_own_hand_drew(ada):
+    # The dealt view's private facts of the person's seat, in words, on their page only: a
+    # round lost draws a card, which the public lines give as a count ("draws 1 number card").
+    client = client_for(ada)
+    practice = start(client)
+    for _ in range(12):
+        page = page_of(client, practice)
+        if "You drew " in page or PracticeDuel.objects.get(pk=practice.pk).finished:
+            break
+        view = mine(practice)
+        if "seal" not in view["commands"]:
+            break
+        lowest = min(view["hand"]["numbers"])  # the lowest card loses the round, mostly
+        button = f'name="play" value="seal:{lowest}"'
+        client.post(move_url(practice), form_of(page, button) | {"play": f"seal:{lowest}"})
+    drawn = [e.get("mine", {}).get("drew") for e in mine(practice)["log"] if e.get("mine")]
+    cards = next(c for c in reversed(drawn) if c)
+    assert f"You drew {', '.join(str(c) for c in cards)}." in page_of(client, practice)
