@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.split_uno.constants import CARD_LABELS
 from play.models import Game, GameEvent
 from play.selectors import view_of
 from practice import services
@@ -154,16 +155,22 @@ def test_the_log_tells_the_person_what_their_own_hand_drew(ada):
     # round lost draws a card, which the public lines give as a count ("draws 1 number card").
     client = client_for(ada)
     practice = start(client)
-    for _ in range(12):
+    for _ in range(30):
         page = page_of(client, practice)
         if "You drew " in page or PracticeDuel.objects.get(pk=practice.pk).finished:
             break
         view = mine(practice)
-        if "seal" not in view["commands"]:
-            break
-        lowest = min(view["hand"]["numbers"])  # the lowest card loses the round, mostly
-        button = f'name="play" value="seal:{lowest}"'
-        client.post(move_url(practice), form_of(page, button) | {"play": f"seal:{lowest}"})
+        commands = view["commands"]
+        if "answer" in commands:  # a bot's action card asked something first: pass it by
+            choice = commands["answer"]["choices"][0]
+            field, value = "choice", choice
+        elif "choose" in commands:
+            field, value = "card", commands["choose"]["cards"][0]
+        else:  # the lowest card loses the round, mostly: the loser draws
+            field, value = "play", f"seal:{min(view['hand']['numbers'])}"
+        button = f'name="{field}" value="{value}"'
+        client.post(move_url(practice), form_of(page, button) | {field: value})
     drawn = [e.get("mine", {}).get("drew") for e in mine(practice)["log"] if e.get("mine")]
     cards = next(c for c in reversed(drawn) if c)
-    assert f"You drew {', '.join(str(c) for c in cards)}." in page_of(client, practice)
+    labels = [str(c) if isinstance(c, int) else CARD_LABELS[c] for c in cards]
+    assert f"You drew {', '.join(labels)}." in page_of(client, practice)
