@@ -3,18 +3,25 @@ answer the person at seat A is drawn from A's seat view only, so a second world 
 only in what A cannot know — the bots' hands, the deck order, the seed — must answer A byte
 for byte the same.
 
-Each case starts a practice duel through the real views with a signed-in owner and plays
-random legal moves through the move form (read from A's seat view). After every move the
-stored secrets (play.secrets' rows: the deal snapshot, the events' private parts of every key
-but A's, the seed) are rewritten into another world consistent with what A has seen — the
-dealt adapter test's ``relabel`` — every cache and per-process copy is emptied, and the
-table page and a refused move's page are fetched again: identical once the CSRF mask is
-blanked, the forms' idempotency keys drawn from a counter and the clock frozen. The first
+Each case starts a practice game (a Split UNO duel at two and at three seats, a game of
+Trois) through the real views with a signed-in owner and plays random legal moves of A's
+through the move form (read from A's seat view). At the start and after every move the
+stored secrets (play.secrets' rows: the deal snapshot, every event's private parts but A's,
+the seed) are rewritten into another world consistent with what A has seen, every cache and
+per-process copy is emptied, and the table page and the page answering a refused move are
+fetched again: identical, headers included, once the CSRF mask is blanked, the CSP nonce
+and the forms' idempotency keys drawn from fixed sources and the clock frozen. The first
 world's rows are then put back and play goes on.
 
+The worlds: for Split UNO, the dealt adapter test's ``relabel`` (every card identity A has
+not seen given another unseen card's value); for Trois, exchanges of two cards A has not
+seen, each kept only if the game still replays and shows the public the same (a take says
+that its taker held no match).
+
 Not checked: a further move played in both worlds. Every move of A's is answered by the bots
-at once (they seal, act and decide from their own hands, and draws come from the deck), so
-its outcome depends on hidden cards; the pages after each move are compared instead.
+at once (they seal, play and decide from their own hands, and takes and draws come from the
+deck), so its outcome depends on hidden cards; the pages after each move are compared
+instead.
 """
 
 from __future__ import annotations
@@ -24,22 +31,29 @@ import random
 import re
 import secrets as random_source
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.db import models
 from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
+from games.trois.cards import DECK as TROIS_DECK
+from games.trois.cards import label as trois_label
 from play import secrets
-from play.adapters.base import Event
+from play.adapters.base import Event, Viewer
+from play.adapters.base import Refused as AdapterRefused
 from play.models import Game, GameEvent
 from play.models_secret import EventSecret, GameSecret
+from play.registry import adapter_for
+from play.selectors import view_of
 from practice import services
-from practice.models import PracticeDuel
+from practice.models import PracticeDuel, PracticeGame
 from tests.factories import UserFactory
 from tests.play.test_adapter_split_uno_dealt import relabel, seen_by
 
@@ -52,6 +66,8 @@ FROZEN = datetime(2026, 11, 27, 6, 0, tzinfo=UTC)
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"')
 #: The modules whose functools caches are emptied between the worlds.
 CACHED = ("play", "practice", "games", "duels", "core")
+#: How many exchanges of two hidden Trois cards are tried for a re-dealt world.
+EXCHANGES = 40
 
 
 #: The forms' keys of the response being drawn: counted from zero for each (``as_drawn``).
@@ -102,33 +118,46 @@ def as_bytes(response: HttpResponse) -> bytes:
     return CSRF.sub(r'\1"-"', text).encode()
 
 
-def page(client: Client, practice: PracticeDuel) -> bytes:
+@dataclass(frozen=True)
+class Product:
+    """A practice product's pages: its binding, its page and move URLs, a form it refuses
+    whatever the cards (422), and how a world is re-dealt behind the person's seat."""
+
+    model: type[models.Model]
+    page: str
+    move: str
+    refused: dict[str, str]
+    other_world: Callable[[Game, list[Event], random.Random], list[Event]]
+    legal_form: Callable[[dict[str, Any], random.Random], dict[str, str] | None]
+
+
+def page(client: Client, product: Product, pk: int) -> bytes:
     KEYS[0] = itertools.count()
-    response = client.get(reverse("practice:table", args=[practice.pk]))
+    response = client.get(reverse(product.page, args=[pk]))
     assert response.status_code == 200
     return as_bytes(response)
 
 
-def refused(client: Client, practice: PracticeDuel) -> bytes:
-    """The page that answers a move the game refuses (a card no one holds)."""
+def refused(client: Client, product: Product, pk: int, game_id: int) -> bytes:
+    """The page that answers a move refused whatever the cards."""
     KEYS[0] = itertools.count()
-    form = {
-        "play": "seal:11",
-        "revision": str(Game.objects.get(pk=practice.game_id).revision),
+    form = product.refused | {
+        "revision": str(Game.objects.get(pk=game_id).revision),
         "intent": random_source.token_urlsafe(8),
     }
-    response = client.post(reverse("practice:move", args=[practice.pk]), form)
+    response = client.post(reverse(product.move, args=[pk]), form)
     assert response.status_code == 422
     return as_bytes(response)
 
 
-def answers(client: Client, practice: PracticeDuel) -> dict[str, bytes]:
-    """Everything the person is answered about the duel, after the caches are emptied, with
+def answers(client: Client, product: Product, pk: int, game_id: int) -> dict[str, bytes]:
+    """Everything the person is answered about the game, after the caches are emptied, with
     the form keys counted from zero."""
     empty_caches()
-    out = {"page": page(client, practice)}
-    out["refused"] = refused(client, practice)
-    return out
+    return {
+        "page": page(client, product, pk),
+        "refused": refused(client, product, pk, game_id),
+    }
 
 
 def events_of(game_id: int) -> tuple[list[int], list[Event]]:
@@ -156,16 +185,16 @@ def put_back(game_id: int, saved: tuple[dict[int, Any], dict[str, Any]]) -> None
     GameSecret.objects.filter(game_id=game_id).update(**game)
 
 
-def other_world(game_id: int, rnd: random.Random) -> bool:
-    """Rewrite the stored secrets into another world A cannot tell from this one: every card
-    A has not seen given another unseen card's value (the deal, draws, steals and seals that
-    name it follow), and a fresh seed. A's own private facts stay as they are. Whether
-    anything hidden changed (false when A has seen every card)."""
+def rewrite_secrets(game_id: int, product: Product, rnd: random.Random) -> bool:
+    """Rewrite the stored secrets into another world A cannot tell from this one (the
+    product's ``other_world`` over the stored events), and a fresh seed: every private part
+    but A's, and the deal snapshot. Whether anything hidden changed."""
     pks, events = events_of(game_id)
-    other = relabel(events, seen_by(events, PERSON), rnd)
+    other = product.other_world(Game.objects.get(pk=game_id), events, rnd)
     changed = False
     for pk, before, after in zip(pks, events, other, strict=True):
         assert after.private.get(PERSON) == before.private.get(PERSON)
+        assert set(after.private) == set(before.private)
         for key, facts in after.private.items():
             if key != PERSON and facts != before.private[key]:
                 EventSecret.objects.filter(event_id=pk, key=key).update(facts=facts)
@@ -178,10 +207,75 @@ def other_world(game_id: int, rnd: random.Random) -> bool:
     return changed
 
 
-def legal_form(practice: PracticeDuel, rnd: random.Random) -> dict[str, str] | None:
-    """A random legal move of A's, as its form sends it (never resigning), or None."""
-    commands = services.open_duel(practice.pk, practice.user)[1]["commands"]
-    offers = [(name, spec) for name, spec in commands.items() if name != "resign"]
+def split_uno_world(game: Game, events: list[Event], rnd: random.Random) -> list[Event]:
+    """Every Split UNO card A has not seen given another unseen card's value (the deal,
+    draws, steals and seals that name it follow): the dealt adapter test's ``relabel``."""
+    return relabel(events, seen_by(events, PERSON), rnd)
+
+
+def trois_world(game: Game, events: list[Event], rnd: random.Random) -> list[Event]:
+    """The Trois cards A has not seen (in no public part, in none of A's private facts)
+    exchanged in every other private part — the bots' hands and takes, the deck's order and
+    the bots' own log lines, which name them in words — two at a time, each exchange kept
+    only if the game still holds together and looks the same to the public: a take tells
+    everyone that its taker held no match, which some exchanges would contradict."""
+    shown: set[str] = set()
+    for event in events:
+        shown |= trois_cards(event.public) | trois_cards(event.private.get(PERSON, {}))
+    hidden = [c for c in TROIS_DECK if c not in shown]
+    adapter, seed = adapter_for(game.kind), secrets.seed_of(game.pk)
+
+    def public(world: list[Event]) -> dict[str, Any] | None:
+        try:
+            table = adapter.restore(game.config, list(game.seats), seed, world)
+        except AdapterRefused:
+            return None
+        return adapter.view(table, Viewer("public"))
+
+    seen = public(events)
+    world = events
+    for _ in range(EXCHANGES):
+        one, two = rnd.sample(hidden, 2)
+        candidate = [
+            Event(
+                e.by,
+                e.public,
+                {k: v if k == PERSON else exchanged(v, one, two) for k, v in e.private.items()},
+            )
+            for e in world
+        ]
+        if public(candidate) == seen:
+            world = candidate
+    return world
+
+
+def exchanged(value: Any, one: str, two: str) -> Any:
+    """``value`` with the cards ``one`` and ``two`` exchanged, as ids and in words."""
+    if isinstance(value, str):
+        if value in (one, two):
+            return two if value == one else one
+        words = {trois_label(one): trois_label(two), trois_label(two): trois_label(one)}
+        return re.sub("|".join(map(re.escape, words)), lambda m: words[m[0]], value)
+    if isinstance(value, list):
+        return [exchanged(v, one, two) for v in value]
+    if isinstance(value, dict):
+        return {k: exchanged(v, one, two) for k, v in value.items()}
+    return value
+
+
+def trois_cards(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value} & set(TROIS_DECK)
+    if isinstance(value, list):
+        return set().union(*map(trois_cards, value))
+    if isinstance(value, dict):
+        return set().union(*map(trois_cards, value.values()))
+    return set()
+
+
+def split_uno_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | None:
+    """A random legal move of A's, as the duel's forms send it (never resigning), or None."""
+    offers = [(name, spec) for name, spec in view["commands"].items() if name != "resign"]
     if not offers:
         return None
     name, spec = rnd.choice(offers)
@@ -200,17 +294,49 @@ def legal_form(practice: PracticeDuel, rnd: random.Random) -> dict[str, str] | N
     return form
 
 
-def moves(client: Client, practice: PracticeDuel, rnd: random.Random, count: int) -> Iterator[int]:
-    """Play up to ``count`` random legal moves through the move view, yielding after each."""
+def trois_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | None:
+    """A random legal move of A's at Trois: one matching card, or a take when allowed."""
+    legal = view["legal"]
+    if legal is None:
+        return None
+    cards = sorted({*legal["by_colour"], *legal["by_number"]})
+    if cards and (not legal["can_take"] or rnd.random() < 0.7):
+        return {"kind": "play", "cards": rnd.choice(cards)}
+    return {"kind": "take"}
+
+
+SPLIT_UNO = Product(
+    PracticeDuel,
+    "practice:table",
+    "practice:move",
+    {"play": "seal:11"},  # no card is an 11
+    split_uno_world,
+    split_uno_form,
+)
+TROIS = Product(
+    PracticeGame,
+    "practice:game",
+    "practice:game_move",
+    {"kind": "dance"},
+    trois_world,
+    trois_form,
+)
+
+
+def moves(
+    client: Client, product: Product, binding: Any, rnd: random.Random, count: int
+) -> Iterator[int]:
+    """Play up to ``count`` random legal moves of A's through the move view (read from A's
+    seat view, as the page is), yielding after each."""
     for n in range(count):
-        form = legal_form(practice, rnd)
+        form = product.legal_form(view_of(binding.game_id, Viewer("seat", PERSON)), rnd)
         if form is None:
             return
         form |= {
-            "revision": str(Game.objects.get(pk=practice.game_id).revision),
+            "revision": str(Game.objects.get(pk=binding.game_id).revision),
             "intent": random_source.token_urlsafe(8),
         }
-        response = client.post(reverse("practice:move", args=[practice.pk]), form)
+        response = client.post(reverse(product.move, args=[binding.pk]), form)
         assert response.status_code == 302, (form, response.content.decode()[-2000:])
         yield n
 
@@ -223,14 +349,16 @@ def first_difference(a: bytes, b: bytes) -> str:
     return "in length"
 
 
-def assert_same_in_other_worlds(client: Client, practice: PracticeDuel, rnd: random.Random) -> bool:
+def assert_same_in_other_worlds(
+    client: Client, product: Product, binding: Any, rnd: random.Random
+) -> bool:
     """A's answers in this world equal those in a re-dealt one; this world is put back.
     Whether a hidden card differed between the two."""
-    game_id = practice.game_id
-    mine = answers(client, practice)
+    game_id = binding.game_id
+    mine = answers(client, product, binding.pk, game_id)
     saved = stored_secrets(game_id)
-    changed = other_world(game_id, rnd)
-    theirs = answers(client, practice)
+    changed = rewrite_secrets(game_id, product, rnd)
+    theirs = answers(client, product, binding.pk, game_id)
     put_back(game_id, saved)
     empty_caches()
     for what in mine:
@@ -240,25 +368,38 @@ def assert_same_in_other_worlds(client: Client, practice: PracticeDuel, rnd: ran
     return changed
 
 
+def play_and_compare(client: Client, product: Product, binding: Any, case: int) -> None:
+    """Compare both worlds at the start and after each of a few random moves, until the end
+    (where the person may see the whole deal)."""
+    rnd = random.Random(case)
+    differed = assert_same_in_other_worlds(client, product, binding, rnd)
+    compared = 1
+    for _ in moves(client, product, binding, rnd, 6):
+        if Game.objects.get(pk=binding.game_id).status == "finished":
+            break
+        differed |= assert_same_in_other_worlds(client, product, binding, rnd)
+        compared += 1
+    # The check would pass on worlds that never differ: some hidden card must have moved,
+    # over several moves.
+    assert differed and compared >= 3, compared
+
+
 @pytest.mark.parametrize(
     ("ruleset", "opponents", "case"),
     [("tournament", 1, 0), ("tournament", 1, 1), ("official", 2, 2), ("official", 2, 3)],
 )
-def test_a_practice_page_is_the_same_whatever_the_bots_hold(
+def test_a_practice_duel_page_is_the_same_whatever_the_bots_hold(
     client: Client, ruleset: str, opponents: int, case: int
 ) -> None:
     started = client.post(reverse("practice:index"), {"ruleset": ruleset, "opponents": opponents})
     assert started.status_code == 302
     practice = PracticeDuel.objects.latest("pk")
     assert practice.seats == opponents + 1
-    rnd = random.Random(case)
-    differed = assert_same_in_other_worlds(client, practice, rnd)
-    compared = 1
-    for _ in moves(client, practice, rnd, 6):
-        if Game.objects.get(pk=practice.game_id).status == "finished":
-            break  # at the end the person may see the whole deal
-        differed |= assert_same_in_other_worlds(client, practice, rnd)
-        compared += 1
-    # The check would pass on worlds that never differ: some hidden card must have moved,
-    # over several moves.
-    assert differed and compared >= 3, compared
+    play_and_compare(client, SPLIT_UNO, practice, case)
+
+
+@pytest.mark.parametrize("case", [0, 1])
+def test_a_trois_page_is_the_same_whatever_the_bots_hold(client: Client, case: int) -> None:
+    started = client.post(reverse("practice:games"), {"kind": "trois"})
+    assert started.status_code == 302
+    play_and_compare(client, TROIS, PracticeGame.objects.latest("pk"), case)
