@@ -3,9 +3,10 @@ answer the person at seat A is drawn from A's seat view only, so a second world 
 only in what A cannot know — the bots' hands, the deck order, the seed — must answer A byte
 for byte the same.
 
-Each case starts a practice game (a Split UNO duel at two and at three seats, a game of
-Trois) through the real views with a signed-in owner and plays random legal moves of A's
-through the move form (read from A's seat view). At the start and after every move the
+Each case starts a practice game (a Split UNO duel at two and at three seats, Trois,
+CPT-113 at two and three groups), dealt from the case's seed, through the real views with a
+signed-in owner, and plays random legal moves of A's through the move form (read from A's
+seat view). At the start and after every move the
 stored secrets (play.secrets' rows: the deal snapshot, every event's private parts but A's,
 the seed) are rewritten into another world consistent with what A has seen, every cache and
 per-process copy is emptied, and the table page and the page answering a refused move are
@@ -14,9 +15,9 @@ and the forms' idempotency keys drawn from fixed sources and the clock frozen. T
 world's rows are then put back and play goes on.
 
 The worlds: for Split UNO, the dealt adapter test's ``relabel`` (every card identity A has
-not seen given another unseen card's value); for Trois, exchanges of two cards A has not
-seen, each kept only if the game still replays and shows the public the same (a take says
-that its taker held no match).
+not seen given another unseen card's value); for Trois and CPT-113, exchanges of two cards
+A has not seen, each kept only if the game still replays and shows the public the same (a
+take or a draw says that its taker held no match).
 
 Not checked: a further move played in both worlds. Every move of A's is answered by the bots
 at once (they seal, play and decide from their own hands, and takes and draws come from the
@@ -31,9 +32,11 @@ import random
 import re
 import secrets as random_source
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -43,6 +46,10 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
+from games.cpt113.cards import COLOURS as CPT113_COLOURS
+from games.cpt113.cards import DECK as CPT113_DECK
+from games.cpt113.cards import is_wild as cpt113_is_wild
+from games.cpt113.cards import label as cpt113_label
 from games.trois.cards import DECK as TROIS_DECK
 from games.trois.cards import label as trois_label
 from play import secrets
@@ -213,16 +220,29 @@ def split_uno_world(game: Game, events: list[Event], rnd: random.Random) -> list
     return relabel(events, seen_by(events, PERSON), rnd)
 
 
-def trois_world(game: Game, events: list[Event], rnd: random.Random) -> list[Event]:
-    """The Trois cards A has not seen (in no public part, in none of A's private facts)
-    exchanged in every other private part — the bots' hands and takes, the deck's order and
-    the bots' own log lines, which name them in words — two at a time, each exchange kept
-    only if the game still holds together and looks the same to the public: a take tells
-    everyone that its taker held no match, which some exchanges would contradict."""
+def matching_world(
+    deck: Sequence[str], label: Callable[[str], str]
+) -> Callable[[Game, list[Event], random.Random], list[Event]]:
+    """Another world of a matching game (Trois, CPT-113): the cards A has not seen (in no
+    public part, in none of A's private facts) exchanged in every other private part — the
+    bots' hands and takes, the deck's order and the bots' own log lines, which name them in
+    words — two at a time, each exchange kept only if the game still holds together and
+    looks the same to the public: a take or a draw tells everyone that its taker held no
+    match, which some exchanges would contradict."""
+    return partial(_matching_world, frozenset(deck), label)
+
+
+def _matching_world(
+    deck: frozenset[str],
+    label: Callable[[str], str],
+    game: Game,
+    events: list[Event],
+    rnd: random.Random,
+) -> list[Event]:
     shown: set[str] = set()
     for event in events:
-        shown |= trois_cards(event.public) | trois_cards(event.private.get(PERSON, {}))
-    hidden = [c for c in TROIS_DECK if c not in shown]
+        shown |= cards_in(deck, event.public) | cards_in(deck, event.private.get(PERSON, {}))
+    hidden = sorted(deck - shown)
     adapter, seed = adapter_for(game.kind), secrets.seed_of(game.pk)
 
     def public(world: list[Event]) -> dict[str, Any] | None:
@@ -240,7 +260,10 @@ def trois_world(game: Game, events: list[Event], rnd: random.Random) -> list[Eve
             Event(
                 e.by,
                 e.public,
-                {k: v if k == PERSON else exchanged(v, one, two) for k, v in e.private.items()},
+                {
+                    k: v if k == PERSON else exchanged(v, one, two, label)
+                    for k, v in e.private.items()
+                },
             )
             for e in world
         ]
@@ -249,27 +272,30 @@ def trois_world(game: Game, events: list[Event], rnd: random.Random) -> list[Eve
     return world
 
 
-def exchanged(value: Any, one: str, two: str) -> Any:
-    """``value`` with the cards ``one`` and ``two`` exchanged, as ids and in words."""
+def exchanged(value: Any, one: str, two: str, label: Callable[[str], str]) -> Any:
+    """``value`` with the cards ``one`` and ``two`` exchanged, as ids and in words (the
+    longer words first: "wild draw four" before "wild")."""
     if isinstance(value, str):
         if value in (one, two):
             return two if value == one else one
-        words = {trois_label(one): trois_label(two), trois_label(two): trois_label(one)}
-        return re.sub("|".join(map(re.escape, words)), lambda m: words[m[0]], value)
+        words = {label(one): label(two), label(two): label(one)}
+        named = "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+        return re.sub(named, lambda m: words[m[0]], value)
     if isinstance(value, list):
-        return [exchanged(v, one, two) for v in value]
+        return [exchanged(v, one, two, label) for v in value]
     if isinstance(value, dict):
-        return {k: exchanged(v, one, two) for k, v in value.items()}
+        return {k: exchanged(v, one, two, label) for k, v in value.items()}
     return value
 
 
-def trois_cards(value: Any) -> set[str]:
+def cards_in(deck: frozenset[str], value: Any) -> set[str]:
+    """The cards of ``deck`` named (as ids) anywhere in ``value``."""
     if isinstance(value, str):
-        return {value} & set(TROIS_DECK)
+        return {value} & deck
     if isinstance(value, list):
-        return set().union(*map(trois_cards, value))
+        return set().union(*(cards_in(deck, v) for v in value))
     if isinstance(value, dict):
-        return set().union(*map(trois_cards, value.values()))
+        return set().union(*(cards_in(deck, v) for v in value.values()))
     return set()
 
 
@@ -305,6 +331,21 @@ def trois_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | Non
     return {"kind": "take"}
 
 
+def cpt113_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | None:
+    """A random legal move of A's at CPT-113: a playable card (a wild names a colour), or a
+    draw when allowed."""
+    legal = view["legal"]
+    if legal is None:
+        return None
+    if legal["playable"] and (not legal["can_draw"] or rnd.random() < 0.7):
+        card = rnd.choice(legal["playable"])
+        form = {"kind": "play", "card": card}
+        if cpt113_is_wild(card):
+            form["colour"] = rnd.choice(list(CPT113_COLOURS))
+        return form
+    return {"kind": "draw"}
+
+
 SPLIT_UNO = Product(
     PracticeDuel,
     "practice:table",
@@ -318,8 +359,16 @@ TROIS = Product(
     "practice:game",
     "practice:game_move",
     {"kind": "dance"},
-    trois_world,
+    matching_world(TROIS_DECK, trois_label),
     trois_form,
+)
+CPT113 = Product(
+    PracticeGame,
+    "practice:game",
+    "practice:game_move",
+    {"kind": "dance"},
+    matching_world(CPT113_DECK, cpt113_label),
+    cpt113_form,
 )
 
 
@@ -368,6 +417,13 @@ def assert_same_in_other_worlds(
     return changed
 
 
+def dealt_from(monkeypatch: pytest.MonkeyPatch, case: int) -> None:
+    """The next games dealt from the case's seed (the write path draws a fresh one), so that
+    each case is the same game at every run."""
+    seeds = random.Random(case)
+    monkeypatch.setattr("play.services.random_source", SimpleNamespace(token_bytes=seeds.randbytes))
+
+
 def play_and_compare(client: Client, product: Product, binding: Any, case: int) -> None:
     """Compare both worlds at the start and after each of a few random moves, until the end
     (where the person may see the whole deal)."""
@@ -389,8 +445,9 @@ def play_and_compare(client: Client, product: Product, binding: Any, case: int) 
     [("tournament", 1, 0), ("tournament", 1, 1), ("official", 2, 2), ("official", 2, 3)],
 )
 def test_a_practice_duel_page_is_the_same_whatever_the_bots_hold(
-    client: Client, ruleset: str, opponents: int, case: int
+    client: Client, monkeypatch: pytest.MonkeyPatch, ruleset: str, opponents: int, case: int
 ) -> None:
+    dealt_from(monkeypatch, case)
     started = client.post(reverse("practice:index"), {"ruleset": ruleset, "opponents": opponents})
     assert started.status_code == 302
     practice = PracticeDuel.objects.latest("pk")
@@ -399,7 +456,20 @@ def test_a_practice_duel_page_is_the_same_whatever_the_bots_hold(
 
 
 @pytest.mark.parametrize("case", [0, 1])
-def test_a_trois_page_is_the_same_whatever_the_bots_hold(client: Client, case: int) -> None:
+def test_a_trois_page_is_the_same_whatever_the_bots_hold(
+    client: Client, monkeypatch: pytest.MonkeyPatch, case: int
+) -> None:
+    dealt_from(monkeypatch, case)
     started = client.post(reverse("practice:games"), {"kind": "trois"})
     assert started.status_code == 302
     play_and_compare(client, TROIS, PracticeGame.objects.latest("pk"), case)
+
+
+@pytest.mark.parametrize(("groups", "case"), [(2, 0), (3, 1)])
+def test_a_cpt113_page_is_the_same_whatever_the_bots_hold(
+    client: Client, monkeypatch: pytest.MonkeyPatch, groups: int, case: int
+) -> None:
+    dealt_from(monkeypatch, case)
+    started = client.post(reverse("practice:games"), {"kind": "cpt113", "groups": groups})
+    assert started.status_code == 302
+    play_and_compare(client, CPT113, PracticeGame.objects.latest("pk"), case)
