@@ -73,11 +73,10 @@ FROZEN = datetime(2026, 11, 27, 6, 0, tzinfo=UTC)
 CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"')
 #: The modules whose functools caches are emptied between the worlds.
 CACHED = ("play", "practice", "games", "duels", "core")
-#: How many exchanges of two hidden Trois cards are tried for a re-dealt world.
+#: How many exchanges of two hidden cards are tried for a re-dealt Trois or CPT-113 world.
 EXCHANGES = 40
-
-
-#: The forms' keys of the response being drawn: counted from zero for each (``as_drawn``).
+#: The forms' keys of the response being drawn: counted from zero for each (``page`` and
+#: ``refused`` restart it).
 KEYS = [itertools.count()]
 
 
