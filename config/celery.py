@@ -32,6 +32,10 @@ app.conf.beat_schedule = {
         "task": "play.tasks.sweep_deadlines",
         "schedule": 5.0,
     },
+    "forget-old-intents": {
+        "task": "play.tasks.forget_old_intents",
+        "schedule": crontab(minute=27, hour=3),
+    },
     "send-due-notifications": {
         "task": "accounts.tasks.send_due_notifications",
         "schedule": 10.0,

@@ -144,6 +144,8 @@ class Intent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "actor", "key"], name="unique_play_intent_key"),
         ]
+        # For the daily prune (play.services.forget_old_intents): a key outlives its retries.
+        indexes = [models.Index(fields=["created_at"], name="play_intent_created")]
 
     def __str__(self) -> str:
         return f"{self.game} {self.actor} {self.key}"

@@ -300,6 +300,20 @@ def undo_last(
         return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
 
 
+#: How long a command's idempotency key is kept: far beyond any retry of a phone on venue Wi-Fi
+#: or a tab reopened the next morning; a form older than that is stale anyway (its revision).
+INTENT_DAYS = 2
+
+
+def forget_old_intents(*, now: datetime | None = None) -> int:
+    """Deletes the idempotency keys older than ``INTENT_DAYS`` (beat, daily): one row per
+    command would otherwise grow without bound. A form that old sent again is answered by
+    its revision (Stale), not as a repeat. Returns how many went."""
+    cutoff = (now or _clock()) - timedelta(days=INTENT_DAYS)
+    deleted, _ = Intent.objects.filter(created_at__lt=cutoff).delete()
+    return deleted
+
+
 def abandon_game(*, game_id: int) -> None:
     """Stops a game before its end (its product's decision: a voided duel, a table given up):
     nothing is awaited any more and no clock runs. The events stay."""

@@ -15,6 +15,14 @@ def deadline(game_id: int, revision: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def forget_old_intents() -> int:
+    """Beat, daily: drops the idempotency keys past their days (play.services.INTENT_DAYS)."""
+    from play.services import forget_old_intents as forget
+
+    return forget()
+
+
+@shared_task(ignore_result=True)
 def sweep_deadlines() -> int:
     """Beat, every few seconds: every game past a deadline the clock acts on — the long ones
     (Trois's 25 minutes), and any whose ETA task was lost or never sent (a broker down, the

@@ -11,6 +11,7 @@ from play.adapters.base import Await, Command, Viewer
 from play.errors import Forbidden, Hidden, Refused, Stale
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
 from play.services import Actor, Holder, abandon_game, apply_command, start_game
+from play.tasks import forget_old_intents
 from tests.play.counting import ADAPTER, KIND, Counting
 
 pytestmark = pytest.mark.django_db
@@ -244,3 +245,16 @@ def test_a_seats_clock_runs_on_while_another_moves_and_restarts_after_its_own_mo
     assert clocks() == {turn: now[0] + timedelta(seconds=30), other: now[0] + timedelta(seconds=20)}
     game.refresh_from_db()
     assert game.next_deadline == now[0] + timedelta(seconds=20)
+
+
+def test_keys_older_than_two_days_are_forgotten_and_their_form_is_then_stale():
+    game = new_game(bots=["B"])
+    first = send(game, "add", key="old", args={"n": 1})
+    send(game, "add", key="new", args={"n": 1})
+    Intent.objects.filter(key="old").update(created_at=datetime.now(UTC) - timedelta(days=3))
+    assert forget_old_intents() == 1
+    assert list(Intent.objects.values_list("key", flat=True)) == ["new"]
+    # The old form sent again is no longer a repeat: its revision tells it is out of date.
+    with pytest.raises(Stale):
+        send(game, "add", key="old", args={"n": 1}, seen=first.revision - 1)
+    assert send(game, "add", key="new", args={"n": 1}, seen=0).repeat
