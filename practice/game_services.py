@@ -9,7 +9,6 @@ the keep-50 policy."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -18,19 +17,25 @@ from django.db import transaction
 from games.cpt113.state import default_names
 from play import clock
 from play import services as play
-from play.adapters.base import Command, Viewer
-from play.adapters.base import Refused as Unrestorable
-from play.errors import Forbidden, Hidden
-from play.models import Game, HolderKind
-from play.selectors import view_of
+from play.adapters.base import Command
+from play.models import Game
 
 from . import game_clock
 from .game import Refused, Unreplayable
 from .models import Outcome, PracticeGame
+from .seat import (
+    ME,
+    PERSON,
+    Played,
+    forget_beyond_kept,
+    holders,
+    owner_policy,
+    person_view,
+    play_as_person,
+)
 from .words import NO_REVISION
 
-#: The person's seat; every other seat is a heuristic bot's (the partner's too, in CPT-113).
-PERSON = "A"
+#: Every seat but the person's is a heuristic bot's (the partner's too, in CPT-113).
 BOT = "heuristic"
 BOT_NAMES = ("Bot 1", "Bot 2", "Bot 3")
 PARTNER = "Partner"
@@ -39,8 +44,6 @@ SEAT_LETTERS = "ABCDEFGH"
 TIME_LIMIT_MINUTES = 25
 #: How many of these games a person keeps: starting one more forgets the oldest beyond this.
 KEPT_PER_PERSON = 50
-#: The person's seat, as the pages see the table.
-ME = Viewer("seat", PERSON)
 
 
 def table_of(kind: str, groups: int, name: str) -> tuple[dict[str, Any], list[str]]:
@@ -70,31 +73,21 @@ def start_game(user, kind: str, groups: int = 0) -> PracticeGame:
     groups = groups if kind == PracticeGame.Kind.CPT113 else 0
     name = user.get_username()
     config, seats = table_of(kind, groups, name)
-    holders = {
-        seat: play.Holder(HolderKind.BOT, bot_level=BOT)
-        if seat != PERSON
-        else play.Holder(HolderKind.ACCOUNT, account=user)
-        for seat in seats
-    }
     deadline = None
     if kind == PracticeGame.Kind.TROIS:
         deadline = game_clock.now() + timedelta(minutes=TIME_LIMIT_MINUTES)
     with transaction.atomic():
         game = play.start_game(
-            kind=kind, config=config, seats=seats, holders=holders, deadline=deadline
+            kind=kind,
+            config=config,
+            seats=seats,
+            holders=holders(seats, user, BOT),
+            deadline=deadline,
         )
         practice = PracticeGame.objects.create(
             user=user, kind=kind, game=game, groups=groups, name=name, deadline=deadline
         )
-        # Bounded storage whatever a person (or a script) starts: the oldest are forgotten,
-        # their play.Game with them (which takes the binding along).
-        oldest = list(
-            PracticeGame.objects.filter(user=user)
-            .order_by("-created_at", "-pk")
-            .values_list("pk", "game_id")[KEPT_PER_PERSON:]
-        )
-        play.forget_games([game_id for _, game_id in oldest if game_id is not None])
-        PracticeGame.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
+        forget_beyond_kept(PracticeGame, user, KEPT_PER_PERSON)
     return practice
 
 
@@ -110,38 +103,12 @@ def open_game(practice_id: int, user) -> tuple[PracticeGame, dict[str, Any]]:
         practice.game_id, now=game_clock.now()
     ):
         practice = PracticeGame.objects.select_related("game").get(pk=practice.pk)
-    try:
-        return practice, view_of(practice.game_id, ME)
-    except Unrestorable as err:
-        raise Unreplayable(str(err)) from err
+    return practice, person_view(practice.game_id)
 
 
 def _policy(practice: PracticeGame) -> play.Policy:
-    """Practice's policy: the owner plays the person's seat; the clock sends only the
-    dealer's time; anyone else is told there is no such game (404, Hidden)."""
-
-    def policy(game: Game, actor: play.Actor, command: Command) -> None:
-        if game.pk != practice.game_id:
-            raise Hidden()
-        if actor.key == clock.CLOCK:
-            if command.name != "time" or command.seat is not None:
-                raise Forbidden()
-            return
-        if actor.user is None or actor.user.pk != practice.user_id:
-            raise Hidden()
-        if command.seat != PERSON:
-            raise Forbidden()
-
-    return policy
-
-
-@dataclass(frozen=True)
-class Played:
-    """What a move did: ``repeat`` when the same form had already been recorded (nothing
-    changed this time)."""
-
-    practice: PracticeGame
-    repeat: bool = False
+    """The owner plays the person's seat; the clock sends only the dealer's time."""
+    return owner_policy(practice, clock_command="time")
 
 
 def _locked(practice_id: int, **owner) -> PracticeGame:
@@ -179,7 +146,7 @@ def command_of(move: dict[str, Any]) -> Command:
 
 def play_move(
     practice_id: int, user, move: dict[str, Any], *, revision: int | None, intent: str
-) -> Played:
+) -> Played[PracticeGame]:
     """Apply the person's ``move`` through the write path. ``revision`` is the game's revision
     the page was drawn at (a move without it is refused: it would skip the stale-page check);
     ``intent`` the form's idempotency key (the same form sent again is answered as a repeat).
@@ -196,21 +163,15 @@ def play_move(
         if clock.act_if_due(practice.game_id, now=game_clock.now()):
             practice.refresh_from_db()
             return Played(practice)
-        try:
-            outcome = play.apply_command(
-                game_id=practice.game_id,
-                actor=play.Actor(f"user:{user.pk}", user),
-                command=command_of(move),
-                key=intent,
-                seen_revision=revision,
-                policy=_policy(practice),
-                viewer=ME,
-            )
-        except Unrestorable as err:
-            raise Unreplayable(str(err)) from err
-        if not outcome.repeat:
-            _settle(practice, outcome)
-        return Played(practice, repeat=outcome.repeat)
+        return play_as_person(
+            practice,
+            user,
+            command_of(move),
+            revision=revision,
+            intent=intent,
+            policy=_policy(practice),
+            settle=lambda outcome: _settle(practice, outcome),
+        )
 
 
 def _settle(practice: PracticeGame, outcome: play.Outcome) -> None:

@@ -9,30 +9,34 @@ no such duel), the outcome for the lists, and the keep-50 policy."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 
 from play import services as play
-from play.adapters.base import Command, Viewer
+from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
-from play.errors import Forbidden, Hidden
-from play.models import Game, GameStatus, HolderKind
+from play.models import GameStatus
 from play.selectors import view_of
 
 from .game import Refused, Unreplayable, bot_name
 from .models import Outcome, PracticeDuel
+from .seat import (
+    ME,
+    PERSON,
+    Played,
+    forget_beyond_kept,
+    holders,
+    owner_policy,
+    person_view,
+    play_as_person,
+)
 from .seating import Seating, SeatingRefused, choose
 from .words import NO_REVISION
 
 #: The dealt adapter of the table core, and the bot that holds every seat but the person's.
 KIND = "split_uno_dealt"
 BOT = "heuristic"
-#: The person's seat; every other seat is a bot's.
-PERSON = "A"
-#: The person's seat, as the pages see the table.
-ME = Viewer("seat", PERSON)
 #: How many practice duels a person keeps: starting one more forgets the oldest beyond this.
 KEPT_PER_PERSON = 50
 
@@ -64,16 +68,13 @@ def start_practice(
     except SeatingRefused as err:
         raise Refused(str(err)) from None
     letters = list(seating.letters)
-    holders = {
-        seat: play.Holder(HolderKind.BOT, bot_level=BOT)
-        if seat != PERSON
-        else play.Holder(HolderKind.ACCOUNT, account=user)
-        for seat in letters
-    }
     with transaction.atomic():
         try:
             game = play.start_game(
-                kind=KIND, config=config_of(ruleset, name, seating), seats=letters, holders=holders
+                kind=KIND,
+                config=config_of(ruleset, name, seating),
+                seats=letters,
+                holders=holders(letters, user, BOT),
             )
         except Unrestorable as err:
             raise Refused(str(err)) from None
@@ -88,15 +89,7 @@ def start_practice(
             teams=[list(team) for team in seating.teams],
         )
         _settle_from(practice, game.status, None)
-        # Bounded storage whatever a person (or a script) starts: the oldest are forgotten,
-        # their play.Game with them (which takes the binding along).
-        oldest = list(
-            PracticeDuel.objects.filter(user=user)
-            .order_by("-created_at", "-pk")
-            .values_list("pk", "game_id")[KEPT_PER_PERSON:]
-        )
-        play.forget_games([game_id for _, game_id in oldest if game_id is not None])
-        PracticeDuel.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
+        forget_beyond_kept(PracticeDuel, user, KEPT_PER_PERSON)
     return practice
 
 
@@ -110,10 +103,7 @@ def open_duel(practice_id: int, user) -> tuple[PracticeDuel, dict[str, Any] | No
         if practice.archive:
             return practice, None
         raise Unreplayable(practice.pk)
-    try:
-        return practice, view_of(practice.game_id, ME)
-    except Unrestorable as err:
-        raise Unreplayable(str(err)) from err
+    return practice, person_view(practice.game_id)
 
 
 def person_won(seating: Seating, winner: str | None) -> bool:
@@ -122,33 +112,9 @@ def person_won(seating: Seating, winner: str | None) -> bool:
     return winner is not None and PERSON in seating.team_of(winner)
 
 
-def _policy(practice: PracticeDuel) -> play.Policy:
-    """Practice's policy: the owner plays the person's seat; anyone else is told there is no
-    such duel (404, Hidden)."""
-
-    def policy(game: Game, actor: play.Actor, command: Command) -> None:
-        if game.pk != practice.game_id:
-            raise Hidden()
-        if actor.user is None or actor.user.pk != practice.user_id:
-            raise Hidden()
-        if command.seat != PERSON:
-            raise Forbidden()
-
-    return policy
-
-
-@dataclass(frozen=True)
-class Played:
-    """What a move did: ``repeat`` when the same form had already been recorded (nothing
-    changed this time)."""
-
-    practice: PracticeDuel
-    repeat: bool = False
-
-
 def play_move(
     practice_id: int, user, command: Command, *, revision: int | None, intent: str
-) -> Played:
+) -> Played[PracticeDuel]:
     """Apply the person's ``command`` (seat A's) through the write path. ``revision`` is the
     game's revision the page was drawn at (a move without it is refused: it would skip the
     stale-page check); ``intent`` the form's idempotency key (the same form sent again is
@@ -165,21 +131,15 @@ def play_move(
             if practice.archive:
                 raise Refused("This duel is over: start a new one.")
             raise Unreplayable(practice.pk)
-        try:
-            outcome = play.apply_command(
-                game_id=practice.game_id,
-                actor=play.Actor(f"user:{user.pk}", user),
-                command=command,
-                key=intent,
-                seen_revision=revision,
-                policy=_policy(practice),
-                viewer=ME,
-            )
-        except Unrestorable as err:
-            raise Unreplayable(str(err)) from err
-        if not outcome.repeat:
-            _settle_from(practice, outcome.status, outcome.view)
-        return Played(practice, repeat=outcome.repeat)
+        return play_as_person(
+            practice,
+            user,
+            command,
+            revision=revision,
+            intent=intent,
+            policy=owner_policy(practice),
+            settle=lambda outcome: _settle_from(practice, outcome.status, outcome.view),
+        )
 
 
 def _settle_from(practice: PracticeDuel, status: str, view: dict[str, Any] | None) -> None:

@@ -1,0 +1,119 @@
+"""The person's seat at a practice table over the table core: what the Split UNO duel
+(practice/services.py) and Trois and CPT-113 (practice/game_services.py) share — the seat, who
+holds the others, forgetting the oldest tables, the owner's policy and one move through the
+write path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import models
+
+from play import clock
+from play import services as play
+from play.adapters.base import Command, Viewer
+from play.adapters.base import Refused as Unrestorable
+from play.errors import Forbidden, Hidden
+from play.models import Game, HolderKind
+from play.selectors import view_of
+
+from .game import Unreplayable
+
+#: The person's seat; every other seat is a bot's.
+PERSON = "A"
+#: The person's seat, as the pages see the table.
+ME = Viewer("seat", PERSON)
+
+
+@dataclass(frozen=True)
+class Played[P: models.Model]:
+    """What a move did: ``repeat`` when the same form had already been recorded (nothing
+    changed this time)."""
+
+    practice: P
+    repeat: bool = False
+
+
+def holders(seats: list[str], user: Any, bot_level: str) -> dict[str, play.Holder]:
+    """The person's account at ``PERSON``, a bot of ``bot_level`` at every other seat."""
+    return {
+        seat: play.Holder(HolderKind.ACCOUNT, account=user)
+        if seat == PERSON
+        else play.Holder(HolderKind.BOT, bot_level=bot_level)
+        for seat in seats
+    }
+
+
+def forget_beyond_kept(model: type[models.Model], user: Any, kept: int) -> None:
+    """Bounded storage whatever a person (or a script) starts: the oldest of ``model`` beyond
+    the ``kept`` latest are forgotten, their play.Game with them (in the caller's
+    transaction)."""
+    oldest = list(
+        model.objects.filter(user=user)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", "game_id")[kept:]
+    )
+    play.forget_games([game_id for _, game_id in oldest if game_id is not None])
+    model.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
+
+
+def owner_policy(practice: Any, *, clock_command: str | None = None) -> play.Policy:
+    """Practice's policy: the owner plays the person's seat; anyone else is told there is no
+    such game (404, Hidden). ``clock_command`` is the one command the clock may send (Trois's
+    "time"), without a seat; a table without a clock has none."""
+
+    def policy(game: Game, actor: play.Actor, command: Command) -> None:
+        if game.pk != practice.game_id:
+            raise Hidden()
+        if clock_command is not None and actor.key == clock.CLOCK:
+            if command.name != clock_command or command.seat is not None:
+                raise Forbidden()
+            return
+        if actor.user is None or actor.user.pk != practice.user_id:
+            raise Hidden()
+        if command.seat != PERSON:
+            raise Forbidden()
+
+    return policy
+
+
+def play_as_person(
+    practice: Any,
+    user: Any,
+    command: Command,
+    *,
+    revision: int,
+    intent: str,
+    policy: play.Policy,
+    settle: Callable[[play.Outcome], None],
+) -> Played[Any]:
+    """The person's ``command`` through the write path, the binding's row already locked (the
+    caller's, first: every write to a practice table takes the two locks in this order); the
+    binding settled from the outcome unless it was a repeat. A game whose stored events no
+    longer restore is Unreplayable."""
+    try:
+        outcome = play.apply_command(
+            game_id=practice.game_id,
+            actor=play.Actor(f"user:{user.pk}", user),
+            command=command,
+            key=intent,
+            seen_revision=revision,
+            policy=policy,
+            viewer=ME,
+        )
+    except Unrestorable as err:
+        raise Unreplayable(str(err)) from err
+    if not outcome.repeat:
+        settle(outcome)
+    return Played(practice, repeat=outcome.repeat)
+
+
+def person_view(game_id: int) -> dict[str, Any]:
+    """The person's seat's view of the game (``adapter.view``); Unreplayable when its stored
+    events no longer restore."""
+    try:
+        return view_of(game_id, ME)
+    except Unrestorable as err:
+        raise Unreplayable(str(err)) from err
