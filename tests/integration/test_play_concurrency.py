@@ -6,19 +6,19 @@ the same key (one phone's retry racing its first send), one applies and the othe
 Checked the other way: with `select_for_update()` removed from `play.services.apply_command`,
 each race ends ['IntegrityError', 'applied'] (on `unique_active_play_event_seq`)."""
 
-import threading
 from collections.abc import Callable
 
 import pytest
 from django.db import connection
 
-from core.errors import ServiceError
 from play import registry
 from play.adapters.base import Command
 from play.models import GameEvent
 from play.services import Actor, Holder, apply_command, start_game
 from tests.conftest import services_missing
 from tests.play.counting import ADAPTER, KIND
+
+from . import races
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -35,27 +35,7 @@ def _postgresql():
 
 
 def race(*calls: Callable[[], object]) -> list[str]:
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[str] = []
-
-    def run(call):
-        try:
-            barrier.wait()
-            outcome = call()
-            outcomes.append("repeat" if outcome.repeat else "applied")
-        except ServiceError as err:
-            outcomes.append(err.code)
-        except Exception as exc:  # noqa: BLE001 - the test reports whatever else happened
-            outcomes.append(type(exc).__name__)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return sorted(outcomes)
+    return races.race(calls, done=lambda outcome: "repeat" if outcome.repeat else "applied")
 
 
 def send(game_id: int, actor: str, key: str):

@@ -7,18 +7,18 @@ ended ['IntegrityError', 'applied'] (on the unique active sequence number) and t
 51 tables. Moves now go through the table core, which locks the table's row (`lock_first`) and
 then the game's (`play.services.apply_command`)."""
 
-import threading
 from collections.abc import Callable
 
 import pytest
 from django.db import connection
 
-from core.errors import ServiceError
 from tables import services
 from tables.models import CasualTable
 from tests.conftest import services_missing
 from tests.factories import UserFactory
 from tests.tables.helpers import moves
+
+from . import races
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -32,29 +32,7 @@ def _postgresql():
 
 
 def race(*calls: Callable[[], object]) -> list[str]:
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[str] = []
-
-    def run(call):
-        try:
-            barrier.wait()
-            call()
-            outcomes.append("applied")
-        except services.Conflict:
-            outcomes.append("conflict")
-        except ServiceError as err:
-            outcomes.append(err.code)
-        except Exception as exc:  # noqa: BLE001 - the test reports whatever else happened
-            outcomes.append(type(exc).__name__)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return sorted(outcomes)
+    return races.race(calls)
 
 
 def test_two_referees_race_for_the_same_move():
