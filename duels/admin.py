@@ -1,14 +1,6 @@
 from django.contrib import admin
 
-from .models import Duel, DuelEvent, Result
-
-
-class EventInline(admin.TabularInline):
-    model = DuelEvent
-    fields = ("seq", "payload", "created_by", "created_at", "undone_at")
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
+from .models import Duel, Result
 
 
 @admin.register(Duel)
@@ -24,8 +16,8 @@ class DuelAdmin(admin.ModelAdmin):
         "replay_of",
         "round",
         "tournament",
+        "game",
     )
-    inlines = [EventInline]
 
 
 admin.site.register(Result)

@@ -1,7 +1,8 @@
 """Duels, their event logs and their results.
 
-A duel's state is derived from its active events by the engine (games/split_uno); `state` on the
-row is a cache that replay can always rebuild.
+A duel is played as a game of the table core (play: `Duel.game`, its event log and revision);
+its state is derived from the game's active events by the engine (games/split_uno), and
+`state` on the row is a cache that replay can always rebuild.
 """
 
 from django.conf import settings
@@ -62,10 +63,17 @@ class Duel(models.Model):
     ruleset = models.CharField(max_length=20, default="tournament")
     variants = models.JSONField(default=list, blank=True)
     options = models.JSONField(default=dict, blank=True)
+    # The game the duel is played as on the table core (play), dealt at its first move: its
+    # event log, revision and idempotency keys. Written only under this row's lock (the
+    # tournament's first), so the duel's row serialises every write of its game.
+    game = models.OneToOneField(
+        "play.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="duel"
+    )
     state = models.JSONField(null=True, blank=True)  # cache of the engine's state
-    seq = models.PositiveIntegerField(default=0)  # number of active events
-    # Every append and every undo adds one: never comes back to an earlier value (unlike seq
-    # after an undo and a new move), so a page's revision tells whether it is stale.
+    seq = models.PositiveIntegerField(default=0)  # number of active events (moves)
+    # The game's revision, kept on the row the pages read (play.models.Game.revision: every
+    # move and every undo adds one, so a page's revision tells whether it is stale); 0 and
+    # unchanged by a change of status until the game is dealt.
     revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -84,45 +92,6 @@ class Duel(models.Model):
     def __str__(self) -> str:
         label = self.stage or (f"round {self.round.number}" if self.round_id else self.kind)
         return f"{self.get_kind_display()} {label}"
-
-
-class DuelEvent(models.Model):
-    """One move of a duel's record. Undo marks the row undone; it is never deleted."""
-
-    duel = models.ForeignKey(Duel, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField()  # 1-based among the active events
-    payload = models.JSONField()
-    summary = models.JSONField(default=list)  # the engine's effects, in words
-    created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-    undone_at = models.DateTimeField(null=True, blank=True)
-    undone_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    # The idempotency key of the form that entered the move (a random token per rendered
-    # console or paper form): the same form sent again (a double tap, a venue Wi-Fi retry) is
-    # found by it and answered "already recorded, nothing changed" (DESIGN.md: every write
-    # names what it is for). Scoped to the duel and `created_by`; empty for the automation.
-    intent = models.CharField(max_length=64, blank=True, default="", db_default="")
-    # The key of the form that undid it (the same undo sent again is told, not refused as a
-    # conflict); empty while the move stands.
-    # A database default too: the hot path's insert (duels/rows.py) names only its columns.
-    undo_intent = models.CharField(max_length=64, blank=True, default="", db_default="")
-
-    class Meta:
-        ordering = ["seq", "pk"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["duel", "seq"],
-                condition=models.Q(undone_at=None),
-                name="unique_active_event_seq",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.duel} #{self.seq}" + (" (undone)" if self.undone_at else "")
 
 
 class Result(models.Model):

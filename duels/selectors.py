@@ -10,15 +10,18 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.shortcuts import get_object_or_404
 
 from games.split_uno import CARDS, EngineError, Legal, state_after
 from games.split_uno import Duel as EngineDuel
 from games.split_uno.constants import CARD_LABELS
+from play.models import GameEvent, Intent
 
 from . import words
 from .models import Duel, DuelStatus, Result
-from .services import SEATS, event_rows, record_of
+from .services import SEATS, actor_of, event_rows, record_of
 
 # The duels list shows open duels first: what a referee looks for is at the top.
 STATUS_ORDER = [
@@ -75,6 +78,96 @@ def result_of(duel: Duel) -> Result | None:
     if duel.status != DuelStatus.FINISHED:
         return None
     return Result.objects.filter(duel=duel).first()
+
+
+def _account(key: str) -> Any:
+    """The account an actor's key names ("user:12"), or None (the automation, the clock)."""
+    kind, _, pk = key.partition(":")
+    if kind != "user" or not pk.isdigit():
+        return None
+    return get_user_model().objects.filter(pk=int(pk)).first()
+
+
+def last_mover(duel: Duel) -> Any:
+    """Who entered the duel's latest move still standing (an account), or None."""
+    if duel.game_id is None:
+        return None
+    key = (
+        GameEvent.objects.filter(game_id=duel.game_id, undone_at=None, seq__gt=1)
+        .order_by("-seq")
+        .values_list("actor", flat=True)
+        .first()
+    )
+    return _account(key or "")
+
+
+def move_of(duel: Duel, pk: int) -> tuple[Any, dict[str, Any]] | None:
+    """Who entered the duel's move `pk` (a log row's key), and the move as the record keeps
+    it; None if the duel has no such move."""
+    row = (
+        GameEvent.objects.filter(pk=pk, game_id=duel.game_id).values_list("actor", "public").first()
+    )
+    if row is None:
+        return None
+    return _account(row[0]), row[1].get("event") or {}
+
+
+def entered_by(tournament: Any, user: Any, intent: str) -> Duel | None:
+    """The duel of the tournament in which `user` already entered something from the form
+    keyed `intent` (a paper sheet sent twice), else None."""
+    actor = actor_of(user)
+    if not intent or not actor.key:
+        return None
+    games = Duel.objects.filter(tournament=tournament).exclude(game=None).values("game_id")
+    game_id = (
+        Intent.objects.filter(actor=actor.key, key=intent, game_id__in=games)
+        .values_list("game_id", flat=True)
+        .first()
+    )
+    return Duel.objects.filter(game_id=game_id).first() if game_id is not None else None
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move of a duel, wherever it was read from (a search across duels): its duel and
+    seats, its number, the event as the record keeps it, who entered it (an actor's key:
+    "user:12", or empty for the automation), and when it was entered and undone."""
+
+    duel_id: int
+    seat_a_id: int | None
+    seat_b_id: int | None
+    seq: int
+    event: dict[str, Any]
+    actor: str
+    created_at: datetime
+    undone_at: datetime | None
+
+
+def moves_of(
+    duels: dict[str, Any],
+    *,
+    excluding: dict[str, Any] | None = None,
+    after: datetime | None = None,
+    **event: Any,
+) -> list[Move]:
+    """The moves of the duels whose fields match `duels` (and not `excluding`), as Django's
+    lookups write them (``{"tournament": t, "kind": "playoff"}``), in the order entered: only
+    those entered or undone at or after `after` if given, and only events with the fields
+    `event` says (``type="forfeit"``). One query."""
+    found = GameEvent.objects.filter(seq__gt=1, **{f"game__duel__{k}": v for k, v in duels.items()})
+    if excluding:
+        found = found.exclude(**{f"game__duel__{k}": v for k, v in excluding.items()})
+    for name, value in event.items():
+        found = found.filter(**{f"public__event__{name}": value})
+    if after is not None:
+        found = found.filter(Q(created_at__gte=after) | Q(undone_at__gte=after))
+    fields = ("game__duel__pk", "game__duel__seat_a_id", "game__duel__seat_b_id")
+    return [
+        Move(duel, a, b, seq - 1, public.get("event") or {}, actor, created_at, undone_at)
+        for duel, a, b, seq, public, actor, created_at, undone_at in found.order_by(
+            "pk"
+        ).values_list(*fields, "seq", "public", "actor", "created_at", "undone_at")
+    ]
 
 
 def player_ids(duel: Duel) -> list[int]:
@@ -408,9 +501,11 @@ class ReplayView:
 
 def replay(duel: Duel, step: int | None) -> ReplayView:
     """The state after the first `step` active events, beside the moves (one query)."""
-    rows = list(
-        duel.events.filter(undone_at=None).order_by("seq").values_list("seq", "payload", "summary")
-    )
+    rows = [
+        (seq, payload, summary)
+        for _, seq, payload, summary, _, undone in event_rows(duel)
+        if undone is None
+    ]
     record = record_of(duel, events=[payload for _, payload, _ in rows])
     total = len(rows)
     step = total if step is None else max(0, min(step, total))

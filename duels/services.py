@@ -1,4 +1,6 @@
-"""A refereed duel's life, and the only writer of `Duel`, `DuelEvent` and `Result` rows.
+"""A refereed duel's life, and the only writer of `Duel` and `Result` rows; its moves go
+through the table core's one write path (`play.services`), as a game of the refereed Split UNO
+adapter dealt at its first move (`Duel.game`), which keeps its log, revision and form keys.
 
 pending → ready → running → finished | abandoned; void from any of them. This module knows
 nothing of rounds, phases or the tournament's rules: the tournament's services
@@ -20,10 +22,16 @@ from django.utils import timezone
 from core.errors import ServiceError
 from core.names import clean_name
 from games.split_uno import Duel as EngineDuel
-from games.split_uno import EngineError
+from play import services as play
+from play.adapters.base import Command
+from play.adapters.split_uno_refereed import KIND as REFEREED
+from play.errors import Refused as Illegal
+from play.errors import Stale
+from play.models import GameEvent, HolderKind
+from play.selectors import events_of
 
 from . import rows
-from .models import Duel, DuelEvent, DuelKind, DuelStatus, Result
+from .models import Duel, DuelKind, DuelStatus, Result
 
 RECORD_FORMAT = "split-uno-duel"
 # A duel that takes moves: its players are named (ready) or it is under way. Narrower than a
@@ -60,9 +68,7 @@ def seat_entrants(duel: Duel) -> dict[str, Any]:
 def record_of(duel: Duel, events: list[dict] | None = None) -> dict:
     """The duel's record in the RULES.md section 8 format (active events only)."""
     if events is None:
-        events = list(
-            duel.events.filter(undone_at=None).order_by("seq").values_list("payload", flat=True)
-        )
+        events = [row[2] for row in event_rows(duel) if row[5] is None]
     return {
         "format": RECORD_FORMAT,
         "version": 1,
@@ -208,8 +214,9 @@ def call(duel: Duel, *, table: str, now: datetime) -> dict[str, Any]:
 
 
 # What a locked duel row comes with: its seats and referee (the console is drawn from it
-# after a move) and its round (the first move's checks, the result's round).
-LOCK_RELATIONS = ("seat_a", "seat_b", "round", "referee")
+# after a move), its round (the first move's checks, the result's round) and its game (read,
+# not locked: the duel's lock serialises its writes).
+LOCK_RELATIONS = ("seat_a", "seat_b", "round", "referee", "game")
 
 
 def lock(duel: Duel | int, *, related: tuple[str, ...] = LOCK_RELATIONS) -> Duel:
@@ -254,25 +261,141 @@ def start(
     duel.status = DuelStatus.RUNNING
     duel.started_at = now or timezone.now()
     duel.deadline = deadline
+    _deal(duel)
+
+
+def game_config(duel: Duel) -> dict[str, Any]:
+    """The refereed adapter's config for the duel: its record's header."""
+    return {
+        "ruleset": duel.ruleset,
+        "variants": list(duel.variants),
+        "options": dict(duel.options),
+        "names": {seat: entrant.name for seat, entrant in seat_entrants(duel).items()},
+    }
+
+
+def _deal(duel: Duel) -> None:
+    """The duel's game on the table core, as it starts: dealt the first time (its seats held
+    by the referee), or, for a duel taken back to before its first move, given the set-up of
+    this start. The duel's revision is its game's from now on."""
+    if duel.game_id is None:
+        holders = {seat: play.Holder(HolderKind.REFEREE) for seat in SEATS}
+        duel.game = play.start_game(
+            kind=REFEREED, config=game_config(duel), seats=SEATS, holders=holders
+        )
+        duel.revision = duel.game.revision
+        Duel.objects.filter(pk=duel.pk).update(game=duel.game, revision=duel.revision)
+    else:
+        play.reconfigure(game_id=duel.game_id, config=game_config(duel))
+
+
+def actor_of(user: Any) -> play.Actor:
+    """The table core's actor for a person (empty key: the automation, which keeps none)."""
+    pk = getattr(user, "pk", None)
+    return play.Actor(key=f"user:{pk}" if pk is not None else "", user=user)
+
+
+def _command(event: Any) -> Command:
+    """An engine event as the record writes it (a dict) as the adapter's command."""
+    if isinstance(event, Command):
+        return event
+    if not isinstance(event, dict):
+        raise ServiceError("That is not a move.", code="illegal")
+    args = {k: v for k, v in event.items() if k != "type"}
+    return Command(str(event.get("type", "")), None, args)
 
 
 def event_rows(duel: Duel) -> list[tuple]:
-    """Every event row of the duel (`rows.ROW_FIELDS`), undone ones too, in the order they
-    were entered."""
-    return rows.event_rows(duel.pk)
+    """Every move of the duel as a log row (pk, seq, payload, summary, created_at, undone_at),
+    undone ones too, in the order they were entered (one query; none before the first)."""
+    return rows_of(events_of(duel.game_id)) if duel.game_id else []
 
 
-def _append(
-    duel: Duel, actor: Any, engine: EngineDuel, lines: list[str], intent: str = ""
-) -> Outcome:
-    duel.seq += 1
-    duel.revision += 1
-    payload, now = engine.record()["events"][-1], timezone.now()
-    pk = rows.insert_event(duel, payload, lines, actor, now, intent)
-    if hasattr(duel, "event_rows"):
-        duel.event_rows.append((pk, duel.seq, payload, lines, now, None))  # rows.ROW_FIELDS
-        duel.engine = engine  # the log replayed, the move applied: the console's answer reuses it
+def rows_of(stored: list[Any]) -> list[tuple]:
+    """The log rows of a duel's stored game events (`play.selectors.events_of`): every event
+    but the opening, numbered as the duel counts its moves (the opening is the game's first)."""
+    return [
+        (pk, seq - 1, public["event"], list(public.get("log", ())), created_at, undone_at)
+        for pk, seq, _, _, public, created_at, undone_at in stored
+        if "event" in public
+    ]
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A form already recorded (its key): the moves it entered or undid, as log rows."""
+
+    rows: list[tuple]
+    undo: bool
+
+
+def repeat_of(duel: Duel, recorded: dict[str, Any]) -> Repeat:
+    """What a repeated form's stored outcome (`play.services.Outcome.recorded`) did, in rows:
+    a move's events are those of the revision it made; an undo's, the events it marked."""
+    stored = events_of(duel.game_id)
+    if "undone" in recorded:
+        wanted = set(recorded["undone"] or ())
+        found = [row for row in stored if row[1] in wanted and row[6] is not None]
+        return Repeat(rows_of(sorted(found, key=lambda row: row[6])), undo=True)
+    return Repeat(rows_of([row for row in stored if row[2] == recorded.get("revision")]), False)
+
+
+def _after(duel: Duel, outcome: play.Outcome, moves: int) -> EngineDuel:
+    """The duel row after its game's command: its count of moves, revision and state cached
+    as the pages read them, its log (`event_rows`) and engine for the console's answer."""
+    engine = outcome.table.duel
+    duel.seq += moves
+    duel.revision = outcome.revision
+    duel.event_rows = rows_of(outcome.log)
+    duel.engine = engine  # the log replayed, the move applied: the console's answer reuses it
     duel.state = engine.state()
+    return engine
+
+
+def _policy_of(check: Any) -> Any:
+    def policy(game: Any, actor: play.Actor, command: Command) -> None:
+        check()
+
+    return policy
+
+
+def apply_event(
+    duel: Duel,
+    actor: Any,
+    event: Any,
+    *,
+    intent: str = "",
+    seen_revision: int | None = None,
+    check: Any = None,
+) -> Outcome:
+    """Apply one move to a locked duel (the tournament locked first) through the table core's
+    write path: `check` is the product's policy (who may), the form's key `intent` (a repeat
+    raises `Repeated`), the page's revision (`Conflict`), that the duel is open, then the
+    move. Refused moves change nothing. Without `seen_revision`, the duel's own (a caller that
+    checked it, or the automation)."""
+    if duel.game_id is None:
+        _deal(duel)
+    try:
+        outcome = play.apply_command(
+            game_id=duel.game_id,
+            actor=actor_of(actor),
+            command=_command(event),
+            key=intent,
+            seen_revision=duel.revision if seen_revision is None else seen_revision,
+            policy=_policy_of(check or (lambda: None)),
+            lock_first=lambda: duel.game,
+            with_log=True,
+            takes_moves=lambda: check_open(duel),
+        )
+    except Illegal as err:
+        raise ServiceError(err.message, code="illegal") from None
+    except Stale:
+        raise Conflict(duel.seq) from None
+    if outcome.repeat:
+        raise Repeated(repeat_of(duel, outcome.recorded))
+    first, last = outcome.recorded["seqs"]
+    engine = _after(duel, outcome, last - first + 1)
+    lines = duel.event_rows[-1][3]
     if engine.finished:
         _finish(duel)
     # An ordinary move changes these three; the first move (`start`) and the last (`_finish`)
@@ -284,57 +407,58 @@ def _append(
     return Outcome(lines, engine.finished)
 
 
-def apply_event(duel: Duel, actor: Any, event: Any, *, intent: str = "") -> Outcome:
-    """Apply one move to a locked, open duel, keeping the key of the form that sent it
-    (`intent`: see `entered_by_intent`). Refused moves change nothing."""
-    check_open(duel)
-    # One read of the log serves the engine (its active events) and, after the move, the
-    # console's answer (`duel.event_rows`, the new row included): no second read.
-    duel.event_rows = event_rows(duel)
-    engine = EngineDuel.from_record(
-        record_of(duel, events=[row[2] for row in duel.event_rows if row[5] is None])
-    )
+class Repeated(ServiceError):
+    """The same form (its key) was already recorded: nothing changed. `done` says what it did;
+    the product words it (tournaments.services.refereeing)."""
+
+    def __init__(self, done: Repeat) -> None:
+        super().__init__("Already recorded — nothing changed.", code="repeat")
+        self.done = done
+
+
+def undo(
+    duel: Duel,
+    actor: Any,
+    *,
+    intent: str = "",
+    seen_revision: int | None = None,
+    check: Any = None,
+) -> None:
+    """Undo the last move of a running duel through the table core's write path (`check`, the
+    key, the revision, as `apply_event`); its event is kept, marked undone."""
+
+    def allowed() -> None:
+        if duel.status != DuelStatus.RUNNING:
+            raise ServiceError(
+                "Only a running duel's moves can be undone; a finished result "
+                "changes only by an organiser's correction.",
+                code="closed",
+            )
+        if duel.seq == 0:
+            raise ServiceError("There is no move to undo.", code="closed")
+
+    if duel.game_id is None:
+        if check is not None:
+            check()
+        allowed()
     try:
-        effects = engine.apply(event)
-    except EngineError as err:
-        raise ServiceError(str(err), code="illegal") from None
-    return _append(duel, actor, engine, engine.describe(effects) if effects else [], intent)
-
-
-def entered_by_intent(duel: Duel, actor: Any, intent: str) -> DuelEvent | None:
-    """The move this person already entered in this duel from the form keyed `intent` (the
-    same form sent twice: a double tap, a retry after a lost answer), else None. The key is
-    scoped to the duel and the actor: another person's key never matches."""
-    if not intent or actor is None or getattr(actor, "pk", None) is None:
-        return None
-    return DuelEvent.objects.filter(duel=duel, created_by=actor, intent=intent).first()
-
-
-def undone_by_intent(duel: Duel, actor: Any, intent: str) -> DuelEvent | None:
-    """The move this person already undid in this duel from the form keyed `intent`."""
-    if not intent or actor is None or getattr(actor, "pk", None) is None:
-        return None
-    return DuelEvent.objects.filter(duel=duel, undone_by=actor, undo_intent=intent).first()
-
-
-def undo(duel: Duel, actor: Any, *, intent: str = "") -> None:
-    """Undo the last move of a running duel; the row is kept, marked undone (with the key of
-    the form that undid it: `undone_by_intent`)."""
-    if duel.status != DuelStatus.RUNNING:
-        raise ServiceError(
-            "Only a running duel's moves can be undone; a finished result "
-            "changes only by an organiser's correction.",
-            code="closed",
+        outcome = play.undo_last(
+            game_id=duel.game_id,
+            actor=actor_of(actor),
+            key=intent,
+            seen_revision=duel.revision if seen_revision is None else seen_revision,
+            policy=_policy_of(check or (lambda: None)),
+            lock_first=lambda: duel.game,
+            takes_moves=allowed,
         )
-    if duel.seq == 0:
-        raise ServiceError("There is no move to undo.", code="closed")
-    last = duel.events.filter(undone_at=None, seq=duel.seq).get()
-    last.undone_at = timezone.now()
-    last.undone_by = actor
-    last.undo_intent = intent
-    last.save(update_fields=["undone_at", "undone_by", "undo_intent"])
-    duel.seq -= 1
-    duel.revision += 1
+    except Illegal as err:
+        raise ServiceError(err.message, code="closed") from None
+    except Stale:
+        raise Conflict(duel.seq) from None
+    if outcome.repeat:
+        raise Repeated(repeat_of(duel, outcome.recorded))
+    duel.seq -= len(outcome.recorded["undone"])
+    duel.revision = outcome.revision
     duel.state = engine_of(duel).state()
     duel.save(update_fields=["seq", "revision", "state"])
 
@@ -346,17 +470,19 @@ def just_undone(duel: Duel) -> dict | None:
     Only a referee's undo counts: a forfeit a withdrawal's undo took back (`take_back`,
     marked TAKEN_BACK) was never the referee's move to redo, and a forged "Redo" must not
     enter it again."""
-    rows = event_rows(duel)
-    undone = [row for row in rows if row[5] is not None]
+    log = event_rows(duel)
+    undone = [row for row in log if row[5] is not None]
     if undone:
         taken = set(
-            DuelEvent.objects.filter(duel=duel, undo_intent=TAKEN_BACK).values_list("pk", flat=True)
+            GameEvent.objects.filter(game_id=duel.game_id, undone_by=TAKEN_BACK).values_list(
+                "pk", flat=True
+            )
         )
         undone = [row for row in undone if row[0] not in taken]
     if not undone:
         return None
     last = max(undone, key=lambda row: row[5])
-    if last[5] < max(row[4] for row in rows):
+    if last[5] < max(row[4] for row in log):
         return None
     return last[2]
 
@@ -367,9 +493,13 @@ def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Out
     if duel.seq == 0:
         duel.status = DuelStatus.RUNNING
         duel.started_at = timezone.now()
-    engine = engine_of(duel)
-    engine.apply({"type": "forfeit", "seat": seat, "reason": reason})
-    return _append(duel, actor, engine, [f"{engine.seats[seat]} is absent and forfeits"])
+        _deal(duel)
+    return apply_event(
+        duel,
+        actor,
+        {"type": "forfeit", "seat": seat, "reason": reason},
+        check=lambda: None,  # the tournament ruled it: any duel not over may be forfeited
+    )
 
 
 def mark_warned(duel: Duel, now: datetime) -> bool:
@@ -385,9 +515,7 @@ def time_limit(duel: Duel, now: datetime) -> Outcome | None:
     """At the deadline the engine records `time_limit` itself, unless the duel has ended."""
     if duel.status != DuelStatus.RUNNING or duel.deadline is None or now < duel.deadline:
         return None
-    engine = engine_of(duel)
-    effects = engine.apply({"type": "time_limit", "reason": "deadline"})
-    return _append(duel, None, engine, ["Time is up.", *engine.describe(effects)])
+    return apply_event(duel, None, Command("time"))
 
 
 def _finish(duel: Duel) -> None:
@@ -460,8 +588,8 @@ def override_result(
 # Taking back a mistaken withdrawal (TOURNAMENT.md "Corrections") ------------------------------
 
 
-# What `take_back` writes where a referee's undo writes its form's key: a form's key is
-# URL-safe base64 (duels.forms.new_intent) and never holds a space, so no form matches it.
+# Who `take_back` says undid the events it takes back (`GameEvent.undone_by`), where a
+# referee's undo names its actor ("user:12"): no actor's key holds a space.
 TAKEN_BACK = "taken back"
 
 
@@ -471,18 +599,14 @@ def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
     and the result the forfeit gave is gone (a duel that goes on has none yet; the audit log
     keeps what it was). The caller checked that only forfeits came after `seq`. Returns
     whether anything changed."""
-    later = list(duel.events.filter(undone_at=None, seq__gt=seq))
-    if not later and duel.status == status:
+    undone: list[int] = []
+    if duel.game_id is not None:
+        # Not a referee's undo: marked TAKEN_BACK, nothing `just_undone` offers again.
+        undone, duel.revision = play.undo_after(game_id=duel.game_id, seq=seq + 1, by=TAKEN_BACK)
+    if not undone and duel.status == status:
         return False
-    now = timezone.now()
-    for event in later:
-        event.undone_at = now
-        event.undone_by = actor
-        event.undo_intent = TAKEN_BACK  # not a referee's undo: nothing `just_undone` offers
-        event.save(update_fields=["undone_at", "undone_by", "undo_intent"])
     Result.objects.filter(duel=duel).delete()
     duel.seq = seq
-    duel.revision += 1  # every open page of the duel is stale: it shows the duel as it stands
     duel.status = status
     duel.finished_at = None
     if status != DuelStatus.RUNNING:

@@ -107,8 +107,15 @@ class GameEvent(models.Model):
     revision = models.PositiveIntegerField()
     by = models.CharField(max_length=40)
     public = models.JSONField(default=dict)
+    # Who sent the command that caused it (``play.services.Actor.key``: "user:12", "clock";
+    # empty for the automation or a migrated event): a product says who entered a move. A
+    # bot's answer carries the key of the command it answered; ``by`` says it was the bot's.
+    actor = models.CharField(max_length=100, blank=True, default="", db_default="")
     created_at = models.DateTimeField(auto_now_add=True)
     undone_at = models.DateTimeField(null=True, blank=True)
+    # Who undid it (an Actor's key), or a product's mark for an undo that was not a person's
+    # (a tournament's correction taking a forfeit back: ``duels.services.TAKEN_BACK``).
+    undone_by = models.CharField(max_length=100, blank=True, default="", db_default="")
 
     class Meta:
         ordering = ["game", "seq", "pk"]

@@ -48,7 +48,7 @@ from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
 from play.registry import adapter_for
-from play.selectors import restore
+from play.selectors import StoredEvent, events_of, restore
 
 from . import words
 
@@ -89,6 +89,11 @@ class Outcome:
     status: str
     repeat: bool = False
     view: dict[str, Any] | None = None
+    # With ``with_log`` (a product that draws its answer itself: the tournament console):
+    # every stored event as ``play.selectors.events_of`` reads them, the new ones included,
+    # and the adapter's table after the command — so that nothing is read again.
+    log: list[StoredEvent] | None = None
+    table: Any = None
 
     @property
     def message(self) -> str:
@@ -157,25 +162,39 @@ def apply_command(
     policy: Policy,
     lock_first: Callable[[], object] | None = None,
     viewer: Viewer | None = None,
+    with_log: bool = False,
+    takes_moves: Callable[[], None] | None = None,
 ) -> Outcome:
     """Applies ``command`` to the game, in the order the module names. ``key`` is the
     command's idempotency key (a token per rendered form); an empty key (the automation's)
-    records nothing. Raises ``Hidden``, ``Forbidden``, ``Stale`` or ``play.errors.Refused``;
-    each leaves everything as it was."""
+    records nothing. ``lock_first`` may return the game itself, read under a lock of the
+    product's that serialises every write of it (a duel's row): then it is not read again.
+    ``takes_moves`` is the product's own "does it take moves now" (a duel its tournament
+    closed), asked after the key and the revision — so a form sent again after the move that
+    closed it is still answered as a repeat. Raises ``Hidden``, ``Forbidden``, ``Stale`` or
+    ``play.errors.Refused``; each leaves everything as it was."""
     with transaction.atomic():
         game, digest, repeat = _checked(
             game_id, actor, command, key, seen_revision, policy, lock_first, viewer
         )
         if repeat is not None:
             return repeat
-        restored = restore(game)
+        if takes_moves is not None:
+            takes_moves()
+        log = events_of(game.pk) if with_log else None
+        restored = restore(game, log)
         try:
             events = restored.adapter.apply(restored.table, command)
         except Refused as err:
             raise Illegal(str(err)) from None
         game.revision += 1
         first = restored.last_seq + 1
-        _store_events(game, events, first_seq=first)
+        rows = _store_events(game, events, first_seq=first, actor=actor.key)
+        if log is not None:
+            log += [
+                (row.pk, row.seq, row.revision, row.by, row.public, row.created_at, None)
+                for row in rows
+            ]
         if restored.adapter.finished(restored.table):
             game.status = GameStatus.FINISHED
         _set_awaited(
@@ -188,13 +207,18 @@ def apply_command(
             "status": game.status,
         }
         if key:
-            Intent.objects.create(
-                game=game, actor=actor.key, key=key, command=digest, outcome=recorded
-            )
+            _keep_key(game, actor, key, digest, recorded)
         publish_at_commit(f"game:{game.pk}")
         schedule_at_commit(game)
         view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
-        return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
+        return Outcome(
+            recorded=recorded,
+            revision=game.revision,
+            status=game.status,
+            view=view,
+            log=log,
+            table=restored.table if with_log else None,
+        )
 
 
 def _checked(
@@ -211,14 +235,19 @@ def _checked(
     and the revision. Returns the locked game, the command's digest and, for a repeat, the
     stored outcome to answer with (nothing to apply); raises Hidden, Forbidden, Stale or
     Refused (a stopped game)."""
-    if lock_first is not None:
-        lock_first()
-    game = Game.objects.select_for_update().filter(pk=game_id).first()
+    locked = lock_first() if lock_first is not None else None
+    if isinstance(locked, Game) and locked.pk == game_id:
+        game: Game | None = locked
+    else:
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
     if game is None:
         raise Hidden()
     policy(game, actor, command)
     digest = command_digest(command)
-    if key:
+    # A key is drawn per rendered form: a command applied with it moved the game past the
+    # revision that form showed, so a page at the game's revision cannot have sent it before
+    # and its key is not looked for (the hot path of every fresh page, one query fewer).
+    if key and seen_revision != game.revision:
         stored = Intent.objects.filter(game=game, actor=actor.key, key=key).first()
         if stored is not None and stored.command not in ("", digest):
             raise Stale()  # this page moved already, with another command: out of date
@@ -259,6 +288,7 @@ def undo_last(
     policy: Policy,
     lock_first: Callable[[], object] | None = None,
     viewer: Viewer | None = None,
+    takes_moves: Callable[[], None] | None = None,
 ) -> Outcome:
     """Takes back the last command still standing: its events (the rows of the highest
     revision among the active ones; never the opening deal) are marked undone. In the order
@@ -273,31 +303,79 @@ def undo_last(
         )
         if repeat is not None:
             return repeat
+        if takes_moves is not None:
+            takes_moves()
         active = GameEvent.objects.filter(game=game, undone_at=None)
         last = active.order_by("-revision").values_list("revision", flat=True).first()
         if not last:  # no event, or only the opening deal (revision 0)
             raise Illegal(words.NOTHING_TO_UNDO)
         undone = sorted(active.filter(revision=last).values_list("seq", flat=True))
-        active.filter(revision=last).update(undone_at=timezone.now())
-        game.revision += 1
-        restored = restore(game)
-        if restored.adapter.finished(restored.table):
-            game.status = GameStatus.FINISHED
-        elif Seat.objects.filter(game=game, holder=HolderKind.OPEN).exists():
-            game.status = GameStatus.OPEN
-        else:
-            game.status = GameStatus.PLAYING
-        _set_awaited(game, restored.adapter.awaiting(restored.table), game.awaited, mover=None)
-        game.save(update_fields=["revision", "status", "awaited", "next_deadline", "updated_at"])
+        active.filter(revision=last).update(undone_at=timezone.now(), undone_by=actor.key)
+        restored = _after_undo(game)
         recorded = {"revision": game.revision, "undone": undone, "status": game.status}
         if key:
-            Intent.objects.create(
-                game=game, actor=actor.key, key=key, command=digest, outcome=recorded
-            )
+            _keep_key(game, actor, key, digest, recorded)
         publish_at_commit(f"game:{game.pk}")
         schedule_at_commit(game)
         view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
         return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
+
+
+def _after_undo(game: Game) -> Any:
+    """The game after some of its events were marked undone: its revision bumped, its status,
+    what is awaited and the deadlines recomputed from the events still active."""
+    game.revision += 1
+    restored = restore(game)
+    if restored.adapter.finished(restored.table):
+        game.status = GameStatus.FINISHED
+    elif Seat.objects.filter(game=game, holder=HolderKind.OPEN).exists():
+        game.status = GameStatus.OPEN
+    else:
+        game.status = GameStatus.PLAYING
+    _set_awaited(game, restored.adapter.awaiting(restored.table), game.awaited, mover=None)
+    game.save(update_fields=["revision", "status", "awaited", "next_deadline", "updated_at"])
+    return restored
+
+
+def undo_after(*, game_id: int, seq: int, by: str) -> tuple[list[int], int]:
+    """Marks undone every active event after ``seq`` (the opening is never undone): not a
+    person's undo but a product's correction (a tournament taking back a forfeit that a
+    mistaken withdrawal caused), so no policy and no key — the caller holds its product's
+    locks and decided. ``by`` is its mark (``GameEvent.undone_by``). Returns the undone
+    sequence numbers (none: nothing changed) and the game's revision."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise Hidden()
+        later = GameEvent.objects.filter(game=game, undone_at=None, seq__gt=max(seq, 1))
+        undone = sorted(later.values_list("seq", flat=True))
+        if not undone:
+            return [], game.revision
+        later.update(undone_at=timezone.now(), undone_by=by)
+        _after_undo(game)
+        publish_at_commit(f"game:{game.pk}")
+        schedule_at_commit(game)
+        return undone, game.revision
+
+
+def reconfigure(*, game_id: int, config: Mapping[str, Any]) -> None:
+    """Gives a game that has not begun (nothing active but its opening) another config: a
+    duel taken back to before its first move starts again with the options of its new start
+    (its shared cards). The adapter checks the config as it would at a start (Refused)."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise Hidden()
+        if GameEvent.objects.filter(game=game, undone_at=None, seq__gt=1).exists():
+            raise Illegal(words.BEGUN)
+        game.config = dict(config)
+        try:
+            restore(game)  # the adapter checks the new config against the opening
+        except Refused as err:
+            raise Illegal(str(err)) from None
+        # The revision counts the log's changes (a page compares it): a set-up is not one.
+        game.save(update_fields=["config", "updated_at"])
+        publish_at_commit(f"game:{game.pk}")
 
 
 #: How long a command's idempotency key is kept: far beyond any retry of a phone on venue Wi-Fi
@@ -344,6 +422,16 @@ def forget_games(game_ids: Sequence[int]) -> None:
     Game.objects.filter(pk__in=list(game_ids)).delete()
 
 
+def _keep_key(game: Game, actor: Actor, key: str, digest: str, recorded: dict[str, Any]) -> None:
+    """Stores a command's key with its outcome. A key already kept (a product that sent one
+    key with two fresh commands, which `_checked` no longer looks for) keeps its first
+    outcome rather than failing the command."""
+    Intent.objects.bulk_create(
+        [Intent(game=game, actor=actor.key, key=key, command=digest, outcome=recorded)],
+        ignore_conflicts=True,
+    )
+
+
 def _view(game: Game, viewer: Viewer | None) -> dict[str, Any] | None:
     if viewer is None:
         return None
@@ -351,16 +439,24 @@ def _view(game: Game, viewer: Viewer | None) -> dict[str, Any] | None:
     return restored.adapter.view(restored.table, viewer)
 
 
-def _store_events(game: Game, events: Sequence[Event], *, first_seq: int) -> None:
+def _store_events(
+    game: Game, events: Sequence[Event], *, first_seq: int, actor: str = ""
+) -> list[GameEvent]:
     rows = GameEvent.objects.bulk_create(
         GameEvent(
-            game=game, seq=first_seq + i, revision=game.revision, by=ev.by, public=dict(ev.public)
+            game=game,
+            seq=first_seq + i,
+            revision=game.revision,
+            by=ev.by,
+            public=dict(ev.public),
+            actor=actor,
         )
         for i, ev in enumerate(events)
     )
     secrets.keep_private(
         (row.pk, ev.private) for row, ev in zip(rows, events, strict=True) if ev.private
     )
+    return rows
 
 
 def _set_awaited(

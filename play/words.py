@@ -12,3 +12,5 @@ REPEAT = "Already recorded — nothing changed."
 ABANDONED = "This game was stopped: it takes no more moves."
 #: An undo with nothing to take back: no command since the game started.
 NOTHING_TO_UNDO = "There is no move to undo."
+#: A change of set-up asked of a game that has begun.
+BEGUN = "This game has begun: its set-up can no longer change."

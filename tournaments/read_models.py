@@ -6,6 +6,7 @@ Only what TOURNAMENT.md makes public: no withdrawal reasons, no audit log, no pe
 from typing import Any
 
 from duels.models import DuelStatus
+from duels.selectors import events_of as duel_log
 
 from . import format as fmt
 from . import presentation
@@ -205,9 +206,7 @@ def duel_detail(tournament: Tournament, duel) -> dict[str, Any]:
     row["state"] = duel.state
     row["log"] = [
         {"seq": seq, "event": payload, "summary": summary, "undone": undone is not None}
-        for seq, payload, summary, undone in duel.events.order_by("pk").values_list(
-            "seq", "payload", "summary", "undone_at"
-        )
+        for _, seq, payload, summary, _, undone in duel_log(duel)
     ]
     return row
 

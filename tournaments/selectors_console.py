@@ -4,10 +4,8 @@ duel of the tournament with its title (tournaments/presentation.py)."""
 
 from typing import Any
 
-from django.contrib.auth import get_user_model
-
 from duels import selectors as duel_selectors
-from duels.models import Duel, DuelEvent, DuelStatus
+from duels.models import Duel, DuelStatus
 from duels.selectors import ConsoleView, Row
 
 from . import presentation
@@ -81,11 +79,10 @@ def lost_race_words(
     if not added:
         return None
     latest = added[0]  # latest first
-    row = DuelEvent.objects.filter(pk=latest.pk).values_list("created_by", "payload").first()
-    if row is None:
+    found = duel_selectors.move_of(duel, latest.pk)
+    if found is None:
         return None
-    who, payload = row
-    person = get_user_model().objects.filter(pk=who).first() if who else None
+    person, payload = found
     # The move itself, not all it did: a round's reveals ("Alice reveals 7, Bob reveals 3"),
     # else its first line ("Alice plays +2", "Bob forfeits").
     cards = payload.get("cards") if isinstance(payload, dict) else None

@@ -83,6 +83,7 @@ WORDS: dict[str, str] = {
     "own_seat": "A seat plays only for itself.",
     "resign": "A seat resigns for itself; the referee enters a forfeit.",
     "replay": "This game cannot be replayed: {why}.",
+    "time_up": "Time is up.",
 }
 
 
@@ -326,7 +327,10 @@ class RefereedAdapter:
         applied = {
             k: dict(v) if isinstance(v, dict) else v for k, v in table.duel._events[-1].items()
         }
-        new = Event(by, {"event": applied, "log": table.duel.describe(effects)})
+        lines = table.duel.describe(effects)
+        if by == CLOCK:  # the clock's time limit says why the duel ended now
+            lines = [_say("time_up"), *lines]
+        new = Event(by, {"event": applied, "log": lines})
         table.events.append(new)
         return [new]
 

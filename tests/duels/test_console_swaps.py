@@ -14,6 +14,7 @@ from accounts.models import Role
 from duels import selectors
 from duels.models import Duel
 from duels.services import engine_of
+from tests.duels.moves import moves
 from tests.duels.test_console_views import HTMX, client_for, round_, url
 from tests.factories import RoleFactory, group_phase_duel
 from tournaments.services import refereeing
@@ -72,9 +73,9 @@ def play(duel, referee, moves: int) -> None:
 def lengthen(duel, referee, rows: int) -> None:
     """Until the log has `rows` lines: undo the last move and enter it again (a long log
     without the duel ending)."""
-    while duel.events.count() < rows:
+    while len(moves(duel)) < rows:
         duel.refresh_from_db()
-        if duel.seq and duel.events.count() % 2:
+        if duel.seq and len(moves(duel)) % 2:
             refereeing.undo_last_event(duel, referee, duel.seq)
         else:
             play(duel, referee, 1)

@@ -4,7 +4,8 @@ import pytest
 
 from core.errors import ServiceError
 from duels import services as duel_rows
-from duels.models import Duel, DuelEvent, DuelKind, DuelStatus, Result
+from duels.models import Duel, DuelKind, DuelStatus, Result
+from tests.duels.moves import moves
 from tests.factories import EntrantFactory, UserFactory, group_phase_duel
 from tournaments.models import RoundStatus
 from tournaments.services import refereeing
@@ -20,7 +21,7 @@ def snapshot(duel):
         duel.seq,
         duel.status,
         duel.state,
-        list(DuelEvent.objects.filter(duel=duel).values_list("seq", "undone_at")),
+        [(m.seq, m.undone_at) for m in moves(duel)],
         Result.objects.filter(duel=duel).count(),
     )
 
@@ -35,7 +36,7 @@ def test_a_move_is_applied_described_and_cached():
     assert duel.referee == referee
     assert duel.state == duel_rows.engine_of(duel).state()
     assert duel.state["rounds"] == 1
-    event = duel.events.get()
+    (event,) = moves(duel)
     assert event.payload == R73 and event.summary == lines and event.created_by == referee
 
 
@@ -92,11 +93,11 @@ def test_undo_keeps_the_row_and_replays_to_the_earlier_state():
     duel.refresh_from_db()
     assert duel.seq == 1
     assert duel.state == after_one
-    assert DuelEvent.objects.filter(duel=duel).count() == 2
-    assert DuelEvent.objects.get(duel=duel, seq=2).undone_by == referee
+    assert len(moves(duel)) == 2
+    assert [m.undone_by for m in moves(duel) if m.seq == 2] == [referee]
     # The next move takes the freed sequence number.
     refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}}, 1)
-    assert DuelEvent.objects.filter(duel=duel, seq=2, undone_at=None).count() == 1
+    assert [m.seq for m in moves(duel, undone=False)] == [1, 2]
 
 
 def test_undo_with_a_stale_number_is_refused():

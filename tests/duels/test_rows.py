@@ -6,7 +6,8 @@ from django.db import transaction
 
 from duels import rows
 from duels import services as duel_services
-from duels.models import Duel, DuelEvent
+from duels.models import Duel
+from tests.duels.moves import moves
 from tests.factories import group_phase_duel
 from tournaments.services import refereeing
 
@@ -41,13 +42,10 @@ def test_the_locked_duel_and_its_rows_are_the_orm_s_after_moves_and_an_undo():
     refereeing.undo_last_event(Duel.objects.get(pk=duel.pk), referee, 3)
     ours = assert_same_as_the_orm(duel.pk, duel.tournament_id)
     assert isinstance(ours.state, dict) and ours.seq == 2 and ours.revision == 4
-    # The log: the ORM's values, undone row included, JSON decoded, times aware.
-    orm_rows = list(
-        DuelEvent.objects.filter(duel_id=duel.pk).order_by("pk").values_list(*rows.ROW_FIELDS)
-    )
-    assert rows.event_rows(duel.pk) == orm_rows
-    assert [row[5] is not None for row in orm_rows] == [False, False, True]
-    assert all(row[4].tzinfo is not None for row in orm_rows)
+    # The log, read through the table core: undone row included, JSON decoded, times aware.
+    log = duel_services.event_rows(ours)
+    assert [row[5] is not None for row in log] == [False, False, True]
+    assert all(row[4].tzinfo is not None for row in log)
 
 
 def test_a_seat_not_named_yet_joins_nothing():
@@ -69,8 +67,8 @@ def test_an_ordinary_move_writes_what_the_orm_would():
     for seq in range(2):
         engine = duel_services.engine_of(Duel.objects.get(pk=duel.pk))
         refereeing.play_move(Duel.objects.get(pk=duel.pk), referee, engine.legal_events()[0], seq)
-    event = DuelEvent.objects.get(duel_id=duel.pk, seq=2)
-    assert event.created_by_id == referee.pk and event.undone_at is None
+    (event,) = [m for m in moves(duel) if m.seq == 2]
+    assert event.created_by == referee and event.undone_at is None
     assert isinstance(event.payload, dict) and event.summary and event.created_at
     after = Duel.objects.get(pk=duel.pk)
     assert (after.seq, after.revision) == (2, 2)

@@ -10,8 +10,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from duels.models import Duel, DuelEvent
+from duels.models import Duel
 from games.split_uno import Duel as EngineDuel
+from tests.duels.moves import moves
 from tests.e2e.conftest import DESKTOP, PHONE
 from tests.factories import PASSWORD, UserFactory, group_phase_duel
 from tournaments.services import refereeing
@@ -227,7 +228,7 @@ def check_result(page, duel: Duel, played: list[dict]) -> None:
     for event in played:
         expected.apply(event)
     assert duel.state == expected.state()
-    assert DuelEvent.objects.filter(duel=duel, undone_at__isnull=False).count() == 1
+    assert len(moves(duel, undone=True)) == 1
     # The tournament moved on by itself and the standings API shows the result.
     standings = page.request.get(f"/api/tournaments/{duel.tournament.slug}/standings").json()
     points = {
@@ -331,7 +332,7 @@ def test_two_devices_on_one_duel(browser, live_server, page):
         "entered “Alice reveals 7, Bob reveals 3” first; your move was not entered."
     )
     expect(second.locator("#console")).to_have_attribute("data-seq", "1")
-    assert DuelEvent.objects.filter(duel=duel).count() == 1  # nothing applied twice
+    assert len(moves(duel)) == 1  # nothing applied twice
 
     # With polling back on, an unchanged duel swaps nothing; a change shows up by itself.
     second.unroute("**/poll/**")
@@ -458,7 +459,7 @@ def test_a_move_waiting_for_a_poll_that_brings_another_move_is_not_sent(page):
     )
     expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 2")
     assert posted == []
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
 
 
 def cut_off(page) -> None:
@@ -499,7 +500,7 @@ def test_a_console_that_loses_the_server_says_so_and_keeps_the_unsent_move(page,
             "Someone else entered a move — here is the current state."
         )
         expect(page.locator("#log-list")).to_contain_text("Alice reveals 2")
-        assert DuelEvent.objects.filter(duel=duel).count() == 1
+        assert len(moves(duel)) == 1
     else:
         expect(page.locator("#console")).to_have_attribute("data-seq", "1")
         expect(page.locator("#log-list")).to_contain_text("Alice reveals 7")
@@ -552,7 +553,7 @@ def test_one_hand_rounds_on_a_phone(page):
         expect(target).to_be_in_viewport()
         print(f"round {a} v {b}: {taps} taps, {(time.perf_counter() - start) * 1000:.0f} ms")
         assert taps in (2, 3)  # two for a round, one more when a decision came first
-    assert DuelEvent.objects.filter(duel=duel).count() == seq
+    assert len(moves(duel)) == seq
     # An undo by mistake, and its short-lived safety: Redo enters the move again.
     page.get_by_role("button", name="Undo last move").click()
     expect(page.locator("#console")).to_have_attribute("data-seq", str(seq - 1))
@@ -565,7 +566,7 @@ def test_one_hand_rounds_on_a_phone(page):
     expect(page.locator("#console")).to_have_attribute("data-seq", str(seq))
     expect(page.locator("#console-news")).to_contain_text(f"Redone. Move {seq}:")
     expect(page.locator(".redo-form")).to_have_count(0)
-    assert DuelEvent.objects.filter(duel=duel, undone_at=None).count() == seq
+    assert len(moves(duel, undone=False)) == seq
 
 
 def test_the_same_duel_without_javascript(browser, live_server, artifacts_dir):

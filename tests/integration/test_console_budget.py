@@ -8,8 +8,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from duels.models import DuelEvent
 from tests.conftest import services_missing
+from tests.duels.moves import moves
 from tests.factories import RoleFactory, group_phase_duel
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -97,4 +97,4 @@ def test_two_devices_race_for_the_same_move_through_the_console(second):
     statuses, bodies = race(move_url(duel), (referee, other))
     assert sorted(statuses) == [200, 409], statuses
     assert "Someone else entered a move" in bodies[statuses.index(409)]
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1

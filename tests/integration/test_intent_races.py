@@ -17,7 +17,8 @@ from django.db import connection
 
 from accounts.models import Role
 from duels import services as duel_rows
-from duels.models import Duel, DuelEvent, DuelStatus, Result
+from duels.models import Duel, DuelStatus, Result
+from tests.duels.moves import moves
 from tests.factories import RoleFactory, group_phase_duel
 from tournaments.models import AuditEntry, RoundStatus
 from tournaments.services import corrections, refereeing
@@ -156,7 +157,7 @@ def test_a_console_ending_at_the_same_instant(cup, devices):
     expected = "already recorded" if devices == "one device" else "conflict"
     assert outcomes == sorted(["applied", expected])
     assert Result.objects.filter(duel=duel).count() == 1
-    assert DuelEvent.objects.filter(duel=duel).count() == 2
+    assert len(moves(duel)) == 2
     one_round_recorded(tournament)
 
 
@@ -165,7 +166,7 @@ def test_a_console_move_resent_while_the_original_is_applied(cup):
     move = {"type": "round", "cards": {"A": 7, "B": 3}}
     send = lambda: refereeing.play_move(duel, referee, move, 0, 0, intent="k")  # noqa: E731
     assert at_once(send, send) == ["already recorded", "applied"]
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import Role
-from duels.models import Duel, DuelEvent, DuelStatus, Result
+from duels.models import Duel, DuelStatus, Result
+from tests.duels.moves import moves
 from tests.factories import RoleFactory, group_phase_duel
 from tournaments.models import AuditEntry, RoundStatus
 from tournaments.services import refereeing
@@ -193,7 +194,7 @@ def test_a_duel_sheet_sent_twice_or_from_a_page_loaded_earlier_records_one_resul
     assert late.status_code == 409
     assert f"Group round 1 {ALREADY}" in text(late) and "Alice won. Nothing changed" in text(late)
     assert Result.objects.filter(duel__tournament=tournament).count() == 1
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
 
 
 def test_an_unrelated_change_never_refuses_a_result(round1):
@@ -227,13 +228,13 @@ def test_a_move_sent_again_gets_its_stored_outcome_not_a_conflict(round1):
     again = client.post(console_url(duel, "move"), move, headers=HTMX)
     assert again.status_code == 200
     assert "Already entered: move 1" in text(again) and "Someone else" not in text(again)
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
     # Without JavaScript, a double tap of the same page's button: the first send's answer
     # (back to the console), with the same words.
     plain = client.post(console_url(duel, "move"), move)
     assert plain.status_code == 302 and plain["Location"] == console_url(duel)
     assert "Already entered: move 1" in text(client.get(console_url(duel)))
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
 
 
 def test_a_move_that_lost_a_race_is_told_which_move_counted(round1):
@@ -251,9 +252,9 @@ def test_a_move_that_lost_a_race_is_told_which_move_counted(round1):
     )
     assert lost.status_code == 409
     words = text(lost)
-    line = DuelEvent.objects.get(duel=duel).summary[0].rstrip(".")
+    line = moves(duel)[0].summary[0].rstrip(".")
     assert f"{referee} entered “{line}" in words and "your move was not entered" in words
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
 
 
 def ending(keys, seat="A"):
@@ -298,7 +299,7 @@ def test_a_console_ending_sent_twice_without_javascript_records_one_result(round
     words = text(client.get(console_url(duel)))
     assert f"{ALREADY} {referee} at " in words and f"{outcome}. {NOTHING}" in words
     assert Result.objects.filter(duel=duel).count() == 1
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
 
 
 def test_the_service_refuses_a_repeat_by_its_key_before_the_revision():
@@ -312,7 +313,7 @@ def test_the_service_refuses_a_repeat_by_its_key_before_the_revision():
     other = RoleFactory(tournament=duel.tournament, role=Role.CO_ORGANISER).user
     with pytest.raises(refereeing.duels.Conflict):
         refereeing.append_event(duel, other, move, 0, 0, intent="k1")
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
 
 
 def test_an_undo_sent_again_undoes_nothing_more(round1):
@@ -329,7 +330,7 @@ def test_an_undo_sent_again_undoes_nothing_more(round1):
     assert again.status_code == 200 and "Already undone: move 2" in text(again)
     duel.refresh_from_db()
     assert duel.seq == 1
-    assert DuelEvent.objects.filter(duel=duel, undone_at__isnull=False).count() == 1
+    assert len(moves(duel, undone=True)) == 1
 
 
 # -- corrections and voids -------------------------------------------------------------------
@@ -481,7 +482,7 @@ def test_a_console_form_without_its_seq_or_rev_is_refused_in_words(round1, missi
         response = client.post(console_url(duel, action), data, headers=headers)
         assert response.status_code == 422, action
         assert text(response).count(OUT_OF_DATE) == 1, action
-    assert not DuelEvent.objects.filter(duel=duel).exists()
+    assert not moves(duel)
     duel.refresh_from_db()
     assert duel.status == DuelStatus.READY and duel.seq == 0
 
@@ -492,7 +493,7 @@ def test_a_console_undo_without_its_rev_undoes_nothing(round1):
     del keys["rev"]
     response = client_for(referee).post(console_url(duel, "undo"), keys, headers=HTMX)
     assert response.status_code == 422 and OUT_OF_DATE in text(response)
-    assert not DuelEvent.objects.filter(duel=duel, undone_at__isnull=False).exists()
+    assert not moves(duel, undone=True)
 
 
 def test_a_console_correction_without_its_version_is_refused(played):
@@ -529,7 +530,7 @@ def test_a_duel_sheet_without_its_revision_is_refused(round1):
     response = client_for(referee).post(duel_paper_url(duel), data)
     assert response.status_code == 422 and OUT_OF_DATE in text(response)
     assert not Result.objects.filter(duel__tournament=tournament).exists()
-    assert not DuelEvent.objects.filter(duel=duel).exists()
+    assert not moves(duel)
 
 
 # -- giving running duels back -----------------------------------------------------------------
@@ -702,7 +703,7 @@ def test_a_console_open_on_a_taken_duel_redraws_read_only_at_its_next_poll(round
         console_url(duel, "move"), {**keys, "type": "round", "card_A": 1, "card_B": 2}, headers=HTMX
     )
     assert late.status_code in (403, 409)
-    assert DuelEvent.objects.filter(duel=duel).count() == 1
+    assert len(moves(duel)) == 1
 
 
 def test_a_duel_sheet_drawn_before_a_referee_was_given_still_records(round1):

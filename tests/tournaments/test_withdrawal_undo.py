@@ -10,7 +10,8 @@ from django.core import mail
 from django.urls import reverse
 
 from core.errors import ServiceError
-from duels.models import Duel, DuelEvent, DuelKind, DuelStatus, Result
+from duels.models import Duel, DuelKind, DuelStatus, Result
+from tests.duels.moves import moves
 from tests.factories import UserFactory
 from tests.tournaments.helpers import finish
 from tournaments import services
@@ -119,8 +120,9 @@ def test_undo_gives_back_the_running_duel_where_it_stood():
     assert (duel.status, duel.seq) == (DuelStatus.RUNNING, 1)
     assert not Result.objects.filter(duel=duel).exists()
     # History kept: the forfeit's row is marked undone, never deleted.
-    forfeit = DuelEvent.objects.get(duel=duel, payload__type="forfeit")
-    assert forfeit.undone_at is not None and forfeit.undone_by == organiser
+    (forfeit,) = [m for m in moves(duel) if m.payload["type"] == "forfeit"]
+    # Marked as the correction that took it back (the audit log says who).
+    assert forfeit.undone_at is not None and forfeit.undone_by == "taken back"
     assert AuditEntry.objects.filter(tournament=tournament, action="withdrawal_undone").exists()
     assert AuditEntry.objects.filter(tournament=tournament, action="membership_changed").exists()
     # The duel goes on: the next move is entered as if nothing had happened.
@@ -379,7 +381,8 @@ def test_undo_by_the_page_and_twice():
     console = client.get(reverse("duels:console", args=[tournament.slug, duel.pk]))
     assert console.status_code == 200
     words = " ".join(re.sub(r"<[^>]+>", " ", console.content.decode()).split())
-    assert f"2 undone {duel.seat_a.name} is absent and forfeits." in words
+    forfeit = f"{duel.seat_a.name} forfeits (withdrawn): {duel.seat_b.name} wins the duel."
+    assert f"2 undone {forfeit}" in words
 
 
 def test_an_undo_no_longer_possible_is_refused_in_words_and_not_offered():

@@ -13,7 +13,8 @@ from django.utils import timezone
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from duels import services as duels
-from duels.models import Duel, DuelEvent, DuelKind, DuelStatus
+from duels.models import Duel, DuelKind, DuelStatus
+from duels.selectors import moves_of
 
 from .. import format as fmt
 from ..models import EntrantStatus, Phase, StandingRow, TieBreakDraw, Tournament
@@ -84,18 +85,14 @@ def playoff_bracket(tournament: Tournament) -> fmt.Bracket:
     # A qualifier who does not show (a forfeit recorded with the reason "no_show") forfeits
     # that duel and every later one; a forfeit for any other reason loses that duel only.
     no_show = set()
-    for seat_a, seat_b, payload in (
-        DuelEvent.objects.filter(
-            duel__tournament=tournament,
-            duel__kind=DuelKind.PLAYOFF,
-            undone_at=None,
-            payload__type="forfeit",
-            payload__reason="no_show",
-        )
-        .exclude(duel__status=DuelStatus.VOID)
-        .values_list("duel__seat_a_id", "duel__seat_b_id", "payload")
+    for move in moves_of(
+        {"tournament": tournament, "kind": DuelKind.PLAYOFF},
+        excluding={"status": DuelStatus.VOID},
+        type="forfeit",
+        reason="no_show",
     ):
-        no_show.add(seat_a if payload.get("seat") == "A" else seat_b)
+        if move.undone_at is None:
+            no_show.add(move.seat_a_id if move.event.get("seat") == "A" else move.seat_b_id)
     return fmt.page_bracket(seeding, duels, forfeited=withdrawn | no_show)
 
 
@@ -143,19 +140,16 @@ def _spurious_walkovers(tournament: Tournament) -> list[int]:
     """Walkovers an earlier version recorded for a tie-break duel the plan never scheduled
     (minimal mode, a final decided only by a withdrawal): the automation's lone forfeit of a
     withdrawn player, in a match the plan without it does not reach."""
+    lone = {
+        "tournament": tournament,
+        "kind": DuelKind.TIE_BREAK,
+        "seq": 1,
+        "status": DuelStatus.FINISHED,
+    }
     candidates = [
-        duel_id
-        for (duel_id,) in DuelEvent.objects.filter(
-            duel__tournament=tournament,
-            duel__kind=DuelKind.TIE_BREAK,
-            duel__seq=1,
-            duel__status=DuelStatus.FINISHED,
-            seq=1,
-            undone_at=None,
-            created_by=None,
-            payload__type="forfeit",
-            payload__reason="withdrawn",
-        ).values_list("duel_id")
+        move.duel_id
+        for move in moves_of(lone, type="forfeit", reason="withdrawn")
+        if move.seq == 1 and move.undone_at is None and not move.actor
     ]
     if not candidates:
         return []

@@ -15,8 +15,8 @@ from django.utils import timezone
 from accounts.permissions import Action, can
 from core.errors import ServiceError
 from duels import services as duels
-from duels.models import Duel, DuelEvent, DuelKind, DuelStatus
-from duels.selectors import player_ids
+from duels.models import Duel, DuelKind, DuelStatus
+from duels.selectors import entered_by, last_mover, player_ids
 
 from .. import presentation
 from ..models import AuditEntry, EntrantStatus, Phase, RoundStatus, Tournament
@@ -186,8 +186,9 @@ def redo_undone(
     those the undo left, and the duel's latest change is that undo."""
     tournament, locked = _locked(duel)
     _check_policy(tournament, locked, actor, expected_seq, expected_revision)
-    _check_repeat(tournament, locked, actor, intent, expected_seq, expected_revision)
-    duels.check_fresh(locked, expected_seq, expected_revision)
+    if not _fresh(locked, expected_seq, expected_revision):
+        # A repeat of the redo is its key's; anything else on a stale page is a conflict.
+        return _play(duel, actor, {}, expected_seq, expected_revision, intent)
     payload = duels.just_undone(locked)
     if payload is None:
         raise ServiceError("Nothing to redo: a move was entered after the undo.", code="conflict")
@@ -215,31 +216,31 @@ def _check_policy(
         raise
 
 
-def _check_repeat(
-    tournament: Tournament,
-    duel: Duel,
-    actor: Any,
-    intent: str,
-    expected_seq: int,
-    expected_revision: int | None,
-) -> None:
-    """The same form sent again: its stored outcome, "already entered, nothing changed".
-
-    Only a stale page can be a repeat (a move applied from a page moves the revision past it),
-    so a fresh page's move costs no read here: the console's hot path stays as it was."""
-    fresh = expected_seq == duel.seq and (
+def _fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> bool:
+    return expected_seq == duel.seq and (
         expected_revision is None or expected_revision == duel.revision
     )
-    if fresh or not intent:
-        return
-    done = duels.entered_by_intent(duel, actor, intent)
-    if done is None:
-        return
-    if duel.status == DuelStatus.FINISHED and done.seq == duel.seq and done.undone_at is None:
-        raise recorded(tournament, duel, repeat=True)
-    raise AlreadyRecorded(
-        presentation.already_entered(done.seq, ". ".join(done.summary) or "a move"), repeat=True
-    )
+
+
+def _seen(duel: Duel, expected_seq: int, expected_revision: int | None) -> int:
+    """The revision the page saw, for the table core's check: a form without one (an older
+    page) is as fresh as its sequence number says."""
+    if expected_revision is not None:
+        return expected_revision
+    return duel.revision if expected_seq == duel.seq else -1
+
+
+def _repeated(tournament: Tournament, duel: Duel, done: duels.Repeat) -> AlreadyRecorded:
+    """The same form sent again: its stored outcome, "already entered, nothing changed"."""
+    if not done.rows:
+        return AlreadyRecorded(presentation.already_entered(duel.seq, "a move"), repeat=True)
+    pk, seq, _, summary, _, undone_at = done.rows[-1]
+    text = ". ".join(summary) or "a move"
+    if done.undo:
+        return AlreadyRecorded(presentation.already_undone(seq, text), repeat=True)
+    if duel.status == DuelStatus.FINISHED and seq == duel.seq and undone_at is None:
+        return recorded(tournament, duel, repeat=True)
+    return AlreadyRecorded(presentation.already_entered(seq, text), repeat=True)
 
 
 def venue_time(tournament: Tournament, at: datetime) -> str:
@@ -253,19 +254,13 @@ def recorded(tournament: Tournament, duel: Duel, *, repeat: bool = False) -> Alr
     already recorded by Olga at 21:14: Ada won. Nothing changed." Who is whoever entered
     the finishing event (a paper sheet's adjudication, a console's last move)."""
     duel = Duel.objects.select_related("round", "result__winner").get(pk=duel.pk)
-    last = (
-        DuelEvent.objects.filter(duel=duel, undone_at=None)
-        .select_related("created_by")
-        .order_by("-seq")
-        .first()
-    )
     result = getattr(duel, "result", None)
     at = result.recorded_at if result is not None else (duel.finished_at or timezone.now())
     winner = result.winner.name if result is not None and result.winner else None
     return AlreadyRecorded(
         presentation.already_recorded(
             presentation.duel_title(duel),
-            presentation.person_label(last.created_by if last else None),
+            presentation.person_label(last_mover(duel)),
             venue_time(tournament, at),
             presentation.outcome_text(winner),
         ),
@@ -274,9 +269,10 @@ def recorded(tournament: Tournament, duel: Duel, *, repeat: bool = False) -> Alr
 
 
 # What a move needs of the locked duel row: its seats and referee (checks, and the console's
-# answer). Its round is read only by a first or a finishing move (`_check_start`,
-# `lifecycle.after_result`), which read it then; each join costs every move (docs/performance.md).
-MOVE_RELATIONS = ("seat_a", "seat_b", "referee")
+# answer) and its game (the table core's write path). Its round is read only by a first or a
+# finishing move (`_check_start`, `lifecycle.after_result`), which read it then; each join costs
+# every move (docs/performance.md).
+MOVE_RELATIONS = ("seat_a", "seat_b", "referee", "game")
 
 
 def _play(
@@ -295,14 +291,25 @@ def _play(
     lock_key(tournament)
     duel = duels.lock(duel, related=MOVE_RELATIONS)
     duel.tournament = tournament
-    _check_policy(tournament, duel, actor, expected_seq, expected_revision)
-    _check_repeat(tournament, duel, actor, intent, expected_seq, expected_revision)
-    duels.check_fresh(duel, expected_seq, expected_revision)
-    duels.check_open(duel)
-    if duel.seq == 0:
+
+    def check() -> None:
+        _check_policy(tournament, duel, actor, expected_seq, expected_revision)
+
+    seen = _seen(duel, expected_seq, expected_revision)
+    if duel.seq == 0 and _fresh(duel, expected_seq, expected_revision):
+        # The first move: nothing is recorded yet (no key to find), the page is fresh; the
+        # duel starts, and its game is dealt, before the move goes through the core's path.
+        check()
+        duels.check_open(duel)
         tournament.refresh_from_db()
         _start(tournament, duel, actor)
-    outcome = duels.apply_event(duel, actor, event, intent=intent)
+        seen = duel.revision
+    try:
+        outcome = duels.apply_event(
+            duel, actor, event, intent=intent, seen_revision=seen, check=check
+        )
+    except duels.Repeated as repeat:
+        raise _repeated(tournament, duel, repeat.done) from None
     if outcome.finished:
         if duel.seq > 1:
             tournament.refresh_from_db()
@@ -322,17 +329,16 @@ def undo_last_event(
     """Undo the last move of a running duel; the row is kept, marked undone. The same undo
     sent again (its key) is told as done, nothing undone twice."""
     tournament, duel = _locked(duel)
-    _check_policy(tournament, duel, actor, expected_seq, expected_revision)
-    stale = expected_seq != duel.seq or (
-        expected_revision is not None and expected_revision != duel.revision
-    )
-    if stale and (done := duels.undone_by_intent(duel, actor, intent)) is not None:
-        raise AlreadyRecorded(
-            presentation.already_undone(done.seq, ". ".join(done.summary) or "a move"),
-            repeat=True,
+    try:
+        duels.undo(
+            duel,
+            actor,
+            intent=intent,
+            seen_revision=_seen(duel, expected_seq, expected_revision),
+            check=lambda: _check_policy(tournament, duel, actor, expected_seq, expected_revision),
         )
-    duels.check_fresh(duel, expected_seq, expected_revision)
-    duels.undo(duel, actor, intent=intent)
+    except duels.Repeated as repeat:
+        raise _repeated(tournament, duel, repeat.done) from None
 
 
 @transaction.atomic
@@ -510,14 +516,8 @@ def record_paper_result(
             "Only the tournament's referees and organisers run duels.", code="forbidden"
         )
     # The form's key: this person already sent this very sheet.
-    if intent and getattr(actor, "pk", None) is not None:
-        done = (
-            DuelEvent.objects.filter(duel__tournament=tournament, created_by=actor, intent=intent)
-            .select_related("duel")
-            .first()
-        )
-        if done is not None:
-            raise recorded(tournament, done.duel, repeat=True)
+    if intent and (done := entered_by(tournament, actor, intent)) is not None:
+        raise recorded(tournament, done, repeat=True)
     drawn = None
     if duel_id is not None:
         drawn = (

@@ -16,12 +16,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.utils import timezone
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
-from duels.models import Duel, DuelEvent, DuelStatus
+from duels.models import Duel, DuelStatus
+from duels.selectors import moves_of
 
 from .. import presentation
 from ..models import (
@@ -144,14 +145,13 @@ def undo_blocker(tournament: Tournament, withdrawal: Withdrawal) -> str:
     )
     if later is not None:
         return words(name, "later", detail=presentation.action_text(later.action))
-    moves = DuelEvent.objects.filter(duel__tournament=tournament).filter(
-        Q(created_at__gte=withdrawal.created_at) | Q(undone_at__gte=withdrawal.created_at)
-    )
-    for event in moves.select_related("duel", "duel__round").order_by("pk"):
-        automatic = event.payload.get("type") == "forfeit" and event.undone_at is None
-        by_the_withdrawal = event.duel_id in withdrawal.forfeits or event.created_by_id is None
+    moves = moves_of({"tournament": tournament}, after=withdrawal.created_at)
+    for move in moves:
+        automatic = move.event.get("type") == "forfeit" and move.undone_at is None
+        by_the_withdrawal = move.duel_id in withdrawal.forfeits or not move.actor
         if not (automatic and by_the_withdrawal):
-            return words(name, "moved", detail=presentation.duel_title(event.duel))
+            duel = Duel.objects.select_related("round").get(pk=move.duel_id)
+            return words(name, "moved", detail=presentation.duel_title(duel))
     status = Entrant.objects.filter(pk=withdrawal.entrant_id).values_list("status", flat=True)
     if status.first() != EntrantStatus.WITHDRAWN:
         return words(name, "active")
