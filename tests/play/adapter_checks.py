@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import asdict
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -94,23 +95,61 @@ def play(
     return table
 
 
-def check_restore(
-    adapter: Any,
-    config: dict[str, Any],
-    seats: str,
-    seed: bytes,
-    table: Any,
-    bot_classes: Sequence[type],
-) -> Any:
+def check_restore(adapter: Any, config: dict[str, Any], seats: str, seed: bytes, table: Any) -> Any:
     """Restoring from the stored events (through JSON, every bot refusing to be asked) is
     the table played step by step, for every viewer."""
-    with no_bots(*bot_classes):
+    with no_bots(*adapter.engine.bots.BOTS.values()):
         restored = adapter.restore(config, seats, seed, wire(table.events))
         assert restored.state == table.state
         assert views(adapter, restored) == views(adapter, table)
         assert adapter.awaiting(restored) == adapter.awaiting(table)
         assert adapter.finished(restored) == adapter.finished(table)
     return restored
+
+
+def check_goes_on_alike(
+    adapter: Any,
+    table: Any,
+    restored: Any,
+    choose: Callable[[dict[str, Any], random.Random], Command],
+) -> None:
+    """The restored table goes on exactly as the live one: the same bots' answers."""
+    if adapter.finished(table):
+        return
+    (asked,) = adapter.awaiting(table)
+    command = choose(adapter.view(table, Viewer("seat", asked.seat)), random.Random(0))
+    assert adapter.apply(restored, command) == adapter.apply(table, command)
+    assert views(adapter, restored) == views(adapter, table)
+
+
+def check_migrated(adapter: Any, config: dict[str, Any], seats: str, old: Any) -> None:
+    """The data migration's step: practice replays a stored game (``old``, practice's table)
+    with today's code, and its engine record becomes events; restored without a bot, it is
+    the same game, and the person reads the log the practice page showed."""
+    events = adapter.events_from_record(config, seats, old.game.record())
+    with no_bots(*adapter.engine.bots.BOTS.values()):
+        table = adapter.restore(config, seats, bytes(16), wire(events))
+    assert {**table.state.as_dict(), "seed": 0} == {**old.state.as_dict(), "seed": 0}
+    seen = adapter.view(table, Viewer("seat", seats[0]))["log"]
+    assert [line for e in seen for line in e["lines"]] == [
+        line for e in old.log for line in e.lines
+    ]
+
+
+def check_record_replays(
+    adapter: Any, table: Any, main: Callable[[list[str]], int], tmp_path: Path, capsys: Any
+) -> None:
+    """The game's record, in a file, replays in the engine's own command line (``main``) to
+    the table's state."""
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(adapter.record(table)))
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == table.state.as_dict()
+
+
+def every_viewer(seats: str) -> list[Viewer]:
+    """The public, the referee and each seat: every viewer a game hides something from."""
+    return [PUBLIC, REFEREE, *(Viewer("seat", s) for s in seats)]
 
 
 def cards_in(deck: frozenset[str], value: Any) -> set[str]:
