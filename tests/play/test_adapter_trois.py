@@ -82,11 +82,11 @@ def test_played_step_by_step_equals_restored_from_the_events_without_a_bot(
     checks.check_goes_on_alike(ADAPTER, table, restored, choose)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     seed=SEEDS,
     config=st.sampled_from([PRACTICE, TWO_PEOPLE]),
-    steps=st.integers(0, 40),
+    steps=st.integers(0, 30),
     rng=st.randoms(use_true_random=False),
 )
 def test_no_viewer_tells_this_game_from_one_dealt_otherwise(

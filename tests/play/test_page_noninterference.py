@@ -62,6 +62,7 @@ from play.selectors import view_of
 from practice import services
 from practice.models import PracticeDuel, PracticeGame
 from tests.factories import UserFactory
+from tests.play.adapter_checks import cards_in
 from tests.play.test_adapter_split_uno_dealt import relabel, seen_by
 
 pytestmark = pytest.mark.django_db
@@ -285,17 +286,6 @@ def exchanged(value: Any, one: str, two: str, label: Callable[[str], str]) -> An
     if isinstance(value, dict):
         return {k: exchanged(v, one, two, label) for k, v in value.items()}
     return value
-
-
-def cards_in(deck: frozenset[str], value: Any) -> set[str]:
-    """The cards of ``deck`` named (as ids) anywhere in ``value``."""
-    if isinstance(value, str):
-        return {value} & deck
-    if isinstance(value, list):
-        return set().union(*(cards_in(deck, v) for v in value))
-    if isinstance(value, dict):
-        return set().union(*(cards_in(deck, v) for v in value.values()))
-    return set()
 
 
 def split_uno_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | None:
