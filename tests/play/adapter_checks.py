@@ -218,8 +218,12 @@ def other_world(
         elif rng.random() < 0.2 or len(hidden) < 2:
             candidate_seed = rng.randbytes(len(seed))
         else:
+            # Mostly a card of a hand with one elsewhere: the hands are what a viewer would
+            # most like to know, and what a take or a draw most often pins down.
             where = {c: (p, i) for p, place in enumerate(places) for i, c in enumerate(place)}
-            one, two = rng.sample(hidden, 2)
+            held = [c for c in hidden if where[c][0] < count]
+            one = rng.choice(held if held and rng.random() < 0.7 else hidden)
+            two = rng.choice([c for c in hidden if where[c][0] != where[one][0]] or [one])
             (p1, i1), (p2, i2) = where[one], where[two]
             candidate[p1][i1], candidate[p2][i2] = two, one
         private = {k: {"hand": candidate[h]} for k, h in readers.items()}
