@@ -16,10 +16,11 @@ from games.cpt113.cards import label as cpt_label
 from games.cpt113.state import LETTERS, group_name
 from games.trois.cards import COLOURS as TROIS_COLOURS
 from games.trois.cards import label as trois_label
+from play import clock
 from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 
-from . import game_clock, game_services
+from . import game_services
 from .game import Refused, Unreplayable
 from .game_forms import parse_cpt113, parse_trois
 from .game_services import BOT_NAMES, PERSON
@@ -164,8 +165,10 @@ def _trois(game: PracticeGame, view: dict) -> dict:
     playable = set(legal["by_colour"]) | set(legal["by_number"]) if legal else set()
     finished = view["finished"]
     left = None
-    if not finished and game.deadline is not None:
-        seconds = max(0, int((game.deadline - game_clock.now()).total_seconds()))
+    # The game's own deadline (Trois's 25 minutes), kept by the table core's clock.
+    deadline = game.game.deadline
+    if not finished and deadline is not None:
+        seconds = max(0, int((deadline - clock.now()).total_seconds()))
         left = f"{seconds // 60}:{seconds % 60:02d}"
     shown = view.get("hands", {}) if finished else {}
     return {
