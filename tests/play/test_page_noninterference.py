@@ -91,7 +91,7 @@ def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     are fresh random text at every render, like the CSRF mask)."""
     monkeypatch.setattr("django.utils.timezone.now", lambda: FROZEN)
     monkeypatch.setattr("play.services._clock", lambda: FROZEN)
-    monkeypatch.setattr("practice.game_clock.now", lambda: FROZEN)
+    monkeypatch.setattr("play.clock._now", lambda: FROZEN)
     # The CSP nonce, fixed where Django draws it (its LazyNonce calls this at each request).
     monkeypatch.setattr("django.utils.csp.generate_nonce", lambda: "nonce")
     monkeypatch.setattr("practice.views.new_intent", form_key)
