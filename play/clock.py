@@ -58,7 +58,7 @@ DEFAULT_VISIBILITY_TIMEOUT = 3600
 #: How many due games one sweep acts on at most (the next sweep takes the rest).
 SWEEP_BATCH = 200
 
-_now = timezone.now  # a test moves it
+_now = timezone.now  # a test moves it (the one knob: ``now`` and every act read it)
 
 OnDeadline = Callable[[Any, str | None], Command | None]
 
@@ -72,6 +72,12 @@ def _trois(table: Any, seat: str | None) -> Command | None:
 #: ``on_deadline``. Not listed: "split_uno_dealt" and "split_uno_refereed" (seat clocks come
 #: with issue 31), "cpt113" (no time limit).
 ON_DEADLINE: dict[str, OnDeadline] = {"trois": _trois}
+
+
+def now() -> datetime:
+    """The clock's time: a product starts its games' deadlines from it and counts the time
+    left by it, so that a test moving ``_now`` moves them with the clock's acts."""
+    return _now()
 
 
 def on_deadline(kind: str) -> OnDeadline | None:

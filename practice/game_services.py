@@ -20,7 +20,6 @@ from play import services as play
 from play.adapters.base import Command
 from play.models import Game
 
-from . import game_clock
 from .game import Refused, Unreplayable
 from .models import Outcome, PracticeGame
 from .seat import (
@@ -75,7 +74,7 @@ def start_game(user, kind: str, groups: int = 0) -> PracticeGame:
     config, seats = table_of(kind, groups, name)
     deadline = None
     if kind == PracticeGame.Kind.TROIS:
-        deadline = game_clock.now() + timedelta(minutes=TIME_LIMIT_MINUTES)
+        deadline = clock.now() + timedelta(minutes=TIME_LIMIT_MINUTES)
     with transaction.atomic():
         game = play.start_game(
             kind=kind,
@@ -85,7 +84,7 @@ def start_game(user, kind: str, groups: int = 0) -> PracticeGame:
             deadline=deadline,
         )
         practice = PracticeGame.objects.create(
-            user=user, kind=kind, game=game, groups=groups, name=name, deadline=deadline
+            user=user, kind=kind, game=game, groups=groups, name=name
         )
         forget_beyond_kept(PracticeGame, user, KEPT_PER_PERSON)
     return practice
@@ -99,9 +98,7 @@ def open_game(practice_id: int, user) -> tuple[PracticeGame, dict[str, Any]]:
     practice = PracticeGame.objects.select_related("game").get(pk=practice_id, user=user)
     if practice.game_id is None:
         raise Unreplayable(practice.pk)
-    if _past_deadline(practice.game) and clock.check_on_request(
-        practice.game_id, now=game_clock.now()
-    ):
+    if _past_deadline(practice.game) and clock.check_on_request(practice.game_id):
         practice = PracticeGame.objects.select_related("game").get(pk=practice.pk)
     return practice, person_view(practice.game_id)
 
@@ -119,7 +116,7 @@ def _locked(practice_id: int, **owner) -> PracticeGame:
 
 def _past_deadline(game: Game) -> bool:
     """Whether the clock may have something to do (read from the row in hand, no query)."""
-    return game.next_deadline is not None and game.next_deadline <= game_clock.now()
+    return game.next_deadline is not None and game.next_deadline <= clock.now()
 
 
 def clock_keeper(game_id: int) -> clock.Keeper | None:
@@ -160,7 +157,7 @@ def play_move(
         practice = _locked(practice_id, user=user)
         if practice.game_id is None:
             raise Unreplayable(practice.pk)
-        if clock.act_if_due(practice.game_id, now=game_clock.now()):
+        if clock.act_if_due(practice.game_id):
             practice.refresh_from_db()
             return Played(practice)
         return play_as_person(

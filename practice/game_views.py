@@ -4,7 +4,7 @@ their own games only; every input bounded and checked before anything is stored.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -16,22 +16,16 @@ from games.cpt113.cards import label as cpt_label
 from games.cpt113.state import LETTERS, group_name
 from games.trois.cards import COLOURS as TROIS_COLOURS
 from games.trois.cards import label as trois_label
-from play.errors import Hidden, Stale
-from play.errors import Refused as Illegal
+from play import clock
 
-from . import game_clock, game_services
-from .game import Refused, Unreplayable
+from . import game_services
+from .game import Refused
 from .game_forms import parse_cpt113, parse_trois
 from .game_services import BOT_NAMES, PERSON
 from .models import PracticeGame
-from .views import unreplayable
-from .words import ALREADY_RECORDED, GAME_MOVED_ON
-
-REFUSED = 422
-STALE = 409
-MAX_FIELD = 10
-#: The longest idempotency key kept (play.models.Intent.key).
-MAX_INTENT = 64
+from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
+from .seat import Played
+from .words import GAME_MOVED_ON, NO_SUCH_GAME
 
 
 @login_required
@@ -60,13 +54,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
-    try:
-        game, view = game_services.open_game(game_id, request.user)
-    except PracticeGame.DoesNotExist:
-        raise Http404("No such game.") from None
-    except Unreplayable:
-        return unreplayable(request, "practice:games")
-    return _table(request, game, view)
+    return show(request, PAGES, game_id)
 
 
 @login_required
@@ -77,9 +65,9 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     sent twice is answered "already recorded"; another move from an older page is stale
     (409)."""
     post = request.POST
-    revision = read_int(post.get("revision", "")[:MAX_FIELD])
-    intent = post.get("intent", "")[:MAX_INTENT]
-    try:
+    revision, intent = form_keys(post)
+
+    def play() -> Played[PracticeGame]:
         game = PracticeGame.objects.get(pk=game_id, user=request.user)
         kind = post.get("kind", "")[:MAX_FIELD]
         if game.kind == PracticeGame.Kind.TROIS:
@@ -88,33 +76,11 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
             chosen = parse_cpt113(
                 kind, post.get("card", "")[:MAX_FIELD], post.get("colour", "")[:MAX_FIELD]
             )
-        played = game_services.play_move(
+        return game_services.play_move(
             game_id, request.user, chosen, revision=revision, intent=intent
         )
-    except (PracticeGame.DoesNotExist, Hidden):
-        raise Http404("No such game.") from None
-    except Unreplayable:
-        return unreplayable(request, "practice:games", status=STALE)
-    except Stale:
-        return _again(request, game_id, GAME_MOVED_ON, STALE)
-    except (Refused, Illegal) as err:
-        return _again(request, game_id, str(err), REFUSED)
-    if played.repeat:
-        return _again(request, game_id, ALREADY_RECORDED, 200, notice=True)
-    return redirect("practice:game", game_id)
 
-
-def _again(
-    request: HttpRequest, game_id: int, words: str, status: int, notice: bool = False
-) -> HttpResponse:
-    """The table as it is now, with why the move was not (or not again) made."""
-    try:
-        game, view = game_services.open_game(game_id, request.user)
-    except Unreplayable:
-        return unreplayable(request, "practice:games", status=STALE)
-    if notice:
-        return _table(request, game, view, notice=words, status=status)
-    return _table(request, game, view, error=words, status=status)
+    return answer_move(request, PAGES, game_id, play)
 
 
 def _table(
@@ -164,8 +130,10 @@ def _trois(game: PracticeGame, view: dict) -> dict:
     playable = set(legal["by_colour"]) | set(legal["by_number"]) if legal else set()
     finished = view["finished"]
     left = None
-    if not finished and game.deadline is not None:
-        seconds = max(0, int((game.deadline - game_clock.now()).total_seconds()))
+    # The game's own deadline (Trois's 25 minutes), kept by the table core's clock.
+    deadline = game.game.deadline
+    if not finished and deadline is not None:
+        seconds = max(0, int((deadline - clock.now()).total_seconds()))
         left = f"{seconds // 60}:{seconds % 60:02d}"
     shown = view.get("hands", {}) if finished else {}
     return {
@@ -256,3 +224,15 @@ def _cpt113(view: dict) -> dict:
         "on_turn": names[view["turn"]] if view["turn"] else None,
         "colours": list(CPT_COLOURS.items()),
     }
+
+
+#: Trois and CPT-113's part in the pages practice shares (practice/pages.py).
+PAGES = Pages(
+    missing=PracticeGame.DoesNotExist,
+    not_found=NO_SUCH_GAME,
+    listing="practice:games",
+    table="practice:game",
+    moved_on=GAME_MOVED_ON,
+    open=game_services.open_game,
+    draw=_table,
+)

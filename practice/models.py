@@ -26,21 +26,17 @@ class PracticeDuel(models.Model):
     )
     ruleset = models.CharField(max_length=20)
     #: The game as the table core plays it; None only for a duel stored the old way (before
-    #: issue 27) that the data migration (0006) could not convert into one.
+    #: issue 27) that the data migration (0008) could not convert into one.
     game = models.OneToOneField(
         "play.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="practice_duel"
     )
     #: An unfinished duel stored the old way: kept in the list, its page says it cannot be
     #: replayed (never a 500).
     unreplayable = models.BooleanField(default=False)
-    #: A finished duel stored the old way, as the migration 0006 set it out one last time: its
+    #: A finished duel stored the old way, as the migration 0008 set it out one last time: its
     #: result line and its log (``{"result": str, "log": [{"number", "by_bot", "lines"}]}``),
     #: which its page shows read-only. Empty for every other duel.
     archive = models.JSONField(default=dict, blank=True)
-    #: The old storage (before issue 27): the seed and the person's moves, which every page
-    #: replayed with the bots' code of the day. Read only by the data migration 0006; new
-    #: duels leave them empty; a later migration drops them once every database has run 0006.
-    seed = models.BigIntegerField(null=True, blank=True)
     #: The person's seat name as the log words it, fixed when the duel starts.
     name = models.CharField(max_length=150)
     #: The table (practice/seating.py): seats A (the person) to F, the record's variants and
@@ -49,7 +45,6 @@ class PracticeDuel(models.Model):
     variants = models.JSONField(default=list, blank=True)
     options = models.JSONField(default=dict, blank=True)
     teams = models.JSONField(default=list, blank=True)
-    moves = models.JSONField(default=list, blank=True)
     outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True, default="")
     finished = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -74,8 +69,9 @@ class PracticeDuel(models.Model):
 
 class PracticeGame(models.Model):
     """A game of Trois or CPT-113 against the bots (docs/practice.md, "Other games"): the
-    product's binding of a ``play.Game`` — whose it is, its kind, the outcome for the lists,
-    Trois's deadline (kept by the server) and the keep-50 policy. The game itself — its seats,
+    product's binding of a ``play.Game`` — whose it is, its kind, the outcome for the lists
+    and the keep-50 policy (Trois's 25 minutes are the game's own deadline, ``Game.deadline``,
+    kept by the table core's clock). The game itself — its seats,
     every event (the bots' included) and its secrets — is ``game``, played through the table
     core's one write path (``play.services.apply_command``)."""
 
@@ -99,15 +95,6 @@ class PracticeGame(models.Model):
     groups = models.PositiveSmallIntegerField(default=0)
     #: The person's name as the log words it, fixed when the game starts.
     name = models.CharField(max_length=150)
-    #: The old storage (before issue 27): the seed and the person's moves, which every page
-    #: replayed with the bots' code of the day. Read only by the data migration 0005; kept,
-    #: as it was, for a game it could not convert. New games leave them empty; a later
-    #: migration drops them once every database has run 0005.
-    seed = models.BigIntegerField(null=True, blank=True)
-    moves = models.JSONField(default=list, blank=True)
-    #: Trois's 25 minutes (the product's clock: the sweep and the next request send the
-    #: dealer's ``time`` through the write path when it has passed).
-    deadline = models.DateTimeField(null=True, blank=True)
     outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True, default="")
     finished = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -115,10 +102,7 @@ class PracticeGame(models.Model):
 
     class Meta:
         ordering = ["-updated_at", "-pk"]
-        indexes = [
-            models.Index(fields=["user", "-updated_at"]),
-            models.Index(fields=["finished", "deadline"]),
-        ]
+        indexes = [models.Index(fields=["user", "-updated_at"])]
 
     def __str__(self) -> str:
         return f"Practice {self.get_kind_display()} {self.pk} of {self.user}"

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -17,15 +17,13 @@ from duels.words import choice_label, decision_text
 from games.split_uno import COLORS, PRESETS
 from games.split_uno.constants import CARD_LABELS
 from play.adapters.base import Command
-from play.errors import Hidden, Stale
-from play.errors import Refused as Illegal
 
 from . import services
-from .game import BOT_NAME, Refused, Unreplayable
+from .game import BOT_NAME, Refused
 from .models import PracticeDuel
+from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
 from .words import (
-    ALREADY_RECORDED,
     ARCHIVED,
     CHOOSE_TITLE,
     DUEL_MOVED_ON,
@@ -33,18 +31,12 @@ from .words import (
     MINE_HAND,
     MINE_LOST,
     MINE_TOOK,
-    UNREPLAYABLE,
+    NO_SUCH_DUEL,
     UNREPLAYABLE_LISTED,
-    UNREPLAYABLE_TITLE,
     result_line,
 )
 
 PERSON = services.PERSON
-REFUSED = 422
-STALE = 409
-MAX_FIELD = 10
-#: The longest idempotency key kept (play.models.Intent.key).
-MAX_INTENT = 64
 
 
 @login_required
@@ -92,13 +84,7 @@ def index(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_safe
 def table(request: HttpRequest, practice_id: int) -> HttpResponse:
-    try:
-        practice, view = services.open_duel(practice_id, request.user)
-    except PracticeDuel.DoesNotExist:
-        raise Http404("No such practice duel.") from None
-    except Unreplayable:
-        return unreplayable(request, "practice:index")
-    return _table(request, practice, view)
+    return show(request, PAGES, practice_id)
 
 
 @login_required
@@ -109,23 +95,15 @@ def move(request: HttpRequest, practice_id: int) -> HttpResponse:
     key (``intent``): the same form sent twice is answered "already recorded"; another move
     from an older page is stale (409)."""
     post = request.POST
-    revision = read_int(post.get("revision", "")[:MAX_FIELD])
-    intent = post.get("intent", "")[:MAX_INTENT]
-    try:
-        played = services.play_move(
+    revision, intent = form_keys(post)
+    return answer_move(
+        request,
+        PAGES,
+        practice_id,
+        lambda: services.play_move(
             practice_id, request.user, command_of(post), revision=revision, intent=intent
-        )
-    except (PracticeDuel.DoesNotExist, Hidden):
-        raise Http404("No such practice duel.") from None
-    except Unreplayable:
-        return unreplayable(request, "practice:index", status=STALE)
-    except Stale:
-        return _again(request, practice_id, DUEL_MOVED_ON, STALE)
-    except (Refused, Illegal) as err:
-        return _again(request, practice_id, str(err), REFUSED)
-    if played.repeat:
-        return _again(request, practice_id, ALREADY_RECORDED, 200, notice=True)
-    return redirect("practice:table", practice_id)
+        ),
+    )
 
 
 def command_of(post: Mapping[str, str]) -> Command:
@@ -162,26 +140,6 @@ def _card(text: str) -> object:
     """A number card's value as a number; any other text (an action card's name) as it is."""
     value = read_int(text, hi=9)
     return text if value is None else value
-
-
-def _again(
-    request: HttpRequest, practice_id: int, words: str, status: int, notice: bool = False
-) -> HttpResponse:
-    """The table as it is now, with why the move was not (or not again) made."""
-    try:
-        practice, view = services.open_duel(practice_id, request.user)
-    except Unreplayable:
-        return unreplayable(request, "practice:index", status=STALE)
-    if notice:
-        return _table(request, practice, view, notice=words, status=status)
-    return _table(request, practice, view, error=words, status=status)
-
-
-def unreplayable(request: HttpRequest, back: str, status: int = 200) -> HttpResponse:
-    """A stored game today's code cannot set out again (practice.game.Unreplayable): said in
-    words, with the way back to the list; the game stays stored."""
-    context = {"title": UNREPLAYABLE_TITLE, "words": UNREPLAYABLE, "back": back}
-    return render(request, "practice/unreplayable.html", context, status=status)
 
 
 def _table(
@@ -332,3 +290,15 @@ def _seat_label(letter: str, names: dict[str, str], mine: tuple[str, ...], many:
     if not many:
         return BOT_NAME
     return f"{names[letter]} (your partner)" if letter in mine else names[letter]
+
+
+#: The duel's part in the pages practice shares (practice/pages.py).
+PAGES = Pages(
+    missing=PracticeDuel.DoesNotExist,
+    not_found=NO_SUCH_DUEL,
+    listing="practice:index",
+    table="practice:table",
+    moved_on=DUEL_MOVED_ON,
+    open=services.open_duel,
+    draw=_table,
+)

@@ -7,6 +7,9 @@ from duels.words import finish_label
 #: The bot facing the person alone, as the result line names it.
 THE_BOT = "The bot"
 
+#: Someone else's table, or none (404: whose tables exist is not said).
+NO_SUCH_DUEL = "No such practice duel."
+NO_SUCH_GAME = "No such game."
 #: A move from a page another tab has overtaken (the revision it carries is not the game's).
 DUEL_MOVED_ON = "This duel moved on in another tab: here is the table as it is now."
 GAME_MOVED_ON = "This game moved on in another tab: here is the table as it is now."

@@ -4,12 +4,10 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from games.common.errors import GameError
-from games.common.records import load_json
+from games.common.cli import add_bots, engine_parser, print_replay, seat_bots
 
 from .bots import BOTS
 from .game import replay
@@ -17,40 +15,14 @@ from .simulate import simulate
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m games.cpt113", description="The CPT-113 UNO rules engine."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    rep = commands.add_parser("replay", help="replay a record and print its state as JSON")
-    rep.add_argument("record", help="the record file, or - for standard input")
-    sim = commands.add_parser("simulate", help="play games between bots, print a summary")
-    sim.add_argument("--count", type=int, required=True)
-    sim.add_argument("--seed", type=int, default=0)
+    parser, sim = engine_parser("python -m games.cpt113", "The CPT-113 UNO rules engine.")
     sim.add_argument("--groups", type=int, default=4, choices=(2, 3, 4))
-    sim.add_argument(
-        "--bot",
-        action="append",
-        choices=sorted(BOTS),
-        default=[],
-        help="the bot of each seat in order A1, B1, …, A2, B2, … (default heuristic)",
-    )
+    add_bots(sim, BOTS, " A1, B1, …, A2, B2, …")
     args = parser.parse_args(argv)
-    if args.command == "simulate":
-        if not 1 <= args.count <= 1_000_000:
-            parser.error("--count must be from 1 to 1000000")
-        seats = 2 * args.groups
-        bots = (args.bot + ["heuristic"] * seats)[:seats]
-        print(json.dumps(simulate(args.count, args.seed, args.groups, bots), indent=1))
-        return 0
-    try:
-        game, error = replay(load_json(args.record))
-    except GameError as err:
-        print(f"malformed record: {err}", file=sys.stderr)
-        return 2
-    print(json.dumps(game.state.as_dict(), indent=1, ensure_ascii=False))
-    if error is not None:
-        print(f"error: {error.located()}", file=sys.stderr)
-        return 2
+    if args.command == "replay":
+        return print_replay(args.record, replay)
+    bots = seat_bots(parser, args, 2 * args.groups)
+    print(json.dumps(simulate(args.count, args.seed, args.groups, bots), indent=1))
     return 0
 
 

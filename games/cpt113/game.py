@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from games.common.errors import GameError, IllegalMove, MalformedRecord
+from games.common.errors import IllegalMove, MalformedRecord
+from games.common.game import RecordedGame, replayed
 from games.common.records import read_header
-from games.common.words import Effect
 
 from . import rules
-from .rules import Legal
 from .state import MAX_GROUPS, MIN_GROUPS, State, default_names
 
 FORMAT = "cpt113-game"
@@ -19,8 +18,13 @@ VERSION = 1
 MAX_MOVES = 2000
 
 
-class Game:
+class Game(RecordedGame):
     """One game: ``state`` after ``moves``; ``apply`` checks a move and keeps it if legal."""
+
+    rules = rules
+    FORMAT = FORMAT
+    VERSION = VERSION
+    MAX_MOVES = MAX_MOVES
 
     def __init__(self, seed: int, groups: int = 4, names: Sequence[str] | None = None) -> None:
         if type(groups) is not int or not MIN_GROUPS <= groups <= MAX_GROUPS:
@@ -32,31 +36,8 @@ class Game:
         self.state: State = rules.new_game(seed, groups, tuple(names or default_names(groups)))
         self.moves: list[dict[str, Any]] = []
 
-    @property
-    def finished(self) -> bool:
-        return self.state.finished
-
-    def legal(self) -> Legal:
-        return rules.legal(self.state)
-
-    def apply(self, move: object) -> list[Effect]:
-        """Apply ``move`` (checked); IllegalMove leaves the game as it was."""
-        if len(self.moves) >= MAX_MOVES:
-            raise IllegalMove(f"a game has at most {MAX_MOVES} moves")
-        self.state, effects = rules.apply(self.state, move)
-        assert isinstance(move, Mapping)
-        self.moves.append(dict(move))
-        return effects
-
-    def record(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "seed": self.state.seed,
-            "groups": self.state.groups,
-            "names": list(self.state.names),
-            "moves": [dict(m) for m in self.moves],
-        }
+    def _record_facts(self) -> dict[str, Any]:
+        return {"groups": self.state.groups}
 
 
 def replay(record: object) -> tuple[Game, IllegalMove | None]:
@@ -66,9 +47,4 @@ def replay(record: object) -> tuple[Game, IllegalMove | None]:
     if names is not None and not isinstance(names, list):
         raise MalformedRecord("names must be a list, one name a seat")
     game = Game(header["seed"], header.get("groups", 4), names)
-    for index, move in enumerate(header["moves"], start=1):
-        try:
-            game.apply(move)
-        except GameError as err:
-            return game, IllegalMove(str(err), index)
-    return game, None
+    return game, replayed(game, header["moves"])

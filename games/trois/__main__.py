@@ -4,12 +4,10 @@ between bots and prints a summary (docs/games-trois.md)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from games.common.errors import GameError
-from games.common.records import load_json
+from games.common.cli import add_bots, engine_parser, print_replay, seat_bots
 
 from .bots import BOTS
 from .game import replay
@@ -18,22 +16,8 @@ from .state import SEATS
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m games.trois", description="The Trois rules engine."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    rep = commands.add_parser("replay", help="replay a record and print its state as JSON")
-    rep.add_argument("record", help="the record file, or - for standard input")
-    sim = commands.add_parser("simulate", help="play games between bots, print a summary")
-    sim.add_argument("--count", type=int, required=True)
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument(
-        "--bot",
-        action="append",
-        choices=sorted(BOTS),
-        default=[],
-        help="the bot of each seat in order, Player's first (default heuristic)",
-    )
+    parser, sim = engine_parser("python -m games.trois", "The Trois rules engine.")
+    add_bots(sim, BOTS, ", Player's first")
     sim.add_argument(
         "--time-after",
         type=int,
@@ -41,21 +25,10 @@ def main(argv: list[str] | None = None) -> int:
         help="moves after which the dealer calls time",
     )
     args = parser.parse_args(argv)
-    if args.command == "simulate":
-        if not 1 <= args.count <= 1_000_000:
-            parser.error("--count must be from 1 to 1000000")
-        bots = (args.bot + ["heuristic"] * SEATS)[:SEATS]
-        print(json.dumps(simulate(args.count, args.seed, bots, args.time_after), indent=1))
-        return 0
-    try:
-        game, error = replay(load_json(args.record))
-    except GameError as err:
-        print(f"malformed record: {err}", file=sys.stderr)
-        return 2
-    print(json.dumps(game.state.as_dict(), indent=1, ensure_ascii=False))
-    if error is not None:
-        print(f"error: {error.located()}", file=sys.stderr)
-        return 2
+    if args.command == "replay":
+        return print_replay(args.record, replay)
+    bots = seat_bots(parser, args, SEATS)
+    print(json.dumps(simulate(args.count, args.seed, bots, args.time_after), indent=1))
     return 0
 
 

@@ -9,8 +9,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from play import clock
 from play.models import GameEvent
-from practice import game_clock
 from practice.models import PracticeGame
 from tests.e2e.test_console_browser import (
     no_accessibility_violations,
@@ -105,7 +105,7 @@ def test_the_trois_clock_runs_out_on_the_server(phone, monkeypatch):
     trois_turn(page)
     expect(page.locator(".log-list")).to_contain_text("Bot 3")
     later = timezone.now() + timedelta(minutes=25, seconds=1)
-    monkeypatch.setattr(game_clock, "now", lambda: later)
+    monkeypatch.setattr(clock, "_now", lambda: later)
     page.reload()  # the next request finds the deadline passed: the server calls time
     expect(page.get_by_text("Time is up", exact=False).first).to_be_visible()
     expect(page.get_by_role("heading", level=1)).to_have_text(RESULT)

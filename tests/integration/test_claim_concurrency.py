@@ -8,16 +8,15 @@ Checked the other way (5 races each, 2026-11-26): with the lock alone, or the sa
 every race ends in one link and the words; with neither (no `lock(tournament)` in
 `claim_entry`, the save outside its savepoint) every race ended ['IntegrityError', 'linked']."""
 
-import threading
-
 import pytest
 from django.db import connection
 
-from core.errors import ServiceError
 from tests.factories import EntrantFactory, TournamentFactory, UserFactory
 from tournaments.models import Entrant
 from tournaments.services import claim_entry, issue_claim_link
 from tournaments.services.entrants import ALREADY_LINKED
+
+from . import races
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -29,27 +28,7 @@ def _postgresql():
 
 
 def race(calls) -> list[str]:
-    barrier = threading.Barrier(len(calls))
-    outcomes: list[str] = []
-
-    def run(call):
-        try:
-            barrier.wait()
-            call()
-            outcomes.append("linked")
-        except ServiceError as err:
-            outcomes.append(err.message)
-        except Exception as exc:  # noqa: BLE001 - the test reports whatever else happened
-            outcomes.append(type(exc).__name__)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return sorted(outcomes)
+    return races.race(calls, done=lambda _: "linked", refused=lambda err: err.message)
 
 
 @pytest.mark.parametrize("attempt", range(5))

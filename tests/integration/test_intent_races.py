@@ -9,19 +9,19 @@ and the row locks are real (SQLite ignores `select_for_update`).
 """
 
 import os
-import threading
 from collections.abc import Callable
 
 import pytest
 from django.db import connection
 
 from accounts.models import Role
-from duels import services as duel_rows
 from duels.models import Duel, DuelStatus, Result
 from tests.duels.moves import moves
 from tests.factories import RoleFactory, group_phase_duel
 from tournaments.models import AuditEntry, RoundStatus
 from tournaments.services import corrections, refereeing
+
+from . import races
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -34,30 +34,24 @@ def _postgresql():
 
 
 def at_once(*writes: Callable[[], object]) -> list[str]:
-    """Run the writes in threads released together; each one's outcome, sorted."""
-    barrier = threading.Barrier(len(writes))
-    outcomes: list[str] = []
+    """Run the writes at the same instant; each one's outcome, sorted."""
+    return races.race(
+        writes,
+        refused=lambda err: (
+            "already recorded" if isinstance(err, refereeing.AlreadyRecorded) else err.code
+        ),
+    )
 
-    def run(write):
-        try:
-            barrier.wait()
-            write()
-            outcomes.append("applied")
-        except refereeing.AlreadyRecorded:
-            outcomes.append("already recorded")
-        except duel_rows.Conflict:
-            outcomes.append("conflict")
-        except Exception as exc:  # noqa: BLE001 - the test reports whatever else happened
-            outcomes.append(f"{type(exc).__name__}: {exc}")
-        finally:
-            connection.close()
 
-    threads = [threading.Thread(target=run, args=(w,)) for w in writes]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return sorted(outcomes)
+def from_devices(
+    devices: str, one: object, other: object, send: Callable[[object, str], Callable[[], object]]
+) -> list[str]:
+    """``send(user, key)`` at the same instant from "one device" (``one`` twice with the same
+    key: a retry racing the original) or from two people (``one`` and ``other``, each with
+    its own page and key); each outcome, sorted."""
+    if devices == "one device":
+        return at_once(send(one, "k"), send(one, "k"))
+    return at_once(send(one, "k1"), send(other, "k2"))
 
 
 @pytest.fixture
@@ -74,26 +68,25 @@ def one_round_recorded(tournament):
     assert not Duel.objects.filter(tournament=tournament, round__number=2).exists()
 
 
+def paper(tournament, **sheet) -> Callable[[object, str], Callable[[], object]]:
+    """``send(user, key)`` of a paper result sheet with these fields."""
+    return lambda user, key: (
+        lambda: refereeing.record_paper_result(tournament, user, intent=key, **sheet)
+    )
+
+
 @pytest.mark.parametrize("devices", ["one device", "two referees"])
 def test_the_round_sheet_at_the_same_instant(cup, devices):
     tournament, duel, referee, second = cup
-    users = (referee, referee) if devices == "one device" else (referee, second)
-    keys = ("k", "k") if devices == "one device" else ("k1", "k2")
-
-    def send(user, key):
-        return lambda: refereeing.record_paper_result(
-            tournament,
-            user,
-            round_number=1,
-            duel_id=duel.pk,
-            first_id=duel.seat_a_id,
-            second_id=duel.seat_b_id,
-            winner_id=duel.seat_b_id,
-            intent=key,
-        )
-
-    outcomes = at_once(*(send(u, k) for u, k in zip(users, keys, strict=True)))
-    assert outcomes == ["already recorded", "applied"]
+    send = paper(
+        tournament,
+        round_number=1,
+        duel_id=duel.pk,
+        first_id=duel.seat_a_id,
+        second_id=duel.seat_b_id,
+        winner_id=duel.seat_b_id,
+    )
+    assert from_devices(devices, referee, second, send) == ["already recorded", "applied"]
     one_round_recorded(tournament)
 
 
@@ -102,40 +95,18 @@ def test_the_round_sheet_drawn_before_the_duel_existed_at_the_same_instant():
     tournament, seats = duel.tournament, (duel.seat_a_id, duel.seat_b_id)
     Duel.objects.filter(pk=duel.pk).delete()
     second = RoleFactory(tournament=tournament, role=Role.REFEREE).user
-
-    def send(user, key):
-        return lambda: refereeing.record_paper_result(
-            tournament,
-            user,
-            round_number=1,
-            first_id=seats[0],
-            second_id=seats[1],
-            winner_id=seats[0],
-            intent=key,
-        )
-
-    assert at_once(send(referee, "k1"), send(second, "k2")) == ["already recorded", "applied"]
+    send = paper(
+        tournament, round_number=1, first_id=seats[0], second_id=seats[1], winner_id=seats[0]
+    )
+    assert from_devices("two referees", referee, second, send) == ["already recorded", "applied"]
     one_round_recorded(tournament)
 
 
 @pytest.mark.parametrize("devices", ["one device", "two referees"])
 def test_a_duels_sheet_at_the_same_instant(cup, devices):
     tournament, duel, referee, second = cup
-    users = (referee, referee) if devices == "one device" else (referee, second)
-    keys = ("k", "k") if devices == "one device" else ("k1", "k2")
-
-    def send(user, key):
-        return lambda: refereeing.record_paper_result(
-            tournament,
-            user,
-            duel_id=duel.pk,
-            expected_revision=0,
-            winner_id=duel.seat_a_id,
-            intent=key,
-        )
-
-    outcomes = at_once(*(send(u, k) for u, k in zip(users, keys, strict=True)))
-    assert outcomes == ["already recorded", "applied"]
+    send = paper(tournament, duel_id=duel.pk, expected_revision=0, winner_id=duel.seat_a_id)
+    assert from_devices(devices, referee, second, send) == ["already recorded", "applied"]
     one_round_recorded(tournament)
 
 
@@ -144,14 +115,12 @@ def test_a_console_ending_at_the_same_instant(cup, devices):
     tournament, duel, referee, second = cup
     # The duel is the referee's (first move); an organiser is the second device's person.
     refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0, 0)
-    users = (referee, referee) if devices == "one device" else (referee, tournament.created_by)
-    keys = ("k", "k") if devices == "one device" else ("k1", "k2")
     end = {"type": "adjudicate", "winner": "A", "reason": "played on paper: Alice won"}
 
     def send(user, key):
         return lambda: refereeing.play_move(duel, user, end, 1, 1, intent=key)
 
-    outcomes = at_once(*(send(u, k) for u, k in zip(users, keys, strict=True)))
+    outcomes = from_devices(devices, referee, tournament.created_by, send)
     # The same device's repeat is its stored outcome; another device's page is stale (its
     # view then tells it the result and who recorded it).
     expected = "already recorded" if devices == "one device" else "conflict"
@@ -182,8 +151,6 @@ def played():
 @pytest.mark.parametrize("devices", ["one device", "two organisers"])
 def test_a_correction_at_the_same_instant(played, devices):
     tournament, duel, co = played
-    users = (tournament.created_by,) * 2 if devices == "one device" else (tournament.created_by, co)
-    keys = ("k", "k") if devices == "one device" else ("k1", "k2")
     version = tournament.standings_version
 
     def send(user, key):
@@ -191,7 +158,7 @@ def test_a_correction_at_the_same_instant(played, devices):
             tournament, user, duel, "B", "Misread", expected_version=version, intent=key
         )
 
-    outcomes = at_once(*(send(u, k) for u, k in zip(users, keys, strict=True)))
+    outcomes = from_devices(devices, tournament.created_by, co, send)
     assert outcomes == ["already recorded", "applied"]
     assert AuditEntry.objects.filter(tournament=tournament, action="result_corrected").count() == 1
 
@@ -199,8 +166,6 @@ def test_a_correction_at_the_same_instant(played, devices):
 @pytest.mark.parametrize("devices", ["one device", "two organisers"])
 def test_a_void_at_the_same_instant(played, devices):
     tournament, duel, co = played
-    users = (tournament.created_by,) * 2 if devices == "one device" else (tournament.created_by, co)
-    keys = ("k", "k") if devices == "one device" else ("k1", "k2")
     version = tournament.standings_version
 
     def send(user, key):
@@ -208,7 +173,7 @@ def test_a_void_at_the_same_instant(played, devices):
             tournament, user, duel, "Misread", replay=True, expected_version=version, intent=key
         )
 
-    outcomes = at_once(*(send(u, k) for u, k in zip(users, keys, strict=True)))
+    outcomes = from_devices(devices, tournament.created_by, co, send)
     assert outcomes == ["already recorded", "applied"]
     assert Duel.objects.filter(replay_of=duel).count() == 1
     assert Duel.objects.get(pk=duel.pk).status == DuelStatus.VOID

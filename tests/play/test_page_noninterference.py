@@ -62,6 +62,7 @@ from play.selectors import view_of
 from practice import services
 from practice.models import PracticeDuel, PracticeGame
 from tests.factories import UserFactory
+from tests.play.adapter_checks import cards_in
 from tests.play.test_adapter_split_uno_dealt import relabel, seen_by
 
 pytestmark = pytest.mark.django_db
@@ -90,7 +91,7 @@ def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     are fresh random text at every render, like the CSRF mask)."""
     monkeypatch.setattr("django.utils.timezone.now", lambda: FROZEN)
     monkeypatch.setattr("play.services._clock", lambda: FROZEN)
-    monkeypatch.setattr("practice.game_clock.now", lambda: FROZEN)
+    monkeypatch.setattr("play.clock._now", lambda: FROZEN)
     # The CSP nonce, fixed where Django draws it (its LazyNonce calls this at each request).
     monkeypatch.setattr("django.utils.csp.generate_nonce", lambda: "nonce")
     monkeypatch.setattr("practice.views.new_intent", form_key)
@@ -285,17 +286,6 @@ def exchanged(value: Any, one: str, two: str, label: Callable[[str], str]) -> An
     if isinstance(value, dict):
         return {k: exchanged(v, one, two, label) for k, v in value.items()}
     return value
-
-
-def cards_in(deck: frozenset[str], value: Any) -> set[str]:
-    """The cards of ``deck`` named (as ids) anywhere in ``value``."""
-    if isinstance(value, str):
-        return {value} & deck
-    if isinstance(value, list):
-        return set().union(*(cards_in(deck, v) for v in value))
-    if isinstance(value, dict):
-        return set().union(*(cards_in(deck, v) for v in value.values()))
-    return set()
 
 
 def split_uno_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | None:

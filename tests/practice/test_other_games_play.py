@@ -4,15 +4,14 @@ bots' code; games stored the old way are converted once by the data migration.""
 
 from __future__ import annotations
 
-import functools
-import importlib
 import re
+from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.loader import MigrationLoader
+from django.apps.registry import Apps
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.trois.bots import HeuristicBot as TroisHeuristic
 from games.trois.bots import RandomBot as TroisRandom
@@ -24,19 +23,13 @@ from practice import cpt113_table, game_services, trois_table
 from practice.models import PracticeGame
 from practice.words import ALREADY_RECORDED, GAME_MOVED_ON, UNREPLAYABLE_TITLE
 from tests.factories import UserFactory
+from tests.practice import migrating
 from tests.practice.test_other_games_views import client_for, first_move, revision, start, url
 
 pytestmark = pytest.mark.django_db
 
-migration = importlib.import_module("practice.migrations.0005_practice_games_to_play")
-
-
-@functools.cache
-def historical():
-    """The models as migration 0005 sees them (the state after 0004): the migration runs
-    on them, as it does on a database, not on today's classes."""
-    loader = MigrationLoader(connection)
-    return loader.project_state(("practice", "0004_practice_game_on_play")).apps
+#: The data migration that converted the games stored the old way.
+CONVERSION = "0005_practice_games_to_play"
 
 
 @pytest.fixture
@@ -122,11 +115,30 @@ def test_a_stored_game_plays_on_after_the_heuristic_bot_changes(ada, monkeypatch
     assert revision(game) == 4
 
 
-def old_style(user, kind: str, groups: int, moves: list, seed: int = 4242) -> PracticeGame:
-    """A row as the code before issue 27 stored it: the seed and the person's moves."""
-    return PracticeGame.objects.create(
-        user=user, kind=kind, seed=seed, groups=groups, name=user.username, moves=moves
+def old_style(
+    old: Apps, user, kind: str, groups: int, moves: list, seed: int = 4242, **fields
+) -> int:
+    """The pk of a row as the code before issue 27 stored it (the seed and the person's
+    moves), written with the models of before the conversion (``migrating.before``)."""
+    return (
+        old.get_model("practice", "PracticeGame")
+        .objects.create(
+            user_id=user.pk,
+            kind=kind,
+            seed=seed,
+            groups=groups,
+            name=user.username,
+            moves=moves,
+            **fields,
+        )
+        .pk
     )
+
+
+def converted(pk: int) -> PracticeGame:
+    """The row once every migration has run (the conversion among them)."""
+    migrating.forward()
+    return PracticeGame.objects.select_related("game").get(pk=pk)
 
 
 def played_the_old_way(kind: str, groups: int, count: int, seed: int = 4242):
@@ -156,14 +168,17 @@ def played_the_old_way(kind: str, groups: int, count: int, seed: int = 4242):
     return table, moves
 
 
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("kind", "groups"), [("trois", 0), ("cpt113", 2)])
 def test_the_migration_converts_a_game_stored_the_old_way(ada, kind, groups):
     old, moves = played_the_old_way(kind, groups, 3)
     assert not old.finished and len(moves) == 3
-    row = old_style(ada, kind, groups, moves)
-    migration.convert_games(historical(), None)
-    row.refresh_from_db()
+    # Trois's 25 minutes were the binding's own then: the game's now (0006).
+    deadline = timezone.now() + timedelta(minutes=20) if kind == "trois" else None
+    old_row = old_style(migrating.before(CONVERSION), ada, kind, groups, moves, deadline=deadline)
+    row = converted(old_row)
     assert row.game_id is not None and not row.unreplayable
+    assert row.game.deadline == row.game.next_deadline == deadline
     assert row.game.revision == len(moves)
     # The person reads the log the old page showed, event for event.
     client = client_for(ada)
@@ -174,16 +189,14 @@ def test_the_migration_converts_a_game_stored_the_old_way(ada, kind, groups):
     sent = first_move(row) | page_form(client, row)
     assert client.post(url(row, move=True), sent).status_code == 302
     assert revision(row) == len(moves) + 1
-    migration.convert_games(historical(), None)  # run again: nothing converted twice
     assert Game.objects.count() == 1
 
 
+@pytest.mark.django_db(transaction=True)
 def test_the_migration_flags_a_game_it_cannot_replay_and_its_page_says_so(ada):
-    row = old_style(ada, "trois", 0, [{"kind": "play", "cards": ["zz"]}])
-    migration.convert_games(historical(), None)
-    row.refresh_from_db()
-    assert row.unreplayable and row.game_id is None and row.deadline is None
-    assert row.moves == [{"kind": "play", "cards": ["zz"]}]  # kept as it was
+    old = migrating.before(CONVERSION)
+    row = converted(old_style(old, ada, "trois", 0, [{"kind": "play", "cards": ["zz"]}]))
+    assert row.unreplayable and row.game_id is None and not row.finished
     assert not Game.objects.exists()
 
     client = client_for(ada)
@@ -195,13 +208,16 @@ def test_the_migration_flags_a_game_it_cannot_replay_and_its_page_says_so(ada):
     assert "cannot be replayed" in listed and url(row) in listed
 
 
+@pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_a_finished_game_finished(ada):
     old, moves = played_the_old_way("trois", 0, 2)
     old.play({"kind": "time"})
-    row = old_style(ada, "trois", 0, [*moves, {"kind": "time"}])
-    migration.convert_games(historical(), None)
-    row.refresh_from_db()
-    assert row.finished and row.game.status == "finished" and row.deadline is None
+    before = migrating.before(CONVERSION)
+    past = timezone.now() - timedelta(minutes=1)
+    row = converted(old_style(before, ada, "trois", 0, [*moves, {"kind": "time"}], deadline=past))
+    assert row.finished and row.game.status == "finished"
+    # Ended: no deadline left for the clock (the copy 0006 makes skips a finished game).
+    assert row.game.deadline is None and row.game.next_deadline is None
     words = {(0,): "won"}.get(old.state.winners, "lost" if 0 not in old.state.winners else "drawn")
     assert row.outcome == words
     page = client_for(ada).get(url(row)).content.decode()

@@ -13,11 +13,11 @@ from django.utils import timezone
 
 from games.cpt113.cards import label as cpt_label
 from games.trois.cards import label as trois_label
-from play import secrets
+from play import clock, secrets
 from play.adapters.matching import dealer_seed
 from play.models import Game, GameEvent
 from play.selectors import restore, view_of
-from practice import game_clock, game_services
+from practice import game_services
 from practice.models import PracticeGame
 from tests.factories import UserFactory
 
@@ -244,10 +244,10 @@ def test_cpt113_a_wild_needs_a_colour_and_refusals_store_nothing(ada):
 def test_the_trois_time_limit_is_enforced_on_the_next_request(ada, monkeypatch):
     client = client_for(ada)
     game = start(client)
-    assert game.deadline is not None
+    assert game.game.deadline is not None
     assert "Time left: <strong>2" in client.get(url(game)).content.decode()
     later = timezone.now() + timedelta(minutes=26)
-    monkeypatch.setattr(game_clock, "now", lambda: later)
+    monkeypatch.setattr(clock, "_now", lambda: later)
     page = client.get(url(game)).content.decode()
     assert "Time is up" in page and "Play again" in page
     game.refresh_from_db()
@@ -260,7 +260,7 @@ def test_a_move_after_the_deadline_ends_the_game_instead(ada, monkeypatch):
     game = start(client)
     move = first_move(game)
     later = timezone.now() + timedelta(minutes=25)
-    monkeypatch.setattr(game_clock, "now", lambda: later)
+    monkeypatch.setattr(clock, "_now", lambda: later)
     assert client.post(url(game, move=True), move | {"revision": 0}).status_code == 302
     game.refresh_from_db()
     assert game.finished and revision(game) == 1 and last_move(game) == {"kind": "time"}
@@ -285,27 +285,43 @@ def test_the_sweep_ends_games_past_their_deadline_only(ada, monkeypatch):
     assert not PracticeGame.objects.get(pk=fresh.pk).finished
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_game_going_on_when_the_clock_moved_to_the_core_keeps_its_deadline(ada):
     """Started before practice 0006: its deadline was the binding's only; the migration gives
     it to the play.Game, which the core's sweep then ends on time."""
-    import importlib
-
-    from django.db import connection
-    from django.db.migrations.loader import MigrationLoader
-
+    from play import services as play
     from play.tasks import sweep_deadlines
+    from practice.seat import holders
+    from tests.practice import migrating
 
-    migration = importlib.import_module("practice.migrations.0006_trois_deadline_on_play_game")
-    client = client_for(ada)
-    going_on, finished = start(client), start(client)
+    old = migrating.before("0006_trois_deadline_on_play_game")
     past = timezone.now() - timedelta(seconds=1)
-    PracticeGame.objects.filter(pk=going_on.pk).update(deadline=past)
-    PracticeGame.objects.filter(pk=finished.pk).update(deadline=past, finished=True)
-    Game.objects.update(deadline=None, next_deadline=None)  # as before the core's clock
-    state = MigrationLoader(connection).project_state(
-        ("practice", "0006_trois_deadline_on_play_game")
+
+    def before_the_core_clock(finished: bool) -> int:
+        # The game with no deadline of its own, the binding with the only one.
+        config, seats = game_services.table_of("trois", 0, "ada")
+        game = play.start_game(
+            kind="trois", config=config, seats=seats, holders=holders(seats, ada, "heuristic")
+        )
+        return (
+            old.get_model("practice", "PracticeGame")
+            .objects.create(
+                user_id=ada.pk,
+                kind="trois",
+                game_id=game.pk,
+                name="ada",
+                deadline=past,
+                finished=finished,
+            )
+            .pk
+        )
+
+    going_on, finished = before_the_core_clock(False), before_the_core_clock(True)
+    migrating.forward()
+    going_on, finished = (
+        PracticeGame.objects.get(pk=going_on),
+        PracticeGame.objects.get(pk=finished),
     )
-    migration.deadlines_to_games(state.apps, None)
     assert Game.objects.get(pk=going_on.game_id).next_deadline == past
     assert Game.objects.get(pk=finished.game_id).next_deadline is None
     assert sweep_deadlines() == 1

@@ -2,12 +2,10 @@
 another tab overtook is told so (409), a stored duel never depends on the bots' code, and the
 duels stored the old way are settled by the data migration 0008."""
 
-import importlib
 from html import escape
 
 import pytest
-from django.db import connection
-from django.db.migrations.loader import MigrationLoader
+from django.apps.registry import Apps
 from django.test import Client
 from django.urls import reverse
 
@@ -27,6 +25,7 @@ from practice.words import (
     UNREPLAYABLE_TITLE,
 )
 from tests.factories import UserFactory
+from tests.practice import migrating
 from tests.practice.test_practice_views import (
     form_of,
     mine,
@@ -96,10 +95,20 @@ def test_a_stored_duel_still_plays_after_the_heuristic_bot_changes(client, monke
     assert revision(practice) == 2
 
 
-def historical():
-    """The models as migration 0008 sees them (the state after 0007)."""
-    loader = MigrationLoader(connection)
-    return loader.project_state(("practice", "0007_practice_duel_on_play")).apps
+#: The data migration that settled the duels stored the old way.
+CONVERSION = "0008_practice_duels_to_play"
+
+
+def old_duel(old: Apps, user, ruleset: str, seed: int, moves: list, **fields) -> int:
+    """The pk of a duel as the code before issue 27 stored it (the seed and the person's
+    moves), written with the models of before the conversion (``migrating.before``)."""
+    return (
+        old.get_model("practice", "PracticeDuel")
+        .objects.create(
+            user_id=user.pk, ruleset=ruleset, seed=seed, name=user.username, moves=moves, **fields
+        )
+        .pk
+    )
 
 
 def old_moves(ruleset: str, seed: int, count: int) -> list[dict]:
@@ -119,23 +128,20 @@ def old_moves(ruleset: str, seed: int, count: int) -> list[dict]:
     return moves
 
 
+@pytest.mark.django_db(transaction=True)
 def test_the_migration_converts_old_duels_into_dealt_games_that_play_on(client):
     """An old duel is replayed once and written as the dealt adapter's events: the page shows
     the same hand and log, and the person plays on."""
-    migration = importlib.import_module("practice.migrations.0008_practice_duels_to_play")
     user = UserFactory(username="bo")
     client.force_login(user)
     moves = old_moves("tournament", 11, 6)
     old = replay_old("tournament", 11, "bo", moves)
-    playing = PracticeDuel.objects.create(
-        user=user, ruleset="tournament", seed=11, name="bo", moves=moves
-    )
-    resigned = PracticeDuel.objects.create(
-        user=user, ruleset="tournament", seed=3, name="bo", moves=[{"kind": "resign"}]
-    )
-    migration.convert_duels(historical(), None)
+    before = migrating.before(CONVERSION)
+    playing = old_duel(before, user, "tournament", 11, moves)
+    resigned = old_duel(before, user, "tournament", 3, [{"kind": "resign"}])
+    migrating.forward()
 
-    playing.refresh_from_db()
+    playing = PracticeDuel.objects.get(pk=playing)
     assert playing.game_id is not None and not playing.unreplayable and not playing.finished
     view = mine(playing)
     held = [v for v, n in old.my_numbers() for _ in range(n)]
@@ -152,29 +158,28 @@ def test_the_migration_converts_old_duels_into_dealt_games_that_play_on(client):
     posted = client.post(move_url(playing), form | {"revision": revision(playing), "intent": "k"})
     assert posted.status_code == 302
 
-    resigned.refresh_from_db()
+    resigned = PracticeDuel.objects.get(pk=resigned)
     assert (resigned.finished, resigned.outcome) == (True, "lost") and resigned.game_id
     assert "The bot wins — forfeit." in page_of(client, resigned)
 
 
+@pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_old_duels_it_cannot_convert_readable_or_flagged(client):
     """A rule set with truth and dare (the dealt adapter switches them off) or a move today's
     code refuses: a finished duel keeps its result and log, an unfinished one is flagged."""
-    migration = importlib.import_module("practice.migrations.0008_practice_duels_to_play")
     user = UserFactory(username="bo")
     client.force_login(user)
+    before = migrating.before(CONVERSION)
 
     def old(moves, **fields):
-        return PracticeDuel.objects.create(
-            user=user, ruleset="official", seed=5, name="bo", moves=moves, **fields
-        )
+        return old_duel(before, user, "official", 5, moves, **fields)
 
     finished = old([{"kind": "resign"}], finished=True, outcome="lost")
     playing = old([])
     refused = old([{"kind": "reveal", "value": 99}])
-    migration.convert_duels(historical(), None)
+    migrating.forward()
 
-    finished.refresh_from_db()
+    finished = PracticeDuel.objects.get(pk=finished)
     assert finished.game_id is None
     assert finished.archive["result"] == "The bot wins — forfeit."
     assert (finished.finished, finished.outcome, finished.unreplayable) == (True, "lost", False)
@@ -184,8 +189,8 @@ def test_the_migration_keeps_old_duels_it_cannot_convert_readable_or_flagged(cli
     assert "The bot wins — forfeit." in body and "bo forfeits (resigned)" in body
     assert 'name="kind" value="resign"' not in body
 
-    for row in (playing, refused):
-        row.refresh_from_db()
+    for pk in (playing, refused):
+        row = PracticeDuel.objects.get(pk=pk)
         assert row.unreplayable and row.game_id is None and not row.archive
         page = client.get(reverse("practice:table", args=[row.pk]))
         assert page.status_code == 200 and UNREPLAYABLE_TITLE in page.content.decode()

@@ -5,7 +5,6 @@ Only the person's moves are stored today, so a bot or rule changed since makes o
 illegal when the game is played again: here a stored move is made one the engine refuses.
 (The Split UNO duel's: tests/practice/test_practice_duel_play.py.)"""
 
-import importlib
 from datetime import timedelta
 
 import pytest
@@ -17,9 +16,7 @@ from play.tasks import sweep_deadlines
 from practice.models import PracticeGame
 from practice.words import UNREPLAYABLE_TITLE
 from tests.factories import UserFactory
-from tests.practice.test_other_games_play import historical
-
-pytestmark = pytest.mark.django_db
+from tests.practice import migrating
 
 #: A Trois move with a card nobody holds.
 IMPOSSIBLE_TROIS = {"kind": "play", "cards": ["zz"]}
@@ -32,25 +29,26 @@ def client():
     return client
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_trois_game_that_cannot_be_replayed_says_so_and_its_deadline_stops_the_sweep(client):
     """Stored the old way with a move today's code refuses, the data migration could not
     convert it (tests/practice/test_other_games_play.py): it is kept, flagged, its page says
     so, and the sweep leaves it alone."""
-    migration = importlib.import_module("practice.migrations.0005_practice_games_to_play")
     user = UserFactory()
     client.force_login(user)
-    game = PracticeGame.objects.create(
-        user=user,
+    old = migrating.before("0005_practice_games_to_play")
+    stored = old.get_model("practice", "PracticeGame").objects.create(
+        user_id=user.pk,
         kind="trois",
         seed=7,
         name="ada",
         moves=[IMPOSSIBLE_TROIS],
         deadline=timezone.now() - timedelta(minutes=1),
     )
-    migration.convert_games(historical(), None)
+    migrating.forward()
     assert sweep_deadlines() == 0
-    game.refresh_from_db()
-    assert game.deadline is None and not game.finished and game.moves == [IMPOSSIBLE_TROIS]
+    game = PracticeGame.objects.get(pk=stored.pk)
+    assert game.unreplayable and game.game_id is None and not game.finished
 
     page = client.get(reverse("practice:game", args=[game.pk]))
     assert page.status_code == 200
