@@ -386,6 +386,7 @@ def apply_event(
             lock_first=lambda: duel.game,
             with_log=True,
             takes_moves=lambda: check_open(duel),
+            savepoint=False,  # every caller's transaction ends with a refusal
         )
     except Illegal as err:
         raise ServiceError(err.message, code="illegal") from None

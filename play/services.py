@@ -164,6 +164,7 @@ def apply_command(
     viewer: Viewer | None = None,
     with_log: bool = False,
     takes_moves: Callable[[], None] | None = None,
+    savepoint: bool = True,
 ) -> Outcome:
     """Applies ``command`` to the game, in the order the module names. ``key`` is the
     command's idempotency key (a token per rendered form); an empty key (the automation's)
@@ -172,8 +173,11 @@ def apply_command(
     ``takes_moves`` is the product's own "does it take moves now" (a duel its tournament
     closed), asked after the key and the revision — so a form sent again after the move that
     closed it is still answered as a repeat. Raises ``Hidden``, ``Forbidden``, ``Stale`` or
-    ``play.errors.Refused``; each leaves everything as it was."""
-    with transaction.atomic():
+    ``play.errors.Refused``; each leaves everything as it was. Inside a caller's transaction
+    the command has its own savepoint, so that a refusal leaves the caller's work usable;
+    ``savepoint=False`` for a caller that gives up its whole transaction on any refusal (the
+    tournament console: two round trips fewer a move)."""
+    with transaction.atomic(savepoint=savepoint):
         game, digest, repeat = _checked(
             game_id, actor, command, key, seen_revision, policy, lock_first, viewer
         )
