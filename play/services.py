@@ -50,6 +50,7 @@ from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
 from play.registry import adapter_for
 from play.selectors import StoredEvent, events_of, restore
 
+from . import rows as sql
 from . import words
 
 #: The command a product's policy is asked about for an undo (``undo_last``).
@@ -193,18 +194,15 @@ def apply_command(
             raise Illegal(str(err)) from None
         game.revision += 1
         first = restored.last_seq + 1
-        rows = _store_events(game, events, first_seq=first, actor=actor.key)
+        stored = _store_events(game, events, first_seq=first, actor=actor.key)
         if log is not None:
-            log += [
-                (row.pk, row.seq, row.revision, row.by, row.public, row.created_at, None)
-                for row in rows
-            ]
+            log += stored
         if restored.adapter.finished(restored.table):
             game.status = GameStatus.FINISHED
         _set_awaited(
             game, restored.adapter.awaiting(restored.table), game.awaited, mover=command.seat
         )
-        game.save(update_fields=["revision", "status", "awaited", "next_deadline", "updated_at"])
+        sql.save_game(game, _clock())
         recorded = {
             "revision": game.revision,
             "seqs": [first, first + len(events) - 1] if events else [],
@@ -445,22 +443,21 @@ def _view(game: Game, viewer: Viewer | None) -> dict[str, Any] | None:
 
 def _store_events(
     game: Game, events: Sequence[Event], *, first_seq: int, actor: str = ""
-) -> list[GameEvent]:
-    rows = GameEvent.objects.bulk_create(
-        GameEvent(
-            game=game,
-            seq=first_seq + i,
-            revision=game.revision,
-            by=ev.by,
-            public=dict(ev.public),
-            actor=actor,
-        )
-        for i, ev in enumerate(events)
-    )
+) -> list[StoredEvent]:
+    """Stores a command's events (public rows; private parts through play.secrets), as the
+    log reads them back."""
+    now = timezone.now()
+    values = [
+        (first_seq + i, game.revision, ev.by, dict(ev.public), actor) for i, ev in enumerate(events)
+    ]
+    keys = sql.insert_events(game.pk, values, now)
     secrets.keep_private(
-        (row.pk, ev.private) for row, ev in zip(rows, events, strict=True) if ev.private
+        (pk, ev.private) for pk, ev in zip(keys, events, strict=True) if ev.private
     )
-    return rows
+    return [
+        (pk, seq, revision, by, public, now, None)
+        for pk, (seq, revision, by, public, _) in zip(keys, values, strict=True)
+    ]
 
 
 def _set_awaited(

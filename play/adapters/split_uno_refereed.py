@@ -246,6 +246,16 @@ class RefereedTable:
 def header(config: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
     """The record's header ``config`` and ``seats`` describe, checked by the engine (Refused
     in words)."""
+    try:
+        duel = Duel.from_record(_raw_header(config, seats))
+    except EngineError as err:
+        raise Refused(_say("setup", why=str(err).rstrip("."))) from None
+    return header_dict(duel._setup)
+
+
+def _raw_header(config: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+    """The record's header as ``config`` says it, its seats checked; the engine checks the
+    rest when it reads the record."""
     letters = tuple(seats)
     names = config.get("names")
     if (
@@ -265,11 +275,7 @@ def header(config: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
     for optional in ("variants", "options", "teams"):
         if optional in config:
             record[optional] = config[optional]
-    try:
-        duel = Duel.from_record(record)
-    except EngineError as err:
-        raise Refused(_say("setup", why=str(err).rstrip("."))) from None
-    return header_dict(duel._setup)
+    return record
 
 
 def config_of(record: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
@@ -306,14 +312,18 @@ class RefereedAdapter:
         seed: bytes,
         events: Sequence[Event],
     ) -> RefereedTable:
-        head = header(config, seats)
+        head = _raw_header(config, seats)
         if not events or "header" not in events[0].public:
             raise Refused(_say("replay", why="its opening is missing"))
         record = {**head, "events": [_stored(e, n) for n, e in enumerate(events[1:], start=1)]}
+        # One reading of the record checks its set-up and replays its events (the console's
+        # every move restores): a set-up refused is said as `header` says it.
         try:
             duel = Duel.from_record(record)
         except IllegalEvent as err:
             raise Refused(_say("replay", why=err.located().rstrip("."))) from None
+        except EngineError as err:
+            raise Refused(_say("setup", why=str(err).rstrip("."))) from None
         return RefereedTable(duel, list(events))
 
     def apply(self, table: RefereedTable, command: Command) -> list[Event]:
