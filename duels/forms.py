@@ -9,8 +9,6 @@ from typing import Any
 
 from django import forms
 
-from games.split_uno import CARDS, COLORS
-
 from .services import SEATS
 from .words import PAGE_OUT_OF_DATE
 
@@ -33,67 +31,6 @@ class SeqForm(forms.Form):
     rev = forms.IntegerField(min_value=0, widget=forms.HiddenInput, error_messages=DRAWN_FOR)
     # The key of the rendered console the form was sent from (absent from an older page).
     intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
-
-
-class MoveForm(SeqForm):
-    """A round, an action card or a decision: the three kinds of move the pads and buttons
-    post. Fields a kind does not use are ignored."""
-
-    type = forms.ChoiceField(
-        choices=[("round", "round"), ("action", "action"), ("respond", "respond")]
-    )
-    card_A = forms.IntegerField(min_value=0, max_value=9, required=False)  # noqa: N815
-    card_B = forms.IntegerField(min_value=0, max_value=9, required=False)  # noqa: N815
-    seat = forms.ChoiceField(choices=SEAT_CHOICES, required=False)
-    card = forms.ChoiceField(choices=[(c, c) for c in CARDS], required=False)
-    color = forms.ChoiceField(choices=[(c, c) for c in COLORS], required=False)
-    choice = forms.CharField(max_length=20, required=False)
-    # The console's action buttons name seat and card in one value ("A:block"), or seat and
-    # the colour of a COLOR CHANGE ("A:red"): one form for both seats (a small answer).
-    play = forms.CharField(max_length=20, required=False)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        kind = data.get("type")
-        if kind == "action" and data.get("play"):
-            seat, _, card = data["play"].partition(":")
-            if seat not in SEATS or card not in (*CARDS, *COLORS):
-                raise forms.ValidationError("Pick an action card.")
-            data["seat"] = seat
-            if card in COLORS:
-                data["card"], data["color"] = "color_change", card
-            else:
-                data["card"] = card
-        if (
-            kind == "round"
-            and "round_all_blocked" not in self.data
-            and all(data.get(f"card_{s}") is None for s in SEATS)
-        ):
-            raise forms.ValidationError("Pick the revealed cards first.")
-        if kind in ("action", "respond") and not data.get("seat"):
-            raise forms.ValidationError("Say which seat plays.")
-        if kind == "action" and not data.get("card"):
-            raise forms.ValidationError("Pick an action card.")
-        if kind == "action" and data.get("card") == "color_change" and not data.get("color"):
-            raise forms.ValidationError("Name the colour of the COLOR CHANGE.")
-        if kind == "respond" and not data.get("choice"):
-            raise forms.ValidationError("Pick a choice.")
-        return data
-
-    def event(self) -> dict[str, Any]:
-        """The move as an engine event (RULES.md section 8)."""
-        data = self.cleaned_data
-        if data["type"] == "round":
-            return {
-                "type": "round",
-                "cards": {s: data[f"card_{s}"] for s in SEATS if data.get(f"card_{s}") is not None},
-            }
-        if data["type"] == "action":
-            event = {"type": "action", "seat": data["seat"], "card": data["card"]}
-            if data["card"] == "color_change":
-                event["color"] = data["color"]
-            return event
-        return {"type": "respond", "seat": data["seat"], "choice": data["choice"]}
 
 
 ENDINGS = ("forfeit_A", "forfeit_B", "time_limit", "adjudicate_A", "adjudicate_B")
@@ -143,15 +80,6 @@ class EndingForm(forms.Form):
         self.fields["ending"].choices = ending_choices(names)
         # Ids unique on the page: the console holds several forms.
         self.auto_id = "ending_%s"
-
-    def event(self) -> dict[str, Any]:
-        ending, reason = self.cleaned_data["ending"], " ".join(self.cleaned_data["reason"].split())
-        if ending == "time_limit":
-            return {"type": "time_limit", "reason": reason}
-        kind, seat = ending.split("_")
-        if kind == "forfeit":
-            return {"type": "forfeit", "seat": seat, "reason": reason}
-        return {"type": "adjudicate", "winner": seat, "reason": reason}
 
 
 class CorrectionForm(forms.Form):

@@ -35,13 +35,14 @@ from duels.forms import (
     ENDING_HELP,
     CorrectionForm,
     EndingForm,
-    MoveForm,
     SeqForm,
     ending_choices,
     new_intent,
 )
 from duels.models import Duel, DuelStatus
 from games.split_uno import COLORS
+from play.adapters.base import Refused
+from play.adapters.split_uno_refereed import parse
 from tournaments import presentation
 from tournaments import selectors_console as console_selectors
 from tournaments.access import tournament_view
@@ -375,7 +376,14 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     """The console's hot path: the duel is read once, locked, by the service (its seats, its
     referee); the view checks there who may play it, before its checks, as every other view
     of the console does beforehand (`_referee_duel`): its players never."""
-    form = MoveForm(request.POST)
+    form = SeqForm(request.POST)
+    try:
+        # The one reader of the move vocabulary, the casual tables' too (issue 27).
+        command = parse(request.POST, duels.SEATS, noun="duel")
+    except Refused as err:
+        form.is_valid()
+        duel = _referee_duel(request, tournament, duel_id)
+        return _refuse(request, tournament, duel, form, error=str(err))
     if not form.is_valid():
         return _refuse(request, tournament, _referee_duel(request, tournament, duel_id), form)
     duel = Duel(pk=duel_id, tournament=tournament)  # not read yet: `play_move` locks and reads it
@@ -387,7 +395,7 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         lambda: refereeing.play_move(
             duel,
             request.user,
-            form.event(),
+            command,
             form.cleaned_data["seq"],
             form.cleaned_data.get("rev"),
             intent=form.cleaned_data.get("intent") or "",
@@ -463,6 +471,10 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
         return _refuse(
             request, tournament, duel, seq_form if seq_form.errors else form, ending_form=form
         )
+    try:
+        command = parse(request.POST, duels.SEATS, noun="duel")  # the form shows its errors
+    except Refused as err:
+        return _refuse(request, tournament, duel, seq_form, error=str(err), ending_form=form)
     return _write(
         request,
         tournament,
@@ -471,7 +483,7 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
         lambda: refereeing.play_move(
             duel,
             request.user,
-            form.event(),
+            command,
             seq_form.cleaned_data["seq"],
             seq_form.cleaned_data.get("rev"),
             intent=seq_form.cleaned_data.get("intent") or "",
