@@ -229,14 +229,6 @@ def lock(duel: Duel | int, *, related: tuple[str, ...] = LOCK_RELATIONS) -> Duel
     return rows.locked_duel(duel.pk, duel.tournament_id, tuple(related))
 
 
-def check_fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> None:
-    """First, under the lock: a stale page is shown the current state, whatever else."""
-    if expected_seq != duel.seq or (
-        expected_revision is not None and expected_revision != duel.revision
-    ):
-        raise Conflict(duel.seq)
-
-
 def check_open(duel: Duel) -> None:
     if duel.status not in OPEN_STATUSES:
         raise ServiceError(

@@ -210,6 +210,12 @@ def clean_reason(text: str) -> str:
     return " ".join(visible.split())
 
 
+def parse_ending(form: Mapping[str, Any], seats: Sequence[str], *, noun: str = "game") -> Command:
+    """The referee's ending a console's ending form posted, whatever else the post holds (a
+    page's end button reads only the ending's fields): ``parse``'s reading of an ending."""
+    return _ending(form, [s for s in seats if isinstance(s, str)], noun)
+
+
 def _ending(form: Mapping[str, Any], letters: Sequence[str], noun: str) -> Command:
     ending = _text(form, "ending")
     reason = clean_reason(_text(form, "reason")[: REASON_MAX * 2])

@@ -42,7 +42,7 @@ from duels.forms import (
 from duels.models import Duel, DuelStatus
 from games.split_uno import COLORS
 from play.adapters.base import Refused
-from play.adapters.split_uno_refereed import parse
+from play.adapters.split_uno_refereed import parse, parse_ending
 from tournaments import presentation
 from tournaments import selectors_console as console_selectors
 from tournaments.access import tournament_view
@@ -472,7 +472,7 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
             request, tournament, duel, seq_form if seq_form.errors else form, ending_form=form
         )
     try:
-        command = parse(request.POST, duels.SEATS, noun="duel")  # the form shows its errors
+        command = parse_ending(request.POST, duels.SEATS, noun="duel")  # the form shows errors
     except Refused as err:
         return _refuse(request, tournament, duel, seq_form, error=str(err), ending_form=form)
     return _write(
