@@ -293,7 +293,12 @@ def _deal(duel: Duel, deadline: datetime | None) -> None:
         duel.revision = duel.game.revision
         Duel.objects.filter(pk=duel.pk).update(game=duel.game, revision=duel.revision)
     else:
-        play.reconfigure(game_id=duel.game_id, config=game_config(duel))
+        config = game_config(duel)
+        play.reconfigure(game_id=duel.game_id, config=config)
+        # The game row in hand (joined under the duel's lock) is the one the move's write
+        # path restores from: it must hold this start's set-up (its shared cards), not the
+        # one it was read with.
+        duel.game.config = config
         _set_deadline(duel, deadline)
 
 
