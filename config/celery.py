@@ -18,6 +18,8 @@ app.conf.beat_schedule = {
         "task": "tournaments.tasks.expire_claim_links",
         "schedule": crontab(minute=7),
     },
+    # The referee's warning five minutes before a duel's deadline (the deadline itself is
+    # the one clock's, below).
     "keep-duel-time": {
         "task": "tournaments.tasks.keep_time",
         "schedule": 10.0,
@@ -27,7 +29,8 @@ app.conf.beat_schedule = {
         "schedule": 60.0,
     },
     # The one clock of the games being played (play.clock): every deadline past, the long
-    # ones (Trois's 25 minutes) and those whose ETA task was lost.
+    # ones (Trois's 25 minutes, a tournament duel's time limit) and those whose ETA task was
+    # lost.
     "keep-game-clocks": {
         "task": "play.tasks.sweep_deadlines",
         "schedule": 5.0,

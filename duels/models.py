@@ -5,6 +5,8 @@ its state is derived from the game's active events by the engine (games/split_un
 `state` on the row is a cache that replay can always rebuild.
 """
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 
@@ -78,8 +80,8 @@ class Duel(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
-    deadline = models.DateTimeField(null=True, blank=True)
-    warned_at = models.DateTimeField(null=True, blank=True)  # the time-limit warning went out
+    # The time-limit warning went out (the deadline is the game's: `deadline` below).
+    warned_at = models.DateTimeField(null=True, blank=True)
     # Why a duel was closed without result (abandoned): its referee's console says so.
     closed_reason = models.CharField(max_length=200, blank=True)
     # When staff last called the duel's players to its table (issue 16); the table is `table`.
@@ -92,6 +94,13 @@ class Duel(models.Model):
     def __str__(self) -> str:
         label = self.stage or (f"round {self.round.number}" if self.round_id else self.kind)
         return f"{self.get_kind_display()} {label}"
+
+    @property
+    def deadline(self) -> datetime | None:
+        """The duel's time limit, as its game keeps it (`play.models.Game.deadline`, set when
+        the duel starts): the one clock ends the duel there (`play.clock`). None without a
+        time limit or before the game is dealt. Join `game` where a page shows it."""
+        return self.game.deadline if self.game_id else None
 
 
 class Result(models.Model):

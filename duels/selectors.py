@@ -43,8 +43,9 @@ Row = tuple[int, int, dict, list[str], datetime, datetime | None]
 
 # What the console partial shows of a duel's relations, and what only the whole page shows
 # (its heading): a move's answer is the partial, and on PostgreSQL each join costs about a
-# millisecond of planning and compiling on every move (docs/performance.md).
-PARTIAL_RELATIONS = ("seat_a", "seat_b", "referee")
+# millisecond of planning and compiling on every move (docs/performance.md). The game holds
+# the duel's deadline (`Duel.deadline`), which the console shows while the duel runs.
+PARTIAL_RELATIONS = ("seat_a", "seat_b", "referee", "game")
 PAGE_RELATIONS = (*PARTIAL_RELATIONS, "round", "group_a", "group_b")
 
 

@@ -245,15 +245,15 @@ def start(
     deadline: datetime | None = None,
     now: datetime | None = None,
 ) -> None:
-    """The first move is about to be applied: the duel runs, with its starting options."""
+    """The first move is about to be applied: the duel runs, with its starting options and its
+    time limit (`deadline`, None for none), which its game keeps for the one clock."""
     if duel.referee_id is None:
         duel.referee = referee
     if starting_action_cards:
         duel.options = {**duel.options, "starting_action_cards": dict(starting_action_cards)}
     duel.status = DuelStatus.RUNNING
     duel.started_at = now or timezone.now()
-    duel.deadline = deadline
-    _deal(duel)
+    _deal(duel, deadline)
 
 
 def game_config(duel: Duel) -> dict[str, Any]:
@@ -266,19 +266,38 @@ def game_config(duel: Duel) -> dict[str, Any]:
     }
 
 
-def _deal(duel: Duel) -> None:
+def _deal(duel: Duel, deadline: datetime | None) -> None:
     """The duel's game on the table core, as it starts: dealt the first time (its seats held
     by the referee), or, for a duel taken back to before its first move, given the set-up of
-    this start. The duel's revision is its game's from now on."""
+    this start. The duel's revision is its game's from now on. `deadline` is its time limit:
+    the game's own deadline (`Duel.deadline` reads it), which the one clock keeps
+    (`play.clock`: the refereed adapter calls time there, and the tournament's keeper,
+    `tournaments.services.refereeing.clock_keeper`, applies the result)."""
     if duel.game_id is None:
         holders = {seat: play.Holder(HolderKind.REFEREE) for seat in SEATS}
         duel.game = play.start_game(
-            kind=REFEREED, config=game_config(duel), seats=SEATS, holders=holders
+            kind=REFEREED,
+            config=game_config(duel),
+            seats=SEATS,
+            holders=holders,
+            deadline=deadline,
         )
         duel.revision = duel.game.revision
         Duel.objects.filter(pk=duel.pk).update(game=duel.game, revision=duel.revision)
     else:
-        play.reconfigure(game_id=duel.game_id, config=game_config(duel))
+        config = game_config(duel)
+        play.reconfigure(game_id=duel.game_id, config=config)
+        # The game row in hand (joined under the duel's lock) is the one the move's write
+        # path restores from: it must hold this start's set-up (its shared cards), not the
+        # one it was read with.
+        duel.game.config = config
+        _set_deadline(duel, deadline)
+
+
+def _set_deadline(duel: Duel, deadline: datetime | None) -> None:
+    """The duel's game's own deadline, on the game row in hand too (a joined one)."""
+    play.set_deadline(game_id=duel.game_id, deadline=deadline)
+    duel.game.deadline = deadline
 
 
 def actor_of(user: Any) -> play.Actor:
@@ -366,7 +385,7 @@ def apply_event(
     move. Refused moves change nothing. Without `seen_revision`, the duel's own (a caller that
     checked it, or the automation)."""
     if duel.game_id is None:
-        _deal(duel)
+        _deal(duel, None)
     try:
         outcome = play.apply_command(
             game_id=duel.game_id,
@@ -486,7 +505,7 @@ def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Out
     if duel.seq == 0:
         duel.status = DuelStatus.RUNNING
         duel.started_at = timezone.now()
-        _deal(duel)
+        _deal(duel, duel.deadline)  # a started duel whose moves were undone keeps its own
     return apply_event(
         duel,
         actor,
@@ -504,11 +523,31 @@ def mark_warned(duel: Duel, now: datetime) -> bool:
     return True
 
 
-def time_limit(duel: Duel, now: datetime) -> Outcome | None:
-    """At the deadline the engine records `time_limit` itself, unless the duel has ended."""
-    if duel.status != DuelStatus.RUNNING or duel.deadline is None or now < duel.deadline:
-        return None
-    return apply_event(duel, None, Command("time"))
+def check_clock(duel: Duel) -> None:
+    """Whether the one clock may end the duel at its deadline (`play.clock`; the tournament's
+    keeper asks under the duel's lock): only while it runs. A duel voided or abandoned leaves
+    its game as it was (a voided one may be named again, `restore`), so the refusal is what
+    keeps the clock off it: `play.clock` drops the deadlines of a game whose product refuses
+    its command, and the sweep asks once."""
+    if duel.status != DuelStatus.RUNNING:
+        raise Illegal(f"duel {duel.pk} is {duel.status}: no time limit")
+
+
+def clock_settled(duel: Duel, outcome: play.Outcome) -> bool:
+    """The locked duel row after the one clock called time on its game (`play.clock`): its
+    moves, revision and state as the pages read them, and its result when the engine ended
+    it (as `apply_event` after a move). Returns whether the duel finished."""
+    view = outcome.view or {}
+    first, last = outcome.recorded["seqs"] or (1, 0)
+    duel.seq += last - first + 1
+    duel.revision = outcome.revision
+    duel.state = view.get("state")
+    finished = bool(view.get("finished"))
+    if finished:
+        _finish(duel)  # saves the whole row
+    else:
+        duel.save(update_fields=["seq", "revision", "state"])
+    return finished
 
 
 def _finish(duel: Duel) -> None:
@@ -596,6 +635,9 @@ def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
     if duel.game_id is not None:
         # Not a referee's undo: marked TAKEN_BACK, nothing `just_undone` offers again.
         undone, duel.revision = play.undo_after(game_id=duel.game_id, seq=seq + 1, by=TAKEN_BACK)
+        if status != DuelStatus.RUNNING and duel.deadline is not None:
+            # Waiting to start again: no time limit runs (its new start gives one).
+            _set_deadline(duel, None)
     if not undone and duel.status == status:
         return False
     Result.objects.filter(duel=duel).delete()

@@ -1,12 +1,15 @@
 """The one clock of every game being played (issue 27): deadlines per game (``Game.deadline``,
-set by the product at the start: Trois's 25 minutes) and per seat (``Seat.deadline``, from the
-adapter's ``Await.seconds``), their earliest in ``Game.next_deadline``.
+set by the product at the start: Trois's 25 minutes, a tournament duel's time limit) and per
+seat (``Seat.deadline``, from the adapter's ``Await.seconds``), their earliest in
+``Game.next_deadline``.
 
 When a deadline passes, what happens is the adapter's: ``on_deadline(table, seat)`` returns the
 command the clock sends (``seat`` None for the game's own deadline), or None for nothing. An
 adapter may define that method; the adapters written before the clock (play/adapters/base.py
-is shared and fixed) are answered by ``ON_DEADLINE`` here: Trois calls time; the Split UNO
-adapters and CPT-113 have no clock yet (seat clocks of dealt games come with issue 31).
+is shared and fixed) are answered by ``ON_DEADLINE`` here: Trois and the refereed Split UNO
+adapter (a tournament duel's time limit) call time at the game's own deadline; their seats,
+the dealt Split UNO adapter and CPT-113 have no clock yet (seat clocks of dealt games come
+with issue 31).
 
 The clock acts through the one write path (``play.services.apply_command``, actor ``clock``,
 no idempotency key), in one transaction, and only if the deadline has passed and — for a task
@@ -25,7 +28,8 @@ Three ways in, one act:
   game past its deadline as going on.
 
 A product that keeps something of its own about a game (practice's outcome for the lists, a
-lock to take first) registers a ``Keeper`` finder (``keep``), asked for each act.
+duel's result and its tournament's round; a lock to take first) registers a ``Keeper`` finder
+(``keep``), asked for each act.
 """
 
 from __future__ import annotations
@@ -63,15 +67,17 @@ _now = timezone.now  # a test moves it (the one knob: ``now`` and every act read
 OnDeadline = Callable[[Any, str | None], Command | None]
 
 
-def _trois(table: Any, seat: str | None) -> Command | None:
-    # The game's 25 minutes (docs/games-trois.md, reading 5): the fewest cards wins.
+def _game_time(table: Any, seat: str | None) -> Command | None:
+    # The game's own deadline calls time: Trois's 25 minutes (docs/games-trois.md, reading
+    # 5: the fewest cards wins), a refereed duel's time limit (TOURNAMENT.md "No winner": the
+    # engine's time_limit, "Time is up."). Neither has a seat clock.
     return Command("time") if seat is None else None
 
 
 #: What the clock sends when a deadline passes, per kind, for adapters without their own
-#: ``on_deadline``. Not listed: "split_uno_dealt" and "split_uno_refereed" (seat clocks come
-#: with issue 31), "cpt113" (no time limit).
-ON_DEADLINE: dict[str, OnDeadline] = {"trois": _trois}
+#: ``on_deadline``. Not listed: "split_uno_dealt" (seat clocks come with issue 31), "cpt113"
+#: (no time limit).
+ON_DEADLINE: dict[str, OnDeadline] = {"trois": _game_time, "split_uno_refereed": _game_time}
 
 
 def now() -> datetime:

@@ -380,6 +380,26 @@ def reconfigure(*, game_id: int, config: Mapping[str, Any]) -> None:
         publish_at_commit(f"game:{game.pk}")
 
 
+def set_deadline(*, game_id: int, deadline: datetime | None) -> None:
+    """Gives a game its own deadline (None: none) after its start: a tournament duel's time
+    limit is set when its first move starts it, and a duel started again after a take-back
+    has its new one, or none while it waits to start again. Not a change of the log, so the
+    revision stays; ``next_deadline`` follows, and a near deadline is scheduled at commit."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise Hidden()
+        game.deadline = deadline
+        own = deadline if game.status in (GameStatus.OPEN, GameStatus.PLAYING) else None
+        seats = Seat.objects.filter(game=game, deadline__isnull=False).values_list(
+            "deadline", flat=True
+        )
+        game.next_deadline = min((d for d in [own, *seats] if d is not None), default=None)
+        game.save(update_fields=["deadline", "next_deadline", "updated_at"])
+        publish_at_commit(f"game:{game.pk}")
+        schedule_at_commit(game)
+
+
 #: How long a command's idempotency key is kept: far beyond any retry of a phone on venue Wi-Fi
 #: or a tab reopened the next morning; a form older than that is stale anyway (its revision).
 INTENT_DAYS = 2

@@ -72,7 +72,8 @@ def sweep() -> dict[str, int]:
     """Beat: repair whatever a lost task left stale. Every step is idempotent.
 
     Rebuilds standings whose materialised rows are missing, closes duels nobody may play any
-    more, takes every tournament's next step, and keeps time (as `keep_time` does).
+    more, takes every tournament's next step, and sends the time-limit warnings that are due
+    (as `keep_time` does; the time limit itself is the one clock's, `play.tasks`).
     """
     from duels.models import Duel
 
@@ -105,26 +106,31 @@ def expire_claim_links() -> int:
     return expire()
 
 
-# Duel time limits (TOURNAMENT.md "No winner"): a warning five minutes before the deadline,
-# `time_limit` at it, both against the deadline stored on the duel, checked by beat every few
-# seconds (`keep_time`). No task waits in the broker for a far deadline: Redis would hand such
-# a task out again after its visibility timeout, and a lost one would wait for the sweep.
+# Duel time limits (TOURNAMENT.md "No winner"): the deadline is the duel's game's, and the
+# table core's one clock ends the duel there (play.clock: the sweep `play.tasks.sweep_deadlines`
+# every 5 s, no ETA task for a deadline this far; the tournament's part is
+# `refereeing.clock_keeper`). The referee's warning five minutes before is the tournament's
+# own, sent by beat every few seconds (`keep_time`).
 
 
 @shared_task
 def keep_time() -> dict[str, int]:
-    """Beat: warn and end the duels whose deadline says so (each service is idempotent)."""
+    """Beat: the referee's warning for the running duels whose deadline is five minutes off
+    or less (once each: `warn_time_limit` is idempotent)."""
     from django.utils import timezone
 
     from duels.models import Duel, DuelStatus
 
-    from .services.refereeing import WARNING_BEFORE, enforce_time_limit, warn_time_limit
+    from .services.refereeing import WARNING_BEFORE, warn_time_limit
 
-    done = {"warned": 0, "timed_out": 0}
+    done = {"warned": 0}
     now = timezone.now()
-    for duel in Duel.objects.filter(status=DuelStatus.RUNNING, deadline__lte=now + WARNING_BEFORE):
+    for duel in Duel.objects.filter(
+        status=DuelStatus.RUNNING,
+        warned_at__isnull=True,
+        game__deadline__lte=now + WARNING_BEFORE,
+    ):
         done["warned"] += warn_time_limit(duel, now)
-        done["timed_out"] += enforce_time_limit(duel, now)
     return done
 
 

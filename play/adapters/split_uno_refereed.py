@@ -14,9 +14,9 @@ A tournament duel and a casual table both play through this adapter.
   (``seat``, ``choice``), ``forfeit`` (``seat``, ``reason``), ``time_limit`` (``reason``),
   ``adjudicate`` (``winner``, ``reason``). The referee (``seat`` None) enters any of them; a
   seat may play its own action card, answer its own decision, or ``resign`` (its forfeit).
-  ``time`` (no seat) is the clock's time limit at the duel's deadline (reason "deadline", as
-  the duel's service enters it today). ``parse(form, seats)`` reads the consoles' posts into
-  these commands: the one reader of the vocabulary.
+  ``time`` (no seat) is the one clock's time limit at the game's own deadline (a tournament
+  duel's: ``play.clock.ON_DEADLINE``), reason "deadline". ``parse(form, seats)`` reads the
+  consoles' posts into these commands: the one reader of the vocabulary.
 - **Events**: the opening (``by`` "referee", ``public["header"]`` the record's header), then
   one per engine event: ``public["event"]`` the event as the record keeps it (canonical) and
   ``public["log"]`` its effects in words (``games.split_uno.describe``). Nothing is private.
@@ -49,7 +49,7 @@ MOVES = ("round", "action", "respond")
 ENDINGS = ("forfeit", "time_limit", "adjudicate")
 #: What a seat may command for itself.
 SEAT_COMMANDS = ("action", "respond", "resign")
-#: The reason of the clock's time limit (duels.services.time_limit's) and of a resignation.
+#: The reason of the clock's time limit (a tournament duel's deadline) and of a resignation.
 DEADLINE = "deadline"
 RESIGNED = "resigned"
 #: Bounds of what the consoles post (tables/forms.py, duels/forms.py).

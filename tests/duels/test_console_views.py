@@ -601,7 +601,7 @@ def test_an_overdue_deadline_is_recorded_when_the_console_is_opened():
     from django.test import Client
     from django.utils import timezone
 
-    from duels.models import Duel
+    from play.models import Game
     from tests.factories import group_phase_duel
     from tournaments.services import refereeing as duel_services
 
@@ -609,14 +609,44 @@ def test_an_overdue_deadline_is_recorded_when_the_console_is_opened():
     duel.tournament.duel_time_limit_minutes = 10
     duel.tournament.save()
     duel_services.append_event(duel, referee, {"type": "round", "cards": {"A": 9, "B": 1}}, 0)
-    Duel.objects.filter(pk=duel.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    # The deadline is the game's (the one clock's): it passed a second ago.
+    past = timezone.now() - timedelta(seconds=1)
+    Game.objects.filter(duel=duel).update(deadline=past, next_deadline=past)
     client = Client()
     client.force_login(referee)
     response = client.get(f"/t/{duel.tournament.slug}/duels/{duel.pk}/")
     assert response.status_code == 200
     duel.refresh_from_db()
     assert duel.status == "finished" and duel.result.finish == "time_limit"
-    assert "Time is up." in response.content.decode()
+    assert duel.round.status == "decided"  # the result applied, as after a move
+    html = response.content.decode()
+    assert "Time is up." in html and '<p class="clock">' not in html
+    # The warning went out first (the console's own load keeps it too), once.
+    assert duel.warned_at is not None
+    assert client.get(f"/t/{duel.tournament.slug}/duels/{duel.pk}/").status_code == 200
+    assert len(moves(duel)) == 2
+
+
+def test_a_poll_brings_the_time_limit_once_the_deadline_passes():
+    """A console left open past the deadline hears of it at its next poll (eager mode)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from play.models import Game
+
+    duel, referee = group_phase_duel(duel_time_limit_minutes=10)
+    client = client_for(referee)
+    client.post(url(duel, "move"), round_(9, 1), headers=HTMX)
+    duel.refresh_from_db()
+    poll = url(duel, "poll") + f"?rev={duel.revision}"
+    assert client.get(poll, headers=HTMX).status_code == 204
+    past = timezone.now() - timedelta(seconds=1)
+    Game.objects.filter(duel=duel).update(deadline=past, next_deadline=past)
+    answer = client.get(poll, headers=HTMX)
+    assert answer.status_code == 200 and "Time is up." in answer.content.decode()
+    duel.refresh_from_db()
+    assert duel.result.finish == "time_limit"
 
 
 def news(html: str) -> str:

@@ -123,3 +123,37 @@ def test_a_duel_stored_before_the_core_keeps_its_log_record_revision_and_keys():
     shown = selectors.console(broken)
     assert shown.headline == "This duel's record cannot be replayed"
     assert [e.lines for e in shown.log] == [["kept as it was"]]
+
+
+@pytest.mark.django_db
+def test_a_duel_taken_back_before_its_start_plays_its_first_move_with_its_new_set_up():
+    """A withdrawal's forfeit dealt the duel's game; taken back, the duel waits again, and
+    its start gives the game another set-up (a group-mate's shared card): its first move is
+    played with it, not with the set-up the game was read with."""
+    from django.db import transaction
+
+    from tests.duels.moves import moves
+    from tests.factories import EntrantFactory
+    from tournaments.models import RoundStatus, SharedCard
+    from tournaments.services import lifecycle
+
+    duel, referee = group_phase_duel()
+    duel = lifecycle.forfeit(duel.tournament, None, duel, "B")
+    with transaction.atomic():
+        assert duel_services.take_back(
+            duel_services.lock(duel.pk), None, seq=0, status=DuelStatus.READY
+        )
+    duel.round.status = RoundStatus.OPEN  # reopened by the tournament's own take-back
+    duel.round.save()
+    mate = EntrantFactory(tournament=duel.tournament, group=duel.group_a)
+    earlier, _ = group_phase_duel(players=("Cy", "Di"))
+    SharedCard.objects.create(
+        tournament=duel.tournament, giver=mate, receiver=duel.seat_a, from_duel=earlier
+    )
+    lines = refereeing.append_event(
+        duel, referee, {"type": "action", "seat": "A", "card": "block"}, 0
+    )
+    assert "Alice plays BLOCK on Bob" in " ".join(lines)
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING and duel.seq == 1
+    assert [m.payload["type"] for m in moves(duel, undone=False)] == ["action"]

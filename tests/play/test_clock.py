@@ -113,6 +113,35 @@ def test_the_games_own_deadline_is_the_earliest_and_ends_trois(now):
     assert GameEvent.objects.filter(game=game).latest("seq").by == "clock"
 
 
+def test_a_refereed_games_own_deadline_calls_time_and_a_later_one_is_set_after_its_start(now):
+    """A tournament duel's time limit: the refereed adapter's game calls time at its own
+    deadline (the engine's time_limit, "Time is up."); a deadline given after the start
+    (``set_deadline``: a duel started again) is the one the clock keeps."""
+    names = {"A": "Ada", "B": "Bo"}
+    holders = {s: Holder(HolderKind.REFEREE) for s in "AB"}
+    game = start_game(
+        kind="split_uno_refereed",
+        config={"ruleset": "tournament", "names": names},
+        seats=["A", "B"],
+        holders=holders,
+        deadline=START + timedelta(minutes=20),
+    )
+    assert game.next_deadline == START + timedelta(minutes=20)
+    later = START + timedelta(minutes=30)
+    services.set_deadline(game_id=game.pk, deadline=later)
+    game.refresh_from_db()
+    assert (game.deadline, game.next_deadline, game.revision) == (later, later, 0)
+    assert clock.sweep(now=START + timedelta(minutes=25)) == 0
+    assert clock.sweep(now=later) == 1
+    game.refresh_from_db()
+    assert (game.status, game.next_deadline) == (GameStatus.FINISHED, None)
+    (last,) = moves(game)
+    assert last[1] == "clock" and last[2]["event"] == {"type": "time_limit", "reason": "deadline"}
+    assert last[2]["log"][0] == "Time is up."
+    services.set_deadline(game_id=game.pk, deadline=later + timedelta(minutes=5))
+    assert Game.objects.get(pk=game.pk).next_deadline is None  # over: no clock runs
+
+
 @pytest.fixture
 def sent(monkeypatch):
     """The tasks core.redis_guard was asked to send: (task name, args, options)."""

@@ -17,6 +17,8 @@ from core.errors import ServiceError
 from duels import services as duels
 from duels.models import Duel, DuelKind, DuelStatus
 from duels.selectors import entered_by, last_mover, player_ids
+from play import clock
+from play.adapters.base import Viewer
 
 from .. import presentation
 from ..models import AuditEntry, EntrantStatus, Phase, RoundStatus, Tournament
@@ -111,7 +113,8 @@ def _start(tournament: Tournament, duel: Duel, actor: Any) -> None:
         if tournament.duel_time_limit_minutes
         else None
     )
-    # The deadline is kept by beat (tournaments.tasks.keep_time) and by the console's polls.
+    # The deadline is the game's, kept by the one clock (play.clock, `clock_keeper` below);
+    # the warning before it by beat (tournaments.tasks.keep_time) and the console's polls.
     # A referee's first move in an unassigned duel makes it theirs; an organiser's never does
     # (taking a duel is an explicit, confirmed choice: `take_duel`), so a referee about to
     # run it is not turned read-only by an organiser's tap.
@@ -457,20 +460,33 @@ def warn_time_limit(duel: Duel, now=None) -> bool:
     return True
 
 
-@transaction.atomic
-def enforce_time_limit(duel: Duel, now=None) -> bool:
-    """At the deadline the engine records `time_limit` itself, unless the duel has ended.
+def clock_keeper(game_id: int) -> clock.Keeper | None:
+    """The tournament's part when the one clock calls time on a duel's game at its deadline
+    (`play.clock.keep`, in TournamentsConfig.ready; the engine records `time_limit`, "Time is
+    up."): the tournament row locked first, then the duel's, as for every write of a duel;
+    the policy, only while the duel runs (`duels.check_clock`); and, in the same
+    transaction, the duel row settled and its result applied (`lifecycle.after_result`), as
+    after a move. None for a game that is no tournament duel's."""
+    found = Duel.objects.filter(game_id=game_id).select_related("tournament").first()
+    if found is None:
+        return None
+    held: dict[str, Any] = {}
 
-    Idempotent: a late, repeated or early call changes nothing it should not.
-    """
-    now = now or timezone.now()
-    tournament, duel = _locked(duel)
-    outcome = duels.time_limit(duel, now)
-    if outcome is None:
-        return False
-    if outcome.finished:
-        lifecycle.after_result(tournament, duel, None)
-    return True
+    def lock_first() -> Any:
+        held["tournament"], held["duel"] = _locked(found)
+        return held["duel"].game  # read under the duel's lock, which serialises its writes
+
+    def settle(outcome: Any) -> None:
+        tournament, duel = held["tournament"], held["duel"]
+        if duels.clock_settled(duel, outcome):
+            lifecycle.after_result(tournament, duel, None)
+
+    return clock.Keeper(
+        policy=lambda game, actor, command: duels.check_clock(held["duel"]),
+        lock_first=lock_first,
+        viewer=Viewer("referee"),
+        settle=settle,
+    )
 
 
 # A duel played on paper ---------------------------------------------------------------------

@@ -20,7 +20,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
@@ -41,6 +40,7 @@ from duels.forms import (
 )
 from duels.models import Duel, DuelStatus
 from games.split_uno import COLORS
+from play import clock
 from play.adapters.base import Refused
 from play.adapters.split_uno_refereed import parse, parse_ending
 from tournaments import presentation
@@ -304,26 +304,29 @@ def duel_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 def _keep_time(tournament: Tournament, duel_id: int) -> bool:
-    """Warn, or record `time_limit`, when the deadline says so. The Celery tasks scheduled
-    for the deadline do this in a real deployment; on the embedded default (no worker, no
-    beat) the console's own load and poll are what notice. Both services are idempotent.
-    Returns whether the duel was ended."""
+    """Warn, or end the duel at its deadline, when the time says so: beat and the one clock's
+    sweep do this with a worker; on the embedded default (no worker, no beat) the console's
+    own load and poll are what notice (`play.clock.check_on_request`). Both are idempotent.
+    One small query while neither is due. Returns whether the duel was ended."""
     row = (
         Duel.objects.filter(
-            pk=duel_id, tournament=tournament, status=DuelStatus.RUNNING, deadline__isnull=False
+            pk=duel_id,
+            tournament=tournament,
+            status=DuelStatus.RUNNING,
+            game__deadline__isnull=False,
         )
-        .values_list("deadline", "warned_at")
+        .values_list("game_id", "game__deadline", "warned_at")
         .first()
     )
     if row is None:
         return False
-    deadline, warned = row
-    now = timezone.now()
+    game_id, deadline, warned = row
+    now = clock.now()
     if now < deadline - refereeing.WARNING_BEFORE or (warned and now < deadline):
         return False
-    duel = Duel.objects.get(pk=duel_id)
-    refereeing.warn_time_limit(duel, now)
-    return refereeing.enforce_time_limit(duel, now)
+    if not warned:
+        refereeing.warn_time_limit(Duel.objects.get(pk=duel_id), now)
+    return now >= deadline and clock.check_on_request(game_id, now=now)
 
 
 @tournament_view(Action.REFEREE_DUELS)
