@@ -23,6 +23,7 @@ from core.errors import ServiceError
 from core.names import clean_name
 from games.split_uno import Duel as EngineDuel
 from play import services as play
+from play import words as play_words
 from play.adapters.base import Command
 from play.adapters.split_uno_refereed import KIND as REFEREED
 from play.errors import Refused as Illegal
@@ -424,7 +425,7 @@ class Repeated(ServiceError):
     the product words it (tournaments.services.refereeing)."""
 
     def __init__(self, done: Repeat) -> None:
-        super().__init__("Already recorded — nothing changed.", code="repeat")
+        super().__init__(play_words.REPEAT, code="repeat")
         self.done = done
 
 
