@@ -28,7 +28,7 @@ from play.adapters.base import Command
 from play.adapters.split_uno_refereed import KIND as REFEREED
 from play.errors import Refused as Illegal
 from play.errors import Stale
-from play.models import GameEvent, HolderKind
+from play.models import GameEvent, HolderKind, Intent
 from play.selectors import events_of
 
 from . import rows
@@ -350,6 +350,20 @@ def repeat_of(duel: Duel, recorded: dict[str, Any]) -> Repeat:
         found = [row for row in stored if row[1] in wanted and row[6] is not None]
         return Repeat(rows_of(sorted(found, key=lambda row: row[6])), undo=True)
     return Repeat(rows_of([row for row in stored if row[2] == recorded.get("revision")]), False)
+
+
+def recorded_by_key(duel: Duel, actor: Any, intent: str) -> Repeat | None:
+    """What this person's form keyed `intent` already did in this duel (a form sent again
+    from a page that is no longer current), else None."""
+    key = actor_of(actor).key
+    if not intent or not key or duel.game_id is None:
+        return None
+    outcome = (
+        Intent.objects.filter(game_id=duel.game_id, actor=key, key=intent)
+        .values_list("outcome", flat=True)
+        .first()
+    )
+    return repeat_of(duel, outcome) if outcome is not None else None
 
 
 def _after(duel: Duel, outcome: play.Outcome, moves: int) -> EngineDuel:

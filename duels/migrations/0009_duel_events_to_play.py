@@ -146,9 +146,11 @@ def convert(apps, schema_editor) -> None:
             if row.undone_at is None:
                 events.append({"by": by, "public": public})
         created = GameEvent.objects.bulk_create(stored)
-        # auto_now_add set each row's time to now: the times they were entered are kept.
+        # auto_now_add set each row's time to now: the times they were entered are kept (one
+        # UPDATE … CASE per duel, not one a row).
         for event, row in zip(created, rows, strict=True):
-            GameEvent.objects.filter(pk=event.pk).update(created_at=row.created_at)
+            event.created_at = row.created_at
+        GameEvent.objects.bulk_update(created, ["created_at"], batch_size=500)
         GameEvent.objects.filter(game=game, seq=1).update(created_at=opening_at)
         intents = []
         for row in rows:
@@ -187,6 +189,10 @@ def convert(apps, schema_editor) -> None:
         game.awaited = _awaited(config, events) if status == "playing" else []
         game.save(update_fields=["awaited"])
         Duel.objects.filter(pk=duel.pk).update(game=game, revision=revision)
+    # A duel with no event has no log: its revision (the log's changes, as its console counts
+    # them) is 0, as its game's will be when it is dealt. A correction could once bump it
+    # with nothing to undo, and its console then refused every first move as stale.
+    Duel.objects.filter(game=None).exclude(revision=0).update(revision=0)
 
 
 class Migration(migrations.Migration):

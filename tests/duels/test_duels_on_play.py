@@ -77,7 +77,10 @@ def test_a_duel_stored_before_the_core_keeps_its_log_record_revision_and_keys():
             payload={"type": "round", "cards": {"A": 1}},
             summary=["kept as it was"],
         )
-        stored.update(duel=duel.pk, referee=referee, broken=broken.pk)
+        # A duel with no event whose revision a correction once bumped (nothing to undo).
+        idle, _ = group_phase_duel(players=("Eve", "Fay"))
+        Duel.objects.filter(pk=idle.pk).update(revision=2)
+        stored.update(duel=duel.pk, referee=referee, broken=broken.pk, idle=idle.pk)
 
     _migrate_around(old_duels)
 
@@ -123,6 +126,10 @@ def test_a_duel_stored_before_the_core_keeps_its_log_record_revision_and_keys():
     shown = selectors.console(broken)
     assert shown.headline == "This duel's record cannot be replayed"
     assert [e.lines for e in shown.log] == [["kept as it was"]]
+    # A duel without events has no log: revision 0, as its console shows, and its first
+    # move lands from that page.
+    idle = Duel.objects.select_related("seat_a", "seat_b").get(pk=stored["idle"])
+    assert idle.revision == 0 and selectors.console(idle).revision == 0
 
 
 @pytest.mark.django_db
@@ -157,3 +164,33 @@ def test_a_duel_taken_back_before_its_start_plays_its_first_move_with_its_new_se
     duel.refresh_from_db()
     assert duel.status == DuelStatus.RUNNING and duel.seq == 1
     assert [m.payload["type"] for m in moves(duel, undone=False)] == ["action"]
+
+
+@pytest.mark.django_db
+def test_a_redo_sent_twice_is_told_it_was_entered_not_a_conflict():
+    duel, referee = group_phase_duel()
+    refereeing.play_move(duel, referee, R73, 0, 0, intent="k1")
+    refereeing.undo_last_event(duel, referee, 1, 1, intent="k2")
+    duel.refresh_from_db()
+    seq, revision = duel.seq, duel.revision
+    refereeing.redo_undone(duel, referee, seq, revision, intent="k3")
+    with pytest.raises(AlreadyRecorded) as again:  # the double tap on "Redo"
+        refereeing.redo_undone(duel, referee, seq, revision, intent="k3")
+    assert again.value.code == "repeat" and "Alice" in again.value.message
+    duel.refresh_from_db()
+    assert (duel.seq, duel.revision) == (1, 3)
+
+
+@pytest.mark.django_db
+def test_a_page_whose_move_number_is_not_the_duels_is_stale_even_at_its_revision():
+    """A first move must start the duel (its referee, its time, its shared cards): a post
+    whose revision matches but whose move number does not is refused, never applied to a
+    duel left unstarted."""
+    duel, referee = group_phase_duel()
+    with pytest.raises(duel_services.Conflict):
+        refereeing.play_move(duel, referee, R73, 5, 0)
+    duel.refresh_from_db()
+    assert (duel.status, duel.seq, duel.game_id) == (DuelStatus.READY, 0, None)
+    refereeing.play_move(duel, referee, R73, 0, 0)
+    duel.refresh_from_db()
+    assert (duel.status, duel.seq) == (DuelStatus.RUNNING, 1) and duel.started_at is not None

@@ -190,8 +190,12 @@ def redo_undone(
     tournament, locked = _locked(duel)
     _check_policy(tournament, locked, actor, expected_seq, expected_revision)
     if not _fresh(locked, expected_seq, expected_revision):
-        # A repeat of the redo is its key's; anything else on a stale page is a conflict.
-        return _play(duel, actor, {}, expected_seq, expected_revision, intent)
+        # A repeat of the redo is its key's (the move it entered); anything else on a stale
+        # page is a conflict.
+        done = duels.recorded_by_key(locked, actor, intent)
+        if done is not None:
+            raise _repeated(tournament, locked, done)
+        raise duels.Conflict(locked.seq)
     payload = duels.just_undone(locked)
     if payload is None:
         raise ServiceError("Nothing to redo: a move was entered after the undo.", code="conflict")
@@ -226,11 +230,13 @@ def _fresh(duel: Duel, expected_seq: int, expected_revision: int | None) -> bool
 
 
 def _seen(duel: Duel, expected_seq: int, expected_revision: int | None) -> int:
-    """The revision the page saw, for the table core's check: a form without one (an older
-    page) is as fresh as its sequence number says."""
-    if expected_revision is not None:
-        return expected_revision
-    return duel.revision if expected_seq == duel.seq else -1
+    """The revision the page saw, for the table core's check. A page is fresh only if both
+    its sequence number and its revision are the duel's (a form without a revision, from an
+    older page: its sequence number alone); otherwise none (-1), so that the core looks the
+    form's key up (a repeat) or refuses it as stale — never a move that skips the start."""
+    if expected_seq != duel.seq:
+        return -1
+    return duel.revision if expected_revision is None else expected_revision
 
 
 def _repeated(tournament: Tournament, duel: Duel, done: duels.Repeat) -> AlreadyRecorded:
