@@ -5,8 +5,6 @@ finds a running duel's and ends it there, and not a voided duel's."""
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from duels import services as duel_services
@@ -14,25 +12,10 @@ from duels.models import Duel, DuelStatus
 from play import clock
 from play.models import Game
 from tests.factories import group_phase_duel
+from tests.migrating import migrate_around
 from tournaments.services import refereeing
 
 R91 = {"type": "round", "cards": {"A": 9, "B": 1}}
-
-
-def _migrate_around(convert):
-    """Runs `convert(old_apps)` just before the deadline's move to the game, then migrates on."""
-    executor = MigrationExecutor(connection)
-    # Found by its name's end: the migration may be renumbered when branches are merged.
-    (ours,) = (
-        key
-        for key in executor.loader.graph.nodes
-        if key[0] == "duels" and key[1].endswith("_deadline_on_the_game")
-    )
-    before = sorted(parent.key for parent in executor.loader.graph.node_map[ours].parents)
-    executor.migrate(before)
-    convert(executor.loader.project_state(before).apps)
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())  # back to where the suite runs
 
 
 @pytest.mark.django_db(transaction=True)
@@ -49,7 +32,7 @@ def test_a_deadline_stored_on_the_duel_moves_to_its_game_and_is_kept_there():
             stored[name] = duel.pk
         duel_services.void([stored["void"]])
 
-    _migrate_around(old_duels)
+    migrate_around("duels", "_deadline_on_the_game", old_duels)
 
     running = Duel.objects.get(pk=stored["running"])
     assert running.deadline == deadline

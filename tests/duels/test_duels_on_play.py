@@ -6,8 +6,6 @@ recorded" — and its next move lands from a page opened before."""
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from duels import selectors
@@ -15,28 +13,13 @@ from duels import services as duel_services
 from duels.models import Duel, DuelStatus
 from play.models import Game, GameEvent, Intent
 from tests.factories import group_phase_duel
+from tests.migrating import migrate_around
 from tournaments.services import refereeing
 from tournaments.services.refereeing import AlreadyRecorded
 
 R73 = {"type": "round", "cards": {"A": 7, "B": 3}}
 R21 = {"type": "round", "cards": {"A": 2, "B": 1}}
 R91 = {"type": "round", "cards": {"A": 9, "B": 1}}
-
-
-def _migrate_around(convert):
-    """Runs `convert(old_apps)` at the state just before the conversion, then migrates on."""
-    executor = MigrationExecutor(connection)
-    # Found by its name's end: the migration may be renumbered when branches are merged.
-    (ours,) = (
-        key
-        for key in executor.loader.graph.nodes
-        if key[0] == "duels" and key[1].endswith("_duel_events_to_play")
-    )
-    before = sorted(parent.key for parent in executor.loader.graph.node_map[ours].parents)
-    executor.migrate(before)
-    convert(executor.loader.project_state(before).apps)
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())  # back to where the suite runs
 
 
 @pytest.mark.django_db(transaction=True)
@@ -82,7 +65,7 @@ def test_a_duel_stored_before_the_core_keeps_its_log_record_revision_and_keys():
         Duel.objects.filter(pk=idle.pk).update(revision=2)
         stored.update(duel=duel.pk, referee=referee, broken=broken.pk, idle=idle.pk)
 
-    _migrate_around(old_duels)
+    migrate_around("duels", "_duel_events_to_play", old_duels)
 
     duel = Duel.objects.select_related("seat_a", "seat_b", "referee").get(pk=stored["duel"])
     assert duel.game.kind == "split_uno_refereed" and duel.revision == duel.game.revision == 4
