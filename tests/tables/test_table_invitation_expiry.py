@@ -6,8 +6,6 @@ the table's ten; a co-referee who accepted in time stays one."""
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -16,6 +14,7 @@ from django.utils.dateformat import format as date_format
 from core.errors import ServiceError
 from tables import services
 from tables.models import CoReferee
+from tests import migrating
 from tests.factories import UserFactory
 from tests.tables.helpers import three_seats
 
@@ -106,22 +105,12 @@ def test_expired_invitations_no_longer_count_and_the_sharing_page_says_so(invite
 def test_the_migration_gives_earlier_invitations_their_expiry(settings):
     """An invitation made before expiry existed expires TABLE_INVITATION_DAYS after it was
     made, as a new one does."""
-    executor = MigrationExecutor(connection)
-    # Found by its name's end: the migration may be renumbered when branches are merged.
-    (ours,) = (
-        key
-        for key in executor.loader.graph.nodes
-        if key[0] == "tables" and key[1].endswith("_co_referee_expiry")
-    )
-    before = sorted(parent.key for parent in executor.loader.graph.node_map[ours].parents)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrating.before("tables", "_co_referee_expiry")
     owner = UserFactory()
     table = old.get_model("tables", "CasualTable").objects.create(
         owner_id=owner.pk, ruleset="official", seats=["Ann", "Bo"]
     )
     made = old.get_model("tables", "CoReferee").objects.create(table=table, token_hash="x" * 64)
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())  # back to where the suite runs
+    migrating.forward()
     invite = CoReferee.objects.get(pk=made.pk)
     assert invite.expires_at == invite.created_at + timedelta(days=settings.TABLE_INVITATION_DAYS)

@@ -8,14 +8,13 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from tables import selectors, services
 from tables.models import CasualTable
+from tests import migrating
 from tests.factories import UserFactory
 from tests.tables.helpers import moves, rev, three_seats
 
@@ -119,16 +118,7 @@ def old_table(apps, owner, *, rows, **fields):
 
 @pytest.mark.django_db(transaction=True)
 def test_a_table_stored_before_the_core_keeps_its_log_record_and_revision():
-    executor = MigrationExecutor(connection)
-    # Found by its name's end: the migration may be renumbered when branches are merged.
-    (ours,) = (
-        key
-        for key in executor.loader.graph.nodes
-        if key[0] == "tables" and key[1].endswith("_tables_on_play")
-    )
-    before = sorted(parent.key for parent in executor.loader.graph.node_map[ours].parents)
-    executor.migrate(before)
-    old = executor.loader.project_state(before).apps
+    old = migrating.before("tables", "_tables_on_play")
     owner = UserFactory()
     # Ann, Bo and Cy with one number card each: Ann's 9 puts her at 0, Bo and Cy may
     # challenge; Bo's first answer was undone and entered again.
@@ -159,8 +149,7 @@ def test_a_table_stored_before_the_core_keeps_its_log_record_and_revision():
         revision=1,
         seq=1,
     )
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())  # back to where the suite runs
+    migrating.forward()
 
     table = CasualTable.objects.select_related("game").get(pk=table.pk)
     assert table.game.kind == "split_uno_refereed" and rev(table) == 4
