@@ -2,9 +2,11 @@
 (the image's /app): the command is `gunicorn` and nothing more (the app is `wsgi_app` below).
 Flags on the command line would override these, so the Dockerfile and compose.yaml pass none.
 
-Threaded workers (gthread) keep a spectator's connection open between polls (keep-alive), so
-a poll every few seconds does not pay for a new TCP connection each time, and a request that
-waits on PostgreSQL or Redis leaves the worker's other threads to serve. The counts are those
+Each worker is uvicorn's (config/worker.py) serving config/asgi.py (issue 28): the pages'
+streams (Server-Sent Events) on its event loop, without a thread each, and Django in a pool
+of threads, as the threaded workers (gthread) served it before: a spectator's connection
+stays open between polls (keep-alive), and a request that waits on PostgreSQL or Redis leaves
+the other threads to serve. The counts are those
 that served the rendered page best when compared on 2 cores with bench/crowd.py, one
 process per core and threads for the waits on PostgreSQL and Redis (docs/performance.md,
 "Production server"; the machine was heavily shared, so a quiet one should confirm them);
@@ -13,12 +15,12 @@ WEB_CONCURRENCY and GUNICORN_THREADS override them on a bigger machine.
 
 import os
 
-wsgi_app = "config.wsgi:application"
+wsgi_app = "config.asgi:application"
 bind = [os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")]
 
-worker_class = "gthread"
+worker_class = "config.worker.Worker"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-threads = int(os.environ.get("GUNICORN_THREADS", "8"))
+# Django's threads in each worker: config/asgi.py reads GUNICORN_THREADS (settings.WEB_THREADS).
 # Spectators poll every few seconds: hold their connection a little longer than that.
 keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "10"))
 # Each worker listens on a socket of its own (SO_REUSEPORT) and the kernel spreads new
@@ -31,8 +33,8 @@ keepalive = int(os.environ.get("GUNICORN_KEEPALIVE", "10"))
 reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1") != "0" and not any(
     address.startswith(("unix:", "fd://")) for address in bind
 )
-# Every request is short (the slowest page is tens of milliseconds): a worker stuck this long
-# is restarted.
+# Every request is short (the slowest page is tens of milliseconds), and a worker's event loop
+# tells the master it lives while streams stay open: a worker stuck this long is restarted.
 timeout = 30
 graceful_timeout = 20
 # Recycle workers now and then (staggered), so a slow leak can never grow without bound.

@@ -1,6 +1,31 @@
+"""The web process's application (issue 28): gunicorn's uvicorn workers serve it.
+
+Server-Sent Events at `settings.PUSH_PATH` are answered on the event loop by the stream
+server (core.streams), so that an open stream costs no thread; every other request goes to
+Django as WSGI, in a pool of threads (a2wsgi), exactly as under gunicorn's threaded workers
+before: Django's own ASGI handler would run the site's synchronous views one at a time per
+process (docs/architecture.md, "Push to open pages").
+"""
+
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+
+from a2wsgi import WSGIMiddleware  # noqa: E402 - the settings module first
+from django.conf import settings  # noqa: E402
+from django.core.wsgi import get_wsgi_application  # noqa: E402
+
+from core import streams  # noqa: E402
+
+django_app = WSGIMiddleware(get_wsgi_application(), workers=settings.WEB_THREADS)
+STREAM_PATH = settings.PUSH_PATH
+
+
+async def application(scope, receive, send):
+    kind = scope["type"]
+    if kind == "http" and scope["path"] == STREAM_PATH:
+        await streams.stream(scope, receive, send)
+    elif kind == "http":
+        await django_app(scope, receive, send)
+    elif kind == "lifespan":
+        await streams.lifespan(receive, send)

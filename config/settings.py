@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "axes",
+    "core",
     "accounts",
     "play",
     "tournaments",
@@ -414,6 +415,19 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULE_FILENAME = os.environ.get(
     "CELERY_BEAT_SCHEDULE_FILENAME", str(BASE_DIR / "celerybeat-schedule")
 )
+
+# Push to open pages (issue 28; core.push sends, core.streams serves the streams in each web
+# process, config/asgi.py). On where Redis is configured, unless PUSH=0; the embedded default
+# polls. While a page's stream is up its poll slows to PUSH_POLL_SECONDS (a lost message is
+# caught by it); a process holds at most STREAMS_MAX streams (then pages poll), and a stream
+# ends after STREAM_SECONDS (the page comes back with a fresh token: access checked again).
+PUSH_ENABLED = os.environ.get("PUSH", "1") != "0"
+PUSH_PATH = "/push/stream"
+PUSH_POLL_SECONDS = int(os.environ.get("PUSH_POLL_SECONDS", "30"))
+STREAMS_MAX = int(os.environ.get("STREAMS_MAX", "10000"))
+STREAM_SECONDS = int(os.environ.get("STREAM_SECONDS", "1800"))
+# Threads for Django's requests in each web process (gunicorn.conf.py reads the same).
+WEB_THREADS = int(os.environ.get("GUNICORN_THREADS", "8"))
 
 # The shared cache (issue 15): the live fragments rendered once per version and the lean poll
 # path's version numbers. Redis when configured, so that every process shares them; local

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from core.views import stream_token
 from tournaments.views import home as tournament_views
 from tournaments.views import player as player_views
 
@@ -20,6 +21,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/", include("tournaments.urls_organiser")),
     path("practice/", include("practice.urls")),
     path("tables/", include("tables.urls")),
+    path("push/token", stream_token, name="stream_token"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
     path("api/", api.urls),

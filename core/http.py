@@ -53,8 +53,18 @@ def cache_headers(response: HttpResponse, *, fragment: bool) -> None:
         patch_cache_control(response, no_cache=True, private=True)
 
 
-def live_attrs(request: HttpRequest | None, tag: str, url: str | None = None) -> dict[str, Any]:
-    """What a live partial needs to poll: its URL, its tag as a header, the interval.
+def live_attrs(
+    request: HttpRequest | None,
+    tag: str,
+    url: str | None = None,
+    *,
+    topic: str = "",
+    order: int | None = None,
+) -> dict[str, Any]:
+    """What a live partial needs to poll: its URL, its tag as a header, the interval; and,
+    for push (issue 28, static/js/live.js), the topics whose news it follows (space
+    separated), its tag and the tournament version it shows (`order`), so that a pushed
+    fragment the same or older is not swapped in.
 
     A fragment shared by every viewer (tournaments.live_cache) is built without a request
     and names its URL. The interval is the same for all; static/js/app.js spreads each
@@ -67,6 +77,9 @@ def live_attrs(request: HttpRequest | None, tag: str, url: str | None = None) ->
         "url": url,
         "every": poll_seconds(),
         "headers": json.dumps({"If-None-Match": tag}),
+        "topic": topic,
+        "tag": tag,
+        "order": "" if order is None else order,
     }
 
 

@@ -148,7 +148,7 @@ def start_game(
         secrets.keep_game(game.pk, seed=seed, deal=[event.private for event in events])
         _set_awaited(game, adapter.awaiting(table), previous=[], mover=None)
         game.save(update_fields=["awaited", "next_deadline"])
-        publish_at_commit(f"game:{game.pk}")
+        publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
     return game
 
@@ -210,7 +210,7 @@ def apply_command(
         }
         if key:
             _keep_key(game, actor, key, digest, recorded)
-        publish_at_commit(f"game:{game.pk}")
+        publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
         view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
         return Outcome(
@@ -317,7 +317,7 @@ def undo_last(
         recorded = {"revision": game.revision, "undone": undone, "status": game.status}
         if key:
             _keep_key(game, actor, key, digest, recorded)
-        publish_at_commit(f"game:{game.pk}")
+        publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
         view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
         return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
@@ -355,7 +355,7 @@ def undo_after(*, game_id: int, seq: int, by: str) -> tuple[list[int], int]:
             return [], game.revision
         later.update(undone_at=timezone.now(), undone_by=by)
         _after_undo(game)
-        publish_at_commit(f"game:{game.pk}")
+        publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
         return undone, game.revision
 
@@ -377,7 +377,7 @@ def reconfigure(*, game_id: int, config: Mapping[str, Any]) -> None:
             raise Illegal(str(err)) from None
         # The revision counts the log's changes (a page compares it): a set-up is not one.
         game.save(update_fields=["config", "updated_at"])
-        publish_at_commit(f"game:{game.pk}")
+        publish_at_commit(f"game:{game.pk}", game.revision)
 
 
 def set_deadline(*, game_id: int, deadline: datetime | None) -> None:
@@ -396,7 +396,7 @@ def set_deadline(*, game_id: int, deadline: datetime | None) -> None:
         )
         game.next_deadline = min((d for d in [own, *seats] if d is not None), default=None)
         game.save(update_fields=["deadline", "next_deadline", "updated_at"])
-        publish_at_commit(f"game:{game.pk}")
+        publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
 
 
@@ -426,7 +426,7 @@ def abandon_game(*, game_id: int) -> None:
         game.status, game.revision = GameStatus.ABANDONED, game.revision + 1
         _set_awaited(game, [], game.awaited, mover=None)
         game.save(update_fields=["revision", "status", "awaited", "next_deadline", "updated_at"])
-        publish_at_commit(f"game:{game.pk}")
+        publish_at_commit(f"game:{game.pk}", game.revision)
 
 
 def stop_clock(*, game_id: int) -> None:

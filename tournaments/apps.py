@@ -6,9 +6,11 @@ class TournamentsConfig(AppConfig):
 
     def ready(self) -> None:
         from accounts.ratelimit import register_invite_check
+        from core import publish
         from play import clock
 
         from . import signals  # noqa: F401 - connects the receivers
+        from .push_topics import on_news, register_topics
         from .services.invitations import link_is_live
         from .services.refereeing import clock_keeper
 
@@ -24,3 +26,8 @@ class TournamentsConfig(AppConfig):
                 (request.POST.get("next") or request.GET.get("next") or "")[:500]
             )
         )
+
+        # Push (issue 28): a running duel's move reaches the room's screens, and the topics
+        # a page may follow are checked here when its stream's token is renewed.
+        publish.listen(on_news)
+        register_topics()

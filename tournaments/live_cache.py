@@ -22,7 +22,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from core import shared_cache
+from core import push, shared_cache
 from core.http import live_attrs
 from core.release import release
 
@@ -105,6 +105,29 @@ def _key(tournament: Tournament, name: str, tag: str) -> str:
     return fragment_key(_identity(tournament), name, tag)
 
 
+# -- push (issue 28) -------------------------------------------------------------------------
+
+
+def public_topic(tournament: Tournament, part: str) -> str:
+    """The push topic of a public part (a page's `live` partial, a big-screen panel): its
+    messages carry the part itself, rendered once for every spectator."""
+    return f"public:{tournament.slug}:{part}"
+
+
+def page_push(tournament: Tournament, parts: list[str]) -> dict[str, str] | None:
+    """The `push` of a whole public page (base.html), for the parts it shows."""
+    return push.stream(public_topic(tournament, part) for part in parts)
+
+
+def push_parts(tournament: Tournament, parts: dict[str, tuple[str, str]]) -> int:
+    """Sends each public part's fragment (part → (tag, html)) to its streams; how many went."""
+    sent = 0
+    for part, (tag, html) in parts.items():
+        if push.send(public_topic(tournament, part), tag, html, order=tournament.standings_version):
+            sent += 1
+    return sent
+
+
 # -- page contexts (the whole page builds the same, then renders per request) ---------------
 
 
@@ -113,7 +136,13 @@ def page_context(tournament: Tournament, page: str, tag: str) -> dict[str, Any]:
     return {
         "tournament": tournament,
         "page": page,
-        "live": live_attrs(None, tag, reverse(f"public:{page}", kwargs={"slug": tournament.slug})),
+        "live": live_attrs(
+            None,
+            tag,
+            reverse(f"public:{page}", kwargs={"slug": tournament.slug}),
+            topic=public_topic(tournament, page),
+            order=tournament.standings_version,
+        ),
         "api": api_links(tournament),
         **build(tournament),
     }
@@ -121,7 +150,10 @@ def page_context(tournament: Tournament, page: str, tag: str) -> dict[str, Any]:
 
 def screen_context(tournament: Tournament, panel: str, tag: str) -> dict[str, Any]:
     url = f"{reverse('public:screen', kwargs={'slug': tournament.slug})}?panel={panel}"
-    live = {f"live_{panel}": live_attrs(None, tag, url)}
+    topic = public_topic(tournament, f"screen-{panel}")
+    live = {
+        f"live_{panel}": live_attrs(None, tag, url, topic=topic, order=tournament.standings_version)
+    }
     if panel == "standings":
         return {**live, "board": standings.screen_standings(tournament)}
     if panel == "call":
@@ -308,16 +340,36 @@ def api_json(tournament: Tournament, endpoint: str, render: Callable[[], str]) -
 
 def warm(tournament: Tournament) -> int:
     """Render ahead what spectators will ask for after a change (run by a task after commit),
-    so their polls find it in the cache. Returns how many fragments were looked at."""
+    so their polls find it in the cache, and push each part to the pages that show it (issue
+    28). Returns how many fragments were looked at."""
     done = 0
+    pushed: dict[str, tuple[str, str]] = {}
     for page in PAGES:
-        page_parts(tournament, page, page_tag(tournament, page))  # and the row, the version
+        tag = page_tag(tournament, page)
+        found = page_parts(tournament, page, tag)  # and the row, the version
+        if found is not None:
+            pushed[page] = (tag, found[0])
         done += 2
     for panel in SCREEN_PANELS:
-        screen_fragment(tournament, panel, screen_tag(tournament, panel))
+        tag = screen_tag(tournament, panel)
+        pushed[f"screen-{panel}"] = (tag, screen_fragment(tournament, panel, tag))
         done += 1
     remember_version(tournament)
+    if push.enabled():
+        push_parts(tournament, pushed)
     return done
+
+
+def push_playing(tournament: Tournament) -> int:
+    """A running duel moved (no new version): the parts that show it, pushed (issue 28)."""
+    parts = {}
+    for page in ("home",):
+        tag = page_tag(tournament, page)
+        parts[page] = (tag, page_fragment(tournament, page, tag))
+    for panel in ("now", "call"):
+        tag = screen_tag(tournament, panel)
+        parts[f"screen-{panel}"] = (tag, screen_fragment(tournament, panel, tag))
+    return push_parts(tournament, parts)
 
 
 # -- the public version, for the lean poll path ---------------------------------------------

@@ -57,14 +57,27 @@ def advance_tournament(tournament_id: int) -> bool:
 def warm_live_pages(self, tournament_id: int) -> int:
     """After a change commits: render the new version's live fragments once, ahead of the
     spectators' polls (issue 15, tournaments/live_cache.py)."""
-    if self.request.is_eager:
+    from core import push
+
+    if self.request.is_eager and not push.enabled():
         # No worker (the embedded default, the tests): rendering here would only slow the
         # request that made the change; the first poll renders it, once, under the lock.
+        # (With push on, the pages wait for the pushed parts: rendered here, then.)
         return 0
     from .live_cache import warm
 
     tournament = _tournament(tournament_id)
     return warm(tournament) if tournament and tournament.published else 0
+
+
+@shared_task(ignore_result=True)
+def push_playing(tournament_id: int) -> int:
+    """A running duel of the tournament moved: the public parts that show it, rendered once
+    and pushed to the spectators' streams (issue 28)."""
+    from .live_cache import push_playing as push_parts
+
+    tournament = _tournament(tournament_id)
+    return push_parts(tournament) if tournament and tournament.published else 0
 
 
 @shared_task

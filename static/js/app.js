@@ -33,7 +33,7 @@
 // swapped fragment) its interval is redrawn between 0.85 and 1.15 times the page's.
 (function () {
   "use strict";
-  var EVERY = /^every (\d+(?:\.\d+)?)s$/;
+  var EVERY = /^every (\d+(?:\.\d+)?)s(,.*)?$/; // ", push": news by push (live.js)
   document.addEventListener("htmx:beforeProcessNode", function (event) {
     var elt = event.target;
     // The public pages' live parts and the big screen's panels (not the referee's console).
@@ -43,7 +43,7 @@
     var base = parseFloat(found[1]);
     elt.setAttribute("data-poll-base", String(base));
     var seconds = base * (0.85 + Math.random() * 0.3);
-    elt.setAttribute("hx-trigger", "every " + seconds.toFixed(2) + "s");
+    elt.setAttribute("hx-trigger", "every " + seconds.toFixed(2) + "s" + (found[2] || ""));
   });
 })();
 

@@ -17,6 +17,6 @@ def counting():
 def published():
     """The topics core.publish delivered, in order."""
     topics: list[str] = []
-    stop = publish.listen(topics.append)
+    stop = publish.listen(lambda topic, version: topics.append(topic))
     yield topics
     stop()

@@ -16,10 +16,14 @@ def bump_version(tournament: Tournament) -> int:
 
     Once the change commits, the lean poll path's copy of the version is rewritten (issue 15),
     so no poll is answered 304 from the old one (until then the old version is still what
-    every reader sees), and a worker renders the new version's live fragments ahead.
+    every reader sees), a worker renders the new version's live fragments ahead (and pushes
+    them to the public pages' streams), and the tournament's private pages hear of it by push
+    (`tournament:<pk>`, issue 28).
     """
     from django.db import transaction
     from django.db.models import F
+
+    from core.publish import publish_at_commit
 
     from ..live_cache import forget_version, publish_version, version_entry
     from ..tasks import enqueue_on_commit, warm_live_pages
@@ -32,4 +36,5 @@ def bump_version(tournament: Tournament) -> int:
     forget_version(slug)
     transaction.on_commit(lambda: publish_version(slug, entry), robust=True)
     enqueue_on_commit(warm_live_pages, tournament.pk)
+    publish_at_commit(f"tournament:{tournament.pk}", tournament.standings_version)
     return tournament.standings_version

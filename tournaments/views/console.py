@@ -26,6 +26,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.permissions import Action, can
+from core import push
 from core.errors import ServiceError
 from core.numbers import read_int
 from duels import selectors
@@ -47,6 +48,7 @@ from tournaments import presentation
 from tournaments import selectors_console as console_selectors
 from tournaments.access import tournament_view
 from tournaments.models import Tournament
+from tournaments.push_topics import tournament_topic
 from tournaments.services import refereeing
 from tournaments.services.corrections import correct_result
 from tournaments.views.organiser._common import confirmed
@@ -114,6 +116,7 @@ def _context(
     # Taking a duel is an explicit, confirmed choice of an organiser, never a move's effect.
     may_take = organiser and view.playing and duel.referee_id != user.pk
     names = _names(view)
+    topics = f"game:{duel.game_id} {tournament_topic(tournament)}" if duel.game_id else ""
     return {
         "tournament": tournament,
         "duel": duel,
@@ -136,6 +139,9 @@ def _context(
         "undo_url": _url("undo", tournament, duel),
         "poll_url": _url("poll", tournament, duel),
         "poll_seconds": POLL_SECONDS,
+        # Push (issue 28): another device's move, a ruling, a withdrawal within a second.
+        "topics": topics,
+        "push": push.stream(topics.split()),
         # Built only when a posted ending is shown back with its errors; otherwise the
         # template writes the fresh form from its choices (no form object on a move's answer).
         "ending_form": ending_form,

@@ -14,6 +14,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
+from core import push
 from core.http import cache_headers, live_attrs, not_modified, unchanged
 from tournaments.models import Entrant, StartTime
 from tournaments.selectors import tournaments_for_user
@@ -34,9 +35,11 @@ def my_tournaments(request: HttpRequest) -> HttpResponse:
         return not_modified(tag)
     entries = mine.my_entries(request.user)
     upcoming = next_for_players(request.user)
+    topics = _my_topics(request)
     context = {
         "entries": [(e, upcoming.get(e.tournament.pk)) for e in entries],
-        "live": live_attrs(request, tag),
+        "live": live_attrs(request, tag, topic=topics),
+        "push": None if fragment else push.stream(topics.split()),
     }
     if not fragment:
         context["staff"] = [row for row in tournaments_for_user(request.user) if row.roles]
@@ -78,6 +81,15 @@ def _my_tournaments_tag(request: HttpRequest) -> str:
     return _my_tag(request)[:-1] + f'-{digest}"'
 
 
+def _my_topics(request: HttpRequest) -> str:
+    """The push topics of my pages (issue 28): the tournaments I play in, whose every change
+    of state (a call, a table, a result) bumps their version. Empty with push off."""
+    if not push.enabled():
+        return ""
+    ids = Entrant.objects.filter(user=request.user).values_list("tournament_id", flat=True)
+    return " ".join(f"tournament:{pk}" for pk in sorted(set(ids))[: push.MAX_TOPICS])
+
+
 def _my_tag(request: HttpRequest) -> str:
     """The tag of "my duels": a digest of my duels' state (one query). Results, tables and
     starts all show in it, whichever tournament they belong to."""
@@ -106,7 +118,12 @@ def my_duels(request: HttpRequest) -> HttpResponse:
     fragment = bool(request.htmx)
     if fragment and unchanged(request, tag):
         return not_modified(tag)
-    context = {**mine.my_duels(request.user), "live": live_attrs(request, tag)}
+    topics = _my_topics(request)
+    context = {
+        **mine.my_duels(request.user),
+        "live": live_attrs(request, tag, topic=topics),
+        "push": None if fragment else push.stream(topics.split()),
+    }
     response = render(request, "public/my_duels.html" + ("#live" if fragment else ""), context)
     if fragment:
         response["ETag"] = tag  # only fragments: a page has its own nonce and CSRF token

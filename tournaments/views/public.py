@@ -73,6 +73,7 @@ def live_page(
         "live_html": mark_safe(live_html),  # noqa: S308 - rendered by our templates, escaped
         "nav_html": mark_safe(nav_html),  # noqa: S308 - likewise
         "read_only": not request.user.is_authenticated,
+        "push": live_cache.page_push(tournament, [page]),
     }
     response = render(request, template, context)
     cache_headers(response, fragment=False)
@@ -169,6 +170,7 @@ def screen(
         "clock": {"zone": tournament.time_zone, "now": local(tournament, timezone.now())},
         "parts": {name: mark_safe(html) for name, html in parts.items()},  # noqa: S308
         "read_only": not request.user.is_authenticated,
+        "push": live_cache.page_push(tournament, [f"screen-{p}" for p in (*panels, "call")]),
     }
     response = render(request, "public/screen.html", context)
     cache_headers(response, fragment=False)

@@ -1,0 +1,418 @@
+"""The stream server (issue 28): Server-Sent Events to open pages, a bare ASGI endpoint.
+
+It runs in every web process, beside Django (config/asgi.py: gunicorn's uvicorn workers
+serve this endpoint on the event loop and Django through a thread pool), on the site's own
+origin: the CSP's `connect-src 'self'` holds, no proxy routes paths, and an open stream costs
+no thread — a small object, a task that notices the browser leaving, and the connection.
+
+Each process keeps one Redis subscription (the channel `core.push.CHANNEL`) and fans each
+message out in-process to the streams following its topic. A stream's topics come from a
+signed token that a checked Django view issued (`core.push.token_for`): this endpoint checks
+the signature and the token's age, nothing else, and touches no database.
+
+What a stream does for a page:
+- `event: ready` at once: the page knows the stream works (a proxy that buffers never lets it
+  through, and the page falls back to polling);
+- `event: change` for each message of its topics, `id: <topic>@<number>`; a browser that
+  reconnects sends it back (`Last-Event-ID`) and is sent each topic's last message that is
+  newer (stored in Redis by the sender), so a short break loses nothing;
+- a comment every `HEARTBEAT` seconds, so that proxies and the browser keep the stream open;
+- messages of one topic at most every `COALESCE` seconds (the latest wins), and a stream
+  that reads slowly gets only each topic's latest;
+- it ends, with a retry hint, after `STREAM_SECONDS` (the browser comes back with a fresh
+  token: access is checked again), when the process shuts down, and when Redis is lost
+  (then new streams are refused, 503, until the subscription is back: pages poll meanwhile).
+A process holds at most `STREAMS_MAX` streams; beyond that it answers 503 and the page polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import signal
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from django.conf import settings
+
+from core import push
+
+logger = logging.getLogger(__name__)
+
+HEARTBEAT = 15.0  # seconds between comments on an idle stream
+COALESCE = 0.25  # seconds: a topic's messages are fanned out at most this often
+PING_EVERY = 5.0  # seconds between the subscription's pings; two missed: reconnect
+RECONNECT = (0.5, 1, 2, 5)  # seconds before each retry of a lost subscription
+
+Scope = dict[str, Any]
+
+
+def _frame(topic: str, raw: str) -> tuple[int, bytes] | None:
+    """A stored or published message ("<n> <json body>") as its SSE frame, built once for
+    every stream that gets it."""
+    number, _, body = raw.partition(" ")
+    if not number.isdigit() or not body.startswith("{"):
+        return None
+    n = int(number)
+    data = f'{{"t":{json.dumps(topic)},"n":{n},{body[1:]}' if body != "{}" else "{}"
+    return n, f"id: {topic}@{n}\nevent: change\ndata: {data}\n\n".encode()
+
+
+class Listener:
+    """One open stream: its topics, what waits to be sent, what was sent."""
+
+    __slots__ = ("topics", "pending", "sent", "wake", "closed", "why")
+
+    def __init__(self, topics: list[str], sent: dict[str, int]) -> None:
+        self.topics = topics
+        self.pending: dict[str, tuple[int, bytes]] = {}
+        self.sent = sent
+        self.wake = asyncio.Event()
+        self.closed = False
+        self.why = ""
+
+    def offer(self, topic: str, n: int, frame: bytes) -> None:
+        if n <= self.sent.get(topic, 0):
+            return
+        held = self.pending.get(topic)
+        if held is None or held[0] < n:
+            self.pending[topic] = (n, frame)  # a slow reader gets the topic's latest only
+            self.wake.set()
+
+    def take(self) -> bytes:
+        frames = []
+        for topic, (n, frame) in self.pending.items():
+            if n > self.sent.get(topic, 0):
+                self.sent[topic] = n
+                frames.append(frame)
+        self.pending.clear()
+        return b"".join(frames)
+
+    def close(self, why: str) -> None:
+        self.closed, self.why = True, why
+        self.wake.set()
+
+
+class Hub:
+    """The process's one subscription and its streams."""
+
+    def __init__(self) -> None:
+        self.by_topic: dict[str, set[Listener]] = {}
+        self.count = 0
+        self.healthy = False
+        self.closing = False
+        self.delivered = 0  # frames handed to streams, for /readyz and the benchmark
+        self._task: asyncio.Task | None = None
+        self._redis: Any = None
+        self._held: dict[str, tuple[int, bytes]] = {}
+        self._last_fanout: dict[str, float] = {}
+
+    # -- the streams ---------------------------------------------------------------------
+
+    def accepting(self) -> bool:
+        return self.healthy and not self.closing and self.count < settings.STREAMS_MAX
+
+    def add(self, listener: Listener) -> None:
+        self.count += 1
+        for topic in listener.topics:
+            self.by_topic.setdefault(topic, set()).add(listener)
+
+    def remove(self, listener: Listener) -> None:
+        self.count -= 1
+        for topic in listener.topics:
+            followers = self.by_topic.get(topic)
+            if followers is not None:
+                followers.discard(listener)
+                if not followers:
+                    del self.by_topic[topic]
+
+    def close_all(self, why: str) -> None:
+        for followers in list(self.by_topic.values()):
+            for listener in list(followers):
+                listener.close(why)
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "subscribed": self.healthy,
+            "streams": self.count,
+            "max": settings.STREAMS_MAX,
+            "delivered": self.delivered,
+        }
+
+    # -- messages ------------------------------------------------------------------------
+
+    def dispatch(self, topic: str, raw: str) -> None:
+        """A message from the channel: fanned out now, or held until the topic's last
+        fan-out is `COALESCE` old (the latest held wins)."""
+        if topic not in self.by_topic:
+            return
+        framed = _frame(topic, raw)
+        if framed is None:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        last = self._last_fanout.get(topic, 0.0)
+        if now - last >= COALESCE and topic not in self._held:
+            self._fan_out(topic, *framed, now)
+            return
+        if topic not in self._held:
+            loop.call_at(last + COALESCE, self._release, topic)
+        held = self._held.get(topic)
+        if held is None or held[0] < framed[0]:
+            self._held[topic] = framed
+
+    def _release(self, topic: str) -> None:
+        framed = self._held.pop(topic, None)
+        if framed is not None:
+            self._fan_out(topic, *framed, asyncio.get_running_loop().time())
+
+    def _fan_out(self, topic: str, n: int, frame: bytes, now: float) -> None:
+        self._last_fanout[topic] = now
+        for listener in self.by_topic.get(topic, ()):
+            listener.offer(topic, n, frame)
+            self.delivered += 1
+
+    async def stored(self, topics: list[str]) -> dict[str, tuple[int, bytes]]:
+        """Each topic's last message as Redis keeps it (for a stream that resumes)."""
+        if self._redis is None:
+            return {}
+        try:
+            values = await self._redis.mget([push.LAST_PREFIX + t for t in topics])
+        except Exception:  # noqa: BLE001 - resuming is a help: the page's poll catches up
+            logger.info("stored messages unreadable", exc_info=True)
+            return {}
+        found = {}
+        for topic, value in zip(topics, values, strict=True):
+            framed = value and _frame(topic, value.decode())
+            if framed:
+                found[topic] = framed
+        return found
+
+    # -- the subscription ----------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._task is None and push.enabled():
+            self._task = asyncio.get_running_loop().create_task(self._subscribe())
+
+    async def stop(self) -> None:
+        self.closing = True
+        self.close_all("shutdown")
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _subscribe(self) -> None:
+        import redis.asyncio as aioredis
+
+        attempt = 0
+        while not self.closing:
+            client = aioredis.Redis.from_url(
+                settings.REDIS_URL,
+                socket_connect_timeout=settings.REDIS_CONNECT_TIMEOUT,
+                socket_timeout=max(settings.REDIS_SOCKET_TIMEOUT, 2 * PING_EVERY),
+                retry=None,
+            )
+            pubsub = client.pubsub()
+            try:
+                await pubsub.subscribe(push.CHANNEL)
+                self._redis, self.healthy, attempt = client, True, 0
+                logger.info("stream hub subscribed")
+                await self._listen(pubsub)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any loss of Redis: close, retry
+                if self.healthy:
+                    logger.warning("stream hub lost Redis (%s): streams closed", exc)
+            finally:
+                self.healthy, self._redis = False, None
+                self.close_all("redis")
+                try:
+                    await pubsub.aclose()
+                    await client.aclose()
+                except Exception:  # noqa: BLE001 - closing what is lost already
+                    logger.debug("closing the lost subscription failed", exc_info=True)
+            await asyncio.sleep(RECONNECT[min(attempt, len(RECONNECT) - 1)])
+            attempt += 1
+
+    async def _listen(self, pubsub: Any) -> None:
+        """Reads the channel; a ping every `PING_EVERY` s, and a Redis that stops answering
+        them (frozen: the connection stays open, nothing comes back) counts as lost."""
+        loop = asyncio.get_running_loop()
+        last_pong = next_ping = loop.time()
+        while not self.closing:
+            now = loop.time()
+            if now >= next_ping:
+                await pubsub.ping()
+                next_ping = now + PING_EVERY
+            if now - last_pong > 2.5 * PING_EVERY:
+                raise ConnectionError("Redis stopped answering the subscription's pings")
+            message = await pubsub.get_message(timeout=1.0)
+            if message is None:
+                continue
+            kind = message.get("type")
+            if kind == "pong" or (kind == "message" and message.get("data") == b"PONG"):
+                last_pong = loop.time()
+                continue
+            if kind != "message":
+                continue
+            data = message["data"]
+            topic, _, raw = (data.decode() if isinstance(data, bytes) else data).partition(" ")
+            self.dispatch(topic, raw)
+            if len(self._last_fanout) > 10_000:  # a bound: only recent fan-outs matter
+                cutoff = loop.time() - COALESCE
+                self._last_fanout = {t: at for t, at in self._last_fanout.items() if at > cutoff}
+
+
+hub = Hub()
+
+
+# -- the endpoint ---------------------------------------------------------------------------
+
+
+async def _refuse(send: Any, status: int, text: str, retry_after: int | None = None) -> None:
+    headers = [(b"content-type", b"text/plain; charset=utf-8"), (b"cache-control", b"no-store")]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(retry_after).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": text.encode()})
+
+
+def _known(scope: Scope, query: dict[str, list[str]]) -> dict[str, int]:
+    """What the page says it has seen: `Last-Event-ID` ("<topic>@<n>", sent back by the
+    browser when it reconnects), or `last` in the query (the page's own, after it renewed its
+    token) as "<topic>@<n>,…"."""
+    seen = ""
+    for name, value in scope.get("headers", ()):
+        if name == b"last-event-id":
+            seen = value.decode("latin-1")[:2000]
+    seen = ",".join(filter(None, [seen, *query.get("last", [])]))[:4000]
+    known: dict[str, int] = {}
+    for item in seen.split(","):
+        topic, _, number = item.strip().rpartition("@")
+        if topic and number.isdigit():
+            known[topic] = max(known.get(topic, 0), int(number))
+    return known
+
+
+async def _watch_disconnect(receive: Any, listener: Listener) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            listener.close("gone")
+            return
+
+
+async def stream(scope: Scope, receive: Any, send: Any) -> None:
+    if scope["method"] not in ("GET", "HEAD"):
+        await _refuse(send, 405, "Streams are read with GET.")
+        return
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1")[:8000])
+    topics = push.topics_of((query.get("t") or [""])[0])
+    if topics is None:
+        await _refuse(send, 403, "This stream's token is not valid (or too old): reload.")
+        return
+    hub.start()
+    if not hub.accepting():
+        await _refuse(send, 503, "No stream now: the page polls instead.", retry_after=30)
+        return
+    known = {t: n for t, n in _known(scope, query).items() if t in topics}
+    listener = Listener(topics, dict(known))
+    hub.add(listener)
+    watcher = asyncio.get_running_loop().create_task(_watch_disconnect(receive, listener))
+    try:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", b"text/event-stream; charset=utf-8"),
+                    (b"cache-control", b"no-store"),
+                    # nginx and some others buffer a response unless told not to.
+                    (b"x-accel-buffering", b"no"),
+                ],
+            }
+        )
+        retry = random.randint(1000, 4000)  # after a restart, a crowd comes back spread out
+        ready = json.dumps({"topics": topics, "resumed": bool(known)})
+        await send(
+            {
+                "type": "http.response.body",
+                "body": f"retry: {retry}\nevent: ready\ndata: {ready}\n\n".encode(),
+                "more_body": True,
+            }
+        )
+        if known:  # a reconnect: each topic's last message, if newer than what it saw
+            for topic, (n, frame) in (await hub.stored(topics)).items():
+                listener.offer(topic, n, frame)
+        ends = time.monotonic() + settings.STREAM_SECONDS * random.uniform(0.8, 1.0)
+        while not listener.closed:
+            try:
+                async with asyncio.timeout(HEARTBEAT):
+                    await listener.wake.wait()
+            except TimeoutError:
+                if time.monotonic() > ends:
+                    listener.close("renew")
+                    break
+                await send({"type": "http.response.body", "body": b": hb\n\n", "more_body": True})
+                continue
+            listener.wake.clear()
+            body = listener.take()
+            if body:
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+        if listener.why != "gone":
+            end = json.dumps({"why": listener.why})
+            await send(
+                {
+                    "type": "http.response.body",
+                    "body": f"event: bye\ndata: {end}\n\n".encode(),
+                    "more_body": False,
+                }
+            )
+    except OSError:  # the connection went away while writing
+        pass
+    finally:
+        hub.remove(listener)
+        watcher.cancel()
+
+
+async def lifespan(receive: Any, send: Any) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            hub.start()
+            _close_on_terminate()
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await hub.stop()
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
+
+def _close_on_terminate() -> None:
+    """The server waits for open responses to end before it shuts down (and tells the
+    application only after): streams never end by themselves, so a graceful restart would
+    wait its whole timeout and then cut them. The signal that starts the shutdown closes them
+    first, each with its retry hint, and the server's own handler then runs as before."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            previous = signal.getsignal(sig)
+        except ValueError:  # not the main thread (a test's server): nothing to chain
+            return
+
+        def handler(number: int, frame: Any, previous: Any = previous) -> None:
+            loop.call_soon_threadsafe(_closing)
+            if callable(previous):
+                previous(number, frame)
+
+        try:
+            signal.signal(sig, handler)
+        except ValueError:
+            return
+
+
+def _closing() -> None:
+    hub.closing = True
+    hub.close_all("shutdown")

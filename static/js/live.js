@@ -1,0 +1,164 @@
+// Push to open pages (issue 28). A page whose view named topics carries
+// <meta name="push" content="<stream address>" data-renew=… data-topics=…>; its live parts
+// carry data-topic. With a stream up, news arrives within a second:
+// - a public topic's message holds the part itself (rendered once for every spectator):
+//   it replaces the part, unless the part shows that version already or a newer one;
+// - a private topic's message holds only its version: the part asks its own (checked) view,
+//   as its poll does, carrying that version (X-Push-Version), so that no copy older than it
+//   answers.
+// The polls go on, slower (data-slow seconds), to catch anything lost. Without a stream (no
+// Redis, a proxy that buffers, the server's limit reached, an error) the page polls as
+// before. Works without this file: the page polls.
+(function () {
+  "use strict";
+  var meta = document.querySelector('meta[name="push"]');
+  if (!meta || !window.EventSource || !window.JSON) return;
+  var SLOW = 1000 * parseFloat(meta.getAttribute("data-slow") || "30");
+  var READY_WITHIN = 8000; // a stream that says nothing this long is buffered on the way
+  var topics = (meta.getAttribute("data-topics") || "").split(" ").filter(Boolean);
+  var source = null;
+  var up = false;
+  var readyTimer = null;
+  var failures = 0;
+  var seen = {}; // topic → the number of the last message taken
+  var fetchedAt = {}; // a live part's id → when it last asked its view
+
+  function say(state) {
+    up = state === "up";
+    document.documentElement.setAttribute("data-push", state);
+  }
+
+  function parts(topic) {
+    return Array.prototype.filter.call(document.querySelectorAll("[data-topic]"), function (el) {
+      return (el.getAttribute("data-topic") || "").split(" ").indexOf(topic) !== -1;
+    });
+  }
+
+  function take(message) {
+    if (!message || !message.t || (seen[message.t] || 0) >= message.n) return;
+    seen[message.t] = message.n;
+    parts(message.t).forEach(function (el) {
+      if (typeof message.html === "string") {
+        if (el.getAttribute("data-tag") === String(message.v)) return;
+        var shown = parseInt(el.getAttribute("data-tv") || "0", 10);
+        if (typeof message.tv === "number" && message.tv < shown) return;
+        if (el.id) fetchedAt[el.id] = Date.now();
+        window.htmx.swap(el, message.html, { swapStyle: "outerHTML" });
+      } else {
+        el.setAttribute("data-push-version", message.v === null ? "" : String(message.v));
+        window.htmx.trigger(el, "push");
+      }
+    });
+  }
+
+  // After a first connection, the parts ask once: what changed between the page and its
+  // stream. A stream that resumed (Last-Event-ID) was sent what it missed instead.
+  function refreshAll() {
+    document.querySelectorAll("[data-topic]").forEach(function (el) {
+      window.htmx.trigger(el, "push");
+    });
+  }
+
+  function resumeFrom() {
+    return Object.keys(seen)
+      .map(function (topic) {
+        return topic + "@" + seen[topic];
+      })
+      .join(",");
+  }
+
+  function connect(url) {
+    if (source) source.close();
+    var last = resumeFrom();
+    source = new EventSource(last ? url + "&last=" + encodeURIComponent(last) : url);
+    clearTimeout(readyTimer);
+    readyTimer = setTimeout(function () {
+      if (up) return;
+      // Nothing came: a proxy on the way holds the stream back. Polls it is, for this page.
+      source.close();
+      say("buffered");
+    }, READY_WITHIN);
+    source.addEventListener("ready", function (event) {
+      clearTimeout(readyTimer);
+      failures = 0;
+      say("up");
+      var info = {};
+      try {
+        info = JSON.parse(event.data);
+      } catch (error) {
+        info = {};
+      }
+      if (!info.resumed) refreshAll();
+    });
+    source.addEventListener("change", function (event) {
+      try {
+        take(JSON.parse(event.data));
+      } catch (error) {
+        // A message this page cannot read: its poll brings the news instead.
+      }
+    });
+    source.addEventListener("bye", function () {
+      say("down"); // the server ends the stream (a restart, a renewal): the browser comes back
+    });
+    source.onerror = function () {
+      say("down");
+      clearTimeout(readyTimer);
+      if (source.readyState === EventSource.CLOSED) renew();
+    };
+  }
+
+  // A stream refused (its token too old, the server full or without Redis): a fresh token
+  // from the checked view, after a pause that grows with each failure; polls meanwhile.
+  function renew() {
+    failures += 1;
+    var pause = Math.min(60000, 1000 * Math.pow(2, failures)) * (0.5 + Math.random() / 2);
+    setTimeout(function () {
+      var query = topics
+        .map(function (topic) {
+          return "topic=" + encodeURIComponent(topic);
+        })
+        .join("&");
+      fetch(meta.getAttribute("data-renew") + "?" + query, { credentials: "same-origin" })
+        .then(function (response) {
+          if (response.status === 403 || response.status === 404) return null; // polls only
+          if (!response.ok) throw new Error(String(response.status));
+          return response.json();
+        })
+        .then(function (stream) {
+          if (stream && stream.url) connect(stream.url);
+        })
+        .catch(function () {
+          renew();
+        });
+    }, pause);
+  }
+
+  // Polls: a live part asks at its interval while no stream is up, and at most every SLOW
+  // milliseconds while one is (a message that was lost still arrives).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-topic")) return;
+    var cause = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    var pushed = cause && cause.type === "push";
+    var key = elt.id || elt.getAttribute("data-topic");
+    if (!pushed && up && Date.now() - (fetchedAt[key] || 0) < SLOW) {
+      event.preventDefault();
+      return;
+    }
+    fetchedAt[key] = Date.now();
+  });
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    var cause = event.detail && event.detail.triggeringEvent;
+    if (!elt || !cause || cause.type !== "push" || !elt.getAttribute) return;
+    var version = elt.getAttribute("data-push-version");
+    if (version) event.detail.headers["X-Push-Version"] = version;
+  });
+
+  say("down");
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () {
+      connect(meta.getAttribute("content"));
+    });
+  } else connect(meta.getAttribute("content"));
+})();
