@@ -17,15 +17,24 @@ from django.core.wsgi import get_wsgi_application  # noqa: E402
 
 from core import streams  # noqa: E402
 
-django_app = WSGIMiddleware(get_wsgi_application(), workers=settings.WEB_THREADS)
 STREAM_PATH = settings.PUSH_PATH
 
 
-async def application(scope, receive, send):
-    kind = scope["type"]
-    if kind == "http" and scope["path"] == STREAM_PATH:
-        await streams.stream(scope, receive, send)
-    elif kind == "http":
-        await django_app(scope, receive, send)
-    elif kind == "lifespan":
-        await streams.lifespan(receive, send)
+def build(wsgi_app):
+    """The web process's ASGI application around a Django WSGI application (a test's server
+    wraps Django's own with its static files handler, as `live_server` does)."""
+    django_app = WSGIMiddleware(wsgi_app, workers=settings.WEB_THREADS)
+
+    async def application(scope, receive, send):
+        kind = scope["type"]
+        if kind == "http" and scope["path"] == STREAM_PATH:
+            await streams.stream(scope, receive, send)
+        elif kind == "http":
+            await django_app(scope, receive, send)
+        elif kind == "lifespan":
+            await streams.lifespan(receive, send)
+
+    return application
+
+
+application = build(get_wsgi_application())

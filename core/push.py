@@ -39,7 +39,6 @@ from core import redis_guard
 
 logger = logging.getLogger(__name__)
 
-CHANNEL = "push"  # the one channel every stream process subscribes to
 LAST_PREFIX = "push:last:"  # the topic's last message, for a stream that resumes
 SEQ_PREFIX = "push:n:"  # the topic's message counter
 KEEP_SECONDS = 3600  # a page away longer than this reloads its news by its poll anyway
@@ -50,16 +49,26 @@ MAX_TOPIC_LENGTH = 120
 breaker = redis_guard.Breaker("push")
 
 # KEYS: the topic's counter, its stored copy. ARGV: the topic, the message's JSON body, the
-# keep time. The number goes in front of the body ("<n> <json>"), so that nobody has to
+# keep time, the channel. The number goes in front of the body ("<n> <json>"), so that nobody has to
 # parse JSON in Lua, and the stream server reads it without parsing the body either.
 _SEND = """
 local n = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]) * 24)
 local message = n .. ' ' .. ARGV[2]
 redis.call('SET', KEYS[2], message, 'EX', tonumber(ARGV[3]))
-redis.call('PUBLISH', 'push', ARGV[1] .. ' ' .. message)
+redis.call('PUBLISH', ARGV[4], ARGV[1] .. ' ' .. message)
 return n
 """
+
+
+def channel() -> str:
+    """The one channel every stream process subscribes to. Redis's channels are shared by
+    all its numbered databases: the database's number keeps two sites (or two test workers)
+    on one Redis apart, as their keys are."""
+    from urllib.parse import urlsplit
+
+    number = urlsplit(settings.REDIS_URL).path.strip("/") or "0"
+    return f"push.{number}"
 
 
 def enabled() -> bool:
@@ -129,7 +138,7 @@ def send(
             breaker.call(
                 lambda: script(
                     keys=[SEQ_PREFIX + topic, LAST_PREFIX + topic],
-                    args=[topic, text, KEEP_SECONDS],
+                    args=[topic, text, KEEP_SECONDS, channel()],
                 )
             )
         )

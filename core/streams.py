@@ -5,7 +5,7 @@ serve this endpoint on the event loop and Django through a thread pool), on the 
 origin: the CSP's `connect-src 'self'` holds, no proxy routes paths, and an open stream costs
 no thread — a small object, a task that notices the browser leaving, and the connection.
 
-Each process keeps one Redis subscription (the channel `core.push.CHANNEL`) and fans each
+Each process keeps one Redis subscription (the channel `core.push.channel()`) and fans each
 message out in-process to the streams following its topic. A stream's topics come from a
 signed token that a checked Django view issued (`core.push.token_for`): this endpoint checks
 the signature and the token's age, nothing else, and touches no database.
@@ -109,6 +109,7 @@ class Hub:
         self._redis: Any = None
         self._held: dict[str, tuple[int, bytes]] = {}
         self._last_fanout: dict[str, float] = {}
+        self._subscribed: asyncio.Event | None = None
 
     # -- the streams ---------------------------------------------------------------------
 
@@ -195,7 +196,17 @@ class Hub:
 
     def start(self) -> None:
         if self._task is None and push.enabled():
+            self._subscribed = asyncio.Event()
             self._task = asyncio.get_running_loop().create_task(self._subscribe())
+
+    async def wait_subscribed(self, seconds: float) -> None:
+        if self._subscribed is None:
+            return
+        try:
+            async with asyncio.timeout(seconds):
+                await self._subscribed.wait()
+        except TimeoutError:
+            pass
 
     async def stop(self) -> None:
         self.closing = True
@@ -216,8 +227,10 @@ class Hub:
             )
             pubsub = client.pubsub()
             try:
-                await pubsub.subscribe(push.CHANNEL)
+                await pubsub.subscribe(push.channel())
                 self._redis, self.healthy, attempt = client, True, 0
+                if self._subscribed is not None:
+                    self._subscribed.set()
                 logger.info("stream hub subscribed")
                 await self._listen(pubsub)
             except asyncio.CancelledError:
@@ -227,6 +240,8 @@ class Hub:
                     logger.warning("stream hub lost Redis (%s): streams closed", exc)
             finally:
                 self.healthy, self._redis = False, None
+                if self._subscribed is not None:
+                    self._subscribed.clear()
                 self.close_all("redis")
                 try:
                     await pubsub.aclose()
@@ -313,13 +328,16 @@ async def stream(scope: Scope, receive: Any, send: Any) -> None:
     if topics is None:
         await _refuse(send, 403, "This stream's token is not valid (or too old): reload.")
         return
-    hub.start()
-    if not hub.accepting():
+    own = hub  # the process's hub as this stream found it (a test's server may renew it)
+    own.start()
+    if not own.healthy and not own.closing:
+        await own.wait_subscribed(1.0)  # a hub just started: its subscription is on its way
+    if not own.accepting():
         await _refuse(send, 503, "No stream now: the page polls instead.", retry_after=30)
         return
     known = {t: n for t, n in _known(scope, query).items() if t in topics}
     listener = Listener(topics, dict(known))
-    hub.add(listener)
+    own.add(listener)
     watcher = asyncio.get_running_loop().create_task(_watch_disconnect(receive, listener))
     try:
         await send(
@@ -344,7 +362,7 @@ async def stream(scope: Scope, receive: Any, send: Any) -> None:
             }
         )
         if known:  # a reconnect: each topic's last message, if newer than what it saw
-            for topic, (n, frame) in (await hub.stored(topics)).items():
+            for topic, (n, frame) in (await own.stored(topics)).items():
                 listener.offer(topic, n, frame)
         ends = time.monotonic() + settings.STREAM_SECONDS * random.uniform(0.8, 1.0)
         while not listener.closed:
@@ -373,7 +391,7 @@ async def stream(scope: Scope, receive: Any, send: Any) -> None:
     except OSError:  # the connection went away while writing
         pass
     finally:
-        hub.remove(listener)
+        own.remove(listener)
         watcher.cancel()
 
 
@@ -381,6 +399,7 @@ async def lifespan(receive: Any, send: Any) -> None:
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
+            _fresh_hub()
             hub.start()
             _close_on_terminate()
             await send({"type": "lifespan.startup.complete"})
@@ -388,6 +407,13 @@ async def lifespan(receive: Any, send: Any) -> None:
             await hub.stop()
             await send({"type": "lifespan.shutdown.complete"})
             return
+
+
+def _fresh_hub() -> None:
+    """A server starting in a process where another ran (a test's) gets a hub of its own:
+    the one before belonged to a loop that is gone."""
+    global hub
+    hub = Hub()
 
 
 def _close_on_terminate() -> None:
@@ -403,7 +429,7 @@ def _close_on_terminate() -> None:
             return
 
         def handler(number: int, frame: Any, previous: Any = previous) -> None:
-            loop.call_soon_threadsafe(_closing)
+            loop.call_soon_threadsafe(close_streams)
             if callable(previous):
                 previous(number, frame)
 
@@ -413,6 +439,7 @@ def _close_on_terminate() -> None:
             return
 
 
-def _closing() -> None:
+def close_streams() -> None:
+    """Every stream ends now, with its retry hint, and none is accepted (a shutdown)."""
     hub.closing = True
     hub.close_all("shutdown")

@@ -452,6 +452,7 @@ NOT_FUZZED = {
 QUERIES: dict[str, tuple[str, list[str]]] = {
     "duels:poll": ("referee", ["rev"]),
     "duels:replay": ("anonymous", ["step"]),
+    "stream_token": ("anonymous", ["topic"]),
     "organiser:audit": ("organiser", ["page", "action", "who"]),
     "public:screen": ("anonymous", ["panel", "show"]),
     "tables:poll": ("player", ["rev"]),

@@ -5,7 +5,9 @@
 - `public:<slug>:<part>`: a public page's `live` part or a big-screen panel, carried in the
   message itself (tournaments.live_cache pushes them once per version, and for each move of
   a running duel);
-- `game:<pk>` of a tournament duel: its referee's console (its revision only).
+- `duel:<pk>`: its referees' consoles (the game's revision only). A duel's game is dealt at
+  its first move, so a console open before it follows the duel, not the game: each change
+  of a duel's game is announced again under the duel's topic (`on_news`).
 
 A topic is followed by whoever may see what it is about; its token is issued by the page's
 own view, or renewed through core.views.stream_token with the checks below.
@@ -29,9 +31,10 @@ def tournament_topic(tournament: Tournament) -> str:
     return f"tournament:{tournament.pk}"
 
 
-def on_news(topic: str, version: object) -> None:
-    """`core.publish`'s listener: a tournament duel's move (no new tournament version) is
-    shown to the room, so the public parts that draw it are pushed again (a task)."""
+def on_news(topic: str, version: int | str | None) -> None:
+    """`core.publish`'s listener: a tournament duel's game changed. Its consoles hear of it
+    (`duel:<pk>`), and, the tournament being published, the public parts that show the
+    running duel to the room are pushed again (a task: a move is no new version)."""
     if not topic.startswith("game:") or not push.enabled():
         return
     from duels.models import Duel
@@ -41,12 +44,16 @@ def on_news(topic: str, version: object) -> None:
     game_id = topic.partition(":")[2]
     if not game_id.isdigit():
         return
-    tournament_id = (
-        Duel.objects.filter(game_id=int(game_id), tournament__published=True)
-        .values_list("tournament_id", flat=True)
+    row = (
+        Duel.objects.filter(game_id=int(game_id))
+        .values_list("pk", "tournament_id", "tournament__published")
         .first()
     )
-    if tournament_id is not None:
+    if row is None:
+        return
+    duel_id, tournament_id, published = row
+    push.send(f"duel:{duel_id}", version)
+    if published:
         redis_guard.send(push_playing, (tournament_id,))
 
 
@@ -65,14 +72,14 @@ def _may_follow_public(request: HttpRequest, key: str) -> bool:
     return bool(part) and tournament is not None and can_view(request.user, tournament)
 
 
-def _may_follow_game(request: HttpRequest, key: str) -> bool:
+def _may_follow_duel(request: HttpRequest, key: str) -> bool:
     from duels.models import Duel
 
-    duel = Duel.objects.filter(game_id=int(key)).select_related("tournament").first()
+    duel = Duel.objects.filter(pk=int(key)).select_related("tournament").first()
     return duel is not None and can(request.user, Action.REFEREE_DUELS, duel.tournament)
 
 
 def register_topics() -> None:
     push.register("tournament", _may_follow_tournament)
     push.register("public", _may_follow_public)
-    push.register("game", _may_follow_game)
+    push.register("duel", _may_follow_duel)

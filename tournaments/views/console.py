@@ -116,7 +116,7 @@ def _context(
     # Taking a duel is an explicit, confirmed choice of an organiser, never a move's effect.
     may_take = organiser and view.playing and duel.referee_id != user.pk
     names = _names(view)
-    topics = f"game:{duel.game_id} {tournament_topic(tournament)}" if duel.game_id else ""
+    topics = f"duel:{duel.pk} {tournament_topic(tournament)}"
     return {
         "tournament": tournament,
         "duel": duel,
