@@ -41,6 +41,7 @@ logger = logging.getLogger(__name__)
 
 LAST_PREFIX = "push:last:"  # the topic's last message, for a stream that resumes
 SEQ_PREFIX = "push:n:"  # the topic's message counter
+VERSION_PREFIX = "push:v:"  # the topic's last version, told to a stream as it opens
 KEEP_SECONDS = 3600  # a page away longer than this reloads its news by its poll anyway
 TOKEN_SALT = "core.push.stream"  # noqa: S105 - a signing salt, not a secret
 MAX_TOPICS = 16  # a page follows a handful; a token is bounded like every input
@@ -48,14 +49,16 @@ MAX_TOPIC_LENGTH = 120
 
 breaker = redis_guard.Breaker("push")
 
-# KEYS: the topic's counter, its stored copy. ARGV: the topic, the message's JSON body, the
-# keep time, the channel. The number goes in front of the body ("<n> <json>"), so that nobody has to
-# parse JSON in Lua, and the stream server reads it without parsing the body either.
+# KEYS: the topic's counter, its stored copy, its version. ARGV: the topic, the message's JSON
+# body, the keep time, the channel, the version as JSON. The number goes in front of the body
+# ("<n> <json>"), so that nobody has to parse JSON in Lua, and the stream server reads it
+# without parsing the body either.
 _SEND = """
 local n = redis.call('INCR', KEYS[1])
 redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]) * 24)
 local message = n .. ' ' .. ARGV[2]
 redis.call('SET', KEYS[2], message, 'EX', tonumber(ARGV[3]))
+redis.call('SET', KEYS[3], ARGV[5], 'EX', tonumber(ARGV[3]))
 redis.call('PUBLISH', ARGV[4], ARGV[1] .. ' ' .. message)
 return n
 """
@@ -137,8 +140,8 @@ def send(
         return int(
             breaker.call(
                 lambda: script(
-                    keys=[SEQ_PREFIX + topic, LAST_PREFIX + topic],
-                    args=[topic, text, KEEP_SECONDS, channel()],
+                    keys=[SEQ_PREFIX + topic, LAST_PREFIX + topic, VERSION_PREFIX + topic],
+                    args=[topic, text, KEEP_SECONDS, channel(), json.dumps(version)],
                 )
             )
         )

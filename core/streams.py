@@ -12,7 +12,8 @@ the signature and the token's age, nothing else, and touches no database.
 
 What a stream does for a page:
 - `event: ready` at once: the page knows the stream works (a proxy that buffers never lets it
-  through, and the page falls back to polling);
+  through, and the page falls back to polling), with each topic's last version, so that a
+  page drawn before a change can tell;
 - `event: change` for each message of its topics, `id: <topic>@<number>`; a browser that
   reconnects sends it back (`Last-Event-ID`) and is sent each topic's last message that is
   newer (stored in Redis by the sender), so a short break loses nothing;
@@ -175,6 +176,25 @@ class Hub:
         for listener in self.by_topic.get(topic, ()):
             listener.offer(topic, n, frame)
             self.delivered += 1
+
+    async def versions(self, topics: list[str]) -> dict[str, Any]:
+        """Each topic's last version (a stream just opened tells its page, which reloads
+        what is older: a page drawn before a change it has no stream for yet)."""
+        if self._redis is None:
+            return {}
+        try:
+            values = await self._redis.mget([push.VERSION_PREFIX + t for t in topics])
+        except Exception:  # noqa: BLE001 - a help only: the page's poll catches up
+            logger.info("stored versions unreadable", exc_info=True)
+            return {}
+        found = {}
+        for topic, value in zip(topics, values, strict=True):
+            if value and len(value) < 200:
+                try:
+                    found[topic] = json.loads(value)
+                except ValueError:
+                    continue
+        return found
 
     async def stored(self, topics: list[str]) -> dict[str, tuple[int, bytes]]:
         """Each topic's last message as Redis keeps it (for a stream that resumes)."""
@@ -353,7 +373,8 @@ async def stream(scope: Scope, receive: Any, send: Any) -> None:
             }
         )
         retry = random.randint(1000, 4000)  # after a restart, a crowd comes back spread out
-        ready = json.dumps({"topics": topics, "resumed": bool(known)})
+        versions = {} if known else await own.versions(topics)
+        ready = json.dumps({"topics": topics, "resumed": bool(known), "versions": versions})
         await send(
             {
                 "type": "http.response.body",

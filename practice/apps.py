@@ -9,8 +9,11 @@ class PracticeConfig(AppConfig):
     def ready(self) -> None:
         # The core's clock ends a Trois game at its 25 minutes, and must lock, check and
         # settle it as practice does for any write (practice.game_services.clock_keeper).
+        from core import push
         from play import clock
 
-        from .game_services import clock_keeper
+        from .game_services import clock_keeper, may_follow_game
 
         clock.keep(clock_keeper)
+        # A practice game's news (issue 28: its clock), for the person who plays it.
+        push.register("game", may_follow_game)

@@ -186,3 +186,11 @@ def _settle(practice: PracticeGame, outcome: play.Outcome) -> None:
             else Outcome.DRAWN
         )
     practice.save(update_fields=["finished", "outcome", "updated_at"])
+
+
+def may_follow_game(request: Any, key: str) -> bool:
+    """May this viewer follow game `key`'s news (push, issue 28)? Its player only."""
+    user = request.user
+    return (
+        user.is_authenticated and PracticeGame.objects.filter(game_id=int(key), user=user).exists()
+    )

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core import push
 from core.numbers import read_int
 from duels.forms import new_intent
 from games.cpt113.cards import COLOURS as CPT_COLOURS
@@ -17,6 +18,7 @@ from games.cpt113.state import LETTERS, group_name
 from games.trois.cards import COLOURS as TROIS_COLOURS
 from games.trois.cards import label as trois_label
 from play import clock
+from play.models import GameStatus
 
 from . import game_services
 from .game import Refused
@@ -108,6 +110,11 @@ def _table(
     if game.kind == PracticeGame.Kind.TROIS:
         context.update(_trois(game, view))
         template = "practice/trois.html"
+        if game.game.deadline and game.game.status == GameStatus.PLAYING:
+            # The clock may end the game while the page is open (issue 28): its news
+            # reloads the page.
+            context["topic"] = f"game:{game.game_id}"
+            context["push"] = push.stream([context["topic"]])
     else:
         context.update(_cpt113(view))
         template = "practice/cpt113.html"

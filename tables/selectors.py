@@ -349,3 +349,10 @@ def replay(table: CasualTable, step: int | None) -> ReplayView:
         moves=[LogEntry(seq, list(summary), False) for _, seq, _, summary, _, _ in moves],
         teams=_team_labels(table),
     )
+
+
+def may_follow_game(request: Any, key: str) -> bool:
+    """May this viewer follow the news of game `key` (push, issue 28)? A table's owner and
+    its accepted co-referees, as its console."""
+    table = CasualTable.objects.filter(game_id=int(key)).first()
+    return table is not None and services.may_referee(request.user, table)

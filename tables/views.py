@@ -31,6 +31,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from core import push
 from core.errors import ServiceError
 from core.numbers import read_int
 from games.split_uno import COLORS, PRESETS, VARIANTS
@@ -136,6 +137,9 @@ def _context(
         "keypad": KEYPAD,
         "colors": COLORS,
         "poll_seconds": POLL_SECONDS,
+        # Push (issue 28): a co-referee's move within a second; the poll slows meanwhile.
+        "topic": f"game:{view.table.game_id}",
+        "push": push.stream([f"game:{view.table.game_id}"]),
     }
 
 

@@ -44,6 +44,8 @@
         if (typeof message.tv === "number" && message.tv < shown) return;
         if (el.id) fetchedAt[el.id] = Date.now();
         window.htmx.swap(el, message.html, { swapStyle: "outerHTML" });
+      } else if (el.hasAttribute("data-reload-past")) {
+        reloadIfPast(el, message.v);
       } else {
         el.setAttribute("data-push-version", message.v === null ? "" : String(message.v));
         window.htmx.trigger(el, "push");
@@ -51,11 +53,21 @@
     });
   }
 
+  // A page drawn whole at a revision (a practice game's table): a newer one reloads it.
+  function reloadIfPast(el, version) {
+    var shown = parseInt(el.getAttribute("data-reload-past") || "0", 10);
+    if (typeof version === "number" && version > shown) window.location.reload();
+  }
+
   // After a first connection, the parts ask once: what changed between the page and its
   // stream. A stream that resumed (Last-Event-ID) was sent what it missed instead.
-  function refreshAll() {
+  function refreshAll(versions) {
     document.querySelectorAll("[data-topic]").forEach(function (el) {
-      window.htmx.trigger(el, "push");
+      if (el.hasAttribute("data-reload-past")) {
+        reloadIfPast(el, versions[el.getAttribute("data-topic")]);
+      } else if (el.hasAttribute("hx-get")) {
+        window.htmx.trigger(el, "push");
+      }
     });
   }
 
@@ -88,7 +100,7 @@
       } catch (error) {
         info = {};
       }
-      if (!info.resumed) refreshAll();
+      if (!info.resumed) refreshAll(info.versions || {});
     });
     source.addEventListener("change", function (event) {
       try {
