@@ -1,5 +1,6 @@
 """/healthz: liveness (the process answers), cheap and public — what the Docker HEALTHCHECK
-calls. /readyz: readiness — the database, Redis and a Celery worker.
+calls. /readyz: readiness — the database, Redis, a Celery worker and this process's stream
+server (issue 28).
 
 The worker check never queues a task: it broadcasts Celery's control `ping` (a publish, which
 nothing keeps when no worker listens) and caches the answer, so a crowd of calls costs at most
@@ -98,6 +99,20 @@ def _worker_or_why() -> dict:
         return {"ok": False, "mode": "worker", "error": type(exc).__name__}
 
 
+def check_streams() -> dict:
+    """This process's stream server (core.streams): subscribed to Redis, its open streams and
+    their bound. A process that serves no streams (Django's own server, the embedded default)
+    says so and is ready: its pages poll."""
+    from core import push, streams
+
+    if not push.enabled():
+        return {"ok": True, "push": False}
+    hub = streams.hub
+    if not hub.started:
+        return {"ok": True, "push": True, "served": False}
+    return {"ok": hub.healthy and not hub.closing, "push": True, "served": True, **hub.state()}
+
+
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -108,7 +123,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 @never_cache
 @require_GET
 def readyz(request: HttpRequest) -> JsonResponse:
-    checks = {"database": check_database(), "redis": check_redis()}
+    checks = {"database": check_database(), "redis": check_redis(), "streams": check_streams()}
     # Without a broker the ping cannot succeed (and the cache lives there): do not wait for it.
     checks["celery"] = (
         _worker_or_why() if checks["redis"]["ok"] else {"ok": False, "error": "no broker"}

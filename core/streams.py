@@ -214,6 +214,11 @@ class Hub:
 
     # -- the subscription ----------------------------------------------------------------
 
+    @property
+    def started(self) -> bool:
+        """Does this process serve streams (its subscription was started)?"""
+        return self._task is not None
+
     def start(self) -> None:
         if self._task is None and push.enabled():
             self._subscribed = asyncio.Event()

@@ -46,6 +46,8 @@
         window.htmx.swap(el, message.html, { swapStyle: "outerHTML" });
       } else if (el.hasAttribute("data-reload-past")) {
         reloadIfPast(el, message.v);
+      } else if (el.hasAttribute("data-refresh-page")) {
+        refreshPage(el, message.v);
       } else {
         el.setAttribute("data-push-version", message.v === null ? "" : String(message.v));
         window.htmx.trigger(el, "push");
@@ -61,9 +63,60 @@
 
   // After a first connection, the parts ask once: what changed between the page and its
   // stream. A stream that resumed (Last-Event-ID) was sent what it missed instead.
+  // A page of forms (the organiser's): redrawn in place with the news, unless a form on it is
+  // in use (a field changed or focused); then it says so and offers to, keeping the form.
+  function inUse() {
+    var active = document.activeElement;
+    if (active && active.form && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) return true;
+    return Array.prototype.some.call(document.querySelectorAll("main form"), function (form) {
+      return Array.prototype.some.call(form.elements, function (field) {
+        if (field.type === "hidden" || field.type === "submit" || field.type === "button") return false;
+        if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+        if (field.tagName === "SELECT") {
+          var marked = Array.prototype.filter.call(field.options, function (option) {
+            return option.defaultSelected;
+          });
+          // A single select that marks none starts at its first option.
+          if (!field.multiple && !marked.length) return field.selectedIndex > 0;
+          return Array.prototype.some.call(field.options, function (option) {
+            return option.selected !== option.defaultSelected;
+          });
+        }
+        return field.value !== field.defaultValue;
+      });
+    });
+  }
+  function redraw() {
+    window.htmx.ajax("GET", window.location.href, { target: "main", select: "main", swap: "outerHTML" });
+  }
+  function refreshPage(el, version) {
+    var shown = parseInt(el.getAttribute("data-version") || "0", 10);
+    if (typeof version !== "number" || version <= shown) return;
+    if (!inUse()) {
+      redraw();
+      return;
+    }
+    var box = document.getElementById("messages");
+    if (!box || box.querySelector(".push-news")) return;
+    var note = document.createElement("p");
+    note.className = "message info push-news";
+    note.textContent = el.getAttribute("data-busy-words") + " ";
+    var button = document.createElement("button");
+    button.type = "button";
+    button.textContent = el.getAttribute("data-refresh-words");
+    button.addEventListener("click", function () {
+      note.remove();
+      redraw();
+    });
+    note.appendChild(button);
+    box.appendChild(note);
+  }
+
   function refreshAll(versions) {
     document.querySelectorAll("[data-topic]").forEach(function (el) {
-      if (el.hasAttribute("data-reload-past")) {
+      if (el.hasAttribute("data-refresh-page")) {
+        refreshPage(el, versions[el.getAttribute("data-topic")]);
+      } else if (el.hasAttribute("data-reload-past")) {
         reloadIfPast(el, versions[el.getAttribute("data-topic")]);
       } else if (el.hasAttribute("hx-get")) {
         window.htmx.trigger(el, "push");

@@ -23,6 +23,8 @@ from tournaments.views import console as console_views
 pytestmark = [pytest.mark.e2e, pytest.mark.live, pytest.mark.django_db(transaction=True)]
 
 NEVER = 600  # seconds: no poll comes within a test
+# The organiser's page was drawn again, at a newer version of the tournament.
+NEWER = "v => +document.querySelector('[data-refresh-page]').dataset.version > v"
 
 
 @pytest.fixture(autouse=True)
@@ -122,3 +124,30 @@ def test_a_withdrawal_reaches_the_spectators(push_page):
     expect(row).not_to_contain_text("withdrawn", ignore_case=True)
     services.withdraw(tournament, tournament.created_by, entrants[5].pk, "ill", confirm=True)
     expect(row).to_contain_text("withdrawn", ignore_case=True)
+
+
+def test_the_organisers_rounds_page_is_redrawn_unless_a_form_is_in_use(push_page):
+    tournament, referee, entrants, duel = group_phase()
+    organiser = tournament.created_by
+    sign_in(push_page, organiser.username)
+    push_page.goto(f"/t/{tournament.slug}/manage/rounds/")
+    stream_up(push_page)
+    push_page.evaluate("window.__marker = 'same page'")
+    version = push_page.locator("[data-refresh-page]")
+    shown = int(version.get_attribute("data-version"))
+
+    forfeit(duel, referee, seat="A")  # a result entered elsewhere
+
+    push_page.wait_for_function(NEWER, arg=shown)
+    assert push_page.evaluate("window.__marker") == "same page"
+    shown = int(version.get_attribute("data-version"))
+
+    # A form in use is kept: the page says the tournament changed and offers to redraw.
+    field = push_page.locator("main form").first.locator("select, input:not([type=hidden])").first
+    field.focus()
+    services.withdraw(tournament, organiser, entrants[6].pk, "ill", confirm=True)
+    news = push_page.locator("#messages .push-news")
+    expect(news).to_contain_text("changed since this page was drawn")
+    expect(version).to_have_attribute("data-version", str(shown))
+    news.get_by_role("button", name="Show the latest").click()
+    push_page.wait_for_function(NEWER, arg=shown)

@@ -11,6 +11,7 @@ from django.urls import NoReverseMatch, reverse
 
 from accounts.models import TournamentRole
 from accounts.permissions import Action, can
+from core import push
 from core.errors import ServiceError
 from core.htmx import page_or_partial, redirect_after_post
 from duels.models import Duel, DuelStatus
@@ -64,6 +65,8 @@ def base_context(request: HttpRequest, tournament: Tournament, current: str) -> 
         "final": tournament.phase in FINAL_PHASES,
         # A referee is on their own path, not the organiser's (issue 26).
         "crumb": presentation.staff_crumb(can(user, Action.START_PHASES, tournament)),
+        # Push (issue 28): the page hears of every change of the tournament's state.
+        "tournament_topic": f"tournament:{tournament.pk}" if push.enabled() else "",
     }
 
 
