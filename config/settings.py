@@ -426,6 +426,9 @@ PUSH_PATH = "/push/stream"
 PUSH_POLL_SECONDS = int(os.environ.get("PUSH_POLL_SECONDS", "30"))
 STREAMS_MAX = int(os.environ.get("STREAMS_MAX", "10000"))
 STREAM_SECONDS = int(os.environ.get("STREAM_SECONDS", "1800"))
+# A stream that has said nothing this long after opening is held back on the way (a proxy
+# that buffers): the page polls instead (static/js/live.js).
+PUSH_READY_SECONDS = float(os.environ.get("PUSH_READY_SECONDS", "8"))
 # Threads for Django's requests in each web process (gunicorn.conf.py reads the same).
 WEB_THREADS = int(os.environ.get("GUNICORN_THREADS", "8"))
 

@@ -233,4 +233,5 @@ def stream(topics: Iterable[str]) -> dict[str, str] | None:
         "renew": reverse("stream_token"),
         "topics": " ".join(chosen),
         "slow": str(settings.PUSH_POLL_SECONDS),
+        "ready": str(settings.PUSH_READY_SECONDS),
     }

@@ -21,12 +21,14 @@ def push_head(context: dict[str, Any], topics: str = "") -> str:
     if not stream:
         return ""
     return format_html(
-        '<meta name="push" content="{}" data-renew="{}" data-topics="{}" data-slow="{}">\n'
+        '<meta name="push" content="{}" data-renew="{}" data-topics="{}" data-slow="{}" '
+        'data-ready="{}">\n'
         '  <script src="{}" nonce="{}" defer></script>',
         stream["url"],
         stream["renew"],
         stream["topics"],
         stream["slow"],
+        stream["ready"],
         static("js/live.js"),
         context.get("csp_nonce", ""),
     )

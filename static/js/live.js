@@ -14,7 +14,9 @@
   var meta = document.querySelector('meta[name="push"]');
   if (!meta || !window.EventSource || !window.JSON) return;
   var SLOW = 1000 * parseFloat(meta.getAttribute("data-slow") || "30");
-  var READY_WITHIN = 8000; // a stream that says nothing this long is buffered on the way
+  // A stream that says nothing this long after opening is held back on the way (a proxy
+  // that buffers): this page polls instead.
+  var READY_WITHIN = 1000 * parseFloat(meta.getAttribute("data-ready") || "8");
   var topics = (meta.getAttribute("data-topics") || "").split(" ").filter(Boolean);
   var source = null;
   var up = false;

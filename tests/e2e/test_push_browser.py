@@ -151,3 +151,19 @@ def test_the_organisers_rounds_page_is_redrawn_unless_a_form_is_in_use(push_page
     expect(version).to_have_attribute("data-version", str(shown))
     news.get_by_role("button", name="Show the latest").click()
     push_page.wait_for_function(NEWER, arg=shown)
+
+
+def test_a_proxy_that_holds_the_stream_back_leaves_the_page_polling(push_page, settings):
+    """Nothing of the stream arrives (a buffering proxy holds it): within PUSH_READY_SECONDS
+    the page gives it up and polls at its usual pace, and still sees a result."""
+    settings.PUBLIC_POLL_SECONDS = 1
+    settings.PUSH_READY_SECONDS = 2
+    held = []
+    push_page.route("**/push/stream*", lambda route: held.append(route))  # never answered
+    tournament, referee, entrants, duel = group_phase()
+    push_page.goto(f"/t/{tournament.slug}/standings/")
+    expect(push_page.locator("html")).to_have_attribute("data-push", "buffered")
+    row = push_page.locator("#standings-table tbody tr", has_text=entrants[1].name)
+    forfeit(duel, referee, seat="A")
+    expect(row.locator("td.num").first).to_have_text("3")
+    assert held, "the page asked for its stream"
