@@ -43,6 +43,7 @@ USER app
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status == 200 else 1)"
-# Workers, threads, keep-alive, the bind address and the log are in gunicorn.conf.py (read from
-# the working directory); a flag here would override it.
+# Workers (uvicorn's: the pages' streams and Django, config/asgi.py), threads, keep-alive, the
+# bind address and the log are in gunicorn.conf.py (read from the working directory); a flag
+# here would override it.
 CMD ["gunicorn"]
