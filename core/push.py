@@ -223,9 +223,9 @@ def allowed(request: HttpRequest, topic: str) -> bool:
 def stream(topics: Iterable[str]) -> dict[str, str] | None:
     """What a page puts in its `push` meta tag for topics its view has checked already: the
     stream's address and how to renew it; None when push is off (the page polls)."""
-    if not enabled():
-        return None
     chosen = sorted(set(topics))
+    if not enabled() or not chosen:
+        return None
     from django.urls import reverse
 
     return {

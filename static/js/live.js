@@ -50,11 +50,24 @@
         reloadIfPast(el, message.v);
       } else if (el.hasAttribute("data-refresh-page")) {
         refreshPage(el, message.v);
-      } else {
+      } else if (!holds(el, message)) {
         el.setAttribute("data-push-version", message.v === null ? "" : String(message.v));
         window.htmx.trigger(el, "push");
       }
     });
+  }
+
+  // A part that says which version of a topic it shows (data-versions="duel:5=12"): news of
+  // that version or an older one (the echo of this device's own move) asks nothing.
+  function holds(el, message) {
+    var pairs = (el.getAttribute("data-versions") || "").split(" ");
+    for (var i = 0; i < pairs.length; i++) {
+      var at = pairs[i].lastIndexOf("=");
+      if (at > 0 && pairs[i].slice(0, at) === message.t) {
+        return typeof message.v === "number" && message.v <= parseInt(pairs[i].slice(at + 1), 10);
+      }
+    }
+    return false;
   }
 
   // A page drawn whole at a revision (a practice game's table): a newer one reloads it.
