@@ -28,14 +28,16 @@ def live_fingerprint(tournament: Tournament) -> str:
 
     A duel's first move (ready → running) and each move after it do not bump the standings
     version, yet "now playing" shows them: the home page and the big screen tag their live
-    part with the version *and* this digest.
+    part with the version *and* this digest. The revision, not only the number of moves: an
+    undo followed by another move brings `seq` back where it was, with another table
+    (issue 28: the room sees every move); the revision grows with every move and every undo.
     """
     from duels.models import Duel
 
     rows = list(
         Duel.objects.filter(tournament=tournament, status__in=OPEN)
         .order_by("pk")
-        .values_list("pk", "status", "seq", "table", "called_at")
+        .values_list("pk", "status", "seq", "revision", "table", "called_at")
     )
     return hashlib.blake2s(repr(rows).encode(), digest_size=5).hexdigest()
 
