@@ -29,7 +29,6 @@ def now_playing(tournament: Tournament, recent: int = RECENT_RESULTS) -> dict[st
         # A round voided with its replay still due is not decided (selectors.round_state).
         "decided_rounds": sum(1 for _, state in rounds if state == "decided"),
         "rounds_total": len(rounds) or fmt.ROUNDS,
-        "playing": [d for d in open_duels if d.status == "running"],
         "watching": tables([d for d in open_rows if d.status == "running"]),
         "coming": coming,
         "recent": [

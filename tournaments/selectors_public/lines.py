@@ -65,7 +65,6 @@ class DuelLine:
     finish: str = ""
     corrected: bool = False
     correction_reason: str = ""
-    counts: tuple[int, int] | None = None  # number cards left (A, B) in a running duel
     moves: int = 0
     started_at: datetime | None = None
     finished_at: datetime | None = None
@@ -119,10 +118,6 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
     void = duel.status == "void"
     if duel.status in ("finished", "void"):
         result = getattr(duel, "result", None)
-    counts = None
-    if duel.status == "running" and duel.state:
-        seats = duel.state.get("seats", {})
-        counts = (seats.get("A", {}).get("number_cards"), seats.get("B", {}).get("number_cards"))
     return DuelLine(
         id=duel.pk,
         title=presentation.title_of(
@@ -146,7 +141,6 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
         finish=result.finish if result else "",
         corrected=result.corrected if result else False,
         correction_reason=result.correction_reason if result else "",
-        counts=counts,
         moves=duel.seq,
         started_at=duel.started_at,
         finished_at=duel.finished_at,
