@@ -171,6 +171,18 @@ class TestTheTable:
         table = table_of(duel)
         assert table.phase == "waiting" and table.seats == () and table.moves == ()
 
+    def test_a_voided_duel_keeps_its_table_only_if_it_had_started(self, ready):
+        tournament, _, referee, entrants, duel = ready
+        Duel.objects.filter(pk=duel.pk).update(status="abandoned")  # before its first move
+        assert table_of(duel).phase == "waiting"
+        Duel.objects.filter(pk=duel.pk).update(status="ready")
+        play(duel, referee, SEVEN_THREE)
+        Duel.objects.filter(pk=duel.pk).update(status="void")
+        table = table_of(duel)
+        assert table.phase == "over" and [s.number_cards for s in table.seats] == [19, 23]
+        html = Client().get(watch_url(tournament, duel)).content.decode()
+        assert '<span class="badge">Void</span>' in html
+
     def test_the_moves_of_several_duels_are_one_query(self, ready, django_assert_num_queries):
         tournament, _, referee, entrants, duel = ready
         play(duel, referee, SEVEN_THREE)
