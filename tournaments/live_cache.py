@@ -13,6 +13,7 @@ ahead by the Celery task that runs after a result commits (`warm`), or by the fi
 that misses, under a lock, while the others wait for its copy.
 """
 
+import hashlib
 import time
 import zlib
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from core.http import live_attrs
 from core.release import release
 
 from .models import Tournament
-from .selectors_public import bracket, groups, home, rounds, standings, tiebreaks
+from .selectors_public import bracket, groups, home, lines, rounds, standings, tiebreaks, watch
 from .selectors_public.lines import etag, live_fingerprint
 from .selectors_schedule import venue
 
@@ -360,9 +361,14 @@ def warm(tournament: Tournament) -> int:
     return done
 
 
-def push_playing(tournament: Tournament) -> int:
-    """A running duel moved (no new version): the parts that show it, pushed (issue 28)."""
+def push_playing(tournament: Tournament, duel_id: int | None = None) -> int:
+    """A running duel moved (no new version): the parts that show it, pushed (issue 28) —
+    now playing on the live page and the big screen, and the duel's own watch page."""
     parts = {}
+    duel = lines.duel_queryset(tournament=tournament, pk=duel_id).first() if duel_id else None
+    if duel is not None:
+        tag = watch_tag(tournament, duel)
+        parts[f"watch-{duel.pk}"] = (tag, watch_fragment(tournament, duel, tag))
     for page in ("home",):
         tag = page_tag(tournament, page)
         parts[page] = (tag, page_fragment(tournament, page, tag))
@@ -461,3 +467,47 @@ def note_entry(slug: str, entry: Entry) -> None:
     if len(_recent) > 1000:  # a bound on slugs asked for; each is a second's copy anyway
         _recent.clear()
     _recent[slug] = (_clock() + RECENT_SECONDS, entry)
+
+
+# -- the watch page of one duel (issue 28) --------------------------------------------------
+# One duel's public table (`selectors_public.watch`), rendered once per tag like a page's live
+# part and shared by everyone who watches it. Nothing in it differs by viewer or by request
+# (no CSRF token, no nonce, no user menu), so the same text may be published over push later.
+
+
+def watch_tag(tournament: Tournament, duel: Any) -> str:
+    """The watch page's tag: the tournament's version (names, results, corrections, voids)
+    and the duel's own revision (every move and every undo adds one; moves do not bump the
+    version), with its status and table (a digest: the table is typed text)."""
+    digest = hashlib.blake2s(repr((duel.status, duel.table)).encode(), digest_size=4).hexdigest()
+    return etag(tournament, f"watch{duel.pk}-r{duel.revision}-{digest}")
+
+
+def watch_context(tournament: Tournament, duel: Any, tag: str) -> dict[str, Any]:
+    """What the watch page's `live` partial needs: `duel` read with `lines.duel_queryset`."""
+    url = reverse("public:watch", kwargs={"slug": tournament.slug, "duel_id": duel.pk})
+    return {
+        "tournament": tournament,
+        "page": "watch",
+        "live": live_attrs(
+            None,
+            tag,
+            url,
+            topic=public_topic(tournament, f"watch-{duel.pk}"),
+            order=tournament.standings_version,
+        ),
+        "w": watch.tables([duel])[0],
+    }
+
+
+def _render_watch(tournament: Tournament, duel: Any, tag: str) -> str:
+    return render_to_string("public/watch.html#live", watch_context(tournament, duel, tag))
+
+
+def watch_fragment(tournament: Tournament, duel: Any, tag: str) -> str:
+    """The watch page's `live` partial for this tag: from the cache, or rendered once."""
+    return shared_cache.render_once(
+        _key(tournament, f"watch-{duel.pk}", tag),
+        lambda: _render_watch(tournament, duel, tag),
+        FRAGMENT_SECONDS,
+    )

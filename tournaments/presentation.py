@@ -992,3 +992,17 @@ def place_label(placing: int | None, open_places: Sequence[int] = ()) -> str:
         return ""
     first, last = min(open_places), max(open_places)
     return str(first) if first == last else f"{first}–{last}"
+
+
+# The running duel shown to the room (issue 28) --------------------------------------------------
+
+
+def round_outcome_text(round_label: str, winner: str | None, tie: int | None = None) -> str:
+    """How the duel's last round went (`round_label`: "Duel round 3", duels.words):
+    "Duel round 3: Ada won it", "Duel round 3: a tie on 5", or, every seat blocked,
+    "Duel round 3: both were blocked, no one won it"."""
+    if winner:
+        return f"{round_label}: {winner} won it"
+    if tie is not None:
+        return f"{round_label}: a tie on {tie}"
+    return f"{round_label}: both were blocked, no one won it"

@@ -54,7 +54,7 @@ def on_news(topic: str, version: int | str | None) -> None:
     duel_id, tournament_id, published = row
     push.send(f"duel:{duel_id}", version)
     if published:
-        redis_guard.send(push_playing, (tournament_id,))
+        redis_guard.send(push_playing, (tournament_id, duel_id))
 
 
 def _tournament(key: str) -> Tournament | None:

@@ -71,13 +71,13 @@ def warm_live_pages(self, tournament_id: int) -> int:
 
 
 @shared_task(ignore_result=True)
-def push_playing(tournament_id: int) -> int:
+def push_playing(tournament_id: int, duel_id: int | None = None) -> int:
     """A running duel of the tournament moved: the public parts that show it, rendered once
     and pushed to the spectators' streams (issue 28)."""
     from .live_cache import push_playing as push_parts
 
     tournament = _tournament(tournament_id)
-    return push_parts(tournament) if tournament and tournament.published else 0
+    return push_parts(tournament, duel_id) if tournament and tournament.published else 0
 
 
 @shared_task

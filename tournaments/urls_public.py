@@ -20,4 +20,7 @@ urlpatterns = [
     path("bracket/", views.bracket, name="bracket"),
     path("screen/", views.screen, name="screen"),
     path("sheets/<int:duel_id>/", views.sheet, name="sheet"),
+    # Under duels/ beside the console's pages (tournaments/urls_console.py has no watch/):
+    # these patterns are tried first.
+    path("duels/<int:duel_id>/watch/", views.watch, name="watch"),
 ]

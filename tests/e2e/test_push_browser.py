@@ -167,3 +167,21 @@ def test_a_proxy_that_holds_the_stream_back_leaves_the_page_polling(push_page, s
     forfeit(duel, referee, seat="A")
     expect(row.locator("td.num").first).to_have_text("3")
     assert held, "the page asked for its stream"
+
+
+def test_a_phone_on_the_watch_page_sees_each_move_pushed(push_page):
+    tournament, referee, entrants, duel = group_phase()
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    push_page.set_viewport_size(PHONE)
+    push_page.goto(f"/t/{tournament.slug}/duels/{duel.pk}/watch/")
+    stream_up(push_page)
+    table = push_page.locator("#live")
+    expect(table).to_contain_text("Duel round 1:")
+    asked = fragment_requests(push_page)
+    duel.refresh_from_db()
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 2, "B": 9}}, duel.seq)
+    expect(table).to_contain_text("Duel round 2:")
+    duel.refresh_from_db()
+    forfeit(duel, referee, seat="B")
+    expect(push_page.locator(f"#watch-{duel.pk}")).to_have_class(re.compile(r"\bwatch-over\b"))
+    assert asked == [], "the moves came by push"

@@ -8,6 +8,8 @@ here, one module per job:
 - `lines`: a duel as a line (`DuelLine`), the live tag and the open duels' digest, rank labels,
   a score sheet's duel;
 - `home`: now playing, next up, last results, leaders, placings;
+- `watch`: a duel's public table (issue 28): cards, the last round, a window open, the last
+  moves, for the watch page, now playing and the big screen;
 - `coming`: what comes next, from the event's state (never from the schedule alone);
 - `standings`: the individual table with the plan beside it, the big screen's board;
 - `groups`: group totals, members, the charts' series;

@@ -10,25 +10,26 @@ from ..services.lifecycle import OPEN
 from .coming import coming_next, playoff_stages_started
 from .groups import group_summaries
 from .lines import TOP_PLAYERS, duel_line, duel_queryset, rank_label
+from .watch import tables
 
 RECENT_RESULTS = 6
 
 
 def now_playing(tournament: Tournament, recent: int = RECENT_RESULTS) -> dict[str, Any]:
-    """What is being played, what comes next, the last results (three queries, one more in
-    the playoffs)."""
+    """What is being played (each running duel's public table: `watching`), what comes next,
+    the last results (three queries, one more in the playoffs, one more while a duel runs:
+    the moves of every running duel)."""
     rounds = round_states(tournament)
     open_round = next((n for n, state in rounds if state == "open"), None)
-    open_duels = [
-        duel_line(d) for d in duel_queryset(tournament=tournament, status__in=OPEN).order_by("pk")
-    ]
+    open_rows = list(duel_queryset(tournament=tournament, status__in=OPEN).order_by("pk"))
+    open_duels = [duel_line(d) for d in open_rows]
     coming = coming_next(tournament, rounds, open_duels, playoff_stages_started(tournament))
     return {
         "open_round": open_round,
         # A round voided with its replay still due is not decided (selectors.round_state).
         "decided_rounds": sum(1 for _, state in rounds if state == "decided"),
         "rounds_total": len(rounds) or fmt.ROUNDS,
-        "playing": [d for d in open_duels if d.status == "running"],
+        "watching": tables([d for d in open_rows if d.status == "running"]),
         "coming": coming,
         "recent": [
             duel_line(d)

@@ -28,14 +28,16 @@ def live_fingerprint(tournament: Tournament) -> str:
 
     A duel's first move (ready → running) and each move after it do not bump the standings
     version, yet "now playing" shows them: the home page and the big screen tag their live
-    part with the version *and* this digest.
+    part with the version *and* this digest. The revision, not only the number of moves: an
+    undo followed by another move brings `seq` back where it was, with another table
+    (issue 28: the room sees every move); the revision grows with every move and every undo.
     """
     from duels.models import Duel
 
     rows = list(
         Duel.objects.filter(tournament=tournament, status__in=OPEN)
         .order_by("pk")
-        .values_list("pk", "status", "seq", "table", "called_at")
+        .values_list("pk", "status", "seq", "revision", "table", "called_at")
     )
     return hashlib.blake2s(repr(rows).encode(), digest_size=5).hexdigest()
 
@@ -63,7 +65,6 @@ class DuelLine:
     finish: str = ""
     corrected: bool = False
     correction_reason: str = ""
-    counts: tuple[int, int] | None = None  # number cards left (A, B) in a running duel
     moves: int = 0
     started_at: datetime | None = None
     finished_at: datetime | None = None
@@ -117,10 +118,6 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
     void = duel.status == "void"
     if duel.status in ("finished", "void"):
         result = getattr(duel, "result", None)
-    counts = None
-    if duel.status == "running" and duel.state:
-        seats = duel.state.get("seats", {})
-        counts = (seats.get("A", {}).get("number_cards"), seats.get("B", {}).get("number_cards"))
     return DuelLine(
         id=duel.pk,
         title=presentation.title_of(
@@ -144,7 +141,6 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
         finish=result.finish if result else "",
         corrected=result.corrected if result else False,
         correction_reason=result.correction_reason if result else "",
-        counts=counts,
         moves=duel.seq,
         started_at=duel.started_at,
         finished_at=duel.finished_at,

@@ -207,3 +207,34 @@ def sheet(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRes
     )
     cache_headers(response, fragment=False)
     return response
+
+
+@require_safe
+@tournament_view(Action.VIEW_PUBLIC)
+def watch(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    """One duel's table as the room sees it, for a phone (issue 28): its `live` partial polls
+    like every public page's, tagged by the version and the duel's revision, and is rendered
+    once per tag and shared (`live_cache.watch_fragment`); only the frame is this request's.
+    Public when the tournament is (`tournament_view`); nothing hidden in a refereed duel is
+    read (`selectors_public.watch`)."""
+    duel = lines.duel_queryset(tournament=tournament, pk=duel_id).first()
+    if duel is None:
+        raise Http404("No such duel.")
+    tag = live_cache.watch_tag(tournament, duel)
+    if request.htmx:
+        live_cache.remember_version(tournament)
+        if unchanged(request, tag):
+            return not_modified(tag)
+        return fragment_response(live_cache.watch_fragment(tournament, duel, tag), tag)
+    live_html = live_cache.watch_fragment(tournament, duel, tag)
+    context = {
+        "tournament": tournament,
+        "page": "watch",
+        "line": lines.duel_line(duel),
+        "live_html": mark_safe(live_html),  # noqa: S308 - rendered by our templates, escaped
+        "read_only": not request.user.is_authenticated,
+        "push": live_cache.page_push(tournament, [f"watch-{duel.pk}"]),
+    }
+    response = render(request, "public/watch.html", context)
+    cache_headers(response, fragment=False)
+    return response
