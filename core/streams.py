@@ -51,11 +51,17 @@ RECONNECT = (0.5, 1, 2, 5)  # seconds before each retry of a lost subscription
 Scope = dict[str, Any]
 
 
+def _number(text: str) -> bool:
+    # ASCII digits only: str.isdigit() also says yes to "²" and "٣", which int() refuses or
+    # reads, and a resume point or a message is never written with them.
+    return text.isascii() and text.isdigit()
+
+
 def _frame(topic: str, raw: str) -> tuple[int, bytes] | None:
     """A stored or published message ("<n> <json body>") as its SSE frame, built once for
     every stream that gets it."""
     number, _, body = raw.partition(" ")
-    if not number.isdigit() or not body.startswith("{"):
+    if not _number(number) or not body.startswith("{"):
         return None
     n = int(number)
     data = f'{{"t":{json.dumps(topic)},"n":{n},{body[1:]}' if body != "{}" else "{}"
@@ -298,8 +304,12 @@ class Hub:
             if kind != "message":
                 continue
             data = message["data"]
-            topic, _, raw = (data.decode() if isinstance(data, bytes) else data).partition(" ")
-            self.dispatch(topic, raw)
+            text = data.decode(errors="replace") if isinstance(data, bytes) else data
+            topic, _, raw = text.partition(" ")
+            try:
+                self.dispatch(topic, raw)
+            except Exception:  # one odd message must not end every stream (as a lost Redis)
+                logger.warning("a message on the channel was dropped", exc_info=True)
             if len(self._last_fanout) > 10_000:  # a bound: only recent fan-outs matter
                 cutoff = loop.time() - COALESCE
                 self._last_fanout = {t: at for t, at in self._last_fanout.items() if at > cutoff}
@@ -331,7 +341,7 @@ def _known(scope: Scope, query: dict[str, list[str]]) -> dict[str, int]:
     known: dict[str, int] = {}
     for item in seen.split(","):
         topic, _, number = item.strip().rpartition("@")
-        if topic and number.isdigit():
+        if topic and _number(number):
             known[topic] = max(known.get(topic, 0), int(number))
     return known
 
@@ -392,14 +402,20 @@ async def stream(scope: Scope, receive: Any, send: Any) -> None:
                 listener.offer(topic, n, frame)
         ends = time.monotonic() + settings.STREAM_SECONDS * random.uniform(0.8, 1.0)
         while not listener.closed:
+            # Checked on every turn, not only when idle: a stream whose topic never stays
+            # quiet for a heartbeat (a running duel) must renew too, or its access is never
+            # checked again.
+            left = ends - time.monotonic()
+            if left <= 0:
+                listener.close("renew")
+                break
             try:
-                async with asyncio.timeout(HEARTBEAT):
+                async with asyncio.timeout(min(HEARTBEAT, left)):
                     await listener.wake.wait()
             except TimeoutError:
-                if time.monotonic() > ends:
-                    listener.close("renew")
-                    break
-                await send({"type": "http.response.body", "body": b": hb\n\n", "more_body": True})
+                if time.monotonic() < ends:
+                    hb = {"type": "http.response.body", "body": b": hb\n\n", "more_body": True}
+                    await send(hb)
                 continue
             listener.wake.clear()
             body = listener.take()
