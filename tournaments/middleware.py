@@ -23,6 +23,12 @@ commit (and the changing process forgets its copy of it): the next poll after a 
 unpublication included, takes the full path — in another web process, a poll holding the old
 tag may still get a 304 for up to a second, never a part. A cache that cannot be reached is
 no copy: the full path answers.
+
+A pushed fetch (issue 28: a page told of a new version by its stream, static/js/live.js)
+carries that version in X-Push-Version: no copy older than it answers — neither this
+process's second-old one nor the shared cache's (written at the same commit as the push, so
+it may lag a moment). Then the full path reads the database. A value that cannot be read
+sends the request to the full path too.
 """
 
 import re
@@ -43,6 +49,20 @@ PAGE = re.compile(rf"/t/{SLUG}/{VERSION_PAGES}/")
 SCREEN = re.compile(rf"/t/{SLUG}/screen/")
 SCREEN_PANELS = {"standings", "stage"}  # "now" also follows the open duels' moves
 API = re.compile(rf"/api/tournaments/{SLUG}(?:/{VERSION_PAGES})?")
+# What a pushed fetch carries: a tournament's version, or a public part's tag ("t<pk>-v<n>…").
+PUSHED = re.compile(r'(?:W/)?"?(?:t\d{1,18}-v)?(?P<version>\d{1,18})(?:-[-\w]*)?"?')
+
+
+def at_least(
+    version: int, entry_of: Callable[[str], Entry | None]
+) -> Callable[[str], Entry | None]:
+    """`entry_of`, refusing an entry older than `version` (what a pushed fetch was told)."""
+
+    def entry(slug: str) -> Entry | None:
+        found = entry_of(slug)
+        return found if found is not None and found[1] >= version else None
+
+    return entry
 
 
 class LeanPollMiddleware:
@@ -58,12 +78,19 @@ class LeanPollMiddleware:
         if settings.SESSION_COOKIE_NAME in request.COOKIES:
             return None
         held = request.headers.get("If-None-Match")
+        pushed = request.headers.get("X-Push-Version")
+        recent, shared = recent_entry, read_entry
+        if pushed is not None:
+            match = PUSHED.fullmatch(pushed)
+            if match is None:
+                return None
+            recent, shared = (at_least(int(match["version"]), e) for e in (recent, shared))
         # An unchanged poll is answered from this process's copy of the version, a second old
         # at most (`live_cache.recent_entry`: only a 304 may come from it); anything else
         # asks the shared cache.
-        found = self.current(request, recent_entry) if held else None
+        found = self.current(request, recent) if held else None
         if found is None or found[0] != held:
-            found = self.current(request, read_entry)
+            found = self.current(request, shared)
         if found is None:
             return None
         tag, key, api = found
