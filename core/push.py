@@ -8,10 +8,12 @@ processes (`core.streams`) hold the open pages and fan each message out to the s
 its topic.
 
 A message is the topic, a number that orders the topic's messages (from Redis, so it holds
-across processes), the domain's version (a game's revision, a tournament's version, a public
-fragment's tag) and, on a **public** topic only, the fragment itself, rendered once for every
-spectator. A **private** topic (a console, a table, `/me/`, the organiser's pages) carries
-only its topic and version: the page fetches what changed through its own checked view.
+across processes; at least Redis's clock in milliseconds, so it keeps growing after a Redis
+restart that lost the counter — a page drops a number it has passed), the domain's version
+(a game's revision, a tournament's version, a public fragment's tag) and, on a **public**
+topic only, the fragment itself, rendered once for every spectator. A **private** topic (a
+console, a table, `/me/`, the organiser's pages) carries only its topic and version: the page
+fetches what changed through its own checked view.
 
 Who may listen to what is decided by the Django view that issues a stream's token (a page
 lists its topics; `token_for` signs them): the stream server only checks the signature and
@@ -53,9 +55,16 @@ breaker = redis_guard.Breaker("push")
 # body, the keep time, the channel, the version as JSON. The number goes in front of the body
 # ("<n> <json>"), so that nobody has to parse JSON in Lua, and the stream server reads it
 # without parsing the body either.
+# The number is one more than the last, and never less than Redis's clock in milliseconds: a
+# Redis restarted empty (compose keeps no data) would otherwise count from 1 again, and every
+# open page, resuming from the numbers it saw, would drop each message until it got past them.
 _SEND = """
-local n = redis.call('INCR', KEYS[1])
-redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]) * 24)
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local n = (tonumber(redis.call('GET', KEYS[1])) or 0) + 1
+if n < now then n = now end
+n = string.format('%d', n)
+redis.call('SET', KEYS[1], n, 'EX', tonumber(ARGV[3]) * 24)
 local message = n .. ' ' .. ARGV[2]
 redis.call('SET', KEYS[2], message, 'EX', tonumber(ARGV[3]))
 redis.call('SET', KEYS[3], ARGV[5], 'EX', tonumber(ARGV[3]))

@@ -95,6 +95,11 @@ def test_redis_stopped_ends_streams_refuses_new_ones_and_comes_back(private_redi
         pages = [await Stream(token).open() for _ in range(2)]
         for page in pages:
             assert (await page.event())["event"] == "ready"
+        for version in (1, 2, 3):  # news before: the pages saw message `seen`
+            seen = await asyncio.to_thread(push.send, A, version)
+        for page in pages:  # the first at once, the latest after the coalescing interval
+            while (await page.event())["data"]["n"] != seen:
+                pass
 
         private_redis.stop()
         for page in pages:
@@ -104,15 +109,20 @@ def test_redis_stopped_ends_streams_refuses_new_ones_and_comes_back(private_redi
         for _ in range(3):  # refused while it is down, whichever retry the hub is at
             assert await refused(token)
 
-        private_redis.start()  # back, on the same port
+        private_redis.start()  # back, on the same port, empty (as compose runs it: no save)
         await subscribed(hub)
-        page = await Stream(token).open()
-        assert (await page.event())["event"] == "ready"
+        # A page comes back saying what it saw (its EventSource's Last-Event-ID, or its own
+        # list after renewing its token), and a fresh one.
+        back = await Stream(token, last_event_id=f"{A}@{seen}").open()
+        fresh = await Stream(token).open()
+        for page in (back, fresh):
+            assert (await page.event())["event"] == "ready"
         push.reset_client()  # the sender's breaker would wait out its pause (5 s) first
         n = await asyncio.to_thread(push.send, A, 9)
-        assert n is not None
-        assert (await page.event())["data"] == {"t": A, "n": n, "v": 9}
-        page.leave()
+        assert n is not None and n > seen  # a page drops a number it has passed already
+        for page in (back, fresh):
+            assert (await page.event())["data"] == {"t": A, "n": n, "v": 9}
+            page.leave()
         await hub.stop()
 
     run(test)
