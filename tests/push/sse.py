@@ -5,12 +5,33 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from typing import Any
 from urllib.parse import urlencode
 
 from core import streams
 
 WAIT = 3.0  # seconds: longest a test waits for a frame it expects
+
+
+def run(test, seconds: float = 30) -> None:
+    """An asyncio test in a plain test (no pytest-asyncio here), on a loop of its own in a
+    thread of its own: a browser test's Playwright keeps an event loop running in the main
+    thread for the whole session, and a second one cannot run there."""
+    failed: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(asyncio.wait_for(test(), seconds))
+        except BaseException as exc:  # noqa: BLE001 - handed to the test's thread
+            failed.append(exc)
+
+    thread = threading.Thread(target=target, name="async-test")
+    thread.start()
+    thread.join(seconds + 5)
+    assert not thread.is_alive(), "the asyncio test did not end"
+    if failed:
+        raise failed[0]
 
 
 class Stream:

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from core import push, streams
-from tests.push.sse import Stream, fresh_hub
+from tests.push.sse import Stream, fresh_hub, run
 
 A, B = "tournament:1", "public:cup:home"
 
@@ -16,11 +16,6 @@ A, B = "tournament:1", "public:cup:home"
 def message(n: int, version: int, **extra) -> str:
     """What the sender publishes after the topic ("<n> <json body>", core.push._SEND)."""
     return f"{n} {json.dumps({'v': version, **extra}, separators=(',', ':'))}"
-
-
-def run(test):
-    """An asyncio test in a plain test (no pytest-asyncio here), on a hub of its own."""
-    asyncio.run(asyncio.wait_for(test(), 20))
 
 
 # -- frames and a stream's queue ---------------------------------------------------------------

@@ -16,13 +16,9 @@ import pytest
 
 from core import push, streams
 from tests.integration.redis_fault import PrivateRedis, free_port, private_redis_missing
-from tests.push.sse import Stream, fresh_hub
+from tests.push.sse import Stream, fresh_hub, run
 
 A = "tournament:1"
-
-
-def run(test, seconds: float = 40):
-    asyncio.run(asyncio.wait_for(test(), seconds))
 
 
 @pytest.fixture

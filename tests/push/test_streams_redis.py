@@ -13,7 +13,7 @@ import time
 import pytest
 
 from core import push, streams
-from tests.push.sse import Stream, fresh_hub
+from tests.push.sse import Stream, fresh_hub, run
 
 pytestmark = pytest.mark.integration
 
@@ -21,10 +21,6 @@ pytestmark = pytest.mark.integration
 def topic() -> str:
     # Topics of their own: the stored copies of an earlier run live on for an hour.
     return f"tournament:{random.randrange(10**12)}"
-
-
-def run(test):
-    asyncio.run(asyncio.wait_for(test(), 30))
 
 
 async def subscribed_hub() -> streams.Hub:
