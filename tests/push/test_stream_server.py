@@ -142,7 +142,7 @@ def test_a_stream_says_ready_first_then_its_topics_messages_only():
         assert stream.headers["x-accel-buffering"] == "no"
         ready = await stream.frame()
         assert ready["event"] == "ready"
-        assert ready["data"] == {"topics": [A], "resumed": False}
+        assert ready["data"] == {"topics": [A], "resumed": False, "versions": {}}
         assert 1000 <= int(ready["retry"]) <= 4000
         hub.dispatch(B, message(1, 1))
         hub.dispatch(A, message(2, 5))

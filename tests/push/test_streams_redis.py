@@ -64,7 +64,11 @@ def test_a_message_reaches_the_streams_of_its_topic_only(push_on):
             "html": "<div id=live>9</div>",
         }
         assert await other.nothing_within(0.3)
-        for page in (mine, other):
+        # A page opened later is told each topic's last version, to tell whether it is older.
+        later = await Stream(push.token_for([a, b, public])).open()
+        ready = await later.event()
+        assert ready["data"]["versions"] == {a: 42, public: '"t1-v9"'}
+        for page in (mine, other, later):
             page.leave()
             await page.finished()
         await hub.stop()
