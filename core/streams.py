@@ -183,13 +183,20 @@ class Hub:
             listener.offer(topic, n, frame)
             self.delivered += 1
 
+    async def _read(self, keys: list[str]) -> list[Any]:
+        # Within the site's Redis timeout, not the subscription's (2 × PING_EVERY): a frozen
+        # Redis, before the pings notice, would hold a new stream's `ready` past the page's
+        # PUSH_READY_SECONDS, and the page would take it for a buffering proxy and poll.
+        async with asyncio.timeout(settings.REDIS_SOCKET_TIMEOUT):
+            return await self._redis.mget(keys)
+
     async def versions(self, topics: list[str]) -> dict[str, Any]:
         """Each topic's last version (a stream just opened tells its page, which reloads
         what is older: a page drawn before a change it has no stream for yet)."""
         if self._redis is None:
             return {}
         try:
-            values = await self._redis.mget([push.VERSION_PREFIX + t for t in topics])
+            values = await self._read([push.VERSION_PREFIX + t for t in topics])
         except Exception:  # noqa: BLE001 - a help only: the page's poll catches up
             logger.info("stored versions unreadable", exc_info=True)
             return {}
@@ -207,7 +214,7 @@ class Hub:
         if self._redis is None:
             return {}
         try:
-            values = await self._redis.mget([push.LAST_PREFIX + t for t in topics])
+            values = await self._read([push.LAST_PREFIX + t for t in topics])
         except Exception:  # noqa: BLE001 - resuming is a help: the page's poll catches up
             logger.info("stored messages unreadable", exc_info=True)
             return {}

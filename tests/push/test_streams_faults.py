@@ -153,3 +153,27 @@ def test_a_frozen_redis_is_noticed_by_the_pings(private_redis):
         await hub.stop()
 
     run(test)
+
+
+@pytest.mark.integration
+def test_a_frozen_redis_does_not_hold_back_a_new_streams_ready(private_redis, monkeypatch):
+    """Before the pings notice a freeze (up to 2.5 × PING_EVERY as the site runs), a page
+    that opens its stream is told `ready` at once: held back longer than PUSH_READY_SECONDS,
+    the page takes its stream for a buffering proxy and polls for good."""
+    monkeypatch.setattr(streams, "PING_EVERY", 5.0)  # as the site runs
+    token = push.token_for([A])
+
+    async def test():
+        hub = fresh_hub(healthy=False)
+        hub.start()
+        await subscribed(hub)
+        await asyncio.to_thread(push.send, A, 1)  # a version for the ready to read
+        with private_redis.frozen():
+            page = await Stream(token).open()
+            ready = await page.event(wait=2)
+            assert ready["event"] == "ready"
+            page.leave()
+            await page.finished()
+        await hub.stop()
+
+    run(test)
