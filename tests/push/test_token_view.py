@@ -10,6 +10,7 @@ from django.test import Client
 from accounts.models import Role
 from core import push
 from tests.factories import EntrantFactory, RoleFactory, UserFactory, group_phase_duel
+from tournaments.services import refereeing
 
 pytestmark = pytest.mark.django_db
 
@@ -107,7 +108,8 @@ def test_a_players_stream_refuses_another_players_topics(push_tokens):
         "public:nope",
         "public:no-such-cup:home",
         "public::home",
-        "game:1",  # nothing registered for it here
+        "game:1",  # no such game
+        "game:x",
         "nokind",
         ":",
         "tournament:1\nevent: change",
@@ -144,3 +146,32 @@ def test_the_token_is_asked_with_get_and_never_cached(push_tokens):
     assert Client().post(f"/push/token?topic={topic}").status_code == 405
     response = ask(None, topic)
     assert "no-store" in response["Cache-Control"] or "max-age=0" in response["Cache-Control"]
+
+
+def test_a_games_news_only_for_its_own_people(push_tokens):
+    """`game:<pk>`: a casual table's owner and accepted co-referees, a practice game's
+    player; nobody for a tournament duel's game (its consoles follow `duel:<pk>`)."""
+    from practice.game_services import start_game
+    from tables import services as tables
+    from tests.tables.helpers import three_seats
+
+    owner, co, outsider, stranger = (UserFactory() for _ in range(4))
+    table = three_seats(owner)
+    tables.accept_invitation(
+        token=tables.invite_co_referee(table_id=table.pk, actor=owner), user=co
+    )
+    tables.invite_co_referee(table_id=table.pk, actor=owner)  # another, never accepted
+    practice = start_game(stranger, "trois")
+    duel, referee = group_phase_duel(published=True)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    duel.refresh_from_db()  # its game is dealt at the first move
+    assert duel.game_id
+    expected = {
+        f"game:{table.game_id}": {owner, co},
+        f"game:{practice.game_id}": {stranger},
+        f"game:{duel.game_id}": set(),
+    }
+    for topic, allowed in expected.items():
+        for user in (None, owner, co, outsider, stranger, referee, duel.tournament.created_by):
+            status = ask(user, topic).status_code
+            assert status == (200 if user in allowed else 403), (topic, user)
