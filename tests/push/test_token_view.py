@@ -110,6 +110,7 @@ def test_a_players_stream_refuses_another_players_topics(push_tokens):
         "public::home",
         "game:1",  # no such game
         "game:x",
+        "game:99999999999999999999999999",
         "nokind",
         ":",
         "tournament:1\nevent: change",
