@@ -50,7 +50,7 @@ SCREEN = re.compile(rf"/t/{SLUG}/screen/")
 SCREEN_PANELS = {"standings", "stage"}  # "now" also follows the open duels' moves
 API = re.compile(rf"/api/tournaments/{SLUG}(?:/{VERSION_PAGES})?")
 # What a pushed fetch carries: a tournament's version, or a public part's tag ("t<pk>-v<n>…").
-PUSHED = re.compile(r'"?(?:t\d{1,18}-v)?(?P<version>\d{1,18})(?:-[-\w]*)?"?')
+PUSHED = re.compile(r'"?(?:t\d{1,18}-v)?(?P<version>\d{1,18})(?:-[-\w]*)?"?', re.ASCII)
 
 
 def at_least(

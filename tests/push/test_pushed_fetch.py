@@ -78,7 +78,9 @@ def test_a_pushed_fetch_for_the_version_held_is_still_a_cheap_304(running):
     assert response.status_code == 304 and queries == 0
 
 
-@pytest.mark.parametrize("odd", ["", "abc", "-1", "1" * 40, "\u00b2", '"t1-vx"', 'W/"1-9"'])
+@pytest.mark.parametrize(
+    "odd", ["", "abc", "-1", "1" * 40, "\u00b2", '"t1-vx"', 'W/"1-9"', "\u0663"]
+)
 def test_an_odd_announced_version_goes_to_the_full_path(running, odd):
     tournament, *_ = running
     tag = first_tag(tournament)
