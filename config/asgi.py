@@ -34,6 +34,7 @@ def build(wsgi_app):
         elif kind == "lifespan":
             await streams.lifespan(receive, send)
 
+    application.django = django_app  # type: ignore[attr-defined] - a test closes its threads
     return application
 
 

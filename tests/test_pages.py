@@ -71,7 +71,26 @@ def test_readyz_reports_each_part(client):
     assert response.status_code == 200
     assert body["ok"] is True
     assert body["database"]["ok"] is True
-    assert set(body) == {"ok", "database", "redis", "celery"}
+    assert set(body) == {"ok", "database", "redis", "celery", "streams"}
+    # Push is off here (the tests' default): this process serves no streams, and is ready.
+    assert body["streams"] == {"ok": True, "push": False}
+
+
+def test_readyz_is_503_when_this_process_serves_streams_without_its_subscription(
+    client, settings, monkeypatch
+):
+    """A web process whose stream server lost Redis is not ready: its pages would poll."""
+    from core import streams
+
+    settings.PUSH_ENABLED = True
+    settings.REDIS_URL = settings.REDIS_URL or "redis://127.0.0.1:1/0"
+    lost = streams.Hub()
+    monkeypatch.setattr(lost, "_task", object())  # started, not subscribed
+    monkeypatch.setattr(streams, "hub", lost)
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["streams"]["served"] is True
+    assert response.json()["streams"]["subscribed"] is False
 
 
 def test_readyz_is_503_when_the_database_is_down(client, monkeypatch):

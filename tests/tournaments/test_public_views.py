@@ -204,7 +204,8 @@ class TestLivePolls:
         page = client.get(f"/t/{tournament.slug}/standings/")
         tag = client.get(f"/t/{tournament.slug}/standings/", headers={"HX-Request": "true"})["ETag"]
         html = page.content.decode()
-        assert 'hx-trigger="every 5s"' in html and 'hx-swap="outerHTML"' in html
+        # Every 5 s, and at once when push brings news (issue 28).
+        assert 'hx-trigger="every 5s, push"' in html and 'hx-swap="outerHTML"' in html
         # The header travels as JSON in hx-headers (HTML-escaped in the attribute).
         assert "If-None-Match" in html and tag.strip('"') in html
         # The whole page is never tagged: its nonce and CSRF token are its own.
