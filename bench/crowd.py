@@ -27,6 +27,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import statistics
@@ -323,19 +324,27 @@ def report(poll, samples, results, used, own_cpu, wall, load_before, args) -> No
     )
 
 
-def wrk(url: str, headers: dict[str, str], seconds: int) -> tuple[float, str]:
+def wrk(
+    url: str, headers: dict[str, str], seconds: int, server: int | None = None
+) -> tuple[float, str]:
+    """wrk's requests/s and latency; with `server` (gunicorn's master), also the CPU time its
+    processes spent per request: a shared machine's other work slows the rate, not that."""
     command = ["wrk", "-t2", "-c32", f"-d{seconds}s", "--latency"]
     for name, value in headers.items():
         command += ["-H", f"{name}: {value}"]
+    before = cpu_seconds(children(server)) if server else 0.0
     out = subprocess.run(command + [url], capture_output=True, text=True, check=True).stdout
+    used = cpu_seconds(children(server)) - before if server else 0.0
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out)[1])
+    done = int(re.search(r"(\d+) requests in", out)[1])
     p50 = re.search(r"^\s+50%\s+(\S+)", out, re.M)[1]
     p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M)[1]
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return rate, f"p50 {p50}, p99 {p99}" + (f", {non2xx[1]} non-2xx/3xx" if non2xx else "")
+    cpu = f", server CPU {used / max(1, done) * 1000:.3f} ms/request" if server else ""
+    return rate, f"p50 {p50}, p99 {p99}{cpu}" + (f", {non2xx[1]} non-2xx/3xx" if non2xx else "")
 
 
-def paired(args, slug) -> None:
+def paired(args, slug, server: int | None = None) -> None:
     base = f"http://127.0.0.1:{args.port}"
     static = next((Path(ENV["STATIC_ROOT"]) / "css").glob("public.*.css"), None)
     static_url = f"{base}/static/css/{static.name}" if static else f"{base}/static/css/public.css"
@@ -361,7 +370,7 @@ def paired(args, slug) -> None:
     rates: dict[str, list[float]] = {}
     for _ in range(args.wrk_rounds):
         for name, url, headers in targets:
-            rate, detail = wrk(url, headers, args.wrk_seconds)
+            rate, detail = wrk(url, headers, args.wrk_seconds, server)
             rates.setdefault(name, []).append(rate)
             print(f"  {name:<26} {rate:>9.1f} req/s   {detail}")
     median = {name: statistics.median(values) for name, values in rates.items()}
@@ -438,6 +447,12 @@ def main() -> None:
     parser.add_argument("--no-crowd", action="store_true", help="only the wrk figures")
     parser.add_argument("--no-wrk", action="store_true", help="only the crowd")
     parser.add_argument("--cpu-only", action="store_true", help="only CPU per request")
+    parser.add_argument(
+        "--gunicorn-args",
+        default="",
+        help="added to gunicorn's command line, e.g. the threaded workers before issue 28: "
+        "'-k gthread --threads 8 config.wsgi:application'",
+    )
     args = parser.parse_args()
 
     env = django_env()
@@ -454,11 +469,12 @@ def main() -> None:
          "--concurrency", "1", "--without-gossip", "--without-mingle", "-n", "crowd@%h"],
         env=env, cwd=ROOT,
     )  # fmt: skip
-    gunicorn = subprocess.Popen([str(BIN / "gunicorn")], env=server_env, cwd=ROOT)
+    extra = shlex.split(args.gunicorn_args)
+    gunicorn = subprocess.Popen([str(BIN / "gunicorn"), *extra], env=server_env, cwd=ROOT)
     try:
         wait_for(f"http://127.0.0.1:{args.port}/healthz", gunicorn)
         print(
-            f"stack: gunicorn {gunicorn_settings(server_env)}, PostgreSQL {database}, "
+            f"stack: gunicorn {gunicorn_settings(server_env, extra)}, PostgreSQL {database}, "
             f"Redis {env['REDIS_URL'].rsplit('/', 1)[1]}, Celery worker (1 process); "
             f"tournament {slug}"
         )
@@ -466,7 +482,7 @@ def main() -> None:
         if not args.no_crowd:
             crowd(args, env, slug, meter)
         if not args.no_wrk:
-            paired(args, slug)
+            paired(args, slug, gunicorn.pid)
     finally:
         for process in (gunicorn, worker):
             process.send_signal(signal.SIGTERM)
@@ -479,14 +495,16 @@ def main() -> None:
             shutil.rmtree(ENV["STATIC_ROOT"], ignore_errors=True)
 
 
-def gunicorn_settings(env: dict[str, str]) -> str:
+def gunicorn_settings(env: dict[str, str], extra: list[str]) -> str:
     out = subprocess.run(
-        [str(BIN / "gunicorn"), "--print-config"], env=env, cwd=ROOT, capture_output=True,
+        [str(BIN / "gunicorn"), "--print-config", *extra], env=env, cwd=ROOT, capture_output=True,
         text=True,
     ).stdout  # fmt: skip
-    names = "worker_class|workers|threads|keepalive|reuse_port"
+    names = "wsgi_app|worker_class|workers|threads|keepalive|reuse_port|accesslog"
     values = dict(re.findall(rf"^({names})\s+= (.+)$", out, re.M))
-    return ", ".join(f"{k} {v}" for k, v in values.items())
+    # An application named on the command line wins over wsgi_app (which --print-config shows).
+    named = " (command line: " + " ".join(extra) + ")" if extra else ""
+    return ", ".join(f"{k} {v}" for k, v in values.items()) + named
 
 
 if __name__ == "__main__":
