@@ -44,6 +44,10 @@ from core import push
 logger = logging.getLogger(__name__)
 
 HEARTBEAT = 15.0  # seconds between comments on an idle stream
+# The streams' heartbeats come from one task of the hub, a slice of the streams at a time: a
+# timer per stream, armed and cancelled on its every wake, cost a third of a fan-out's CPU
+# (docs/performance.md, "Push (issue 28)").
+BEAT_SLICES = 15
 COALESCE = 0.25  # seconds: a topic's messages are fanned out at most this often
 PING_EVERY = 5.0  # seconds between the subscription's pings; two missed: reconnect
 RECONNECT = (0.5, 1, 2, 5)  # seconds before each retry of a lost subscription
@@ -71,7 +75,7 @@ def _frame(topic: str, raw: str) -> tuple[int, bytes] | None:
 class Listener:
     """One open stream: its topics, what waits to be sent, what was sent."""
 
-    __slots__ = ("topics", "pending", "sent", "wake", "closed", "why")
+    __slots__ = ("topics", "pending", "sent", "wake", "closed", "why", "beat", "slot")
 
     def __init__(self, topics: list[str], sent: dict[str, int]) -> None:
         self.topics = topics
@@ -80,6 +84,8 @@ class Listener:
         self.wake = asyncio.Event()
         self.closed = False
         self.why = ""
+        self.beat = False  # the hub's heartbeat came: say something, check the stream's age
+        self.slot = random.randrange(BEAT_SLICES)  # which slice of the heartbeat it beats in
 
     def offer(self, topic: str, n: int, frame: bytes) -> None:
         if n <= self.sent.get(topic, 0):
@@ -117,6 +123,9 @@ class Hub:
         self._held: dict[str, tuple[int, bytes]] = {}
         self._last_fanout: dict[str, float] = {}
         self._subscribed: asyncio.Event | None = None
+        self._listeners: set[Listener] = set()
+        self._beats: asyncio.Task | None = None
+        self.tried = False  # the subscription was tried once and lost or refused
 
     # -- the streams ---------------------------------------------------------------------
 
@@ -125,11 +134,27 @@ class Hub:
 
     def add(self, listener: Listener) -> None:
         self.count += 1
+        self._listeners.add(listener)
         for topic in listener.topics:
             self.by_topic.setdefault(topic, set()).add(listener)
+        if self._beats is None or self._beats.done():
+            self._beats = asyncio.get_running_loop().create_task(self._beat())
+
+    async def _beat(self) -> None:
+        """Every stream's heartbeat, one slice of the streams every HEARTBEAT / BEAT_SLICES
+        seconds (so that ten thousand streams do not all write in the same instant)."""
+        turn = 0
+        while self._listeners:
+            await asyncio.sleep(HEARTBEAT / BEAT_SLICES)
+            turn = (turn + 1) % BEAT_SLICES
+            for listener in list(self._listeners):
+                if listener.slot == turn:
+                    listener.beat = True
+                    listener.wake.set()
 
     def remove(self, listener: Listener) -> None:
         self.count -= 1
+        self._listeners.discard(listener)
         for topic in listener.topics:
             followers = self.by_topic.get(topic)
             if followers is not None:
@@ -251,6 +276,8 @@ class Hub:
         self.close_all("shutdown")
         if self._task is not None:
             self._task.cancel()
+        if self._beats is not None:
+            self._beats.cancel()
 
     async def _subscribe(self) -> None:
         import redis.asyncio as aioredis
@@ -277,7 +304,7 @@ class Hub:
                 if self.healthy:
                     logger.warning("stream hub lost Redis (%s): streams closed", exc)
             finally:
-                self.healthy, self._redis = False, None
+                self.healthy, self._redis, self.tried = False, None, True
                 if self._subscribed is not None:
                     self._subscribed.clear()
                 self.close_all("redis")
@@ -372,8 +399,10 @@ async def stream(scope: Scope, receive: Any, send: Any) -> None:
         return
     own = hub  # the process's hub as this stream found it (a test's server may renew it)
     own.start()
-    if not own.healthy and not own.closing:
-        await own.wait_subscribed(1.0)  # a hub just started: its subscription is on its way
+    if not own.healthy and not own.closing and not own.tried:
+        # A hub just started: its subscription is on its way (one that failed already is
+        # not waited for: the page polls meanwhile).
+        await own.wait_subscribed(1.0)
     if not own.accepting():
         await _refuse(send, 503, "No stream now: the page polls instead.", retry_after=30)
         return
@@ -409,23 +438,18 @@ async def stream(scope: Scope, receive: Any, send: Any) -> None:
                 listener.offer(topic, n, frame)
         ends = time.monotonic() + settings.STREAM_SECONDS * random.uniform(0.8, 1.0)
         while not listener.closed:
+            await listener.wake.wait()
+            listener.wake.clear()
             # Checked on every turn, not only when idle: a stream whose topic never stays
             # quiet for a heartbeat (a running duel) must renew too, or its access is never
             # checked again.
-            left = ends - time.monotonic()
-            if left <= 0:
+            if time.monotonic() >= ends:
                 listener.close("renew")
                 break
-            try:
-                async with asyncio.timeout(min(HEARTBEAT, left)):
-                    await listener.wake.wait()
-            except TimeoutError:
-                if time.monotonic() < ends:
-                    hb = {"type": "http.response.body", "body": b": hb\n\n", "more_body": True}
-                    await send(hb)
-                continue
-            listener.wake.clear()
             body = listener.take()
+            if listener.beat:
+                listener.beat = False
+                body = body or b": hb\n\n"
             if body:
                 await send({"type": "http.response.body", "body": body, "more_body": True})
         if listener.why != "gone":

@@ -38,6 +38,8 @@ HTMX = {"HX-Request": "true"}
 # Addresses no role reaches in these worlds, with the reason.
 NEVER_ANSWERED: dict[str, str] = {
     "api:api-root": "django-ninja's own root: /api/ has no page, only its endpoints (404)",
+    "stream_token": "a page's stream token, asked with its topics (?topic=…): without them 400, "
+    "and 404 where push is off; tests/push/test_token_view.py walks its role matrix",
 }
 # Addresses whose 5xx is their documented answer, with the reason.
 MAY_ANSWER_5XX: dict[str, str] = {

@@ -335,10 +335,10 @@ def test_each_browser_polls_at_its_own_pace_around_the_interval(page):
     live = page.locator("#live")
     expect(live).to_have_attribute("data-poll-base", "1")
     expect(live).to_have_attribute(
-        "hx-trigger", re.compile(r"^every (0\.(8[5-9]|9\d)|1\.(0\d|1[0-5]))s$")
+        "hx-trigger", re.compile(r"^every (0\.(8[5-9]|9\d)|1\.(0\d|1[0-5]))s, push$")
     )
     page.goto(f"/t/{tournament.slug}/screen/")
     for panel in ("standings", "stage", "now"):
         expect(page.locator(f"#panel-{panel}")).to_have_attribute(
-            "hx-trigger", re.compile(r"^every (0\.(8[5-9]|9\d)|1\.(0\d|1[0-5]))s$")
+            "hx-trigger", re.compile(r"^every (0\.(8[5-9]|9\d)|1\.(0\d|1[0-5]))s, push$")
         )

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 from core import streams
 
-WAIT = 3.0  # seconds: longest a test waits for a frame it expects
+WAIT = 10.0  # seconds: longest a test waits for a frame it expects (a busy CI machine)
 
 
 def run(test, seconds: float = 30) -> None:
