@@ -2,19 +2,19 @@
 
 Server-Sent Events at `settings.PUSH_PATH` are answered on the event loop by the stream
 server (core.streams), so that an open stream costs no thread; every other request goes to
-Django as WSGI, in a pool of threads (a2wsgi), exactly as under gunicorn's threaded workers
-before: Django's own ASGI handler would run the site's synchronous views one at a time per
-process (docs/architecture.md, "Push to open pages").
+Django as WSGI, in a pool of threads, as under gunicorn's threaded workers before, handed to
+its thread once (config/django_bridge.py): Django's own ASGI handler would run the site's
+synchronous views one at a time per process (docs/architecture.md, "Push to open pages").
 """
 
 import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from a2wsgi import WSGIMiddleware  # noqa: E402 - the settings module first
-from django.conf import settings  # noqa: E402
+from django.conf import settings  # noqa: E402 - the settings module first
 from django.core.wsgi import get_wsgi_application  # noqa: E402
 
+from config.django_bridge import DjangoBridge  # noqa: E402
 from core import streams  # noqa: E402
 
 STREAM_PATH = settings.PUSH_PATH
@@ -23,7 +23,7 @@ STREAM_PATH = settings.PUSH_PATH
 def build(wsgi_app):
     """The web process's ASGI application around a Django WSGI application (a test's server
     wraps Django's own with its static files handler, as `live_server` does)."""
-    django_app = WSGIMiddleware(wsgi_app, workers=settings.WEB_THREADS)
+    django_app = DjangoBridge(wsgi_app, threads=settings.WEB_THREADS)
 
     async def application(scope, receive, send):
         kind = scope["type"]

@@ -1,0 +1,119 @@
+"""Django (WSGI) inside the web process's ASGI application (config/asgi.py), one hand-off per
+request.
+
+a2wsgi runs Django in a thread pool, but hands every message of a response (its start, each
+chunk, a static file in 4 kB blocks) from the thread to the event loop and waits for each:
+on busy cores each hand-off costs a sleep and a wake, and the standings page served 38 % fewer
+requests a second than under gunicorn's threaded workers, a static file 40 % fewer
+(docs/performance.md, "Push (issue 28)"). Here the event loop reads the request's body, one
+thread runs Django and joins its whole response, and the loop sends it: one hand-off. A
+response too big to hold, or of unknown length and streaming, is sent chunk by chunk from the
+thread, as a2wsgi does. a2wsgi's `build_environ` makes the WSGI environ (its own is tested
+against the WSGI specification; no need to write another).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from a2wsgi.wsgi import build_environ
+
+logger = logging.getLogger(__name__)
+
+HOLD_AT_MOST = 1 << 20  # bytes of a response joined in the thread; beyond, sent as it comes
+BODY_AT_MOST = 16 << 20  # bytes of a request's body read before Django sees it; beyond: 413
+Send = Callable[[dict[str, Any]], Any]
+
+
+class DjangoBridge:
+    def __init__(self, wsgi_app: Callable[..., Iterable[bytes]], threads: int) -> None:
+        self.app = wsgi_app
+        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Send) -> None:
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > BODY_AT_MOST:
+                await _answer(send, 413, b"The request is too large.")
+                return
+            if not message.get("more_body", False):
+                break
+        environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]
+        loop = asyncio.get_running_loop()
+        whole = await loop.run_in_executor(self.executor, self._run, environ, loop, send)
+        if whole is not None:
+            status, headers, content = whole
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.body", "body": content})
+
+    def _run(
+        self, environ: dict[str, Any], loop: asyncio.AbstractEventLoop, send: Send
+    ) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+        """In a thread: Django's response, whole; or, too big to hold, already sent chunk by
+        chunk from here (None)."""
+        started: dict[str, Any] = {}
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None):
+            started["status"] = int(status.split(" ", 1)[0])
+            started["headers"] = [
+                (name.lower().encode("latin-1"), value.encode("latin-1"))
+                for name, value in headers
+            ]
+            return lambda data: None  # the legacy write(): Django never uses it
+
+        iterable = self.app(environ, start_response)
+        try:
+            length = _length(started["headers"])
+            if length is not None and length <= HOLD_AT_MOST or not _streaming(iterable):
+                return started["status"], started["headers"], b"".join(iterable)
+            self._stream(iterable, started, loop, send)
+            return None
+        finally:
+            close = getattr(iterable, "close", None)
+            if close is not None:
+                close()
+
+    @staticmethod
+    def _stream(
+        iterable: Iterable[bytes],
+        started: dict[str, Any],
+        loop: asyncio.AbstractEventLoop,
+        send: Send,
+    ) -> None:
+        def out(message: dict[str, Any]) -> None:
+            asyncio.run_coroutine_threadsafe(send(message), loop).result()
+
+        status, headers = started["status"], started["headers"]
+        out({"type": "http.response.start", "status": status, "headers": headers})
+        for chunk in iterable:
+            if chunk:
+                out({"type": "http.response.body", "body": chunk, "more_body": True})
+        out({"type": "http.response.body", "body": b""})
+
+
+def _length(headers: list[tuple[bytes, bytes]]) -> int | None:
+    for name, value in headers:
+        if name == b"content-length" and value.isdigit():
+            return int(value)
+    return None
+
+
+def _streaming(iterable: Any) -> bool:
+    # Django's response is the iterable it hands to the server: a StreamingHttpResponse (or a
+    # FileResponse, as WhiteNoise's) says so; an ordinary response holds its content already.
+    return bool(getattr(iterable, "streaming", False))
+
+
+async def _answer(send: Send, status: int, text: bytes) -> None:
+    headers = [(b"content-type", b"text/plain; charset=utf-8")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": text})
