@@ -154,9 +154,12 @@
     clearTimeout(readyTimer);
     readyTimer = setTimeout(function () {
       if (up) return;
-      // Nothing came: a proxy on the way holds the stream back. Polls it is, for this page.
+      // Nothing came: a proxy on the way holds the stream back (or the server was slow just
+      // then). Polls it is, and the stream is tried again now and then, less and less often.
       source.close();
       say("buffered");
+      failures = Math.max(failures, 5); // the next try in 16–32 s, then up to a minute apart
+      renew();
     }, READY_WITHIN);
     source.addEventListener("ready", function (event) {
       clearTimeout(readyTimer);
