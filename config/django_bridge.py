@@ -65,8 +65,7 @@ class DjangoBridge:
         def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None):
             started["status"] = int(status.split(" ", 1)[0])
             started["headers"] = [
-                (name.lower().encode("latin-1"), value.encode("latin-1"))
-                for name, value in headers
+                (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers
             ]
             return lambda data: None  # the legacy write(): Django never uses it
 
