@@ -73,10 +73,15 @@ def _may_follow_public(request: HttpRequest, key: str) -> bool:
 
 
 def _may_follow_duel(request: HttpRequest, key: str) -> bool:
+    """Those who may open the duel's console: its tournament's referees and organisers, but
+    never one of its own players (a referee never referees a duel they play in)."""
     from duels.models import Duel
+    from duels.selectors import player_ids
 
     duel = Duel.objects.filter(pk=int(key)).select_related("tournament").first()
-    return duel is not None and can(request.user, Action.REFEREE_DUELS, duel.tournament)
+    if duel is None or not can(request.user, Action.REFEREE_DUELS, duel.tournament):
+        return False
+    return request.user.pk not in set(player_ids(duel))
 
 
 def register_topics() -> None:

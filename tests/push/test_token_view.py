@@ -176,3 +176,16 @@ def test_a_games_news_only_for_its_own_people(push_tokens):
         for user in (None, owner, co, outsider, stranger, referee, duel.tournament.created_by):
             status = ask(user, topic).status_code
             assert status == (200 if user in allowed else 403), (topic, user)
+
+
+def test_a_referee_playing_in_a_duel_may_not_follow_its_console(push_tokens):
+    """A referee never referees a duel they play in: a referee of the tournament whose own
+    entry is in the duel is refused its console's topic, and may follow another duel's."""
+    tournament, duel, elsewhere, who = people(published=True)
+    playing_referee = RoleFactory(tournament=tournament, role=Role.REFEREE).user
+    entrant = duel.seat_b
+    entrant.user = playing_referee
+    entrant.save(update_fields=["user"])
+    assert ask(playing_referee, f"duel:{duel.pk}").status_code == 403
+    assert ask(who["referee"], f"duel:{duel.pk}").status_code == 200
+    assert ask(playing_referee, f"tournament:{tournament.pk}").status_code == 200
