@@ -10,7 +10,7 @@ from tests.e2e.test_public_browser import group_phase
 from tests.integration.redis_fault import free_port
 from tournaments.services import refereeing
 
-pytestmark = [pytest.mark.e2e, pytest.mark.live, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
