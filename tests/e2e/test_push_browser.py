@@ -113,7 +113,7 @@ def test_a_player_sees_their_call_and_a_second_console_a_move(push_page, browser
         for console in consoles:
             expect(console.locator(".poller")).to_have_attribute("hx-get", re.compile(r"rev=1\b"))
         duel.refresh_from_db()
-        forfeit(duel, referee, seat="B")
+        forfeit(duel, tournament.created_by, seat="B")  # the organiser's ruling
         for console in consoles:
             expect(console.locator("#console.is-finished")).to_have_count(1)
     finally:
