@@ -139,7 +139,8 @@ def _context(
         "poll_seconds": POLL_SECONDS,
         # Push (issue 28): a co-referee's move within a second; the poll slows meanwhile.
         "topic": f"game:{view.table.game_id}",
-        "push": push.stream([f"game:{view.table.game_id}"]),
+        # Only a whole page carries the stream (an htmx answer has no <head>).
+        "push": None if request.htmx else push.stream([f"game:{view.table.game_id}"]),
     }
 
 

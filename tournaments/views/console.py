@@ -141,7 +141,9 @@ def _context(
         "poll_seconds": POLL_SECONDS,
         # Push (issue 28): another device's move, a ruling, a withdrawal within a second.
         "topics": topics,
-        "push": push.stream(topics.split()),
+        # Only a whole page carries the stream (an htmx answer has no <head>): no token
+        # signed on every move's answer.
+        "push": None if request.htmx else push.stream(topics.split()),
         # Built only when a posted ending is shown back with its errors; otherwise the
         # template writes the fresh form from its choices (no form object on a move's answer).
         "ending_form": ending_form,
