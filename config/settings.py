@@ -65,6 +65,7 @@ MIDDLEWARE = [
     # Issue 15: an anonymous, unchanged poll answered 304 here, before sessions and the rest.
     "tournaments.middleware.LeanPollMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -192,7 +193,18 @@ RATE_LIMITS = {
     ),
 }
 
+# Issue 29: every page in the person's language (docs/translating.md). English is the source;
+# the URL never changes: LocaleMiddleware reads the language cookie, then Accept-Language.
 LANGUAGE_CODE = "en-gb"
+LANGUAGES = [
+    ("en-gb", "English"),
+    ("es", "Español"),
+    ("fr", "Français"),
+    ("ms", "Bahasa Melayu"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
