@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from .words import rules_words
+from .words import rules_words, versus
 
 
 class CasualTable(models.Model):
@@ -44,7 +44,8 @@ class CasualTable(models.Model):
 
     @property
     def title(self) -> str:
-        return " v ".join(self.seats)
+        """ "Ann v Bo v Cy", in the request's language."""
+        return versus(self.seats)
 
     @property
     def rules(self) -> str:

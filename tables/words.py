@@ -59,6 +59,15 @@ def rules_words(ruleset: str) -> str:
     return gettext("%(ruleset)s rules") % {"ruleset": ruleset_label(ruleset)}
 
 
+def versus(names: list[str]) -> str:
+    """ "Ann v Bo v Cy": a table's title, its seats' names."""
+    title = names[0] if names else ""
+    for name in names[1:]:
+        # Translators: a casual table's title between its seats' names: "Ann v Bo" (versus).
+        title = gettext("%(first)s v %(second)s") % {"first": title, "second": name}
+    return title
+
+
 def listing(names: list[str]) -> str:
     """ "Ann", "Ann and Bo", "Ann, Bo and Cy"."""
     if len(names) <= 1:
