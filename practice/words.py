@@ -11,47 +11,46 @@ keys: the engines never import Django."""
 
 from collections.abc import Sequence
 
-from django.utils.translation import gettext, ngettext, pgettext
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
 
 from duels.words import finish_label
 
 #: The bot facing the person alone, as the result line names it.
-THE_BOT = N_("The bot")
+THE_BOT = gettext_noop("The bot")
 
 #: Someone else's table, or none (404: whose tables exist is not said).
-NO_SUCH_DUEL = N_("No such practice duel.")
-NO_SUCH_GAME = N_("No such game.")
+NO_SUCH_DUEL = gettext_noop("No such practice duel.")
+NO_SUCH_GAME = gettext_noop("No such game.")
 #: A move from a page another tab has overtaken (the revision it carries is not the game's).
-DUEL_MOVED_ON = N_("This duel moved on in another tab: here is the table as it is now.")
-GAME_MOVED_ON = N_("This game moved on in another tab: here is the table as it is now.")
+DUEL_MOVED_ON = gettext_noop("This duel moved on in another tab: here is the table as it is now.")
+GAME_MOVED_ON = gettext_noop("This game moved on in another tab: here is the table as it is now.")
 #: The same form sent again (a double tap, a phone retrying): its move was recorded the first
 #: time, and nothing was played twice (the table core's idempotency key, issue 27).
-ALREADY_RECORDED = N_(
+ALREADY_RECORDED = gettext_noop(
     "This move was already recorded: nothing changed. Here is the table as it is now."
 )
 #: A stored game the code of today cannot play again (a bot's or a rule's code changed since its
 #: moves were accepted: only the person's moves are stored; issue 27). It is kept, never a 500.
-UNREPLAYABLE_TITLE = N_("This game cannot be replayed")
-UNREPLAYABLE = N_(
+UNREPLAYABLE_TITLE = gettext_noop("This game cannot be replayed")
+UNREPLAYABLE = gettext_noop(
     "This game was stored with only your moves, and the bots now play differently, so it can "
     "no longer be set out again. It stays in your list; start a new one to play on."
 )
 #: The same, in the list of a person's duels.
-UNREPLAYABLE_LISTED = N_("cannot be replayed")
+UNREPLAYABLE_LISTED = gettext_noop("cannot be replayed")
 #: A move that carries no revision at all: it cannot be told from a repeat, so it is refused.
-NO_REVISION = N_(
+NO_REVISION = gettext_noop(
     "This move did not say which table it was played on, so nothing was played: "
     "here is the table as it is now."
 )
 #: What the person is asked to choose (ONLINE.md 1: the owner of a hand chooses which card
 #: goes), by the dealt adapter's ``choose`` ``what``.
 CHOOSE_TITLE = {
-    "shed": N_("Choose a number card to shed"),
-    "discard": N_("Choose an action card to give up"),
+    "shed": gettext_noop("Choose a number card to shed"),
+    "discard": gettext_noop("Choose an action card to give up"),
 }
 #: A finished duel stored the old way (before issue 27): its page shows its result and log.
-ARCHIVED = N_(
+ARCHIVED = gettext_noop(
     "This duel was stored the old way: here are its result and what happened, as they were "
     "when it was converted."
 )
@@ -61,38 +60,38 @@ ARCHIVED = N_(
 #: The rule sets (games.split_uno.PRESETS) and variants (VARIANTS) by their keys.
 RULESETS = {
     # Translators: the name of a set of Split UNO rules.
-    "arbiter": N_("arbiter"),
+    "arbiter": gettext_noop("arbiter"),
     # Translators: the name of a set of Split UNO rules (the tournament's own).
-    "tournament": N_("tournament"),
+    "tournament": gettext_noop("tournament"),
     # Translators: the name of a set of Split UNO rules (as played on paper).
-    "paper": N_("paper"),
+    "paper": gettext_noop("paper"),
     # Translators: the name of a set of Split UNO rules (the official ones).
-    "official": N_("official"),
+    "official": gettext_noop("official"),
 }
 VARIANTS = {
     # Translators: a Split UNO variant: fewer cards, quicker games.
-    "speed": N_("speed"),
+    "speed": gettext_noop("speed"),
     # Translators: a Split UNO variant: no challenge, no counters.
-    "hardcore": N_("hardcore"),
+    "hardcore": gettext_noop("hardcore"),
     # Translators: a Split UNO variant: seats play in teams.
-    "team": N_("team"),
+    "team": gettext_noop("team"),
 }
 #: Split UNO's colours (games.split_uno.COLORS), named by a COLOR CHANGE.
 COLORS = {
-    "red": N_("red"),
-    "yellow": N_("yellow"),
-    "green": N_("green"),
-    "blue": N_("blue"),
+    "red": gettext_noop("red"),
+    "yellow": gettext_noop("yellow"),
+    "green": gettext_noop("green"),
+    "blue": gettext_noop("blue"),
 }
 #: A pending decision's name (the dealt view's ``decision``), as a heading says it.
 DECISIONS = {
-    "counter": N_("counter"),
-    "block_counter": N_("counter the BLOCK"),
-    "truth": N_("TRUTH"),
-    "dare": N_("DARE"),
-    "penalty": N_("penalty"),
-    "bonus": N_("streak bonus"),
-    "challenge": N_("challenge"),
+    "counter": gettext_noop("counter"),
+    "block_counter": gettext_noop("counter the BLOCK"),
+    "truth": gettext_noop("TRUTH"),
+    "dare": gettext_noop("DARE"),
+    "penalty": gettext_noop("penalty"),
+    "bonus": gettext_noop("streak bonus"),
+    "challenge": gettext_noop("challenge"),
 }
 
 
@@ -193,16 +192,21 @@ def seats_words(seats: int) -> str:
 
 #: Trois's seven colours (games.trois.cards.COLOURS), by the letter the cards carry.
 TROIS_COLOURS = {
-    "B": N_("blue"),
-    "G": N_("green"),
-    "Y": N_("yellow"),
-    "P": N_("purple"),
-    "O": N_("orange"),
-    "R": N_("red"),
-    "M": N_("magenta"),
+    "B": gettext_noop("blue"),
+    "G": gettext_noop("green"),
+    "Y": gettext_noop("yellow"),
+    "P": gettext_noop("purple"),
+    "O": gettext_noop("orange"),
+    "R": gettext_noop("red"),
+    "M": gettext_noop("magenta"),
 }
 #: CPT-113's four colours (games.cpt113.cards.COLOURS).
-CPT_COLOURS = {"R": N_("red"), "Y": N_("yellow"), "G": N_("green"), "B": N_("blue")}
+CPT_COLOURS = {
+    "R": gettext_noop("red"),
+    "Y": gettext_noop("yellow"),
+    "G": gettext_noop("green"),
+    "B": gettext_noop("blue"),
+}
 
 
 def trois_colour(letter: str) -> str:

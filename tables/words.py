@@ -6,15 +6,14 @@ they are.
 Translation (issue 29): the constants are English source strings marked with
 ``gettext_noop`` and translated where they are raised or shown (``gettext(CONSTANT)``); the
 functions build their sentence in the request's language. The engine's keys a table page
-shows (rule sets, variants, colours) are translated here from their keys (practice/words.py
-holds the labels both products share)."""
+shows (rule sets, variants, colours) are translated here from their keys (the same source
+strings as practice/words.py's: the layers keep tables from importing practice)."""
 
 from datetime import datetime
 
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
-from django.utils.translation import gettext, ngettext
-from django.utils.translation import gettext_noop as N_
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from duels import words as duel_words
 
@@ -22,24 +21,29 @@ from duels import words as duel_words
 # one catalogue entry each; the layers keep tables and practice apart).
 RULESETS = {
     # Translators: the name of a set of Split UNO rules.
-    "arbiter": N_("arbiter"),
+    "arbiter": gettext_noop("arbiter"),
     # Translators: the name of a set of Split UNO rules (the tournament's own).
-    "tournament": N_("tournament"),
+    "tournament": gettext_noop("tournament"),
     # Translators: the name of a set of Split UNO rules (as played on paper).
-    "paper": N_("paper"),
+    "paper": gettext_noop("paper"),
     # Translators: the name of a set of Split UNO rules (the official ones).
-    "official": N_("official"),
+    "official": gettext_noop("official"),
 }
 VARIANTS = {
     # Translators: a Split UNO variant: fewer cards, quicker games.
-    "speed": N_("speed"),
+    "speed": gettext_noop("speed"),
     # Translators: a Split UNO variant: no challenge, no counters.
-    "hardcore": N_("hardcore"),
+    "hardcore": gettext_noop("hardcore"),
     # Translators: a Split UNO variant: seats play in teams.
-    "team": N_("team"),
+    "team": gettext_noop("team"),
 }
 #: Split UNO's colours (games.split_uno.COLORS), named by a COLOR CHANGE.
-COLORS = {"red": N_("red"), "yellow": N_("yellow"), "green": N_("green"), "blue": N_("blue")}
+COLORS = {
+    "red": gettext_noop("red"),
+    "yellow": gettext_noop("yellow"),
+    "green": gettext_noop("green"),
+    "blue": gettext_noop("blue"),
+}
 
 
 def ruleset_label(key: str) -> str:
@@ -90,27 +94,27 @@ def keep_note(n: int) -> str:
 
 
 #: A move from a page that no longer shows the table as it is: another referee moved first.
-CONFLICT = N_("Someone else entered a move — here is the current state.")
+CONFLICT = gettext_noop("Someone else entered a move — here is the current state.")
 #: Anyone but the owner and the co-referees (answered as a 404: the table is none of theirs).
-NOT_YOURS = N_("You do not referee this table.")
+NOT_YOURS = gettext_noop("You do not referee this table.")
 #: A move after the game's end (an undo still takes the ending back).
-GAME_OVER = N_("This game is over: it takes no more moves.")
+GAME_OVER = gettext_noop("This game is over: it takes no more moves.")
 #: The same form sent twice (a double tap, a phone retrying): its first send was recorded.
-ALREADY_RECORDED = N_("Already recorded: this move was entered once — nothing changed.")
-ALREADY_UNDONE = N_("Already undone: that undo was entered once — nothing changed.")
+ALREADY_RECORDED = gettext_noop("Already recorded: this move was entered once — nothing changed.")
+ALREADY_UNDONE = gettext_noop("Already undone: that undo was entered once — nothing changed.")
 
 #: A co-referee invitation that names nothing open: used, revoked, or never made.
-INVITATION_GONE = N_("This invitation does not exist or is no longer valid.")
+INVITATION_GONE = gettext_noop("This invitation does not exist or is no longer valid.")
 
 # The page that steps through a table's moves is its *record*, as a duel's is on the tournament
 # pages (docs/public.md): "replay" there means only the rematch of a duel without a winner. The
 # addresses and the code keep "replay" (`/tables/replay/<token>/`, `replay_token_hash`), so
 # links already sent still work.
-RECORD_LINK_REVOKED = N_("The record link is revoked: it shows nothing any more.")
-RECORD_LINK_GONE = N_("This record link does not exist or was revoked.")
-NO_RECORD_LINK = N_("This table has no record link.")
+RECORD_LINK_REVOKED = gettext_noop("The record link is revoked: it shows nothing any more.")
+RECORD_LINK_GONE = gettext_noop("This record link does not exist or was revoked.")
+NO_RECORD_LINK = gettext_noop("This table has no record link.")
 #: Anyone but a table's referees, or a table that is gone (404).
-NO_SUCH_TABLE = N_("No such table.")
+NO_SUCH_TABLE = gettext_noop("No such table.")
 
 
 def invitation_expired(expires_at: datetime) -> str:
