@@ -11,7 +11,7 @@ keys: the engines never import Django."""
 
 from collections.abc import Sequence
 
-from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from duels.words import finish_label
 
@@ -60,55 +60,55 @@ ARCHIVED = gettext_noop(
 #: The rule sets (games.split_uno.PRESETS) and variants (VARIANTS) by their keys.
 RULESETS = {
     # Translators: the name of a set of Split UNO rules.
-    "arbiter": gettext_noop("arbiter"),
+    "arbiter": pgettext_lazy("ruleset", "arbiter"),
     # Translators: the name of a set of Split UNO rules (the tournament's own).
-    "tournament": gettext_noop("tournament"),
+    "tournament": pgettext_lazy("ruleset", "tournament"),
     # Translators: the name of a set of Split UNO rules (as played on paper).
-    "paper": gettext_noop("paper"),
+    "paper": pgettext_lazy("ruleset", "paper"),
     # Translators: the name of a set of Split UNO rules (the official ones).
-    "official": gettext_noop("official"),
+    "official": pgettext_lazy("ruleset", "official"),
 }
 VARIANTS = {
     # Translators: a Split UNO variant: fewer cards, quicker games.
-    "speed": gettext_noop("speed"),
+    "speed": pgettext_lazy("variant", "speed"),
     # Translators: a Split UNO variant: no challenge, no counters.
-    "hardcore": gettext_noop("hardcore"),
+    "hardcore": pgettext_lazy("variant", "hardcore"),
     # Translators: a Split UNO variant: seats play in teams.
-    "team": gettext_noop("team"),
+    "team": pgettext_lazy("variant", "team"),
 }
 #: Split UNO's colours (games.split_uno.COLORS), named by a COLOR CHANGE.
 COLORS = {
-    "red": gettext_noop("red"),
-    "yellow": gettext_noop("yellow"),
-    "green": gettext_noop("green"),
-    "blue": gettext_noop("blue"),
+    "red": pgettext_lazy("colour", "red"),
+    "yellow": pgettext_lazy("colour", "yellow"),
+    "green": pgettext_lazy("colour", "green"),
+    "blue": pgettext_lazy("colour", "blue"),
 }
 #: A pending decision's name (the dealt view's ``decision``), as a heading says it.
 DECISIONS = {
-    "counter": gettext_noop("counter"),
-    "block_counter": gettext_noop("counter the BLOCK"),
-    "truth": gettext_noop("TRUTH"),
-    "dare": gettext_noop("DARE"),
-    "penalty": gettext_noop("penalty"),
-    "bonus": gettext_noop("streak bonus"),
-    "challenge": gettext_noop("challenge"),
+    "counter": pgettext_lazy("decision", "counter"),
+    "block_counter": pgettext_lazy("decision", "counter the BLOCK"),
+    "truth": pgettext_lazy("decision", "TRUTH"),
+    "dare": pgettext_lazy("decision", "DARE"),
+    "penalty": pgettext_lazy("decision", "penalty"),
+    "bonus": pgettext_lazy("decision", "streak bonus"),
+    "challenge": pgettext_lazy("decision", "challenge"),
 }
 
 
 def ruleset_label(key: str) -> str:
-    return gettext(RULESETS[key]) if key in RULESETS else key
+    return str(RULESETS[key]) if key in RULESETS else key
 
 
 def variant_label(key: str) -> str:
-    return gettext(VARIANTS[key]) if key in VARIANTS else key
+    return str(VARIANTS[key]) if key in VARIANTS else key
 
 
 def color_label(key: str) -> str:
-    return gettext(COLORS[key]) if key in COLORS else key
+    return str(COLORS[key]) if key in COLORS else key
 
 
 def decision_label(key: str) -> str:
-    return gettext(DECISIONS[key]) if key in DECISIONS else key.replace("_", " ")
+    return str(DECISIONS[key]) if key in DECISIONS else key.replace("_", " ")
 
 
 def rules_words(ruleset: str) -> str:
@@ -192,29 +192,29 @@ def seats_words(seats: int) -> str:
 
 #: Trois's seven colours (games.trois.cards.COLOURS), by the letter the cards carry.
 TROIS_COLOURS = {
-    "B": gettext_noop("blue"),
-    "G": gettext_noop("green"),
-    "Y": gettext_noop("yellow"),
-    "P": gettext_noop("purple"),
-    "O": gettext_noop("orange"),
-    "R": gettext_noop("red"),
-    "M": gettext_noop("magenta"),
+    "B": pgettext_lazy("colour", "blue"),
+    "G": pgettext_lazy("colour", "green"),
+    "Y": pgettext_lazy("colour", "yellow"),
+    "P": pgettext_lazy("colour", "purple"),
+    "O": pgettext_lazy("colour", "orange"),
+    "R": pgettext_lazy("colour", "red"),
+    "M": pgettext_lazy("colour", "magenta"),
 }
 #: CPT-113's four colours (games.cpt113.cards.COLOURS).
 CPT_COLOURS = {
-    "R": gettext_noop("red"),
-    "Y": gettext_noop("yellow"),
-    "G": gettext_noop("green"),
-    "B": gettext_noop("blue"),
+    "R": pgettext_lazy("colour", "red"),
+    "Y": pgettext_lazy("colour", "yellow"),
+    "G": pgettext_lazy("colour", "green"),
+    "B": pgettext_lazy("colour", "blue"),
 }
 
 
 def trois_colour(letter: str) -> str:
-    return gettext(TROIS_COLOURS[letter])
+    return str(TROIS_COLOURS[letter])
 
 
 def cpt_colour(letter: str) -> str:
-    return gettext(CPT_COLOURS[letter])
+    return str(CPT_COLOURS[letter])
 
 
 def trois_label(card: str) -> str:

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext_lazy
 
 from duels import words as duel_words
 
@@ -21,41 +21,41 @@ from duels import words as duel_words
 # one catalogue entry each; the layers keep tables and practice apart).
 RULESETS = {
     # Translators: the name of a set of Split UNO rules.
-    "arbiter": gettext_noop("arbiter"),
+    "arbiter": pgettext_lazy("ruleset", "arbiter"),
     # Translators: the name of a set of Split UNO rules (the tournament's own).
-    "tournament": gettext_noop("tournament"),
+    "tournament": pgettext_lazy("ruleset", "tournament"),
     # Translators: the name of a set of Split UNO rules (as played on paper).
-    "paper": gettext_noop("paper"),
+    "paper": pgettext_lazy("ruleset", "paper"),
     # Translators: the name of a set of Split UNO rules (the official ones).
-    "official": gettext_noop("official"),
+    "official": pgettext_lazy("ruleset", "official"),
 }
 VARIANTS = {
     # Translators: a Split UNO variant: fewer cards, quicker games.
-    "speed": gettext_noop("speed"),
+    "speed": pgettext_lazy("variant", "speed"),
     # Translators: a Split UNO variant: no challenge, no counters.
-    "hardcore": gettext_noop("hardcore"),
+    "hardcore": pgettext_lazy("variant", "hardcore"),
     # Translators: a Split UNO variant: seats play in teams.
-    "team": gettext_noop("team"),
+    "team": pgettext_lazy("variant", "team"),
 }
 #: Split UNO's colours (games.split_uno.COLORS), named by a COLOR CHANGE.
 COLORS = {
-    "red": gettext_noop("red"),
-    "yellow": gettext_noop("yellow"),
-    "green": gettext_noop("green"),
-    "blue": gettext_noop("blue"),
+    "red": pgettext_lazy("colour", "red"),
+    "yellow": pgettext_lazy("colour", "yellow"),
+    "green": pgettext_lazy("colour", "green"),
+    "blue": pgettext_lazy("colour", "blue"),
 }
 
 
 def ruleset_label(key: str) -> str:
-    return gettext(RULESETS[key]) if key in RULESETS else key
+    return str(RULESETS[key]) if key in RULESETS else key
 
 
 def variant_label(key: str) -> str:
-    return gettext(VARIANTS[key]) if key in VARIANTS else key
+    return str(VARIANTS[key]) if key in VARIANTS else key
 
 
 def color_label(key: str) -> str:
-    return gettext(COLORS[key]) if key in COLORS else key
+    return str(COLORS[key]) if key in COLORS else key
 
 
 def rules_words(ruleset: str) -> str:
