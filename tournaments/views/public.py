@@ -15,7 +15,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
@@ -134,6 +134,15 @@ def bracket(
     return live_page(request, tournament, "bracket", cached)
 
 
+def screen_language(tournament: Tournament, request: HttpRequest | None = None) -> str:
+    """The big screen's language (issue 29): the tournament's (an organiser's setting), whatever
+    the projector's browser says; none set, the viewer's, as on every other page."""
+    chosen = getattr(tournament, "language", "") or ""
+    if chosen:
+        return chosen
+    return getattr(request, "LANGUAGE_CODE", "") or translation.get_language() or ""
+
+
 @require_safe
 @public_view("screen")
 def screen(
@@ -145,7 +154,21 @@ def screen(
     panel shows; nothing restarts when one refreshes); each panel polls on its own
     (`?panel=`), with its own tag, and is served from the shared cache like a page's live
     partial. `?show=<panel>` pins one panel, for a venue with a screen per view.
+
+    The page and its panels are in the tournament's language (`screen_language`): the whole
+    answer, the page's `<html lang>` and every panel a poll brings, is rendered under it.
     """
+    language = screen_language(tournament, request)
+    with translation.override(language):
+        response = _screen(request, tournament, cached)
+    if response is not None and language:
+        response["Content-Language"] = language
+    return response
+
+
+def _screen(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None
+) -> HttpResponse | None:
     panel = request.GET.get("panel", "")
     if request.htmx and panel:
         if panel not in SCREEN_PARTS:
