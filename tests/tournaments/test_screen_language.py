@@ -9,6 +9,7 @@ from django.utils import translation
 
 from tests.factories import TournamentFactory
 from tournaments.models import Tournament
+from tournaments.selectors_public.screen import screen_language
 from tournaments.views import public
 
 pytestmark = pytest.mark.django_db
@@ -40,23 +41,21 @@ def test_the_catalogue_has_the_screen_words():
     assert leave != "Leave the big screen" and rank != "Rank"
 
 
-def test_screen_language_is_the_tournaments_else_the_viewers(rf):
+def test_screen_language_is_the_tournaments_else_the_viewers():
     class Plain:
         language = ""
 
     chosen = Plain()
     chosen.language = "ms"
-    request = rf.get("/")
-    request.LANGUAGE_CODE = "fr"
-    assert public.screen_language(chosen, request) == "ms"
-    assert public.screen_language(Plain(), request) == "fr"
-    assert public.screen_language(object(), request) == "fr"  # before the field exists
+    assert screen_language(chosen) == "ms"
+    assert screen_language(Plain()) == ""  # each viewer's own
+    assert screen_language(object()) == ""  # before the field exists
 
 
 def test_the_screen_renders_under_the_screen_language(monkeypatch):
     """The override covers the whole answer: the frame, the panels and their polls."""
     tournament = TournamentFactory(published=True)
-    monkeypatch.setattr(public, "screen_language", lambda t, r=None: "es")
+    monkeypatch.setattr(public, "screen_language", lambda t: "es")
     (leave, pause, now) = words("es", "Leave the big screen", "Pause", "Now playing")
     response = screen(tournament, accept="en-GB,en;q=0.9")
     html = response.content.decode()

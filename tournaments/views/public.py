@@ -27,6 +27,7 @@ from tournaments.live_cache import SCREEN_PANELS, screen_tag
 from tournaments.models import Tournament
 from tournaments.presentation import rules_text
 from tournaments.selectors_public import lines
+from tournaments.selectors_public.screen import screen_language
 from tournaments.selectors_schedule import local
 
 # Parts that poll on their own: the panels, and the venue strip (clock, calls, next starts).
@@ -134,15 +135,6 @@ def bracket(
     return live_page(request, tournament, "bracket", cached)
 
 
-def screen_language(tournament: Tournament, request: HttpRequest | None = None) -> str:
-    """The big screen's language (issue 29): the tournament's (an organiser's setting), whatever
-    the projector's browser says; none set, the viewer's, as on every other page."""
-    chosen = getattr(tournament, "language", "") or ""
-    if chosen:
-        return chosen
-    return getattr(request, "LANGUAGE_CODE", "") or translation.get_language() or ""
-
-
 @require_safe
 @public_view("screen")
 def screen(
@@ -158,10 +150,12 @@ def screen(
     The page and its panels are in the tournament's language (`screen_language`): the whole
     answer, the page's `<html lang>` and every panel a poll brings, is rendered under it.
     """
-    language = screen_language(tournament, request)
+    language = screen_language(tournament)
+    if not language:
+        return _screen(request, tournament, cached)  # the viewer's, as LocaleMiddleware chose
     with translation.override(language):
         response = _screen(request, tournament, cached)
-    if response is not None and language:
+    if response is not None:
         response["Content-Language"] = language
     return response
 
