@@ -9,32 +9,32 @@ from .. import presentation
 from ..models import Entrant, Tournament
 from .lines import replays_of_voided
 
-# Each stage: where its two seats come from, where its winner and its loser go.
-_ROUTE = "a playoff seat's way in or out"
+# Each stage: where its two seats come from, where its winner and its loser go (the context is
+# written out in each call: makemessages reads only literal strings).
 ROUTES = {
     "Q1": (
-        pgettext_lazy(_ROUTE, "Seed 1"),
-        pgettext_lazy(_ROUTE, "Seed 2"),
-        pgettext_lazy(_ROUTE, "Grand Final"),
-        pgettext_lazy(_ROUTE, "Qualifier 2"),
+        pgettext_lazy("playoff route", "Seed 1"),
+        pgettext_lazy("playoff route", "Seed 2"),
+        pgettext_lazy("playoff route", "Grand Final"),
+        pgettext_lazy("playoff route", "Qualifier 2"),
     ),
     "E1": (
-        pgettext_lazy(_ROUTE, "Seed 3"),
-        pgettext_lazy(_ROUTE, "Seed 4"),
-        pgettext_lazy(_ROUTE, "Qualifier 2"),
-        pgettext_lazy(_ROUTE, "4th place"),
+        pgettext_lazy("playoff route", "Seed 3"),
+        pgettext_lazy("playoff route", "Seed 4"),
+        pgettext_lazy("playoff route", "Qualifier 2"),
+        pgettext_lazy("playoff route", "4th place"),
     ),
     "Q2": (
-        pgettext_lazy(_ROUTE, "Loser of Qualifier 1"),
-        pgettext_lazy(_ROUTE, "Winner of the Eliminator"),
-        pgettext_lazy(_ROUTE, "Grand Final"),
-        pgettext_lazy(_ROUTE, "3rd place"),
+        pgettext_lazy("playoff route", "Loser of Qualifier 1"),
+        pgettext_lazy("playoff route", "Winner of the Eliminator"),
+        pgettext_lazy("playoff route", "Grand Final"),
+        pgettext_lazy("playoff route", "3rd place"),
     ),
     "GF": (
-        pgettext_lazy(_ROUTE, "Winner of Qualifier 1"),
-        pgettext_lazy(_ROUTE, "Winner of Qualifier 2"),
-        pgettext_lazy(_ROUTE, "Champion"),
-        pgettext_lazy(_ROUTE, "2nd place"),
+        pgettext_lazy("playoff route", "Winner of Qualifier 1"),
+        pgettext_lazy("playoff route", "Winner of Qualifier 2"),
+        pgettext_lazy("playoff route", "Champion"),
+        pgettext_lazy("playoff route", "2nd place"),
     ),
 }
 
