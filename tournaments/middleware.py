@@ -24,6 +24,16 @@ unpublication included, takes the full path — in another web process, a poll h
 tag may still get a 304 for up to a second, never a part. A cache that cannot be reached is
 no copy: the full path answers.
 
+The language (issue 29): this runs before LocaleMiddleware, and reads the request's language
+by the same rule (`translation.get_language_from_request`: the language cookie, then
+Accept-Language, then the source language). A tag names its language (`live_cache.in_language`)
+and the shared part is the one rendered in it, so a poll holding another language's tag is
+never answered 304, nor with another language's part; every answer varies on Accept-Language
+and Cookie, and says its Content-Language, as LocaleMiddleware's would. A big-screen panel is
+rendered in the language of the screen's page, which need not be its browser's (a tournament
+may set the screen's language): a panel poll holding a tag of another language than the
+request's goes to the full path, whose view knows the screen's language.
+
 A pushed fetch (issue 28: a page told of a new version by its stream, static/js/live.js)
 carries that version in X-Push-Version: no copy older than it answers — neither this
 process's second-old one nor the shared cache's (written at the same commit as the push, so
@@ -36,12 +46,23 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
 from core import shared_cache
 from core.http import cache_headers, not_modified
 
-from .live_cache import Entry, api_key, fragment_key, read_entry, recent_entry
+from .live_cache import (
+    Entry,
+    api_key,
+    api_tag,
+    fragment_key,
+    in_language,
+    read_entry,
+    recent_entry,
+    supported,
+    tag_language,
+)
 
 SLUG = r"(?P<slug>[-a-zA-Z0-9_]{1,140})"
 VERSION_PAGES = r"(?P<page>standings|groups|rounds|tiebreaks|bracket)"
@@ -88,9 +109,11 @@ class LeanPollMiddleware:
         # An unchanged poll is answered from this process's copy of the version, a second old
         # at most (`live_cache.recent_entry`: only a 304 may come from it); anything else
         # asks the shared cache.
-        found = self.current(request, recent) if held else None
+        # The language LocaleMiddleware would activate for this request (issue 29).
+        code = supported(translation.get_language_from_request(request))
+        found = self.current(request, recent, code, held) if held else None
         if found is None or found[0] != held:
-            found = self.current(request, shared)
+            found = self.current(request, shared, code, held)
         if found is None:
             return None
         tag, key, api = found
@@ -99,7 +122,8 @@ class LeanPollMiddleware:
         except Exception:  # noqa: BLE001 - DisallowedHost and the like: the full path answers
             return None
         if held == tag:
-            return self.api_not_modified(tag) if api else not_modified(tag)
+            response = self.api_not_modified(tag) if api else not_modified(tag)
+            return in_words(response, code)
         if request.method != "GET":
             return None  # a HEAD for a new version: the full path (it strips the body)
         body = shared_cache.get(key)
@@ -110,36 +134,43 @@ class LeanPollMiddleware:
             response["ETag"] = tag
             response["Cache-Control"] = "no-cache"
             patch_vary_headers(response, ["Cookie"])
-            return response
+            return in_words(response, code)
         response = HttpResponse(body)
         response["ETag"] = tag
         cache_headers(response, fragment=True)
-        return response
+        return in_words(response, code)
 
     def current(
-        self, request: HttpRequest, entry_of: Callable[[str], Entry | None]
+        self,
+        request: HttpRequest,
+        entry_of: Callable[[str], Entry | None],
+        code: str,
+        held: str | None,
     ) -> tuple[str, str, bool] | None:
-        """The tag the full path would give this request now, the cache key of its shared
-        answer, and whether it is the API's, from the version `entry_of` gives; or None."""
+        """The tag the full path would give this request now (in the language `code`), the
+        cache key of its shared answer, and whether it is the API's, from the version
+        `entry_of` gives; or None."""
         path = request.path_info
         if request.headers.get("HX-Request") == "true":
             if (match := PAGE.fullmatch(path)) and not request.GET:
                 if entry := entry_of(match["slug"]):
                     pk, version, identity = entry
-                    tag = f'"t{pk}-v{version}"'
+                    tag = in_language(f'"t{pk}-v{version}"', code)
                     return tag, fragment_key(identity, match["page"], tag), False
             elif (match := SCREEN.fullmatch(path)) and list(request.GET) == ["panel"]:
                 panel = request.GET["panel"]
+                if held is None or tag_language(held) != code:
+                    return None  # the screen's own language may not be the browser's
                 if panel in SCREEN_PANELS and (entry := entry_of(match["slug"])):
                     pk, version, identity = entry
-                    tag = f'"t{pk}-v{version}-{panel}"'
+                    tag = in_language(f'"t{pk}-v{version}-{panel}"', code)
                     return tag, fragment_key(identity, f"screen-{panel}", tag), False
             return None
         match = API.fullmatch(path)
         if match and not request.GET and (entry := entry_of(match["slug"])):
             pk, version, identity = entry
             endpoint = match["page"] or "summary"
-            return f'W/"{pk}-{version}"', api_key(identity, endpoint, version), True
+            return api_tag(pk, version, code), api_key(identity, endpoint, version, code), True
         return None
 
     @staticmethod
@@ -149,3 +180,11 @@ class LeanPollMiddleware:
         response["ETag"] = tag
         patch_vary_headers(response, ["Cookie"])
         return response
+
+
+def in_words(response: HttpResponse, code: str) -> HttpResponse:
+    """What LocaleMiddleware adds to every answer of the full path: the language varies by
+    Accept-Language (and by the language cookie: every answer here varies on Cookie)."""
+    patch_vary_headers(response, ["Accept-Language", "Cookie"])
+    response.headers.setdefault("Content-Language", code)
+    return response
