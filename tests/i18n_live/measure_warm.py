@@ -1,11 +1,13 @@
-"""The worker's time per version, per language (issue 29): not a test (not collected), a
-measurement run by hand — docs/performance.md, "Languages and the shared renders".
+"""The worker's time per version, per language (issue 29): not a test (not collected: run by
+hand), the measurement in docs/performance.md, "Languages: the worker's renders".
 
     ./dev test -q -p no:cacheprovider -s tests/i18n_live/measure_warm.py
 
-`warm` (after a result: every public part rendered and pushed) and `push_playing` (after a
-move: the parts that show the running duel) on a cold cache, each repeated, in SQLite and
-local memory (push off: the renders alone, which are the cost that grows with languages).
+The CPU time of this thread (SQLite runs in it too) of `warm` (after a result: every public
+part rendered, and pushed) and `push_playing` (after a move: the parts that show the running
+duel) on a cold cache, each repeated, in SQLite and local memory. Sending is replaced by
+nothing (the renders are the cost that grows with the languages); which languages have open
+pages is set by hand: none but the source language, one more, all four.
 """
 
 import statistics
@@ -14,7 +16,7 @@ import time
 import pytest
 from django.core.cache import cache
 
-from core import shared_cache
+from core import push, shared_cache
 from tests.tournaments.test_crowd import running  # noqa: F401 - the fixture
 from tournaments import live_cache
 
@@ -29,20 +31,27 @@ def _timed(fn) -> list[float]:
         cache.clear()
         shared_cache.forget_kept()
         live_cache.forget_recent()
-        started = time.perf_counter()
+        started = time.thread_time()  # CPU time: the machine's other load aside
         fn()
-        times.append((time.perf_counter() - started) * 1000)
+        times.append((time.thread_time() - started) * 1000)
     return sorted(times[2:])  # two to warm the templates up
 
 
-def test_measure(running):  # noqa: F811
-    tournament = running[0]
-    for name, fn in (
-        ("warm (a result)", lambda: live_cache.warm(tournament)),
-        ("push_playing (a move)", lambda: live_cache.push_playing(tournament, None)),
-    ):
-        times = _timed(fn)
-        print(
-            f"\n{name}: median {statistics.median(times):.1f} ms, "
-            f"min {times[0]:.1f}, max {times[-1]:.1f} ms over {REPEAT}"
-        )
+def test_measure(running, monkeypatch):  # noqa: F811
+    tournament, *_, duel = running
+    monkeypatch.setattr(push, "enabled", lambda: True)
+    monkeypatch.setattr(push, "send", lambda *args, **kwargs: 1)
+    for watched in ((), ("es",), ("es", "fr", "ms")):
+        followed = lambda topics, watched=watched: {  # noqa: E731
+            topic for topic in topics if topic.rsplit(":", 1)[-1] in watched
+        }
+        monkeypatch.setattr(push, "followed", followed, raising=False)
+        for name, fn in (
+            ("warm (a result)", lambda: live_cache.warm(tournament)),
+            ("push_playing (a move)", lambda: live_cache.push_playing(tournament, duel.pk)),
+        ):
+            times = _timed(fn)
+            print(
+                f"\nwatched in {('en-gb', *watched)}: {name}: CPU median "
+                f"{statistics.median(times):.1f} ms, min {times[0]:.1f}, max {times[-1]:.1f} ms"
+            )

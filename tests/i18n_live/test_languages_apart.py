@@ -280,3 +280,15 @@ class TestPush:
         request.user = AnonymousUser()
         assert push.allowed(request, f"public:{tournament.slug}:standings:es")
         assert not push.allowed(request, "public:no-such-cup:standings:es")
+
+
+def test_the_lean_paths_language_follows_the_sites_languages(running, settings):
+    """The lean path keeps the language of each cookie and Accept-Language pair it saw: a
+    change of the site's languages (a test's) forgets them."""
+    tournament, *_ = running
+    poll(tournament, "fr")
+    assert languages_in(poll(tournament, "fr")[0]) == {"fr"}
+    settings.LANGUAGES = [("en-gb", "English"), ("es", "Español")]
+    other_process()
+    response, _ = poll(tournament, "fr")
+    assert languages_in(response) == {"en-gb"} and not response["ETag"].endswith('-fr"')
