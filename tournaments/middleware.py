@@ -215,6 +215,10 @@ def request_language(request: HttpRequest) -> str:
 def in_words(response: HttpResponse, code: str) -> HttpResponse:
     """What LocaleMiddleware adds to every answer of the full path: the language varies by
     Accept-Language (and by the language cookie: every answer here varies on Cookie)."""
-    patch_vary_headers(response, ["Accept-Language", "Cookie"])
-    response.headers.setdefault("Content-Language", code)
+    vary = response.get("Vary", "")  # HX-Request and Cookie already (cache_headers and the API's)
+    if "Cookie" not in vary:
+        patch_vary_headers(response, ["Cookie"])
+        vary = response["Vary"]
+    response["Vary"] = f"{vary}, Accept-Language" if vary else "Accept-Language"
+    response["Content-Language"] = code
     return response
