@@ -39,6 +39,7 @@ from core.release import release
 from .models import Tournament
 from .selectors_public import bracket, groups, home, lines, rounds, standings, tiebreaks, watch
 from .selectors_public.lines import etag, live_fingerprint
+from .selectors_public.screen import screen_language
 from .selectors_schedule import venue
 
 FRAGMENT_SECONDS = 600  # a version's fragments are dead once it moves on: let them expire
@@ -83,16 +84,9 @@ def languages() -> list[str]:
 
 
 def language() -> str:
-    """The active language, as what is rendered now is keyed by: one of the site's."""
-    return supported(translation.get_language() or settings.LANGUAGE_CODE)
-
-
-def supported(code: str) -> str:
-    """`code` as one of the site's languages (Django's own rule: "es-ar" is "es")."""
-    try:
-        return translation.get_supported_language_variant(code)
-    except LookupError:
-        return settings.LANGUAGE_CODE
+    """The active language, as what is rendered now is keyed by: the code LocaleMiddleware
+    activated (one of the site's, or a test's pseudo-language: keyed apart too)."""
+    return translation.get_language() or settings.LANGUAGE_CODE
 
 
 def in_language(tag: str, code: str | None = None) -> str:
@@ -414,14 +408,20 @@ def wanted(tournament: Tournament, parts: list[str]) -> dict[str, list[str]]:
     language. A language nobody watches costs nothing; a poll in it renders its part once
     (`render_once`), as every part was rendered before the worker did it ahead. Without push,
     or when the marks cannot be read, the source language only: nothing would be pushed.
+    A big-screen panel of a tournament with a language of its own (`screen_language`: every
+    screen shows it, whatever its browser's) is rendered in that language alone.
     """
     source, others = settings.LANGUAGE_CODE, languages()[1:]
+    screen = screen_language(tournament)
     topics = {
         (part, code): public_topic(tournament, part, code) for part in parts for code in others
     }
     found = push.followed(list(topics.values())) if others else None
     return {
-        part: [source, *(code for code in others if found and topics[part, code] in found)]
+        # The big screen in the tournament's language, when it has one: that language only.
+        part: [screen]
+        if screen and part.startswith("screen-")
+        else [source, *(code for code in others if found and topics[part, code] in found)]
         for part in parts
     }
 

@@ -60,9 +60,9 @@ from .live_cache import (
     api_tag,
     fragment_key,
     in_language,
+    languages,
     read_entry,
     recent_entry,
-    supported,
     tag_language,
 )
 
@@ -204,8 +204,9 @@ def request_language(request: HttpRequest) -> str:
     )
     code = _languages.get(key)
     if code is None:
-        code = supported(translation.get_language_from_request(request))
-        if len(key[0]) + len(key[1]) <= 200:
+        code = translation.get_language_from_request(request)
+        # Only the site's languages are kept (a test's pseudo-language is not one).
+        if code in languages() and len(key[0]) + len(key[1]) <= 200:
             if len(_languages) >= 1000:
                 _languages.clear()
             _languages[key] = code

@@ -34,13 +34,15 @@ class TestTheLanguageOfATag:
             tag = live_cache.in_language('"t3-v12-now-ab12"', code)
             assert live_cache.tag_language(tag) == code
 
-    def test_the_active_language_is_one_of_the_sites(self):
-        with translation.override("es-ar"):
+    def test_the_language_is_the_active_one(self):
+        with translation.override("es"):
             assert live_cache.language() == "es"
-        with translation.override("en-us"):
+            assert live_cache.in_language('"t3-v12"') == '"t3-v12-es"'
+        translation.deactivate_all()
+        try:
             assert live_cache.language() == "en-gb"
-        with translation.override("de"):
-            assert live_cache.language() == "en-gb"
+        finally:
+            translation.activate("en-gb")
 
 
 class TestPolls:
@@ -292,3 +294,61 @@ def test_the_lean_paths_language_follows_the_sites_languages(running, settings):
     other_process()
     response, _ = poll(tournament, "fr")
     assert languages_in(response) == {"en-gb"} and not response["ETag"].endswith('-fr"')
+
+
+def test_the_pseudo_language_of_the_crawl_is_keyed_apart_too(running):
+    """The lead's pseudo-language (tests/i18n/pseudo.py: chosen by the cookie, not one of
+    LANGUAGES) gets parts of its own, never the English copies (nor leaves its own there)."""
+    from tests.i18n.pseudo import PSEUDO, pseudo_language
+
+    tournament, *_ = running
+    english = poll(tournament)[0]
+    with pseudo_language():
+        for _ in range(2):  # the full path, then the lean one
+            client = Client()
+            client.cookies["django_language"] = PSEUDO
+            response, _ = get(client, standings_url(tournament), **HX)
+            assert languages_in(response) == {PSEUDO}
+            assert response["ETag"].endswith(f'-{PSEUDO}"')
+            held = {"If-None-Match": english["ETag"]}
+            assert get(client, standings_url(tournament), **HX, **held)[0].status_code == 200
+    other_process()
+    assert languages_in(poll(tournament)[0]) == {"en-gb"}
+
+
+class TestTheScreenInTheTournamentsLanguage:
+    """A tournament may show its big screen in a language of its own, whatever the
+    projector's browser says (`selectors_public.screen.screen_language`)."""
+
+    @pytest.fixture
+    def in_malay(self, monkeypatch):
+        from tournaments.views import public
+
+        monkeypatch.setattr(public, "screen_language", lambda tournament: "ms")
+        monkeypatch.setattr(live_cache, "screen_language", lambda tournament: "ms")
+
+    def test_its_panels_polls_from_an_english_browser(self, running, in_malay):
+        tournament, *_ = running
+        url = f"/t/{tournament.slug}/screen/?panel=standings"
+        first, _ = poll(tournament, "en", url=url)
+        assert languages_in(first) == {"ms"} and first["ETag"].endswith('-standings-ms"')
+        # The lean path does not know the screen's language: the view answers, a 304.
+        response, queries = poll(tournament, "en", first["ETag"], url=url)
+        assert response.status_code == 304 and queries > 0
+        # Never the English panel, though the English one is cached (a viewer's, before).
+        response, _ = poll(tournament, "en", '"t0-v0-standings-ms"', url=url)
+        assert response.status_code == 200 and languages_in(response) == {"ms"}
+
+    def test_the_worker_renders_its_panels_in_that_language_alone(
+        self, running, in_malay, sent, monkeypatch
+    ):
+        tournament, *_ = running
+        slug = tournament.slug
+        everything = lambda topics: set(topics)  # noqa: E731 - every language watched
+        monkeypatch.setattr(push, "followed", everything)
+        live_cache.warm(tournament)
+        screens = sorted(topic for topic, *_ in sent if ":screen-" in topic)
+        assert screens == sorted(f"public:{slug}:screen-{p}:ms" for p in live_cache.SCREEN_PANELS)
+        assert all(set(MARK.findall(html)) == {"ms"} for t, _, html in sent if t in screens)
+        pages = [topic for topic, *_ in sent if ":screen-" not in topic]
+        assert len(pages) == 4 * len(live_cache.PAGES)  # the pages: every language watched
