@@ -1220,3 +1220,75 @@ def round_outcome_text(round_label: str, winner: str | None, tie: int | None = N
     if tie is not None:
         return _("%(round)s: a tie on %(tie)s") % {"round": round_label, "tie": tie}
     return _("%(round)s: both were blocked, no one won it") % {"round": round_label}
+
+
+# The format rules' verdicts (tournaments.format: a stable code, its numbers and ids in
+# `params`; its own `message` is English for logs and tests) in the reader's language, with
+# names for ids.
+
+
+def rule_text(
+    code: str,
+    params: Mapping[str, Any],
+    *,
+    names: Mapping[int, str] | None = None,
+    groups: Mapping[Any, str] | None = None,
+    fallback: str = "",
+) -> str:
+    """A `fmt.Problem`'s or `fmt.ChangeVerdict`'s words: "Reds has 4 members; it needs at
+    least 5." (`names`: entrants by id, `groups`: group names by id); `fallback` (the
+    format's English message) for a code this does not know."""
+    names, groups = names or {}, groups or {}
+
+    def people(ids: Any) -> str:
+        return _and([names.get(_int(pk) or 0, str(pk)) for pk in ids or ()])
+
+    def group_name(pk: Any) -> str:
+        return groups.get(pk) or groups.get(_int(pk)) or groups.get(str(pk)) or str(pk)
+
+    values = {k: v for k, v in params.items() if isinstance(v, int)}
+    if "players" in params:
+        values["players"] = people(params["players"])
+    if "group" in params:
+        values["group"] = group_name(params["group"])
+    if "groups" in params:
+        values["groups"] = _and([group_name(g) for g in params["groups"]])
+    texts = {
+        "unknown_player": lambda: _(
+            "%(players)s are not in the group phase and cannot join a group."
+        ),
+        "above_limit": lambda: _(
+            "A group may have at most %(max)s members; this change leaves %(size)s in one group."
+        ),
+        "both_below": lambda: _(
+            "This change leaves both groups below %(min)s members (%(first)s and %(second)s)."
+        ),
+        "elimination": lambda: _(
+            "This change leaves a group with %(size)s members: once confirmed, that group is "
+            "eliminated at once and its members are out of the tournament."
+        ),
+        "ok": lambda: _("The change keeps both groups within the limits."),
+        "group_too_small": lambda: _("%(group)s has %(size)s members; it needs at least %(min)s."),
+        "group_too_large": lambda: _(
+            "%(group)s has %(size)s members; it may have at most %(max)s."
+        ),
+        "entrant_count": lambda: _(
+            "The group phase needs %(min)s–%(max)s active entrants; there are %(count)s."
+        ),
+        "not_in_group": lambda: _("%(players)s are in no group."),
+        "inactive_member": lambda: _("%(players)s are in a group but not active."),
+    }
+    if code == "unknown_group":
+        text = (
+            _("%(groups)s are not in this tournament.")
+            if "groups" in params
+            else _("%(players)s are in an unknown group.")
+        )
+    elif code in texts:
+        text = texts[code]()
+    else:
+        return fallback
+    try:
+        return text % values
+    except (KeyError, TypeError, ValueError):
+        return fallback
