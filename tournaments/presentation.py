@@ -1247,6 +1247,7 @@ def rule_text(
         return groups.get(pk) or groups.get(_int(pk)) or groups.get(str(pk)) or str(pk)
 
     values = {k: v for k, v in params.items() if isinstance(v, int)}
+    size = values.get("size", 0)
     if "players" in params:
         values["players"] = people(params["players"])
     if "group" in params:
@@ -1263,14 +1264,23 @@ def rule_text(
         "both_below": lambda: _(
             "This change leaves both groups below %(min)s members (%(first)s and %(second)s)."
         ),
-        "elimination": lambda: _(
+        "elimination": lambda: ngettext(
+            "This change leaves a group with %(size)s member: once confirmed, that group is "
+            "eliminated at once and its members are out of the tournament.",
             "This change leaves a group with %(size)s members: once confirmed, that group is "
-            "eliminated at once and its members are out of the tournament."
+            "eliminated at once and its members are out of the tournament.",
+            size,
         ),
         "ok": lambda: _("The change keeps both groups within the limits."),
-        "group_too_small": lambda: _("%(group)s has %(size)s members; it needs at least %(min)s."),
-        "group_too_large": lambda: _(
-            "%(group)s has %(size)s members; it may have at most %(max)s."
+        "group_too_small": lambda: ngettext(
+            "%(group)s has %(size)s member; it needs at least %(min)s.",
+            "%(group)s has %(size)s members; it needs at least %(min)s.",
+            size,
+        ),
+        "group_too_large": lambda: ngettext(
+            "%(group)s has %(size)s member; it may have at most %(max)s.",
+            "%(group)s has %(size)s members; it may have at most %(max)s.",
+            size,
         ),
         "entrant_count": lambda: _(
             "The group phase needs %(min)s–%(max)s active entrants; there are %(count)s."
