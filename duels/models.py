@@ -84,12 +84,11 @@ class Duel(models.Model):
     # The time-limit warning went out (the deadline is the game's: `deadline` below).
     warned_at = models.DateTimeField(null=True, blank=True)
     # Why a duel was closed without result (abandoned): its referee's console says so, in the
-    # reader's language (duels.words.closed_reason_text). `closed_why` holds the automation's
-    # reasons as a key and its parameters ({"key": "group_eliminated", "group": "Reds",
-    # "round": "3"}); `closed_reason` only text typed by a person, or an old sentence no key
-    # matched (duels/migrations/0014_closed_reasons_to_keys.py), shown as is.
+    # reader's language (duels.words.closed_reason_text). The automation's reasons are stored
+    # as a key with its parameters, as JSON text ('{"key": "group_eliminated", "group":
+    # "Reds", "round": "3"}'); anything else is text typed by a person, or an old sentence no
+    # key matched (duels/migrations/0013_closed_reasons_to_keys.py), shown as is.
     closed_reason = models.CharField(max_length=200, blank=True)
-    closed_why = models.JSONField(default=dict, blank=True)
     # When staff last called the duel's players to its table (issue 16); the table is `table`.
     called_at = models.DateTimeField(null=True, blank=True)
 

@@ -473,7 +473,7 @@ def _headline(view: ConsoleView) -> None:
             view.subline = _("A drawn duel is replayed at once by the same players.")
     else:
         view.headline = _("This duel is %(status)s") % {"status": duel.get_status_display().lower()}
-        view.subline = words.closed_reason_text(duel.closed_reason, duel.closed_why)
+        view.subline = words.closed_reason_text(duel.closed_reason)
 
 
 @dataclass
@@ -505,7 +505,8 @@ class ReplayView:
                 "name": name[awaiting["seat"]],
                 "decision": words.decision_name(awaiting["decision"]),
             }
-        return _("%(round)s is next") % {"round": words.duel_round(state["rounds"] + 1)}
+        # Translators: a round of play inside a duel (not the tournament's group round).
+        return _("Round %(number)s is next") % {"number": state["rounds"] + 1}
 
 
 def replay(duel: Duel, step: int | None) -> ReplayView:

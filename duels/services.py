@@ -609,8 +609,7 @@ def abandon(duel_ids: Iterable[int], reason: str | Mapping[str, Any]) -> int:
     of `words.CLOSED_REASONS` with its parameters (``{"key": "cancelled"}``), stored as such and
     read in each reader's language. A known English sentence is stored as its key too; any
     other text is kept as typed."""
-    why = dict(reason) if isinstance(reason, Mapping) else words.closed_why_of(reason)
-    typed = "" if why else str(reason)[:200]
+    stored = words.closed_reason_stored(reason)
     return Duel.objects.filter(
         pk__in=list(duel_ids),
         status__in=[
@@ -618,12 +617,7 @@ def abandon(duel_ids: Iterable[int], reason: str | Mapping[str, Any]) -> int:
             DuelStatus.READY,
             DuelStatus.RUNNING,
         ],
-    ).update(
-        status=DuelStatus.ABANDONED,
-        closed_reason=typed,
-        closed_why=why or {},
-        finished_at=timezone.now(),
-    )
+    ).update(status=DuelStatus.ABANDONED, closed_reason=stored, finished_at=timezone.now())
 
 
 def override_result(

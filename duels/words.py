@@ -6,6 +6,7 @@ The engine (games/) keeps its stable keys and imports nothing of Django; these w
 translated here, at the edge, in the reader's language. The card names (+2, BLOCK, …) stay
 as printed on the cards (docs/translating.md's glossary)."""
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -122,9 +123,10 @@ def decision_name(kind: str) -> str:
     return str(label) if label is not None else kind.replace("_", " ")
 
 
-# Why a duel was closed without result (`Duel.closed_why`: a key and its parameters, stored so
-# that each reader reads it in their own language; `Duel.closed_reason` keeps only text a person
-# typed, or an old row's sentence no key matches, shown as is).
+# Why a duel was closed without result (`Duel.closed_reason`): the automation's reasons are
+# stored as a key and its parameters, in JSON text, so that each reader reads them in their own
+# language; any other text is what a person typed (or an old row's sentence no key matches),
+# shown as is.
 CLOSED_REASONS = {
     "group_eliminated": gettext_lazy(
         "%(group)s was eliminated after round %(round)s: the group phase is over and this duel "
@@ -136,9 +138,9 @@ CLOSED_REASONS = {
     "group_phase_over": gettext_lazy("The group phase is over: this round's duel has no result."),
     "cancelled": gettext_lazy("The tournament was cancelled: this duel has no result."),
 }
-# The English sentences these keys were stored as before (and that callers still pass, see
-# `closed_why_of`): each read back as its key and parameters. The data migration
-# duels/migrations/0014_closed_reasons_to_keys.py keeps its own copy.
+# The English sentences these keys were stored as before (and that callers still pass): each
+# read back as its key and parameters. The data migration
+# duels/migrations/0013_closed_reasons_to_keys.py keeps its own copy.
 CLOSED_SENTENCES = (
     (
         "group_eliminated",
@@ -160,15 +162,38 @@ def closed_why_of(sentence: str) -> dict[str, str] | None:
     return None
 
 
-def closed_reason_text(typed: str, why: Mapping[str, Any] | None) -> str:
-    """Why a duel was closed, in the reader's language: its key's sentence with its parameters,
-    else the text as typed (an unknown key shows the typed text, or nothing)."""
-    why = why or {}
-    sentence = CLOSED_REASONS.get(str(why.get("key", "")))
-    if sentence is None:
-        return typed
+def closed_reason_stored(reason: str | Mapping[str, Any]) -> str:
+    """What `Duel.closed_reason` keeps for `reason`: a key with its parameters
+    (``{"key": "cancelled"}``, or a known English sentence read as its key) as JSON text;
+    any other text as typed (at most 200 characters)."""
+    why = dict(reason) if isinstance(reason, Mapping) else closed_why_of(reason)
+    if why and why.get("key") in CLOSED_REASONS:
+        stored = json.dumps(why, ensure_ascii=False, separators=(", ", ": "))
+        if len(stored) <= 200:
+            return stored
+        return closed_reason_text(stored)[:200]  # a name too long to keep: the words, in English
+    return str(reason)[:200]
+
+
+def closed_why(stored: str) -> dict[str, Any] | None:
+    """The key and parameters a stored reason holds, or None for typed text."""
+    if not stored.startswith("{"):
+        return None
+    try:
+        why = json.loads(stored)
+    except ValueError:
+        return None
+    return why if isinstance(why, dict) and why.get("key") in CLOSED_REASONS else None
+
+
+def closed_reason_text(stored: str) -> str:
+    """Why a duel was closed, in the reader's language: its key's sentence with its
+    parameters, else the text as typed."""
+    why = closed_why(stored or "")
+    if why is None:
+        return stored or ""
     params = {k: v for k, v in why.items() if k != "key"}
     try:
-        return str(sentence) % params
+        return str(CLOSED_REASONS[why["key"]]) % params
     except (KeyError, TypeError, ValueError):
-        return typed
+        return stored

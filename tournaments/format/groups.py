@@ -66,8 +66,8 @@ class ChangeVerdict:
     moves: tuple[Move, ...] = ()
     eliminated_group: GroupId | None = None
     eliminated_players: tuple[int, ...] = ()
-    params: dict[str, Any] = field(default_factory=dict)  # as Problem's
     phase_winner: GroupId | None = None
+    params: dict[str, Any] = field(default_factory=dict)  # as Problem's
 
     @property
     def refused(self) -> bool:

@@ -1,11 +1,13 @@
 """Why a duel was closed, as a key (issue 29, "Words stored in the database"): the automation
-stored its reasons as English sentences in `Duel.closed_reason`; each sentence it wrote is
-turned into its key and parameters in `Duel.closed_why`, read in each reader's language
-(duels.words.closed_reason_text), and `closed_reason` is emptied. Any other text (typed by a
-person, or written by an older version in other words) is kept as it was, shown as is.
+stored its reasons in `Duel.closed_reason` as English sentences; each sentence it wrote is
+turned into its key and parameters, kept as JSON text in the same column ('{"key":
+"group_eliminated", "group": "Reds", "round": "3"}') and read in each reader's language
+(duels.words.closed_reason_text). Any other text (typed by a person, or written by an older
+version in other words) is kept as it was, shown as is. No column changes.
 
 Backwards, the English sentence is written again from the key."""
 
+import json
 import re
 
 from django.db import migrations
@@ -34,35 +36,54 @@ SENTENCES = {
 }
 
 
-def why_of(sentence: str) -> dict | None:
+def key_of(sentence: str) -> str | None:
+    """The stored key for a known sentence (JSON text, as duels.words.closed_reason_stored
+    writes it), or None."""
     for key, (pattern, _english) in SENTENCES.items():
         found = re.fullmatch(pattern, sentence.strip())
         if found:
-            return {"key": key, **found.groupdict()}
+            stored = json.dumps(
+                {"key": key, **found.groupdict()}, ensure_ascii=False, separators=(", ", ": ")
+            )
+            return stored if len(stored) <= 200 else None
     return None
+
+
+def sentence_of(stored: str) -> str | None:
+    if not stored.startswith("{"):
+        return None
+    try:
+        why = json.loads(stored)
+    except ValueError:
+        return None
+    if not isinstance(why, dict) or why.get("key") not in SENTENCES:
+        return None
+    params = {k: v for k, v in why.items() if k != "key"}
+    try:
+        return SENTENCES[why["key"]][1].format(**params)[:200]
+    except (KeyError, IndexError):
+        return None
 
 
 def to_keys(apps, schema_editor):
     Duel = apps.get_model("duels", "Duel")
     rows = Duel.objects.exclude(closed_reason="").values_list("pk", "closed_reason")
     for pk, sentence in rows.iterator():
-        why = why_of(sentence)
-        if why is not None:
-            Duel.objects.filter(pk=pk).update(closed_why=why, closed_reason="")
+        stored = key_of(sentence)
+        if stored is not None:
+            Duel.objects.filter(pk=pk).update(closed_reason=stored)
 
 
 def to_sentences(apps, schema_editor):
     Duel = apps.get_model("duels", "Duel")
-    for duel in Duel.objects.exclude(closed_why={}).only("pk", "closed_why"):
-        why = dict(duel.closed_why or {})
-        known = SENTENCES.get(why.pop("key", ""))
-        if known is not None:
-            Duel.objects.filter(pk=duel.pk).update(
-                closed_reason=known[1].format(**why)[:200], closed_why={}
-            )
+    rows = Duel.objects.filter(closed_reason__startswith="{").values_list("pk", "closed_reason")
+    for pk, stored in rows.iterator():
+        sentence = sentence_of(stored)
+        if sentence is not None:
+            Duel.objects.filter(pk=pk).update(closed_reason=sentence)
 
 
 class Migration(migrations.Migration):
-    dependencies = [("duels", "0013_closed_why")]
+    dependencies = [("duels", "0012_remove_duel_deadline")]
 
     operations = [migrations.RunPython(to_keys, to_sentences, elidable=False)]
