@@ -179,7 +179,11 @@ def test_the_labels_follow_the_request_language_and_the_keys_stay(running):
     en_duel, es_duel = en_round["duels"][0], es_round["duels"][0]
 
     def keys(row: dict) -> dict:
-        return {k: v for k, v in row.items() if not (k == "title" or k.endswith("_label"))}
+        return {
+            k: [keys(d) for d in v] if k == "duels" else v
+            for k, v in row.items()
+            if not (k == "title" or k.endswith("_label"))
+        }
 
     assert keys(es_duel) == keys(en_duel) and keys(es_round) == keys(en_round)
     assert set(es_duel) == set(en_duel)

@@ -51,8 +51,9 @@ def test_stored_sentences_become_keys_and_typed_text_is_kept():
     assert closed_why(duels["typed"].closed_reason) is None
     # Each reads in English exactly as it was stored, and in Spanish in Spanish (typed text
     # as typed).
-    for name, duel in duels.items():
-        assert closed_reason_text(duel.closed_reason) == SENTENCES[name]
+    with translation.override("en-gb"):
+        for name, duel in duels.items():
+            assert closed_reason_text(duel.closed_reason) == SENTENCES[name]
     with translation.override("es"):
         assert "fase final" in closed_reason_text(duels["froze"].closed_reason)
         assert "Reds" in closed_reason_text(duels["eliminated"].closed_reason)
@@ -90,7 +91,8 @@ def test_the_automation_stores_a_key_and_the_console_reads_it_in_the_readers_lan
     duel_services.abandon([duel.pk], SENTENCES["froze"])  # as tournaments/services still says it
     duel.refresh_from_db()
     assert closed_why(duel.closed_reason) == {"key": "playoffs_froze"}
-    assert console(duel).subline == SENTENCES["froze"]
+    with translation.override("en-gb"):
+        assert console(duel).subline == SENTENCES["froze"]
     with translation.override("es"):
         spanish = console(duel).subline
     assert spanish != SENTENCES["froze"] and "fase final" in spanish
@@ -104,9 +106,11 @@ def test_a_key_with_its_parameters_and_typed_text():
     duel_services.abandon([second.pk], "Power cut at the venue.")
     first.refresh_from_db()
     second.refresh_from_db()
-    assert console(first).subline == (
-        "Blues was eliminated after round 7: the group phase is over and this duel has no result."
-    )
+    with translation.override("en-gb"):
+        assert console(first).subline == (
+            "Blues was eliminated after round 7: the group phase is over and this duel has no "
+            "result."
+        )
     assert second.closed_reason == "Power cut at the venue."
     with translation.override("fr"):
         assert console(second).subline == "Power cut at the venue."
