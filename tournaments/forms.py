@@ -17,6 +17,7 @@ from .presentation import (
     ALL_ZONES_LABEL,
     COMMON_ZONES_LABEL,
     KEPT_ZONE_LABEL,
+    TIEBREAK_MODES,
     preset_label,
     variant_label,
     zone_label,
@@ -59,7 +60,7 @@ class TournamentForm(forms.Form):
     )
     tiebreak_mode = forms.ChoiceField(
         label=gettext_lazy("Tie-breaks for the top four"),
-        choices=TieBreakMode.choices,
+        choices=[(v, TIEBREAK_MODES.get(v, label)) for v, label in TieBreakMode.choices],
         initial=TieBreakMode.FULL,
         widget=forms.RadioSelect,
     )

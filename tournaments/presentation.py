@@ -173,6 +173,13 @@ VARIANT_NOTES = {
 }
 
 
+# The tie-break modes (tournaments.models.TieBreakMode), as the settings form offers them.
+TIEBREAK_MODES = {
+    "full": gettext_lazy("Full: separate every position 1–4"),
+    "minimal": gettext_lazy("Minimal: only who qualifies and who meets whom"),
+}
+
+
 def preset_label(preset: str, *, note: bool = False) -> str:
     """ "Tournament"; with `note`, "Tournament (the arbiter rules without truth and dare)"."""
     known = PRESET_NAMES.get(preset)
