@@ -302,6 +302,35 @@ _KEY_WORDS = {
     "why": pgettext_lazy("audit detail", "why"),
     "duels": pgettext_lazy("audit detail", "duels"),
     "duels_voided": pgettext_lazy("audit detail", "duels voided"),
+    "duels_abandoned": pgettext_lazy("audit detail", "duels closed without result"),
+    "entrant": pgettext_lazy("audit detail", "player"),
+    "players": pgettext_lazy("audit detail", "players"),
+    "winner": pgettext_lazy("audit detail", "winner"),
+    "seeding": pgettext_lazy("audit detail", "seeding"),
+    "giver": pgettext_lazy("audit detail", "given by"),
+    "receiver": pgettext_lazy("audit detail", "given to"),
+    "duel": pgettext_lazy("audit detail", "duel"),
+    "from_duel": pgettext_lazy("audit detail", "from"),
+    "group": pgettext_lazy("audit detail", "group"),
+    "reason": pgettext_lazy("audit detail", "why"),
+    "count": pgettext_lazy("audit detail", "how many"),
+    "role": pgettext_lazy("audit detail", "role"),
+    "name": pgettext_lazy("audit detail", "name"),
+    "starting_action_cards": pgettext_lazy("audit detail", "starting action cards"),
+    "replaced": pgettext_lazy("audit detail", "replaced"),
+    "tournament": pgettext_lazy("audit detail", "tournament"),
+}
+# Values some audit details hold as keys (the tie-break mode, a role).
+_VALUE_WORDS = {
+    "mode": {
+        "full": pgettext_lazy("tie-break mode", "full"),
+        "minimal": pgettext_lazy("tie-break mode", "minimal"),
+    },
+    "role": {
+        "organiser": pgettext_lazy("a role", "organiser"),
+        "co_organiser": pgettext_lazy("a role", "co-organiser"),
+        "referee": pgettext_lazy("a role", "referee"),
+    },
 }
 
 
@@ -438,6 +467,8 @@ def audit_text(
             )
         elif key == "method":
             words = str(_SPLIT_WORDS.get(value, str(value).replace("_", " ")))
+        elif key in _VALUE_WORDS and isinstance(value, str):
+            words = str(_VALUE_WORDS[key].get(value, value.replace("_", " ")))
         elif key == "names":
             words = _and([str(v) for v in value])
         elif key == "replay" or isinstance(value, bool):
