@@ -319,12 +319,17 @@ _KEY_WORDS = {
     "starting_action_cards": pgettext_lazy("audit detail", "starting action cards"),
     "replaced": pgettext_lazy("audit detail", "replaced"),
     "tournament": pgettext_lazy("audit detail", "tournament"),
+    "source": pgettext_lazy("audit detail", "from"),
 }
 # Values some audit details hold as keys (the tie-break mode, a role).
 _VALUE_WORDS = {
     "mode": {
         "full": pgettext_lazy("tie-break mode", "full"),
         "minimal": pgettext_lazy("tie-break mode", "minimal"),
+    },
+    "source": {
+        "list": pgettext_lazy("players registered from", "a typed list"),
+        "csv": pgettext_lazy("players registered from", "a CSV file"),
     },
     "role": {
         "organiser": pgettext_lazy("a role", "organiser"),
@@ -514,6 +519,8 @@ def _setting(key: str, value: Any, zone: tzinfo = UTC) -> str:
         return preset_label(str(value))
     if key == "variants":
         return ", ".join(variant_label(v) for v in value) if value else _("none")
+    if key == "tiebreak_mode":
+        return str(_VALUE_WORDS["mode"].get(str(value), value))
     if key == "shared_cards":
         return pgettext("a setting", "on") if value else pgettext("a setting", "off")
     if key == "duel_time_limit_minutes":
