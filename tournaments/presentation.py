@@ -1293,6 +1293,7 @@ def rule_text(
 
     values = {k: v for k, v in params.items() if isinstance(v, int)}
     size = values.get("size", 0)
+    many = len(params.get("players") or ())
     if "players" in params:
         values["players"] = people(params["players"])
     if "group" in params:
@@ -1300,8 +1301,10 @@ def rule_text(
     if "groups" in params:
         values["groups"] = _and([group_name(g) for g in params["groups"]])
     texts = {
-        "unknown_player": lambda: _(
-            "%(players)s are not in the group phase and cannot join a group."
+        "unknown_player": lambda: ngettext(
+            "%(players)s is not in the group phase and cannot join a group.",
+            "%(players)s are not in the group phase and cannot join a group.",
+            many,
         ),
         "above_limit": lambda: _(
             "A group may have at most %(max)s members; this change leaves %(size)s in one group."
@@ -1330,14 +1333,26 @@ def rule_text(
         "entrant_count": lambda: _(
             "The group phase needs %(min)s–%(max)s active entrants; there are %(count)s."
         ),
-        "not_in_group": lambda: _("%(players)s are in no group."),
-        "inactive_member": lambda: _("%(players)s are in a group but not active."),
+        "not_in_group": lambda: ngettext(
+            "%(players)s is in no group.", "%(players)s are in no group.", many
+        ),
+        "inactive_member": lambda: ngettext(
+            "%(players)s is in a group but not active.",
+            "%(players)s are in a group but not active.",
+            many,
+        ),
     }
     if code == "unknown_group":
         text = (
-            _("%(groups)s are not in this tournament.")
+            ngettext(
+                "%(groups)s is not in this tournament.",
+                "%(groups)s are not in this tournament.",
+                len(params["groups"] or ()),
+            )
             if "groups" in params
-            else _("%(players)s are in an unknown group.")
+            else ngettext(
+                "%(players)s is in an unknown group.", "%(players)s are in an unknown group.", many
+            )
         )
     elif code in texts:
         text = texts[code]()
