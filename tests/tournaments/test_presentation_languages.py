@@ -2,9 +2,13 @@
 29): the engine's and the format's keys stay, the words around them are translated, and
 English reads exactly as before."""
 
+import pytest
+from django.urls import reverse
 from django.utils import translation
 
 from duels import words
+from tests.tournaments.test_checkin import client_for
+from tests.tournaments.test_checkin import cup as cup_fixture
 from tournaments import format as fmt
 from tournaments import presentation as p
 
@@ -75,3 +79,25 @@ def test_the_audit_log_names_its_details_in_the_readers_language():
         assert p.audit_text(detail, **names) == (
             "jugador: Ada; modo: completo; repetido: sí; clasificación final: campeón: Ada; 2º: Bao"
         )
+
+
+cup = cup_fixture  # the check-in tests' tournament, a player in it
+
+
+@pytest.mark.django_db
+def test_my_pages_live_part_is_tagged_by_its_language(cup):  # noqa: F811
+    """/me/'s live fragment: a 304 is only for the language the caller holds (issue 29)."""
+    tournament, users = cup
+    client = client_for(users["player"])
+    me = reverse("player:tournaments")
+    english = client.get(me, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="en")
+    spanish = client.get(me, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es")
+    assert english["ETag"] != spanish["ETag"]
+    again = client.get(
+        me, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es", HTTP_IF_NONE_MATCH=english["ETag"]
+    )
+    assert again.status_code == 200
+    same = client.get(
+        me, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="es", HTTP_IF_NONE_MATCH=spanish["ETag"]
+    )
+    assert same.status_code == 304
