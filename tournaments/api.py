@@ -13,7 +13,6 @@ from typing import Annotated, Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from ninja import Field, Path, Router, Schema
 from ninja.responses import NinjaJSONEncoder
@@ -171,8 +170,8 @@ def _load(request: HttpRequest, slug: SlugPath) -> Tournament:
 
 def _etag(tournament: Tournament) -> str:
     # The labels (`title`, `status_label`, …) are in the request's language: an answer in one
-    # language is never taken for one in another (issue 29).
-    return f'W/"{tournament.pk}-{tournament.standings_version}-{get_language()}"'
+    # language is never taken for one in another (issue 29); the lean poll path gives the same.
+    return live_cache.api_tag(tournament.pk, tournament.standings_version)
 
 
 def _fresh(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
@@ -216,8 +215,8 @@ def _shared(request: HttpRequest, slug: SlugPath, endpoint: str, schema: Any, re
         return json.dumps(data, cls=NinjaJSONEncoder)
 
     answer = HttpResponse(
-        # One shared answer per language: its labels are in the request's language.
-        live_cache.api_json(tournament, f"{endpoint}:{get_language()}", render),
+        # One shared answer per language (live_cache.api_key): its labels are translated.
+        live_cache.api_json(tournament, endpoint, render),
         content_type="application/json; charset=utf-8",
     )
     _tag(answer, tournament)
