@@ -74,7 +74,7 @@ def test_a_visitor_reads_malay_then_picks_french_without_javascript(
 ):
     monkeypatch.setattr(simulation, "FORFEIT_RATE", 1.0)
     tournament, _ = simulation.simulate_tournament(players=10, seed="i18n", until="round:3")
-    context = context_in(browser, live_server, "ms-MY", java_script_enabled=False)
+    context = context_in(browser, live_server, "ms-MY")
     page = context.new_page()
     page.goto(f"/t/{tournament.slug}/standings/")
     expect(page.locator("html")).to_have_attribute("lang", "ms")
@@ -82,7 +82,12 @@ def test_a_visitor_reads_malay_then_picks_french_without_javascript(
     page.screenshot(path=str(artifacts_dir / "standings-ms-phone.png"), full_page=True)
     fits_the_phone(page)
     no_violations(page)
+    context.close()
 
+    # The menu works without JavaScript (axe needs it, so it ran above).
+    context = context_in(browser, live_server, "ms-MY", java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"/t/{tournament.slug}/standings/")
     page.locator("#language-menu-choice").select_option("fr")
     page.locator(".language-menu button[type=submit]").click()
     expect(page).to_have_url(f"{live_server.url}/t/{tournament.slug}/standings/")
@@ -91,5 +96,4 @@ def test_a_visitor_reads_malay_then_picks_french_without_javascript(
     page.goto(f"/t/{tournament.slug}/live/")
     expect(page.locator("html")).to_have_attribute("lang", "fr")
     fits_the_phone(page)
-    no_violations(page)
     context.close()
