@@ -48,7 +48,7 @@ from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
 from play.registry import adapter_for
-from play.selectors import StoredEvent, events_of, restore
+from play.selectors import StoredEvent, events_of, in_words, restore, seen
 
 from . import rows as sql
 from . import words
@@ -196,7 +196,7 @@ def apply_command(
         first = restored.last_seq + 1
         stored = _store_events(game, events, first_seq=first, actor=actor.key)
         if log is not None:
-            log += stored
+            log = in_words([*log, *stored])
         if restored.adapter.finished(restored.table):
             game.status = GameStatus.FINISHED
         _set_awaited(
@@ -212,7 +212,7 @@ def apply_command(
             _keep_key(game, actor, key, digest, recorded)
         publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
-        view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
+        view = seen(restored, viewer) if viewer is not None else None
         return Outcome(
             recorded=recorded,
             revision=game.revision,
@@ -319,7 +319,7 @@ def undo_last(
             _keep_key(game, actor, key, digest, recorded)
         publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
-        view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
+        view = seen(restored, viewer) if viewer is not None else None
         return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
 
 
@@ -457,8 +457,7 @@ def _keep_key(game: Game, actor: Actor, key: str, digest: str, recorded: dict[st
 def _view(game: Game, viewer: Viewer | None) -> dict[str, Any] | None:
     if viewer is None:
         return None
-    restored = restore(game)
-    return restored.adapter.view(restored.table, viewer)
+    return seen(restore(game), viewer)
 
 
 def _store_events(

@@ -115,7 +115,7 @@ class Cpt113Adapter(MatchingAdapter):
         """Each group's lines naming the cards it drew, and the cards themselves: both its
         seats read them."""
         groups = range(before.groups)
-        private = private_lines(effects, {g: table.readers(g) for g in groups})
+        private = private_lines(effects, {g: table.readers(g) for g in groups}, self.kind)
         for g in groups:
             held = before.hands[g]
             # A group that drops out sets its hand aside, the cards it drew included.

@@ -8,8 +8,9 @@ adapters keep the table core's promise on top of them (issue 27):
   opening event (each hand under its seats' letters, the deck under ``DEALER``), so that
   ``restore`` sets it out again instead of dealing;
 - every move — the person's and each bot's — is an event of its own, the move in ``public``
-  with the log lines everyone reads, and what only one seat may read (the cards it drew, the
-  lines naming them) under that seat's letter; ``restore`` re-applies the moves and never
+  with the log lines everyone reads (data, ``log_line``: put in words when shown, by
+  ``play.effect_words``), and what only one seat may read (the cards it drew, the lines
+  naming them) under that seat's letter; ``restore`` re-applies the moves and never
   asks a bot;
 - each bot decision draws from a stream of its own, derived from the seed, the seat and the
   event's number (``bot_random``): no stream is shared, so that one bot's choices never
@@ -151,15 +152,22 @@ def log(events: Sequence[Event], viewer: Viewer, everything: bool) -> list[dict[
     return entries
 
 
+def log_line(game: str, effect: Any, who: int | None = None) -> dict[str, Any]:
+    """One effect as a stored log line, as ``who`` may read it (None: everyone): the game, the
+    effect's kind and its facts (``Effect.facts_seen_by``: seats and groups by their index,
+    cards by their names), put in words when shown (``play.effect_words``)."""
+    return {"game": game, **effect.facts_seen_by(who)}
+
+
 def private_lines(
-    effects: Sequence[Any], holders: Mapping[int, Sequence[str]]
+    effects: Sequence[Any], holders: Mapping[int, Sequence[str]], game: str
 ) -> dict[str, dict[str, Any]]:
     """Each holder's lines where an effect names a card only it may read: ``holders`` maps an
     effect's ``who`` (a seat of Trois, a group of CPT-113) to the seat letters reading it."""
     private: dict[str, dict[str, Any]] = {}
     for who, letters in holders.items():
         if any(e.secret is not None and e.who == who for e in effects):
-            lines = [e.seen_by(who) for e in effects]
+            lines = [log_line(game, e, who) for e in effects]
             for letter in letters:
                 private[letter] = {"log": lines}
     return private
@@ -435,7 +443,7 @@ class MatchingAdapter:
             new, effects = self.engine.rules.apply(state, move)
         except GameError as refused:
             raise Refused(sentence(str(refused))) from None
-        public = {"move": move, "log": [e.text for e in effects]}
+        public = {"move": move, "log": [log_line(self.kind, e) for e in effects]}
         return new, Event(by, public, self._private(table, state, new, move, effects, public))
 
     def _bots(

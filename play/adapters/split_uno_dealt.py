@@ -46,14 +46,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.split_uno import BOTS, CARDS, COLORS, DECISIONS, Duel, EngineError, Simulator
-from games.split_uno.constants import CARD_LABELS
-from games.split_uno.effects import build, describe_all
+from games.split_uno.effects import build
 from games.split_uno.hands import KIND as KIND_INDEX
 from games.split_uno.hands import Hands, action_composition, number_composition
 from games.split_uno.rules import PRESETS, resolve_rules
 from games.split_uno.simulate import CAP_REASON, DEFAULT_MAX_EVENTS
 
 from .base import DEALER, Adapter, Await, Command, Event, Refused, Viewer
+from .split_uno_refereed import log_lines
 
 #: Sheds of the card a seat revealed (its seal); any other shed is the seat's choice.
 _REVEALED_SHEDS = frozenset({"round_won", "tie", "revealed_discarded"})
@@ -69,8 +69,8 @@ MIN_SEED_BYTES = 16
 Card = list[Any]  # [identity, value or name]
 
 
-#: Every word this adapter says to a person: its refusals and the log lines it adds to the
-#: engine's own (``{…}`` filled in where said).
+#: Every word this adapter says to a person: its refusals (``{…}`` filled in where said). The
+#: log lines it adds to the engine's are data (``_log``), put in words by play.effect_words.
 WORDS: dict[str, str] = {
     "seats": "A dealt table has 2 to 6 seats lettered A, B, … in order.",
     "ruleset": "Choose one of the rule sets: {choices}.",
@@ -94,11 +94,6 @@ WORDS: dict[str, str] = {
     "nothing_to_choose": "You have no card to choose now.",
     "choose_first": "The cards being chosen come first: resign once they are.",
     "not_in_play": "You are no longer in play.",
-    "log_deal": "The dealer deals {count} number cards to every seat",
-    "log_sealed": "{name} has sealed a card",
-    "log_shed": "{name} sheds a {card}",
-    "log_gives_up": "{name} gives up {card}",
-    "log_returned": "Every sealed card goes back to its owner",
 }
 
 
@@ -940,6 +935,7 @@ class SplitUnoDealt:
             "awaiting": [
                 {"seat": a.seat, "what": a.what, "seconds": a.seconds} for a in self.awaiting(table)
             ],
+            "names": dict(table.cfg.names),
             "log": _log(table, None if everything else me, everything),
         }
         if me is not None:
@@ -991,29 +987,26 @@ def _facts(facts: Mapping[str, Any]) -> dict[str, Any]:
 
 def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str, Any]]:
     """Every event as ``seat`` may read it: its public lines and, for that seat (or, after the
-    end, for the owner and every seat, for all), the private facts."""
-    names = table.cfg.names
+    end, for the owner and every seat, for all), the private facts. The lines are data (an
+    engine effect, ``split_uno_refereed.compact``, or ``{"say": …}`` for this adapter's own),
+    put in words by the table core (``play.effect_words.localised_view``) by the view's
+    ``names``."""
     out = []
     for n, event in enumerate(table.events):
         public = event.public
         kind = public["type"]
+        lines: list[dict[str, Any]]
         if kind == "deal":
-            lines = [_say("log_deal", count=public["number_cards"])]
+            lines = [{"say": "deal", "count": public["number_cards"]}]
         elif kind == "seal":
-            lines = [_say("log_sealed", name=names[public["seat"]])]
+            lines = [{"say": "sealed", "seat": public["seat"]}]
         elif kind == "choose":
-            if public["what"] == "shed":
-                lines = [_say("log_shed", name=names[public["seat"]], card=public["card"])]
-            else:
-                lines = [
-                    _say(
-                        "log_gives_up", name=names[public["seat"]], card=CARD_LABELS[public["card"]]
-                    )
-                ]
+            said = "shed" if public["what"] == "shed" else "gives_up"
+            lines = [{"say": said, "seat": public["seat"], "card": public["card"]}]
         else:
-            lines = describe_all(build([tuple(e) for e in public["effects"]]), names)
+            lines = log_lines(build([tuple(e) for e in public["effects"]]))
             if public.get("returned"):
-                lines.append(_say("log_returned"))
+                lines.append({"say": "returned"})
         entry: dict[str, Any] = {"n": n, "by": event.by, "type": kind, "lines": lines}
         if kind == "round":
             entry["cards"] = dict(public["engine"]["cards"])

@@ -19,11 +19,14 @@ A tournament duel and a casual table both play through this adapter.
   consoles' posts into these commands: the one reader of the vocabulary.
 - **Events**: the opening (``by`` "referee", ``public["header"]`` the record's header), then
   one per engine event: ``public["event"]`` the event as the record keeps it (canonical) and
-  ``public["log"]`` its effects in words (``games.split_uno.describe``). Nothing is private.
+  ``public["log"]`` its effects as data, one line each (``log_lines``: the effect's kind and
+  fields, seats by letter), put in words only when shown, in the reader's language
+  (``play.effect_words``; in English ``games.split_uno.describe``'s words). Nothing is private.
 - ``restore`` replays the stored events through the engine (no bot, no random stream): the
   core hands it the active events only (an undone event is marked in the log, never here).
 - ``view`` is the same for every viewer: the state of RULES.md section 8, the decision asked
-  (with the other seat it concerns), what the referee may enter next and the log.
+  (with the other seat it concerns), what the referee may enter next and the log (its lines
+  as stored: the table core puts them in words, ``play.effect_words.localised_view``).
 - ``record(table)`` is the ``split-uno-duel`` record ``python -m duels.engine replay`` reads.
 """
 
@@ -35,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.split_uno import CARDS, COLORS, Duel, EngineError, IllegalEvent
+from games.split_uno import CARDS, COLORS, Duel, Effect, EngineError, IllegalEvent
 from games.split_uno.constants import SEAT_LETTERS
 from games.split_uno.record import FORMAT, header_dict
 
@@ -343,9 +346,9 @@ class RefereedAdapter:
         applied = {
             k: dict(v) if isinstance(v, dict) else v for k, v in table.duel._events[-1].items()
         }
-        lines = table.duel.describe(effects)
+        lines: list[Any] = log_lines(effects)
         if by == CLOCK:  # the clock's time limit says why the duel ended now
-            lines = [_say("time_up"), *lines]
+            lines = [{"say": "time_up"}, *lines]
         new = Event(by, {"event": applied, "log": lines})
         table.events.append(new)
         return [new]
@@ -409,6 +412,35 @@ class RefereedAdapter:
                 table.events[-1] = event
             events.append(event)
         return config, seats, events
+
+
+def log_lines(effects: Sequence[Effect]) -> list[dict[str, Any]]:
+    """An event's effects as its stored log: each the effect's kind and the fields it sets
+    (``Effect.as_dict()`` without its defaults), seats by their letters."""
+    return [compact(effect) for effect in effects]
+
+
+#: ``Effect``'s fields and their defaults, which a stored line leaves out.
+DEFAULTS: dict[str, Any] = {
+    "seat": None,
+    "other": None,
+    "number": 0,
+    "action": 0,
+    "card": None,
+    "cause": None,
+    "source": None,
+    "short": False,
+}
+
+
+def compact(effect: Effect) -> dict[str, Any]:
+    """One effect as a stored log line (``play.effect_words.effect_of`` reads it back)."""
+    line: dict[str, Any] = {"kind": effect.kind}
+    for key, default in DEFAULTS.items():
+        value = getattr(effect, key)
+        if value != default or type(value) is not type(default):
+            line[key] = value
+    return line
 
 
 def _stored(event: Event, number: int) -> Any:

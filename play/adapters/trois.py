@@ -106,7 +106,7 @@ class TroisAdapter(MatchingAdapter):
         take reshuffled (the dealer's)."""
         mover = before.turn
         letter = table.seating.seats[mover]
-        private = private_lines(effects, {mover: [letter]})
+        private = private_lines(effects, {mover: [letter]}, self.kind)
         took = after.hands[mover][len(before.hands[mover]) :] if move["kind"] == "take" else []
         if took:
             private.setdefault(letter, {"log": public["log"]})["took"] = took
