@@ -830,3 +830,26 @@ def cpt113_line(line: Mapping[str, Any], names: Sequence[str]) -> str:
             "verdict": verdict,
         }
     return str(line.get("text", kind))
+
+
+# -- refusals -------------------------------------------------------------------------------------
+
+
+def refusal(err: BaseException) -> str:
+    """An adapter's refusal (``play.adapters.base.Refused``) in the reader's language: its
+    template translated and filled in, an engine's own refusal (English) inside a translated
+    sentence, anything else as it is."""
+    words = getattr(err, "words", None)
+    if words:
+        fill = dict(getattr(err, "fill", {}) or {})
+        if "the_noun" in fill:
+            fill["the_noun"] = {
+                "the duel": pgettext("with its article", "the duel"),
+                "the game": pgettext("with its article", "the game"),
+            }.get(str(fill["the_noun"]), fill["the_noun"])
+        return _(words) % fill if fill else _(words)
+    if getattr(err, "engine", False):
+        # Translators: the rules engine's refusal of a move, which stays in English; in
+        # English the sentence is that refusal alone.
+        return pgettext("an engine's refusal, in English", "%(refusal)s") % {"refusal": str(err)}
+    return str(err)

@@ -44,6 +44,7 @@ from core.publish import publish_at_commit
 from play import secrets
 from play.adapters.base import Await, Command, Event, Refused, Viewer
 from play.clock import schedule_at_commit
+from play.effect_words import refusal
 from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
@@ -98,7 +99,7 @@ class Outcome:
 
     @property
     def message(self) -> str:
-        return words.REPEAT if self.repeat else ""
+        return str(words.REPEAT) if self.repeat else ""
 
 
 Policy = Callable[[Game, Actor, Command], None]
@@ -191,7 +192,7 @@ def apply_command(
         try:
             events = restored.adapter.apply(restored.table, command)
         except Refused as err:
-            raise Illegal(str(err)) from None
+            raise Illegal(refusal(err)) from None
         game.revision += 1
         first = restored.last_seq + 1
         stored = _store_events(game, events, first_seq=first, actor=actor.key)
@@ -374,7 +375,7 @@ def reconfigure(*, game_id: int, config: Mapping[str, Any]) -> None:
         try:
             restore(game)  # the adapter checks the new config against the opening
         except Refused as err:
-            raise Illegal(str(err)) from None
+            raise Illegal(refusal(err)) from None
         # The revision counts the log's changes (a page compares it): a set-up is not one.
         game.save(update_fields=["config", "updated_at"])
         publish_at_commit(f"game:{game.pk}", game.revision)
