@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
 
 from games.cpt113.state import LETTERS
 from games.split_uno.constants import CARD_LABELS
@@ -63,8 +63,59 @@ def say(line: object, names: Names | None = None) -> str:
 
 
 def say_all(lines: Iterable[object], names: Names | None = None) -> list[str]:
-    """Every line of one event, in the reader's language."""
-    return [say(line, names) for line in lines]
+    """Every line of one event, in the reader's language (each line said once per language
+    and names in this process: a console says its whole log on every move)."""
+    language = get_language()
+    named = _names_key(names)
+    out = []
+    for line in lines:
+        if type(line) is str:
+            out.append(line)
+            continue
+        key = _line_key(line)
+        if key is None or named is None:
+            out.append(say(line, names))
+            continue
+        whole = (language, named, key)
+        text = _SAID.get(whole)
+        if text is None:
+            text = say(line, names)
+            if len(_SAID) >= _SAID_MAX:
+                _SAID.clear()
+            _SAID[whole] = text
+        out.append(text)
+    return out
+
+
+def _names_key(names: Names | None) -> tuple[Any, ...] | None:
+    if names is None:
+        return ()
+    try:
+        if isinstance(names, Mapping):
+            return tuple(names.items())
+        return tuple(names)
+    except TypeError:
+        return None
+
+
+def _line_key(line: object) -> tuple[Any, ...] | None:
+    """A stored line as a key (its lists as tuples), None if it holds anything else."""
+    if type(line) is not dict:
+        return None
+    items = []
+    for key, value in line.items():
+        kind = type(value)
+        if kind is list:
+            value = tuple(tuple(v) if type(v) is list else v for v in value)
+        elif kind is dict:
+            return None
+        items.append((key, value))
+    return tuple(items)
+
+
+_SAID: dict[tuple[Any, ...], str] = {}
+#: How many lines are kept said; past it the cache starts afresh (a bound, not an LRU: cheap).
+_SAID_MAX = 50_000
 
 
 def localised_public(public: Mapping[str, Any], names: Names | None) -> Mapping[str, Any]:
@@ -541,6 +592,8 @@ def _listing(items: Sequence[str]) -> str:
 
 
 def _seat(names: Sequence[str], index: object) -> str:
+    if isinstance(names, Mapping):
+        return str(names.get(index, index))
     if isinstance(index, int) and 0 <= index < len(names):
         return str(names[index])
     return str(index)

@@ -239,3 +239,18 @@ def _check_matching(kind: str, effects, names) -> None:
             if effect.secret is not None:
                 own = json.loads(json.dumps(log_line(kind, effect, effect.who)))
                 assert say(own, names) == effect.secret, effect
+
+
+def test_lines_said_once_are_said_again_in_another_language() -> None:
+    from play.effect_words import say_all
+
+    lines = [
+        compact(Effect("reveal", "A", card=7)),
+        {"game": "trois", "kind": "play", "seat": 0, "cards": ["B3", "B4"]},
+    ]
+    with translation.override("en"):
+        english = say_all(lines, {"A": "Ann"})
+        assert say_all(lines, {"A": "Ann"}) == english == ["Ann reveals 7", say(lines[1], {})]
+        assert say_all(lines[:1], {"A": "Ada"}) == ["Ada reveals 7"]
+    with translation.override("fr"):
+        assert say_all(lines[:1], {"A": "Ann"}) == ["Ann révèle un 7"]
