@@ -62,10 +62,17 @@ def say(line: object, names: Names | None = None) -> str:
     return split_uno_line(line, names if isinstance(names, Mapping) else {})
 
 
-def say_all(lines: Iterable[object], names: Names | None = None) -> list[str]:
+def language_key() -> tuple[str | None, str]:
+    """The reader's language as the active catalogue says it: get_language() names it, and
+    one message said in it tells apart catalogues that share a name (a test's)."""
+    return (get_language(), _("%(name)s reveals %(card)s"))
+
+
+def say_all(lines: Iterable[object], names: Names | None = None, language: Any = None) -> list[str]:
     """Every line of one event, in the reader's language (each line said once per language
-    and names in this process: a console says its whole log on every move)."""
-    language = get_language()
+    and names in this process: a console says its whole log on every move). ``language``:
+    ``language_key()``, for a caller that says many events at once."""
+    language = language or language_key()
     named = _names_key(names)
     out = []
     for line in lines:
@@ -118,12 +125,14 @@ _SAID: dict[tuple[Any, ...], str] = {}
 _SAID_MAX = 50_000
 
 
-def localised_public(public: Mapping[str, Any], names: Names | None) -> Mapping[str, Any]:
+def localised_public(
+    public: Mapping[str, Any], names: Names | None, language: Any = None
+) -> Mapping[str, Any]:
     """A stored event's public part with its log in words (the part itself when it has none)."""
     lines = public.get("log")
-    if not lines or all(isinstance(line, str) for line in lines):
+    if not lines or all(type(line) is str for line in lines):
         return public
-    return {**public, "log": say_all(lines, names)}
+    return {**public, "log": say_all(lines, names, language)}
 
 
 def view_names(view: Mapping[str, Any]) -> Names:
@@ -145,10 +154,11 @@ def localised_view(view: dict[str, Any] | None) -> dict[str, Any] | None:
     if not view or not isinstance(view.get("log"), list):
         return view
     names = view_names(view)
+    language = language_key()
     log = []
     for entry in view["log"]:
         if isinstance(entry, Mapping) and "lines" in entry:
-            entry = {**entry, "lines": say_all(entry["lines"], names)}
+            entry = {**entry, "lines": say_all(entry["lines"], names, language)}
         log.append(entry)
     return {**view, "log": log}
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
-from play.effect_words import localised_public, localised_view
+from play.effect_words import language_key, localised_public, localised_view
 from play.errors import Hidden
 from play.models import Game, GameEvent
 from play.registry import adapter_for
@@ -109,7 +109,8 @@ def in_words(stored: Sequence[StoredEvent]) -> list[StoredEvent]:
         if isinstance(header, dict) and isinstance(header.get("seats"), dict):
             names = header["seats"]
             break
+    language = language_key()
     return [
-        (pk, seq, revision, by, localised_public(public, names), created, undone)  # type: ignore[misc]
+        (pk, seq, revision, by, localised_public(public, names, language), created, undone)  # type: ignore[misc]
         for pk, seq, revision, by, public, created, undone in stored
     ]
