@@ -135,3 +135,21 @@ def test_stored_english_lines_become_data_and_read_the_same() -> None:
     for row, private in zip(rows, private_logs, strict=True):
         stored = {s.key: s.facts.get("log") for s in EventSecret.objects.filter(event=row)}
         assert stored == private
+
+
+@pytest.mark.django_db(transaction=True)
+def test_backwards_the_lines_are_english_words_again() -> None:
+    from play.models import Game
+    from tests.migrating import before, forward
+
+    table, events = REFEREED.start(CONFIG, "AB", b"")
+    events += REFEREED.apply(table, Command("round", None, {"cards": {"A": 5, "B": 3}}))
+    game = Game.objects.create(kind="split_uno_refereed", config=CONFIG, seats=["A", "B"])
+    for n, event in enumerate(events, start=1):
+        GameEvent.objects.create(game=game, seq=n, revision=n - 1, by=event.by, public=event.public)
+    english = _english(events[1].public["log"], NAMES)
+    apps = before("play", "_logs_as_data")
+    old = apps.get_model("play", "GameEvent").objects.get(game_id=game.pk, seq=2)
+    assert old.public["log"] == english and english[0] == "Ann reveals 5"
+    forward()
+    assert GameEvent.objects.get(game=game, seq=2).public["log"] == events[1].public["log"]
