@@ -22,7 +22,6 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
 from django.utils import translation
-from django.utils.functional import SimpleLazyObject, empty
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
@@ -87,28 +86,43 @@ def set_language(request: HttpRequest) -> HttpResponse:
     code = known_language(request.POST.get("language"))
     if not code:
         return render(request, "400.html", status=400)
-    if request.user.is_authenticated and request.user.language != code:
-        get_user_model().objects.filter(pk=request.user.pk).update(language=code)
-        request.user.language = code
+    if request.user.is_authenticated:
+        if request.user.language != code:
+            get_user_model().objects.filter(pk=request.user.pk).update(language=code)
+            request.user.language = code
+        request.session[SESSION_KEY] = code
     response = redirect_after_post(request, _back(request))
     set_language_cookie(response, code)
     return response
 
 
-def _evaluated_user(request: HttpRequest):
-    """request.user if this request has already looked at it (or signed someone in), else
-    None: a signed-out visitor's page never loads a session for this."""
-    user = getattr(request, "user", None)
-    if isinstance(user, SimpleLazyObject) and user._wrapped is empty:
+#: The account's language, kept in the session when someone signs in or chooses one, so that a
+#: page need not load the account to know it (a signed-in poll reads the session only).
+SESSION_KEY = "account_language"
+
+
+def remember_on_sign_in(sender, request, user, **kwargs) -> None:
+    """`user_logged_in`: the session holds the account's language from now on."""
+    if request is not None and hasattr(request, "session"):
+        request.session[SESSION_KEY] = known_language(getattr(user, "language", ""))
+
+
+def _session_language(request: HttpRequest) -> str | None:
+    """The account's language as the session knows it; None when the session predates it."""
+    session = getattr(request, "session", None)
+    if session is None:
         return None
-    return user
+    code = session.get(SESSION_KEY)
+    return None if code is None else known_language(code)
 
 
 class AccountLanguageMiddleware:
     """A signed-in person whose account has a language, arriving without the language cookie
     (a new device), reads their pages in the account's language, and gets the cookie.
     Also on the response that signs them in, so the next page is in it. Placed after
-    AuthenticationMiddleware (and LocaleMiddleware)."""
+    AuthenticationMiddleware (and LocaleMiddleware). The language comes from the session
+    (`SESSION_KEY`), so no page loads the account for it; a session from before it was kept
+    there reads the account once and keeps it."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -116,17 +130,29 @@ class AccountLanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
             return self.get_response(request)  # chosen on this device: that wins
-        code = ""
+        code, signed_in = "", False
         # Only a browser holding a session can be signed in: no session is loaded otherwise.
         if settings.SESSION_COOKIE_NAME in request.COOKIES:
-            code = self._account_language(getattr(request, "user", None))
+            known = _session_language(request)
+            if known is None:
+                user = getattr(request, "user", None)
+                if user is not None and user.is_authenticated:
+                    signed_in, code = True, self._account_language(user)
+                    request.session[SESSION_KEY] = code
+            else:
+                signed_in, code = True, known
             if code:
                 translation.activate(code)
                 request.LANGUAGE_CODE = code
         response = self.get_response(request)
-        if not code:  # signed in by this request (the sign-in form)?
-            code = self._account_language(_evaluated_user(request))
-        if code and settings.LANGUAGE_COOKIE_NAME not in response.cookies:
+        if not signed_in:  # signed in by this request (the sign-in form)?
+            known = _session_language(request)
+            signed_in, code = known is not None, known or ""
+        # A signed-in browser always gets the cookie: the account's language, else the one
+        # it reads in now; its next pages then need no session for it (a signed-in poll
+        # reads nothing more than before languages).
+        code = code or getattr(request, "LANGUAGE_CODE", "")
+        if signed_in and code and settings.LANGUAGE_COOKIE_NAME not in response.cookies:
             set_language_cookie(response, code)
         return response
 

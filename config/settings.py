@@ -205,6 +205,9 @@ LANGUAGES = [
     ("ms", "Bahasa Melayu"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times in each language's own way (Django's formats, config/formats/ where ours
+# differ); Malay keeps a 12-hour clock, Spanish and French a 24-hour one.
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

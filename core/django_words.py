@@ -81,6 +81,12 @@ WORDS = (
     gettext_noop(
         "Account locked: too many login attempts. Contact an admin to unlock your account."
     ),
+    # django.utils.dateformat: a 12-hour clock's marks (Malay: Django's catalogue says
+    # "malam", night, for every p.m.; CLDR's Malay says "PTG" and "PG")
+    gettext_noop("a.m."),
+    gettext_noop("p.m."),
+    gettext_noop("midnight"),
+    gettext_noop("noon"),
 )
 
 PLURALS = (

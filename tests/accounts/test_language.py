@@ -144,10 +144,15 @@ def test_signing_in_on_a_new_device_sets_the_accounts_language(client):
 
 
 @override_settings(MIDDLEWARE=MIDDLEWARE)
-def test_an_account_without_a_language_changes_nothing(client):
-    client.force_login(UserFactory())
+def test_an_account_without_a_language_keeps_the_browsers_and_stores_nothing(client):
+    """The browser's language stands; the cookie keeps it for this browser (so its next
+    pages read no session for it), and the account still has no choice of its own."""
+    user = UserFactory()
+    client.force_login(user)
     response = client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE="fr")
-    assert response["Content-Language"] == "fr" and COOKIE not in response.cookies
+    assert response["Content-Language"] == "fr" and response.cookies[COOKIE].value == "fr"
+    user.refresh_from_db()
+    assert user.language == ""
 
 
 def test_signing_up_stores_the_language_in_use(client):
