@@ -158,15 +158,15 @@ def logs_to_data(apps, schema_editor):
         secret.save(update_fields=["facts"])
 
     for game in Game.objects.filter(kind__in=(REFEREED, *MATCHING)).order_by("pk").iterator():
-        rows = list(GameEvent.objects.filter(game=game).order_by("seq", "pk"))
+        rows = list(GameEvent.objects.filter(game_id=game.pk).order_by("seq", "pk"))
         if game.kind == REFEREED:
             _refereed(rows, save)
             continue
-        secret = GameSecret.objects.filter(game=game).first()
+        secret = GameSecret.objects.filter(game_id=game.pk).first()
         if secret is None:
             continue
         secrets = {}
-        for part in EventSecret.objects.filter(event__game=game):
+        for part in EventSecret.objects.filter(event__game_id=game.pk):
             secrets.setdefault(part.event_id, {})[part.key] = part
         _matching(game, rows, secrets, bytes(secret.seed), save, save_secret)
 
@@ -184,7 +184,7 @@ def data_to_logs(apps, schema_editor):
     EventSecret = apps.get_model("play", "EventSecret")
     with translation.override("en"):
         for game in Game.objects.filter(kind__in=(REFEREED, *MATCHING)).iterator():
-            rows = list(GameEvent.objects.filter(game=game).order_by("seq", "pk"))
+            rows = list(GameEvent.objects.filter(game_id=game.pk).order_by("seq", "pk"))
             if game.kind == REFEREED:
                 opening = next((r for r in rows if "header" in r.public), None)
                 names = opening.public["header"].get("seats", {}) if opening else {}
@@ -198,7 +198,7 @@ def data_to_logs(apps, schema_editor):
                 if lines and not _all_strings(lines):
                     row.public = {**row.public, "log": say_all(lines, names)}
                     row.save(update_fields=["public"])
-            for part in EventSecret.objects.filter(event__game=game):
+            for part in EventSecret.objects.filter(event__game_id=game.pk):
                 own = part.facts.get("log") if isinstance(part.facts, dict) else None
                 if own and not _all_strings(own):
                     part.facts = {**part.facts, "log": say_all(own, names)}
