@@ -7,6 +7,7 @@ kept apart in ``play.models_secret``, read and written only through ``play.secre
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 # Imported so that Django's registry knows the secret models (their migration, their tables);
 # nothing here names them. Every other module goes through play.secrets (an import-linter
@@ -23,20 +24,20 @@ class GameStatus(models.TextChoices):
     - ``abandoned``: its product stopped it before the end (a voided duel, a table given up).
     """
 
-    OPEN = "open", "Open"
-    PLAYING = "playing", "Playing"
-    FINISHED = "finished", "Finished"
-    ABANDONED = "abandoned", "Abandoned"
+    OPEN = "open", pgettext_lazy("game status", "Open")
+    PLAYING = "playing", pgettext_lazy("game status", "Playing")
+    FINISHED = "finished", pgettext_lazy("game status", "Finished")
+    ABANDONED = "abandoned", pgettext_lazy("game status", "Abandoned")
 
 
 class HolderKind(models.TextChoices):
     """Who enters a seat's moves: the referee at the table (a refereed duel or casual table),
     an account (a remote player), a bot of the computer, or no one yet (open)."""
 
-    REFEREE = "referee", "Referee"
-    ACCOUNT = "account", "Account"
-    BOT = "bot", "Bot"
-    OPEN = "open", "Open"
+    REFEREE = "referee", pgettext_lazy("seat holder", "Referee")
+    ACCOUNT = "account", pgettext_lazy("seat holder", "Account")
+    BOT = "bot", pgettext_lazy("seat holder", "Bot")
+    OPEN = "open", pgettext_lazy("seat holder", "Open")
 
 
 class Game(models.Model):

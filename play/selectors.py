@@ -10,6 +10,7 @@ from typing import Any
 
 from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
+from play.effect_words import language_key, localised_public, localised_view
 from play.errors import Hidden
 from play.models import Game, GameEvent
 from play.registry import adapter_for
@@ -65,8 +66,16 @@ def game_or_hidden(game_id: int) -> Game:
 def view_of(game_id: int, viewer: Viewer) -> dict[str, Any]:
     """What ``viewer`` may see of the game (``Hidden`` if there is no such game). The product
     has already decided that this person is this viewer."""
-    restored = restore(game_or_hidden(game_id))
-    return restored.adapter.view(restored.table, viewer)
+    return seen(restore(game_or_hidden(game_id)), viewer)
+
+
+def seen(restored: Restored, viewer: Viewer) -> dict[str, Any]:
+    """The adapter's view of a restored table for ``viewer``, its log in words in the
+    reader's language (``play.effect_words``): what a page reads of a game. A product that
+    calls ``adapter.view`` itself puts it through ``play.effect_words.localised_view``."""
+    view = localised_view(restored.adapter.view(restored.table, viewer))
+    assert view is not None
+    return view
 
 
 def log_since(game_id: int, revision: int) -> list[dict[str, Any]]:
@@ -85,5 +94,23 @@ def events_of(game_id: int) -> list[StoredEvent]:
     """Every stored event of the game, undone ones too, in the order they were stored: (pk,
     seq, revision, by, public, created_at, undone_at). For a product's log, which strikes an
     undone move through rather than leave it out (one query, its SQL written once:
-    play/rows.py)."""
-    return rows.events_of(game_id)
+    play/rows.py). Each ``public["log"]`` is in words, in the reader's language (``in_words``);
+    the rest of the part is as stored."""
+    return in_words(rows.events_of(game_id))
+
+
+def in_words(stored: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """Stored events with their log lines in words (``play.effect_words.say``), the seats
+    named as the game's opening names them (a refereed game's header: the names the table
+    had when it opened; a game without one names seats by their letters)."""
+    names: dict[str, str] = {}
+    for event in stored:
+        header = event[4].get("header") if isinstance(event[4], dict) else None
+        if isinstance(header, dict) and isinstance(header.get("seats"), dict):
+            names = header["seats"]
+            break
+    language = language_key()
+    return [
+        (pk, seq, revision, by, localised_public(public, names, language), created, undone)  # type: ignore[misc]
+        for pk, seq, revision, by, public, created, undone in stored
+    ]

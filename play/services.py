@@ -44,11 +44,12 @@ from core.publish import publish_at_commit
 from play import secrets
 from play.adapters.base import Await, Command, Event, Refused, Viewer
 from play.clock import schedule_at_commit
+from play.effect_words import refusal
 from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
 from play.registry import adapter_for
-from play.selectors import StoredEvent, events_of, restore
+from play.selectors import StoredEvent, events_of, in_words, restore, seen
 
 from . import rows as sql
 from . import words
@@ -98,7 +99,7 @@ class Outcome:
 
     @property
     def message(self) -> str:
-        return words.REPEAT if self.repeat else ""
+        return str(words.REPEAT) if self.repeat else ""
 
 
 Policy = Callable[[Game, Actor, Command], None]
@@ -191,12 +192,12 @@ def apply_command(
         try:
             events = restored.adapter.apply(restored.table, command)
         except Refused as err:
-            raise Illegal(str(err)) from None
+            raise Illegal(refusal(err)) from None
         game.revision += 1
         first = restored.last_seq + 1
         stored = _store_events(game, events, first_seq=first, actor=actor.key)
         if log is not None:
-            log += stored
+            log = in_words([*log, *stored])
         if restored.adapter.finished(restored.table):
             game.status = GameStatus.FINISHED
         _set_awaited(
@@ -212,7 +213,7 @@ def apply_command(
             _keep_key(game, actor, key, digest, recorded)
         publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
-        view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
+        view = seen(restored, viewer) if viewer is not None else None
         return Outcome(
             recorded=recorded,
             revision=game.revision,
@@ -319,7 +320,7 @@ def undo_last(
             _keep_key(game, actor, key, digest, recorded)
         publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
-        view = restored.adapter.view(restored.table, viewer) if viewer is not None else None
+        view = seen(restored, viewer) if viewer is not None else None
         return Outcome(recorded=recorded, revision=game.revision, status=game.status, view=view)
 
 
@@ -374,7 +375,7 @@ def reconfigure(*, game_id: int, config: Mapping[str, Any]) -> None:
         try:
             restore(game)  # the adapter checks the new config against the opening
         except Refused as err:
-            raise Illegal(str(err)) from None
+            raise Illegal(refusal(err)) from None
         # The revision counts the log's changes (a page compares it): a set-up is not one.
         game.save(update_fields=["config", "updated_at"])
         publish_at_commit(f"game:{game.pk}", game.revision)
@@ -457,8 +458,7 @@ def _keep_key(game: Game, actor: Actor, key: str, digest: str, recorded: dict[st
 def _view(game: Game, viewer: Viewer | None) -> dict[str, Any] | None:
     if viewer is None:
         return None
-    restored = restore(game)
-    return restored.adapter.view(restored.table, viewer)
+    return seen(restore(game), viewer)
 
 
 def _store_events(

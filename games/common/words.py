@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -12,17 +12,31 @@ class Effect:
     """One consequence of a move: ``kind`` names it for code, ``text`` says it for everyone.
 
     ``who`` is the seat it happened to (None for the table or the dealer). A card taken from
-    the deck is hidden from the others: ``text`` then does not name it, ``secret`` does."""
+    the deck is hidden from the others: ``text`` then does not name it, ``secret`` does.
+
+    ``params`` are the facts ``text`` words, as plain JSON (seats and groups by their index,
+    cards by their names), and ``secret_params`` what ``secret`` adds to them: what a product
+    stores to say the same sentence in another language (the edge's words, never the
+    engine's)."""
 
     kind: str
     text: str
     who: int | None = None
     #: The same sentence naming a hidden card, for ``who`` alone (None: nothing hidden).
     secret: str | None = None
+    params: Mapping[str, Any] | None = None
+    secret_params: Mapping[str, Any] | None = None
 
     def seen_by(self, seat: int | None) -> str:
         """The words ``seat`` may read: the secret for its holder, the public text for others."""
         return self.secret if self.secret is not None and seat == self.who else self.text
+
+    def facts_seen_by(self, seat: int | None) -> dict[str, Any]:
+        """``params`` as ``seat`` may read them (``seen_by``'s facts), with the kind."""
+        facts = {"kind": self.kind, **(self.params or {})}
+        if self.secret is not None and seat == self.who and self.secret_params:
+            facts.update(self.secret_params)
+        return facts
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -173,36 +173,46 @@ def _play(state: State, card: str, colour: str | None) -> list[Effect]:
     if action is None:
         state.number = int(card[1])
     text = f"{name} plays {label(card)}"
+    params: dict[str, Any] = {"seat": seat, "card": card}
     if colour is not None:
         text += f" and names {COLOURS[colour]}"
+        params["colour"] = colour
     if not state.hands[group]:
         state.winners = (group,)
         state.ending = "emptied"
         return [
-            Effect("play", text + ".", group),
-            Effect("win", f"{group_name(group, capital=True)} has no card left and wins.", group),
+            Effect("play", text + ".", group, params=params),
+            Effect(
+                "win",
+                f"{group_name(group, capital=True)} has no card left and wins.",
+                group,
+                params={"group": group},
+            ),
         ]
     after = next_seat(state, seat)
     effects: list[Effect] = []
     if action == "S":
         text += f": {state.names[after]} misses the turn"
+        params["misses"] = after
         after = next_seat(state, after)
     elif action == "R":
         state.direction = -state.direction
         way = "clockwise" if state.direction == 1 else "anticlockwise"
         text += f": play now goes {way}"
+        params["direction"] = way
         after = next_seat(state, seat)
     elif action in ("D", WILD_FOUR):
         count = 4 if action == WILD_FOUR else 2
         victim = after % state.groups
         text += f": {state.names[after]} misses the turn"
-        effects = _draw(state, victim, count, state.names[after])
+        params["misses"] = after
+        effects = _draw(state, victim, count, state.names[after], after)
         after = next_seat(state, after)
     state.seat = after
-    return [Effect("play", text + ".", group), *effects]
+    return [Effect("play", text + ".", group, params=params), *effects]
 
 
-def _draw(state: State, group: int, count: int, name: str) -> list[Effect]:
+def _draw(state: State, group: int, count: int, name: str, seat: int) -> list[Effect]:
     """``group`` takes ``count`` cards, stopping when it reaches 11 or the pile is empty."""
     taken: list[str] = []
     hand = state.hands[group]
@@ -216,6 +226,8 @@ def _draw(state: State, group: int, count: int, name: str) -> list[Effect]:
             text + ".",
             group,
             f"{text}: {listing([label(c) for c in taken])}." if taken else None,
+            {"seat": seat, "group": group, "count": len(taken)},
+            {"cards": list(taken)} if taken else None,
         )
     ]
 
@@ -235,9 +247,12 @@ def _draw_until_playable(state: State) -> list[Effect]:
         f"{name} has no card to play and draws {plural(len(taken), 'card')} for {group_name(group)}"
     )
     secret = f"{text}: {listing([label(c) for c in taken])}"
-    if taken and can_play(state, taken[-1]) and len(hand) < DROP_OUT and state.deck:
+    playable = bool(taken and can_play(state, taken[-1]) and len(hand) < DROP_OUT and state.deck)
+    if playable:
         secret += f" — {label(taken[-1])} can be played"
-    return [Effect("draw", text + ".", group, secret + ".")]
+    params = {"seat": state.seat, "group": group, "count": len(taken), "stuck": True}
+    hidden = {"cards": list(taken), "playable": playable}
+    return [Effect("draw", text + ".", group, secret + ".", params, hidden)]
 
 
 def _check_ends(state: State) -> list[Effect]:
@@ -254,6 +269,7 @@ def _check_ends(state: State) -> list[Effect]:
                     "drop_out",
                     f"{group_name(group, capital=True)} holds {DROP_OUT} cards and drops out.",
                     group,
+                    params={"group": group, "count": DROP_OUT},
                 )
             )
     left = state.playing()
@@ -265,6 +281,7 @@ def _check_ends(state: State) -> list[Effect]:
                 "win",
                 f"{group_name(left[0], capital=True)} is the only group left and wins.",
                 left[0],
+                params={"group": left[0], "last": True},
             )
         )
     elif not state.deck:
@@ -293,4 +310,9 @@ def _score(state: State, left: list[int]) -> Effect:
             f"A tie between {listing([group_name(g) for g in state.winners])}, "
             f"with a score of {total - best} each."
         )
-    return Effect("score", f"The draw pile is empty: {counts}. {verdict}")
+    params = {
+        "points": [[g, held[g]] for g in left],
+        "winners": list(state.winners),
+        "score": total - best,
+    }
+    return Effect("score", f"The draw pile is empty: {counts}. {verdict}", params=params)

@@ -159,11 +159,13 @@ def _play(state: State, cards: list[str]) -> list[Effect]:
         state.pile.append(card)
     laid = listing([label(c) for c in cards])
     text = f"{name} plays {laid}" + (f"; {label(cards[-1])} is on top" if len(cards) > 1 else "")
-    effects = [Effect("play", text + ".", seat)]
+    effects = [Effect("play", text + ".", seat, params={"seat": seat, "cards": list(cards)})]
     if not hand:
         state.winners = (seat,)
         state.ending = "emptied"
-        effects.append(Effect("win", f"{name} has no card left and wins.", seat))
+        effects.append(
+            Effect("win", f"{name} has no card left and wins.", seat, params={"seat": seat})
+        )
     else:
         state.turn = (seat + 1) % SEATS
     return effects
@@ -177,12 +179,21 @@ def _take(state: State) -> list[Effect]:
     effects: list[Effect] = []
     card = _draw(state, effects)
     if card is None:
-        effects.append(Effect("pass", f"No card is left to take: {name} passes.", seat))
+        effects.append(
+            Effect("pass", f"No card is left to take: {name} passes.", seat, params={"seat": seat})
+        )
         return effects
     if not is_wild(card):
         state.hands[seat].append(card)
         effects.append(
-            Effect("take", f"{name} takes a card.", seat, f"{name} takes {label(card)}.")
+            Effect(
+                "take",
+                f"{name} takes a card.",
+                seat,
+                f"{name} takes {label(card)}.",
+                {"seat": seat},
+                {"cards": [card]},
+            )
         )
         return effects
     state.wild_pile.append(card)
@@ -193,13 +204,21 @@ def _take(state: State) -> list[Effect]:
             f"{name} takes {label(card)}: it goes to the wildcard pile "
             f"and {name} must take {extra} more cards.",
             seat,
+            params={"seat": seat, "card": card, "extra": extra},
         )
     )
     kept: list[str] = []
     for _ in range(extra):
         more = _draw(state, effects)
         if more is None:
-            effects.append(Effect("short", f"No card is left to take: {name} takes no more.", seat))
+            effects.append(
+                Effect(
+                    "short",
+                    f"No card is left to take: {name} takes no more.",
+                    seat,
+                    params={"seat": seat},
+                )
+            )
             break
         if is_wild(more):
             state.wild_pile.append(more)
@@ -209,6 +228,7 @@ def _take(state: State) -> list[Effect]:
                     f"{name} takes {label(more)} as an extra card:"
                     " it goes to the wildcard pile and asks for no more cards.",
                     seat,
+                    params={"seat": seat, "card": more},
                 )
             )
         else:
@@ -221,6 +241,8 @@ def _take(state: State) -> list[Effect]:
                 f"{name} takes {plural(len(kept), 'more card')}.",
                 seat,
                 f"{name} takes {listing([label(c) for c in kept])}.",
+                {"seat": seat, "more": len(kept)},
+                {"cards": list(kept)},
             )
         )
     return effects
@@ -242,6 +264,7 @@ def _draw(state: State, effects: list[Effect]) -> str | None:
                 "reshuffle",
                 "The deck is empty: the pile but its top card is "
                 f"shuffled into a new deck of {plural(len(under), 'card')}.",
+                params={"count": len(under)},
             )
         )
     return state.deck.pop()
@@ -259,4 +282,5 @@ def _time_up(state: State) -> list[Effect]:
     else:
         tied = listing([state.names[s] for s in state.winners])
         verdict = f"A tie between {tied}, with {plural(fewest, 'card')} each."
-    return [Effect("time", f"Time is up: {counts}. {verdict}")]
+    params = {"cards": sizes, "winners": list(state.winners)}
+    return [Effect("time", f"Time is up: {counts}. {verdict}", params=params)]

@@ -40,7 +40,36 @@ def hides(adapter: object) -> bool:
 
 
 class Refused(ValueError):
-    """A command the table does not take, in words for the person; nothing has changed."""
+    """A command the table does not take, in words for the person; nothing has changed.
+
+    ``str()`` is the English. ``words`` and ``fill`` are the sentence's template (named
+    placeholders, ``%(name)s``) and what fills it, and ``engine`` marks an engine's own
+    refusal (English only): what the edge reads to say it in the reader's language
+    (``play.effect_words.refusal``; adapters import no Django)."""
+
+    def __init__(
+        self,
+        text: str = "",
+        *,
+        words: str | None = None,
+        fill: Mapping[str, Any] | None = None,
+        engine: bool = False,
+    ) -> None:
+        super().__init__(text)
+        self.words = words
+        self.fill = dict(fill or {})
+        self.engine = engine
+
+
+def refused(words: str, **fill: Any) -> Refused:
+    """A refusal in the words of the template ``words`` filled with ``fill``."""
+    return Refused(words % fill if fill else words, words=words, fill=fill)
+
+
+def gettext_noop(text: str) -> str:
+    """Marks ``text`` as a sentence of play's catalogue (makemessages reads the name); the
+    edge translates it when it is said (``play.effect_words.refusal``)."""
+    return text
 
 
 @dataclass(frozen=True)

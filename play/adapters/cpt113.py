@@ -30,17 +30,19 @@ from games.cpt113.cards import COLOURS, colour_of, is_number, sort_key
 from games.cpt113.state import LETTERS, MAX_GROUPS, MIN_GROUPS, State, default_names
 
 from . import matching
-from .base import Command, Refused
+from .base import Command, gettext_noop, refused
 from .matching import MatchingAdapter, MatchingTable, Seating, private_lines, seating
 
 #: What a person reads when a command is refused before the rules see it (practice's words):
 #: the matching games' and this game's own.
 WORDS = {
     **matching.WORDS,
-    "groups": "Choose 2, 3 or 4 groups.",
-    "unknown": "Choose a card to play, or draw.",
-    "colour": "Name red, yellow, green or blue.",
-    "not_a_record": "This game cannot be replayed: its record is not this CPT-113 game's.",
+    "groups": gettext_noop("Choose 2, 3 or 4 groups."),
+    "unknown": gettext_noop("Choose a card to play, or draw."),
+    "colour": gettext_noop("Name red, yellow, green or blue."),
+    "not_a_record": gettext_noop(
+        "This game cannot be replayed: its record is not this CPT-113 game's."
+    ),
 }
 
 
@@ -53,7 +55,7 @@ class Cpt113Adapter(MatchingAdapter):
     def _seating(self, config: Mapping[str, Any], seats: Sequence[str]) -> Seating:
         groups = config.get("groups")
         if type(groups) is not int or not MIN_GROUPS <= groups <= MAX_GROUPS:
-            raise Refused(WORDS["groups"])
+            raise refused(WORDS["groups"])
         return seating(config, seats, 2 * groups, default_names(groups), sorted(BOTS))
 
     def _new_game(self, seed: int, sitting: Seating) -> State:
@@ -94,12 +96,12 @@ class Cpt113Adapter(MatchingAdapter):
             or not isinstance(card, str)
             or not card
         ):
-            raise Refused(WORDS["unknown"])
+            raise refused(WORDS["unknown"])
         move: dict[str, Any] = {"kind": "play", "card": card}
         colour = args.get("colour")
         if colour:
             if not isinstance(colour, str) or colour not in COLOURS:
-                raise Refused(WORDS["colour"])
+                raise refused(WORDS["colour"])
             move["colour"] = colour
         return move
 
@@ -115,7 +117,7 @@ class Cpt113Adapter(MatchingAdapter):
         """Each group's lines naming the cards it drew, and the cards themselves: both its
         seats read them."""
         groups = range(before.groups)
-        private = private_lines(effects, {g: table.readers(g) for g in groups})
+        private = private_lines(effects, {g: table.readers(g) for g in groups}, self.kind)
         for g in groups:
             held = before.hands[g]
             # A group that drops out sets its hand aside, the cards it drew included.

@@ -8,8 +8,9 @@ adapters keep the table core's promise on top of them (issue 27):
   opening event (each hand under its seats' letters, the deck under ``DEALER``), so that
   ``restore`` sets it out again instead of dealing;
 - every move — the person's and each bot's — is an event of its own, the move in ``public``
-  with the log lines everyone reads, and what only one seat may read (the cards it drew, the
-  lines naming them) under that seat's letter; ``restore`` re-applies the moves and never
+  with the log lines everyone reads (data, ``log_line``: put in words when shown, by
+  ``play.effect_words``), and what only one seat may read (the cards it drew, the lines
+  naming them) under that seat's letter; ``restore`` re-applies the moves and never
   asks a bot;
 - each bot decision draws from a stream of its own, derived from the seed, the seat and the
   event's number (``bot_random``): no stream is shared, so that one bot's choices never
@@ -31,7 +32,7 @@ from typing import Any, ClassVar
 
 from games.common.errors import GameError
 
-from .base import DEALER, Await, Command, Event, Refused, Viewer
+from .base import DEALER, Await, Command, Event, Refused, Viewer, gettext_noop, refused
 
 #: A dealt game's seed is at least 128 bits (issue 27).
 MIN_SEED_BYTES = 16
@@ -41,10 +42,13 @@ MAX_EVENTS = 5000
 #: What a person reads when a command is refused before the rules see it, in both games
 #: (practice's words); each game's adapter adds its own.
 WORDS = {
-    "over": "This game is over: start a new one.",
-    "not_your_turn": "It is not your turn.",
-    "too_long": "This game has gone on too long: start a new one.",
+    "over": gettext_noop("This game is over: start a new one."),
+    "not_your_turn": gettext_noop("It is not your turn."),
+    "too_long": gettext_noop("This game has gone on too long: start a new one."),
 }
+#: A stored game whose move or event no longer applies (the engine's words, in English, last).
+REPLAY_MOVE = gettext_noop("This game cannot be replayed: move %(number)s: %(why)s")
+REPLAY_EVENT = gettext_noop("This game cannot be replayed: event %(number)s: %(why)s")
 BOT_PREFIX = "bot:"
 CLOCK = "clock"
 
@@ -108,13 +112,18 @@ def seating(
         or len(set(letters)) != count
         or not all(isinstance(s, str) and s and s != DEALER for s in letters)
     ):
-        raise Refused(f"This game has {count} seats, each with its own letter.")
+        raise refused(
+            gettext_noop("This game has %(count)s seats, each with its own letter."), count=count
+        )
     names = tuple(config.get("names") or default_names)
     if len(names) != count or not all(isinstance(n, str) and n for n in names):
-        raise Refused(f"This game has {count} seats, each with a name.")
+        raise refused(gettext_noop("This game has %(count)s seats, each with a name."), count=count)
     bots = dict(config.get("bots") or {})
     if not set(bots) <= set(letters) or not set(bots.values()) <= set(bot_names):
-        raise Refused(f"A bot sits at one of the seats and is one of: {', '.join(bot_names)}.")
+        raise refused(
+            gettext_noop("A bot sits at one of the seats and is one of: %(bots)s."),
+            bots=", ".join(bot_names),
+        )
     return Seating(letters, names, bots)
 
 
@@ -151,15 +160,22 @@ def log(events: Sequence[Event], viewer: Viewer, everything: bool) -> list[dict[
     return entries
 
 
+def log_line(game: str, effect: Any, who: int | None = None) -> dict[str, Any]:
+    """One effect as a stored log line, as ``who`` may read it (None: everyone): the game, the
+    effect's kind and its facts (``Effect.facts_seen_by``: seats and groups by their index,
+    cards by their names), put in words when shown (``play.effect_words``)."""
+    return {"game": game, **effect.facts_seen_by(who)}
+
+
 def private_lines(
-    effects: Sequence[Any], holders: Mapping[int, Sequence[str]]
+    effects: Sequence[Any], holders: Mapping[int, Sequence[str]], game: str
 ) -> dict[str, dict[str, Any]]:
     """Each holder's lines where an effect names a card only it may read: ``holders`` maps an
     effect's ``who`` (a seat of Trois, a group of CPT-113) to the seat letters reading it."""
     private: dict[str, dict[str, Any]] = {}
     for who, letters in holders.items():
         if any(e.secret is not None and e.who == who for e in effects):
-            lines = [e.seen_by(who) for e in effects]
+            lines = [log_line(game, e, who) for e in effects]
             for letter in letters:
                 private[letter] = {"log": lines}
     return private
@@ -301,16 +317,16 @@ class MatchingAdapter:
     def apply(self, table: MatchingTable, command: Command) -> list[Event]:
         state = table.state
         if state.finished:
-            raise Refused(self.words["over"])
+            raise refused(self.words["over"])
         if self.clock_move is not None and command.name == "time" and command.seat is None:
             move = dict(self.clock_move)  # ends even a game gone on too long
             by = CLOCK
         elif len(table.events) >= MAX_EVENTS:
-            raise Refused(self.words["too_long"])
+            raise refused(self.words["too_long"])
         else:
             index = table.seating.index(command.seat)
             if index is None or index != self._turn(state) or command.seat in table.seating.bots:
-                raise Refused(self.words["not_your_turn"])
+                raise refused(self.words["not_your_turn"])
             move = self._move(command)
             by = table.seating.by(index)
         state, event = self._applied(table, state, move, by)
@@ -383,7 +399,7 @@ class MatchingAdapter:
             or not self._record_fits(record, sitting)
             or not isinstance(moves, list)
         ):
-            raise Refused(self.words["not_a_record"])
+            raise refused(self.words["not_a_record"])
         table = MatchingTable(sitting, b"", self._new_game(seed, sitting))
         state = table.state
         events = [self._deal(table)]
@@ -394,7 +410,7 @@ class MatchingAdapter:
             try:
                 state, event = self._applied(table, state, dict(move), by)
             except (Refused, TypeError, ValueError) as err:
-                raise Refused(f"This game cannot be replayed: move {len(events)}: {err}") from None
+                raise refused(REPLAY_MOVE, number=len(events), why=str(err)) from None
             events.append(event)
         return events
 
@@ -433,9 +449,9 @@ class MatchingAdapter:
         """The engine's state after ``move`` and the event recording it; Refused in words."""
         try:
             new, effects = self.engine.rules.apply(state, move)
-        except GameError as refused:
-            raise Refused(sentence(str(refused))) from None
-        public = {"move": move, "log": [e.text for e in effects]}
+        except GameError as err:
+            raise Refused(sentence(str(err)), engine=True) from None
+        public = {"move": move, "log": [log_line(self.kind, e) for e in effects]}
         return new, Event(by, public, self._private(table, state, new, move, effects, public))
 
     def _bots(
@@ -459,7 +475,7 @@ class MatchingAdapter:
     def _dealt(self, sitting: Seating, seed: bytes, events: Sequence[Event]) -> Any:
         """The deal as its event recorded it, set out again (never dealt again)."""
         if not events or events[0].by != DEALER:
-            raise Refused("This game cannot be replayed: its deal is missing.")
+            raise refused(gettext_noop("This game cannot be replayed: its deal is missing."))
         deal = events[0]
         count = len(sitting.seats) // self.seats_a_hand
         try:
@@ -467,11 +483,13 @@ class MatchingAdapter:
             deck = list(deal.private[DEALER]["deck"])
             top = deal.public["deal"]["top"]
         except (KeyError, TypeError):
-            raise Refused("This game cannot be replayed: its deal is incomplete.") from None
+            raise refused(
+                gettext_noop("This game cannot be replayed: its deal is incomplete.")
+            ) from None
         if sorted([*sum(hands, []), *deck, top]) != sorted(
             self.engine.cards.DECK
         ) or not self._top_fits(top):
-            raise Refused("This game cannot be replayed: its deal is not one deck.")
+            raise refused(gettext_noop("This game cannot be replayed: its deal is not one deck."))
         return self._set_out(dealer_seed(seed, self.kind), sitting, hands, deck, top)
 
     def _replayed(self, sitting: Seating, state: Any, event: Event, number: int) -> Any:
@@ -482,11 +500,19 @@ class MatchingAdapter:
         # A game with a clock calls a move of no seat's by its name; one without (CPT-113)
         # only ever has seats' moves after the deal.
         if seat is None and not clocked and self.clock_move is not None:
-            raise Refused(f"This game cannot be replayed: event {number} is no one's move.")
+            raise refused(
+                gettext_noop("This game cannot be replayed: event %(number)s is no one's move."),
+                number=number,
+            )
         if not clocked and (seat is None or sitting.index(seat) != self._turn(state)):
-            raise Refused(f"This game cannot be replayed: event {number} is not its seat's turn.")
+            raise refused(
+                gettext_noop(
+                    "This game cannot be replayed: event %(number)s is not its seat's turn."
+                ),
+                number=number,
+            )
         try:
             new, _ = self.engine.rules.apply(self._replaying(state, event), move)
-        except GameError as refused:
-            raise Refused(f"This game cannot be replayed: event {number}: {refused}") from None
+        except GameError as err:
+            raise refused(REPLAY_EVENT, number=number, why=str(err)) from None
         return new

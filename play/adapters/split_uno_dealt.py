@@ -46,14 +46,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.split_uno import BOTS, CARDS, COLORS, DECISIONS, Duel, EngineError, Simulator
-from games.split_uno.constants import CARD_LABELS
-from games.split_uno.effects import build, describe_all
+from games.split_uno.effects import build
 from games.split_uno.hands import KIND as KIND_INDEX
 from games.split_uno.hands import Hands, action_composition, number_composition
 from games.split_uno.rules import PRESETS, resolve_rules
 from games.split_uno.simulate import CAP_REASON, DEFAULT_MAX_EVENTS
 
-from .base import DEALER, Adapter, Await, Command, Event, Refused, Viewer
+from .base import DEALER, Adapter, Await, Command, Event, Refused, Viewer, gettext_noop, refused
+from .split_uno_refereed import log_lines
 
 #: Sheds of the card a seat revealed (its seal); any other shed is the seat's choice.
 _REVEALED_SHEDS = frozenset({"round_won", "tie", "revealed_discarded"})
@@ -69,41 +69,38 @@ MIN_SEED_BYTES = 16
 Card = list[Any]  # [identity, value or name]
 
 
-#: Every word this adapter says to a person: its refusals and the log lines it adds to the
-#: engine's own (``{…}`` filled in where said).
+#: Every word this adapter says to a person: its refusals (``%(…)s`` filled in where said),
+#: marked for play's catalogue: the edge says them in the reader's language (``base.Refused``). The
+#: log lines it adds to the engine's are data (``_log``), put in words by play.effect_words.
 WORDS: dict[str, str] = {
-    "seats": "A dealt table has 2 to 6 seats lettered A, B, … in order.",
-    "ruleset": "Choose one of the rule sets: {choices}.",
-    "truth_dare": "Truth and dare are not offered at dealt tables yet.",
-    "bot_seats": "Bots may hold only seats of the table, each once.",
-    "no_person": "A dealt table needs at least one person.",
-    "bot": "Choose a bot from: {choices}.",
-    "malformed": "This table cannot be dealt: {why}.",
-    "not_a_seat": "A dealt game takes commands from its seats only.",
-    "bot_seat": "A bot plays that seat.",
-    "unknown": "Unknown command: seal, play, answer, choose or resign.",
-    "sealed_already": "You have sealed your card for this round.",
-    "nothing_to_seal": "You have no card to seal now.",
-    "seal_held": "Seal a number card you hold.",
-    "seal_target": "Name whom your {value} targets: {choices}.",
-    "play_held": "Play an action card you hold, when no decision is asked.",
-    "colour": "Name a colour: {choices}.",
-    "play_target": "Name whom it targets: {choices}.",
-    "nothing_asked": "Nothing is asked of you now.",
-    "choose_one": "Choose one of: {choices}.",
-    "nothing_to_choose": "You have no card to choose now.",
-    "choose_first": "The cards being chosen come first: resign once they are.",
-    "not_in_play": "You are no longer in play.",
-    "log_deal": "The dealer deals {count} number cards to every seat",
-    "log_sealed": "{name} has sealed a card",
-    "log_shed": "{name} sheds a {card}",
-    "log_gives_up": "{name} gives up {card}",
-    "log_returned": "Every sealed card goes back to its owner",
+    "seats": gettext_noop("A dealt table has 2 to 6 seats lettered A, B, … in order."),
+    "ruleset": gettext_noop("Choose one of the rule sets: %(choices)s."),
+    "truth_dare": gettext_noop("Truth and dare are not offered at dealt tables yet."),
+    "bot_seats": gettext_noop("Bots may hold only seats of the table, each once."),
+    "no_person": gettext_noop("A dealt table needs at least one person."),
+    "bot": gettext_noop("Choose a bot from: %(choices)s."),
+    "malformed": gettext_noop("This table cannot be dealt: %(why)s."),
+    "not_a_seat": gettext_noop("A dealt game takes commands from its seats only."),
+    "bot_seat": gettext_noop("A bot plays that seat."),
+    "unknown": gettext_noop("Unknown command: seal, play, answer, choose or resign."),
+    "sealed_already": gettext_noop("You have sealed your card for this round."),
+    "nothing_to_seal": gettext_noop("You have no card to seal now."),
+    "seal_held": gettext_noop("Seal a number card you hold."),
+    "seal_target": gettext_noop("Name whom your %(value)s targets: %(choices)s."),
+    "play_held": gettext_noop("Play an action card you hold, when no decision is asked."),
+    "colour": gettext_noop("Name a colour: %(choices)s."),
+    "play_target": gettext_noop("Name whom it targets: %(choices)s."),
+    "nothing_asked": gettext_noop("Nothing is asked of you now."),
+    "choose_one": gettext_noop("Choose one of: %(choices)s."),
+    "nothing_to_choose": gettext_noop("You have no card to choose now."),
+    "choose_first": gettext_noop("The cards being chosen come first: resign once they are."),
+    "not_in_play": gettext_noop("You are no longer in play."),
 }
 
 
-def _say(key: str, **fill: Any) -> str:
-    return WORDS[key].format(**fill)
+def _say(key: str, **fill: Any) -> Refused:
+    """The refusal ``WORDS[key]`` says, filled in."""
+    return refused(WORDS[key], **fill)
 
 
 # -- configuration -----------------------------------------------------------------------------
@@ -128,14 +125,14 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
     table cannot be dealt."""
     seats = tuple(seats)
     if not 2 <= len(seats) <= 6 or seats != tuple("ABCDEF"[: len(seats)]):
-        raise Refused(_say("seats"))
+        raise _say("seats")
     ruleset = config.get("ruleset", "tournament")
     if ruleset not in PRESETS:
-        raise Refused(_say("ruleset", choices=", ".join(PRESETS)))
+        raise _say("ruleset", choices=", ".join(PRESETS))
     variants = tuple(config.get("variants", ()))
     options = dict(config.get("options", {}))
     if config.get("truth_dare") or options.get("truth_dare") is True:
-        raise Refused(_say("truth_dare"))
+        raise _say("truth_dare")
     # Off unless the config says on (ONLINE.md 2); the decks then hold no TRUTH or DARE.
     options["truth_dare"] = False
     if len(seats) > PRESETS[ruleset]["max_seats"] and "max_seats" not in options:  # type: ignore[operator]
@@ -143,12 +140,12 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
     teams = tuple(tuple(team) for team in config.get("teams", ()) or ())
     bots = tuple(config.get("bots", ()))
     if any(seat not in seats for seat in bots) or len(set(bots)) != len(bots):
-        raise Refused(_say("bot_seats"))
+        raise _say("bot_seats")
     if len(bots) == len(seats):
-        raise Refused(_say("no_person"))
+        raise _say("no_person")
     bot = config.get("bot", "heuristic")
     if bot not in BOTS:
-        raise Refused(_say("bot", choices=", ".join(BOTS)))
+        raise _say("bot", choices=", ".join(BOTS))
     spread = config.get("spread", "uniform")
     names = {seat: str(config.get("names", {}).get(seat, seat)) for seat in seats}
     cfg = DealtConfig(ruleset, variants, options, teams, bots, bot, spread, names)
@@ -157,7 +154,7 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         _new_duel(cfg, seats)
         number_composition(1, spread)
     except (EngineError, ValueError) as malformed:
-        raise Refused(_say("malformed", why=malformed)) from None
+        raise _say("malformed", why=malformed) from None
     return cfg
 
 
@@ -388,8 +385,8 @@ class _Step:
             moves.append(list(early))
         try:
             fx = scratch.duel._apply(engine_event)
-        except EngineError as refused:
-            raise Refused(str(refused)) from None
+        except EngineError as err:
+            raise Refused(str(err), engine=True) from None
         private: dict[str, dict[str, Any]] = {}
         shown: list[str] = []
         seals = dict(scratch.seals)
@@ -651,9 +648,9 @@ class SplitUnoDealt:
         """Apply a seat's command and the bots' answers until a person is asked."""
         seat = command.seat
         if seat is None or seat not in table.seats:
-            raise Refused(_say("not_a_seat"))
+            raise _say("not_a_seat")
         if seat in table.cfg.bots:
-            raise Refused(_say("bot_seat"))
+            raise _say("bot_seat")
         step = _Step(table)
         handler = {
             "seal": self._seal,
@@ -663,7 +660,7 @@ class SplitUnoDealt:
             "resign": self._resign,
         }.get(command.name)
         if handler is None:
-            raise Refused(_say("unknown"))
+            raise _say("unknown")
         handler(step, seat, command.args, seat)
         self._answers(step)
         table.st = step.st
@@ -675,18 +672,16 @@ class SplitUnoDealt:
         allowed = _commands(st, seat).get("seal")
         if allowed is None:
             if seat in st.seals:
-                raise Refused(_say("sealed_already"))
-            raise Refused(_say("nothing_to_seal"))
+                raise _say("sealed_already")
+            raise _say("nothing_to_seal")
         value = args.get("card")
         if type(value) is not int or value not in allowed["cards"]:
-            raise Refused(_say("seal_held"))
+            raise _say("seal_held")
         target = None
         if len(step.seats) > 2 and value in (0, 7):
             target = args.get("target")
             if target not in allowed["targets"]:
-                raise Refused(
-                    _say("seal_target", value=value, choices=", ".join(allowed["targets"]))
-                )
+                raise _say("seal_target", value=value, choices=", ".join(allowed["targets"]))
         card = min(c for c in st.hand_n[seat] if st.nval[c] == value)
         step.emit(
             by,
@@ -721,17 +716,17 @@ class SplitUnoDealt:
         allowed = _commands(st, seat).get("play")
         card = args.get("card")
         if allowed is None or card not in allowed["cards"]:
-            raise Refused(_say("play_held"))
+            raise _say("play_held")
         engine: dict[str, Any] = {"type": "action", "seat": seat, "card": card}
         if card == "color_change":
             color = args.get("color", COLORS[0])
             if color not in COLORS:
-                raise Refused(_say("colour", choices=", ".join(COLORS)))
+                raise _say("colour", choices=", ".join(COLORS))
             engine["color"] = color
         elif len(step.seats) > 2:
             target = args.get("target")
             if target not in allowed["targets"]:
-                raise Refused(_say("play_target", choices=", ".join(allowed["targets"])))
+                raise _say("play_target", choices=", ".join(allowed["targets"]))
             engine["target"] = target
         public = {"type": "play", "seat": seat, "returned": sorted(st.seals)}
         played = _lowest_of(st, seat, str(card))
@@ -740,10 +735,10 @@ class SplitUnoDealt:
     def _answer(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
         allowed = _commands(step.st, seat).get("answer")
         if allowed is None:
-            raise Refused(_say("nothing_asked"))
+            raise _say("nothing_asked")
         choice = args.get("choice")
         if choice not in allowed["choices"]:
-            raise Refused(_say("choose_one", choices=", ".join(allowed["choices"])))
+            raise _say("choose_one", choices=", ".join(allowed["choices"]))
         engine = {"type": "respond", "seat": seat, "choice": choice}
         step.engine(by, {"type": "answer", "seat": seat}, engine)
 
@@ -751,10 +746,10 @@ class SplitUnoDealt:
         st = step.st
         allowed = _commands(st, seat).get("choose")
         if allowed is None:
-            raise Refused(_say("nothing_to_choose"))
+            raise _say("nothing_to_choose")
         card = args.get("card")
         if card not in allowed["cards"] or type(card) is bool:
-            raise Refused(_say("choose_one", choices=", ".join(map(str, allowed["cards"]))))
+            raise _say("choose_one", choices=", ".join(map(str, allowed["cards"])))
         self._give_up(step, seat, allowed["what"], card, by)
 
     def _give_up(self, step: _Step, seat: str, what: str, card: Any, by: str) -> None:
@@ -777,8 +772,8 @@ class SplitUnoDealt:
         st = step.st
         if "resign" not in _commands(st, seat):
             if st.chooses:
-                raise Refused(_say("choose_first"))
-            raise Refused(_say("not_in_play"))
+                raise _say("choose_first")
+            raise _say("not_in_play")
         engine = {"type": "forfeit", "seat": seat, "reason": "resigned"}
         public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
         step.engine(by, public, engine, self._returned(st))
@@ -940,6 +935,7 @@ class SplitUnoDealt:
             "awaiting": [
                 {"seat": a.seat, "what": a.what, "seconds": a.seconds} for a in self.awaiting(table)
             ],
+            "names": dict(table.cfg.names),
             "log": _log(table, None if everything else me, everything),
         }
         if me is not None:
@@ -991,29 +987,26 @@ def _facts(facts: Mapping[str, Any]) -> dict[str, Any]:
 
 def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str, Any]]:
     """Every event as ``seat`` may read it: its public lines and, for that seat (or, after the
-    end, for the owner and every seat, for all), the private facts."""
-    names = table.cfg.names
+    end, for the owner and every seat, for all), the private facts. The lines are data (an
+    engine effect, ``split_uno_refereed.compact``, or ``{"say": …}`` for this adapter's own),
+    put in words by the table core (``play.effect_words.localised_view``) by the view's
+    ``names``."""
     out = []
     for n, event in enumerate(table.events):
         public = event.public
         kind = public["type"]
+        lines: list[dict[str, Any]]
         if kind == "deal":
-            lines = [_say("log_deal", count=public["number_cards"])]
+            lines = [{"say": "deal", "count": public["number_cards"]}]
         elif kind == "seal":
-            lines = [_say("log_sealed", name=names[public["seat"]])]
+            lines = [{"say": "sealed", "seat": public["seat"]}]
         elif kind == "choose":
-            if public["what"] == "shed":
-                lines = [_say("log_shed", name=names[public["seat"]], card=public["card"])]
-            else:
-                lines = [
-                    _say(
-                        "log_gives_up", name=names[public["seat"]], card=CARD_LABELS[public["card"]]
-                    )
-                ]
+            said = "shed" if public["what"] == "shed" else "gives_up"
+            lines = [{"say": said, "seat": public["seat"], "card": public["card"]}]
         else:
-            lines = describe_all(build([tuple(e) for e in public["effects"]]), names)
+            lines = log_lines(build([tuple(e) for e in public["effects"]]))
             if public.get("returned"):
-                lines.append(_say("log_returned"))
+                lines.append({"say": "returned"})
         entry: dict[str, Any] = {"n": n, "by": event.by, "type": kind, "lines": lines}
         if kind == "round":
             entry["cards"] = dict(public["engine"]["cards"])

@@ -19,11 +19,14 @@ A tournament duel and a casual table both play through this adapter.
   consoles' posts into these commands: the one reader of the vocabulary.
 - **Events**: the opening (``by`` "referee", ``public["header"]`` the record's header), then
   one per engine event: ``public["event"]`` the event as the record keeps it (canonical) and
-  ``public["log"]`` its effects in words (``games.split_uno.describe``). Nothing is private.
+  ``public["log"]`` its effects as data, one line each (``log_lines``: the effect's kind and
+  fields, seats by letter), put in words only when shown, in the reader's language
+  (``play.effect_words``; in English ``games.split_uno.describe``'s words). Nothing is private.
 - ``restore`` replays the stored events through the engine (no bot, no random stream): the
   core hands it the active events only (an undone event is marked in the log, never here).
 - ``view`` is the same for every viewer: the state of RULES.md section 8, the decision asked
-  (with the other seat it concerns), what the referee may enter next and the log.
+  (with the other seat it concerns), what the referee may enter next and the log (its lines
+  as stored: the table core puts them in words, ``play.effect_words.localised_view``).
 - ``record(table)`` is the ``split-uno-duel`` record ``python -m duels.engine replay`` reads.
 """
 
@@ -35,11 +38,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from games.split_uno import CARDS, COLORS, Duel, EngineError, IllegalEvent
+from games.split_uno import CARDS, COLORS, Duel, Effect, EngineError, IllegalEvent
 from games.split_uno.constants import SEAT_LETTERS
 from games.split_uno.record import FORMAT, header_dict
 
-from .base import Await, Command, Event, Refused, Viewer
+from .base import Await, Command, Event, Refused, Viewer, gettext_noop, refused
 from .matching import CLOCK, log, sentence
 
 KIND = "split_uno_refereed"
@@ -56,39 +59,47 @@ RESIGNED = "resigned"
 CHOICE_MAX = 20
 REASON_MAX = 200
 
-#: Every word this module says to a person (``{…}`` filled in where said). ``noun`` is the
-#: product's word for a game: "duel" on the tournament console, "game" at a casual table.
+#: Every word this module says to a person (``%(…)s`` filled in where said), marked for play's
+#: catalogue: the edge says them in the reader's language (``base.Refused``). ``the_noun`` is
+#: the product's word for a game: "the duel" on the tournament console, "the game" at a casual
+#: table.
 WORDS: dict[str, str] = {
-    "not_a_move": "That is not a move.",
-    "digit": "A revealed card is a digit from 0 to 9.",
-    "pick_cards": "Pick the revealed cards first.",
-    "round_target": "Say whom seat {seat}'s {card} targets.",
-    "which_seat": "Say which seat plays.",
-    "pick_card": "Pick an action card.",
-    "colour": "Name the colour of the COLOR CHANGE.",
-    "target": "Say whom the card targets.",
-    "choice": "Pick a choice.",
-    "ending": "Choose how the {noun} ends.",
-    "reason": "Give a reason or a note: it goes into the log.",
-    "reason_long": f"The reason is longer than {REASON_MAX} characters.",
-    "reason_control": "The reason may not contain control characters.",
-    "confirm": "Tick “Yes, end the {noun} now” to confirm.",
-    "ending_offered": "Choose how the {noun} ends among those offered.",
-    "seats": "A refereed game has 2 to 6 seats lettered A, B, … in order, each with a name.",
-    "setup": "The engine refuses this set-up: {why}.",
-    "unknown": (
+    "not_a_move": gettext_noop("That is not a move."),
+    "digit": gettext_noop("A revealed card is a digit from 0 to 9."),
+    "pick_cards": gettext_noop("Pick the revealed cards first."),
+    "round_target": gettext_noop("Say whom seat %(seat)s's %(card)s targets."),
+    "which_seat": gettext_noop("Say which seat plays."),
+    "pick_card": gettext_noop("Pick an action card."),
+    "colour": gettext_noop("Name the colour of the COLOR CHANGE."),
+    "target": gettext_noop("Say whom the card targets."),
+    "choice": gettext_noop("Pick a choice."),
+    "ending": gettext_noop("Choose how %(the_noun)s ends."),
+    "reason": gettext_noop("Give a reason or a note: it goes into the log."),
+    "reason_long": gettext_noop("The reason is longer than %(count)s characters."),
+    "reason_control": gettext_noop("The reason may not contain control characters."),
+    "confirm": gettext_noop("Tick “Yes, end %(the_noun)s now” to confirm."),
+    "ending_offered": gettext_noop("Choose how %(the_noun)s ends among those offered."),
+    "seats": gettext_noop(
+        "A refereed game has 2 to 6 seats lettered A, B, … in order, each with a name."
+    ),
+    "setup": gettext_noop("The engine refuses this set-up: %(why)s."),
+    "unknown": gettext_noop(
         "Unknown command: round, action, respond, forfeit, time_limit, adjudicate, resign or time."
     ),
-    "referee_only": "Only the referee enters a round or ends the game.",
-    "own_seat": "A seat plays only for itself.",
-    "resign": "A seat resigns for itself; the referee enters a forfeit.",
-    "replay": "This game cannot be replayed: {why}.",
-    "time_up": "Time is up.",
+    "referee_only": gettext_noop("Only the referee enters a round or ends the game."),
+    "own_seat": gettext_noop("A seat plays only for itself."),
+    "resign": gettext_noop("A seat resigns for itself; the referee enters a forfeit."),
+    "replay": gettext_noop("This game cannot be replayed: %(why)s."),
 }
 
 
-def _say(key: str, **fill: Any) -> str:
-    return WORDS[key].format(**fill)
+def _say(key: str, **fill: Any) -> Refused:
+    """The refusal ``WORDS[key]`` says, filled in."""
+    return refused(WORDS[key], **fill)
+
+
+def _the(noun: str) -> str:
+    return f"the {noun}"
 
 
 # -- the one reader of the consoles' posts ------------------------------------------------------
@@ -121,12 +132,12 @@ def parse(form: Mapping[str, Any], seats: Sequence[str], *, noun: str = "game") 
     if kind == "respond":
         seat = _letter(form, "seat", letters)
         if seat is None:
-            raise Refused(_say("which_seat"))
+            raise _say("which_seat")
         choice = _text(form, "choice")
         if not choice or len(choice) > CHOICE_MAX:
-            raise Refused(_say("choice"))
+            raise _say("choice")
         return Command("respond", None, {"seat": seat, "choice": choice})
-    raise Refused(_say("not_a_move"))
+    raise _say("not_a_move")
 
 
 def _text(form: Mapping[str, Any], key: str) -> str:
@@ -159,15 +170,15 @@ def _round(form: Mapping[str, Any], letters: Sequence[str]) -> Command:
             continue
         card = _digit(raw)
         if card is None:
-            raise Refused(_say("digit"))
+            raise _say("digit")
         cards[letter] = card
         if many and card in (0, 7):
             target = _letter(form, f"target_{letter}", letters)
             if target is None:
-                raise Refused(_say("round_target", seat=letter, card=card))
+                raise _say("round_target", seat=letter, card=card)
             targets[letter] = target
     if not cards and "round_all_blocked" not in form:
-        raise Refused(_say("pick_cards"))
+        raise _say("pick_cards")
     args: dict[str, Any] = {"cards": cards}
     if many:
         args["targets"] = targets
@@ -180,22 +191,22 @@ def _action(form: Mapping[str, Any], letters: Sequence[str]) -> Command:
     if play:  # the duel console's buttons: seat and card (or a colour) in one value
         named, _, what = play.partition(":")
         if named not in letters or what not in (*CARDS, *COLORS):
-            raise Refused(_say("pick_card"))
+            raise _say("pick_card")
         seat = named
         card, color = ("color_change", what) if what in COLORS else (what, color)
     if seat is None:
-        raise Refused(_say("which_seat"))
+        raise _say("which_seat")
     if card not in CARDS:
-        raise Refused(_say("pick_card"))
+        raise _say("pick_card")
     args: dict[str, Any] = {"seat": seat, "card": card}
     if card == "color_change":
         if color not in COLORS:
-            raise Refused(_say("colour"))
+            raise _say("colour")
         args["color"] = color
     elif len(letters) > 2:
         target = _letter(form, "target", letters)
         if target is None:
-            raise Refused(_say("target"))
+            raise _say("target")
         args["target"] = target
     return Command("action", None, args)
 
@@ -205,7 +216,7 @@ def clean_reason(text: str) -> str:
     nothing of the project): control characters refused, invisible ones removed, white space
     folded."""
     if any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in text):
-        raise Refused(_say("reason_control"))
+        raise _say("reason_control")
     visible = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     return " ".join(visible.split())
 
@@ -220,18 +231,18 @@ def _ending(form: Mapping[str, Any], letters: Sequence[str], noun: str) -> Comma
     ending = _text(form, "ending")
     reason = clean_reason(_text(form, "reason")[: REASON_MAX * 2])
     if not ending:
-        raise Refused(_say("ending", noun=noun))
+        raise _say("ending", the_noun=_the(noun))
     if not reason:
-        raise Refused(_say("reason"))
+        raise _say("reason")
     if len(reason) > REASON_MAX:
-        raise Refused(_say("reason_long"))
+        raise _say("reason_long", count=REASON_MAX)
     if _text(form, "confirm").lower() not in _TICKED:
-        raise Refused(_say("confirm", noun=noun))
+        raise _say("confirm", the_noun=_the(noun))
     if ending == "time_limit":
         return Command("time_limit", None, {"reason": reason})
     kind, _, seat = ending.partition("_")
     if kind not in ("forfeit", "adjudicate") or seat not in letters:
-        raise Refused(_say("ending_offered", noun=noun))
+        raise _say("ending_offered", the_noun=_the(noun))
     if kind == "forfeit":
         return Command("forfeit", None, {"seat": seat, "reason": reason})
     return Command("adjudicate", None, {"winner": seat, "reason": reason})
@@ -255,7 +266,7 @@ def header(config: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
     try:
         duel = Duel.from_record(_raw_header(config, seats))
     except EngineError as err:
-        raise Refused(_say("setup", why=str(err).rstrip("."))) from None
+        raise _say("setup", why=str(err).rstrip(".")) from None
     return header_dict(duel._setup)
 
 
@@ -270,7 +281,7 @@ def _raw_header(config: Mapping[str, Any], seats: Sequence[str]) -> dict[str, An
         or not isinstance(names, Mapping)
         or tuple(names) != letters
     ):
-        raise Refused(_say("seats"))
+        raise _say("seats")
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": 1,
@@ -320,16 +331,16 @@ class RefereedAdapter:
     ) -> RefereedTable:
         head = _raw_header(config, seats)
         if not events or "header" not in events[0].public:
-            raise Refused(_say("replay", why="its opening is missing"))
+            raise _say("replay", why="its opening is missing")
         record = {**head, "events": [_stored(e, n) for n, e in enumerate(events[1:], start=1)]}
         # One reading of the record checks its set-up and replays its events (the console's
         # every move restores): a set-up refused is said as `header` says it.
         try:
             duel = Duel.from_record(record)
         except IllegalEvent as err:
-            raise Refused(_say("replay", why=err.located().rstrip("."))) from None
+            raise _say("replay", why=err.located().rstrip(".")) from None
         except EngineError as err:
-            raise Refused(_say("setup", why=str(err).rstrip("."))) from None
+            raise _say("setup", why=str(err).rstrip(".")) from None
         return RefereedTable(duel, list(events))
 
     def apply(self, table: RefereedTable, command: Command) -> list[Event]:
@@ -337,15 +348,15 @@ class RefereedAdapter:
         try:
             effects = table.duel.apply(event)
         except EngineError as err:
-            raise Refused(sentence(str(err))) from None
+            raise Refused(sentence(str(err)), engine=True) from None
         # The event as the record keeps it (canonical), copied: the last one only, not the
         # whole record on every move.
         applied = {
             k: dict(v) if isinstance(v, dict) else v for k, v in table.duel._events[-1].items()
         }
-        lines = table.duel.describe(effects)
+        lines: list[Any] = log_lines(effects)
         if by == CLOCK:  # the clock's time limit says why the duel ended now
-            lines = [_say("time_up"), *lines]
+            lines = [{"say": "time_up"}, *lines]
         new = Event(by, {"event": applied, "log": lines})
         table.events.append(new)
         return [new]
@@ -395,15 +406,15 @@ class RefereedAdapter:
         table, events = self.start(config, seats, b"")
         stored = record.get("events")
         if not isinstance(stored, list) or (logs is not None and len(logs) != len(stored)):
-            raise Refused(_say("replay", why="its events are not a list, one log per event"))
+            raise _say("replay", why="its events are not a list, one log per event")
         for n, raw in enumerate(stored, start=1):
             if not isinstance(raw, Mapping):
-                raise Refused(_say("replay", why=f"event {n} is not an event"))
+                raise _say("replay", why=f"event {n} is not an event")
             args = {k: v for k, v in raw.items() if k != "type"}
             try:
                 (event,) = self.apply(table, Command(str(raw.get("type")), None, args))
             except Refused as err:
-                raise Refused(_say("replay", why=f"event {n}: {err}".rstrip("."))) from None
+                raise _say("replay", why=f"event {n}: {err}".rstrip(".")) from None
             if logs is not None:
                 event = Event(event.by, {**event.public, "log": list(logs[n - 1])})
                 table.events[-1] = event
@@ -411,10 +422,39 @@ class RefereedAdapter:
         return config, seats, events
 
 
+def log_lines(effects: Sequence[Effect]) -> list[dict[str, Any]]:
+    """An event's effects as its stored log: each the effect's kind and the fields it sets
+    (``Effect.as_dict()`` without its defaults), seats by their letters."""
+    return [compact(effect) for effect in effects]
+
+
+#: ``Effect``'s fields and their defaults, which a stored line leaves out.
+DEFAULTS: dict[str, Any] = {
+    "seat": None,
+    "other": None,
+    "number": 0,
+    "action": 0,
+    "card": None,
+    "cause": None,
+    "source": None,
+    "short": False,
+}
+
+
+def compact(effect: Effect) -> dict[str, Any]:
+    """One effect as a stored log line (``play.effect_words.effect_of`` reads it back)."""
+    line: dict[str, Any] = {"kind": effect.kind}
+    for key, default in DEFAULTS.items():
+        value = getattr(effect, key)
+        if value != default or type(value) is not type(default):
+            line[key] = value
+    return line
+
+
 def _stored(event: Event, number: int) -> Any:
     stored = event.public.get("event")
     if not isinstance(stored, Mapping):
-        raise Refused(_say("replay", why=f"event {number} holds no move"))
+        raise _say("replay", why=f"event {number} holds no move")
     return dict(stored)
 
 
@@ -423,22 +463,22 @@ def _event_of(duel: Duel, command: Command) -> tuple[dict[str, Any], str]:
     name, seat, args = command.name, command.seat, command.args
     # A command is never trusted (base.Command): its parts are checked before they are read.
     if not isinstance(name, str) or not isinstance(args, Mapping):
-        raise Refused(_say("unknown"))
+        raise _say("unknown")
     if seat is not None and (not isinstance(seat, str) or seat not in duel.seats):
-        raise Refused(_say("own_seat"))
+        raise _say("own_seat")
     args = {k: v for k, v in args.items() if k != "type"}
     if name == "time" and seat is None and not args:
         return {"type": "time_limit", "reason": DEADLINE}, CLOCK
     if name not in (*MOVES, *ENDINGS, "resign"):
-        raise Refused(_say("unknown"))
+        raise _say("unknown")
     if seat is None:
         if name == "resign":
-            raise Refused(_say("resign"))
+            raise _say("resign")
         return {"type": name, **args}, REFEREE
     if name not in SEAT_COMMANDS:
-        raise Refused(_say("referee_only"))
+        raise _say("referee_only")
     if args.setdefault("seat", seat) != seat:
-        raise Refused(_say("own_seat"))
+        raise _say("own_seat")
     if name == "resign":
         return {"type": "forfeit", "seat": seat, "reason": args.get("reason", RESIGNED)}, seat
     return {"type": name, **args}, seat

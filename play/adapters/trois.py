@@ -32,7 +32,7 @@ from games.trois.cards import DECK, sort_key
 from games.trois.state import NAMES, SEATS, State
 
 from . import matching
-from .base import DEALER, Command, Event, Refused
+from .base import DEALER, Command, Event, gettext_noop, refused
 from .matching import MatchingAdapter, MatchingTable, Seating, private_lines, seating
 
 #: The seed's time limit (docs/games-trois.md, reading 5): the core keeps the deadline.
@@ -43,10 +43,10 @@ MAX_CARDS_IN_A_MOVE = len(DECK)
 #: the matching games' and this game's own.
 WORDS = {
     **matching.WORDS,
-    "unknown": "Choose a card to play, or take a card.",
-    "no_cards": "Choose the cards to play.",
-    "top": "The card to end on top must be one of the cards you play.",
-    "not_a_record": "This game cannot be replayed: its record is not a Trois game's.",
+    "unknown": gettext_noop("Choose a card to play, or take a card."),
+    "no_cards": gettext_noop("Choose the cards to play."),
+    "top": gettext_noop("The card to end on top must be one of the cards you play."),
+    "not_a_record": gettext_noop("This game cannot be replayed: its record is not a Trois game's."),
 }
 
 
@@ -75,7 +75,7 @@ class TroisAdapter(MatchingAdapter):
         if command.name == "take" and not args:
             return {"kind": "take"}
         if command.name != "play" or not set(args) <= {"cards", "top"}:
-            raise Refused(WORDS["unknown"])
+            raise refused(WORDS["unknown"])
         cards = args.get("cards")
         if (
             not isinstance(cards, list | tuple)
@@ -83,12 +83,12 @@ class TroisAdapter(MatchingAdapter):
             or len(cards) > MAX_CARDS_IN_A_MOVE
             or not all(isinstance(c, str) for c in cards)
         ):
-            raise Refused(WORDS["no_cards"])
+            raise refused(WORDS["no_cards"])
         chosen = list(cards)
         top = args.get("top")
         if top:
             if top not in chosen:
-                raise Refused(WORDS["top"])
+                raise refused(WORDS["top"])
             chosen.remove(top)
             chosen.append(top)
         return {"kind": "play", "cards": chosen}
@@ -106,7 +106,7 @@ class TroisAdapter(MatchingAdapter):
         take reshuffled (the dealer's)."""
         mover = before.turn
         letter = table.seating.seats[mover]
-        private = private_lines(effects, {mover: [letter]})
+        private = private_lines(effects, {mover: [letter]}, self.kind)
         took = after.hands[mover][len(before.hands[mover]) :] if move["kind"] == "take" else []
         if took:
             private.setdefault(letter, {"log": public["log"]})["took"] = took

@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from duels.models import Duel
+from play.effect_words import say_all
 from play.models import GameEvent
 
 
@@ -17,8 +18,11 @@ def _account(key: str) -> Any:
 
 def moves(duel: Duel, *, undone: bool | None = None) -> list[SimpleNamespace]:
     """Every move of `duel` in the order entered (undone ones too, unless `undone` says):
-    seq, payload, summary, created_by, undone_at, undone_by (an account, or the mark)."""
+    seq, payload, summary (its log lines in words), created_by, undone_at, undone_by (an
+    account, or the mark)."""
     game_id = Duel.objects.filter(pk=duel.pk).values_list("game_id", flat=True).get()
+    opening = GameEvent.objects.filter(game_id=game_id, seq=1).values_list("public", flat=True)
+    names = ((opening.first() or {}).get("header") or {}).get("seats") or {}
     rows = GameEvent.objects.filter(game_id=game_id, seq__gt=1).order_by("pk")
     if undone is not None:
         rows = rows.filter(undone_at__isnull=not undone)
@@ -27,7 +31,7 @@ def moves(duel: Duel, *, undone: bool | None = None) -> list[SimpleNamespace]:
             pk=row.pk,
             seq=row.seq - 1,
             payload=row.public["event"],
-            summary=row.public.get("log", []),
+            summary=say_all(row.public.get("log", []), names),  # in words (issue 29)
             by=row.by,
             created_by=_account(row.actor),
             created_at=row.created_at,

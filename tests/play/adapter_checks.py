@@ -16,6 +16,7 @@ from unittest import mock
 import pytest
 
 from play.adapters.base import DEALER, Command, Event, Refused, Viewer
+from play.effect_words import localised_view
 
 PUBLIC = Viewer("public")
 OWNER = Viewer("owner")
@@ -130,7 +131,7 @@ def check_migrated(adapter: Any, config: dict[str, Any], seats: str, old: Any) -
     with no_bots(*adapter.engine.bots.BOTS.values()):
         table = adapter.restore(config, seats, bytes(16), wire(events))
     assert {**table.state.as_dict(), "seed": 0} == {**old.state.as_dict(), "seed": 0}
-    seen = adapter.view(table, Viewer("seat", seats[0]))["log"]
+    seen = localised_view(adapter.view(table, Viewer("seat", seats[0])))["log"]
     assert [line for e in seen for line in e["lines"]] == [
         line for e in old.log for line in e.lines
     ]

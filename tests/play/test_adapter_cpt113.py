@@ -16,6 +16,7 @@ from games.cpt113.__main__ import main
 from games.cpt113.cards import is_wild, label, sort_key
 from play.adapters.base import DEALER, Command, Event, Refused, Viewer
 from play.adapters.cpt113 import ADAPTER, WORDS
+from play.effect_words import say_all
 from practice.cpt113_table import Cpt113Table, seat_names
 from tests.play import adapter_checks as checks
 
@@ -102,12 +103,13 @@ def test_no_viewer_tells_this_game_from_one_dealt_otherwise(
     first, partner = (ADAPTER.view(table, Viewer("seat", s)) for s in (seats[0], seats[groups]))
     assert first["hand"] == partner["hand"] == sorted(first["hand"], key=sort_key)
     assert "hand" not in ADAPTER.view(table, checks.PUBLIC)
+    names = [s["name"] for s in ADAPTER.view(table, checks.PUBLIC)["seats"]]
     for event in table.events:
         public = json.dumps(event.public)
         for facts in event.private.values():
             for card in facts.get("drew", ()):
                 if not is_wild(card):
-                    assert label(card) not in " ".join(event.public["log"])
+                    assert label(card) not in " ".join(say_all(event.public["log"], names))
                     assert f'"{card}"' not in public
 
 

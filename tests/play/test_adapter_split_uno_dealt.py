@@ -27,6 +27,7 @@ from play.adapters.split_uno_dealt import (
     conservation_problems,
     record,
 )
+from play.effect_words import localised_view
 
 #: Tables the properties play at: small hands and pools so that games reach their end (the
 #: challenge windows, a dry deck, the last choices) within a few dozen commands.
@@ -420,7 +421,8 @@ def test_a_seal_shows_only_that_a_seat_has_sealed_until_the_round_reveals_it() -
     (sealed,) = ADAPTER.apply(table, Command("seal", "A", {"card": value}))
     assert sealed.public == {"type": "seal", "seat": "A"}
     seen_by_b = ADAPTER.view(table, Viewer("seat", "B"))
-    assert seen_by_b["sealed"] == ["A"] and seen_by_b["log"][-1]["lines"] == ["A has sealed a card"]
+    assert seen_by_b["sealed"] == ["A"]
+    assert localised_view(seen_by_b)["log"][-1]["lines"] == ["A has sealed a card"]
     assert ADAPTER.view(table, Viewer("seat", "A"))["my_seal"] == {"card": value, "target": None}
     with pytest.raises(Refused, match="sealed"):
         ADAPTER.apply(table, Command("seal", "A", {"card": value}))

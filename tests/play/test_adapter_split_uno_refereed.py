@@ -21,6 +21,7 @@ from duels.forms import EndingForm
 from games.split_uno import Duel, Simulator
 from play.adapters.base import Command, Refused, Viewer
 from play.adapters.split_uno_refereed import ADAPTER, WORDS, parse
+from play.effect_words import say, say_all
 from play.models import GameEvent, HolderKind
 from play.registry import adapter_for
 from play.selectors import view_of
@@ -234,7 +235,7 @@ def test_the_view_names_the_decision_and_what_the_referee_may_enter() -> None:
         ("A", "reveal"),
         ("C", "reveal"),
     ]
-    assert view["log"][-1]["lines"][0] == "Cy plays BLOCK on Bo"
+    assert say(view["log"][-1]["lines"][0], THREE["names"]) == "Cy plays BLOCK on Bo"
     with pytest.raises(ValueError):
         ADAPTER.view(table, Viewer("seat", "D"))
     assert adapter_for("split_uno_refereed") is ADAPTER
@@ -257,7 +258,9 @@ def test_a_seat_commands_only_for_itself_and_resigns() -> None:
     (event,) = ADAPTER.apply(table, Command("resign", "B"))
     assert event.by == "B"
     assert event.public["event"] == {"type": "forfeit", "seat": "B", "reason": "resigned"}
-    assert event.public["log"] == ["Bo forfeits (resigned): Ann wins the duel"]
+    assert say_all(event.public["log"], TWO["names"]) == [
+        "Bo forfeits (resigned): Ann wins the duel"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ import pytest
 from core import redis_guard
 from play import clock, registry, services
 from play.adapters.base import Command
+from play.effect_words import say
 from play.models import Game, GameEvent, GameStatus, HolderKind, Seat
 from play.services import Holder, start_game
 from play.tasks import deadline as deadline_task
@@ -137,7 +138,7 @@ def test_a_refereed_games_own_deadline_calls_time_and_a_later_one_is_set_after_i
     assert (game.status, game.next_deadline) == (GameStatus.FINISHED, None)
     (last,) = moves(game)
     assert last[1] == "clock" and last[2]["event"] == {"type": "time_limit", "reason": "deadline"}
-    assert last[2]["log"][0] == "Time is up."
+    assert say(last[2]["log"][0]) == "Time is up."
     services.set_deadline(game_id=game.pk, deadline=later + timedelta(minutes=5))
     assert Game.objects.get(pk=game.pk).next_deadline is None  # over: no clock runs
 

@@ -24,6 +24,7 @@ from duels.words import decision_text, duel_round
 from games.split_uno import Duel as EngineDuel
 from games.split_uno import Effect, EngineError
 from games.split_uno.constants import CARD_LABELS
+from play.effect_words import say_all
 from play.models import GameEvent
 
 from .. import presentation
@@ -160,7 +161,12 @@ def table(duel: Duel, moves: list[tuple[int, dict[str, Any]]]) -> WatchTable:
         last_round=last,
         window=window,
         moves=tuple(
-            LogEntry(seq, list(public.get("log", ())), False) for seq, public in reversed(shown)
+            LogEntry(
+                seq,
+                say_all(public.get("log", ()), {s: v["name"] for s, v in state["seats"].items()}),
+                False,
+            )
+            for seq, public in reversed(shown)
         ),
         moves_total=len(moves),
         next_round=duel_round(state["rounds"] + 1) if playing else "",

@@ -1,0 +1,918 @@
+"""The engines' words about a game, in the reader's language (issue 29): the one edge where a
+stored log line becomes a sentence.
+
+The engines (``games.split_uno``, ``games.trois``, ``games.cpt113``) say what a move did in
+plain English for their command lines; that English stays their source of truth. A game's log
+is stored as data instead — each line a plain dict, the effect's kind and its fields, seats by
+their letters — and only turned into words here, when a page shows it, by the request's
+language. A line stored before (or one no rule below knows) is a plain string and is shown as
+it is: every function here accepts both.
+
+A stored line is one of:
+
+- a Split UNO effect: ``{"kind": …, "seat": …, …}``, ``Effect.as_dict()`` without the fields
+  left at their defaults (``compact``); said by ``split_uno_line``, which in English says
+  exactly what ``games.split_uno.describe`` says (tests/play/test_effect_words.py holds them
+  together over random duels);
+- an adapter's own line: ``{"say": key, …}`` (the clock's "Time is up.", a dealt table's
+  seals), said by ``adapter_line``;
+- a Trois or CPT-113 effect: ``{"game": "trois" | "cpt113", "kind": …, …}``, said by
+  ``trois_line`` and ``cpt113_line``.
+
+``say(line, names)`` picks the right one; ``names`` maps a seat letter to the name the table
+gives it (a Trois or CPT-113 line names seats by their index in the engine's order, so its
+``names`` is a sequence). Card names stay as printed on the cards, in English (the glossary).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import gettext as _
+
+from games.cpt113.state import LETTERS
+from games.split_uno.constants import CARD_LABELS
+from games.split_uno.effects import Effect, describe
+from play.adapters.split_uno_refereed import DEFAULTS
+from play.adapters.split_uno_refereed import compact as compact
+
+Names = Mapping[str, str] | Sequence[str]
+
+
+def effect_of(line: Mapping[str, Any]) -> Effect:
+    """The ``Effect`` a stored Split UNO line holds (the engine's English: ``describe``)."""
+    return Effect(str(line["kind"]), **{k: line.get(k, default) for k, default in DEFAULTS.items()})
+
+
+def say(line: object, names: Names | None = None) -> str:
+    """One stored log line in the reader's language; a plain string as it is."""
+    if isinstance(line, str):
+        return line
+    if not isinstance(line, Mapping):
+        return str(line)
+    game = line.get("game")
+    if game == "trois":
+        return trois_line(line, names or ())
+    if game == "cpt113":
+        return cpt113_line(line, names or ())
+    if "say" in line:
+        return adapter_line(line, names if isinstance(names, Mapping) else {})
+    return split_uno_line(line, names if isinstance(names, Mapping) else {})
+
+
+def language_key() -> tuple[str | None, str]:
+    """The reader's language as the active catalogue says it: get_language() names it, and
+    one message said in it tells apart catalogues that share a name (a test's)."""
+    return (get_language(), _("%(name)s reveals %(card)s"))
+
+
+def say_all(lines: Iterable[object], names: Names | None = None, language: Any = None) -> list[str]:
+    """Every line of one event, in the reader's language (each line said once per language
+    and names in this process: a console says its whole log on every move). ``language``:
+    ``language_key()``, for a caller that says many events at once."""
+    language = language or language_key()
+    named = _names_key(names)
+    out = []
+    for line in lines:
+        if type(line) is str:
+            out.append(line)
+            continue
+        key = _line_key(line)
+        if key is None or named is None:
+            out.append(say(line, names))
+            continue
+        whole = (language, named, key)
+        text = _SAID.get(whole)
+        if text is None:
+            text = say(line, names)
+            if len(_SAID) >= _SAID_MAX:
+                _SAID.clear()
+            _SAID[whole] = text
+        out.append(text)
+    return out
+
+
+def _names_key(names: Names | None) -> tuple[Any, ...] | None:
+    if names is None:
+        return ()
+    try:
+        if isinstance(names, Mapping):
+            return tuple(names.items())
+        return tuple(names)
+    except TypeError:
+        return None
+
+
+def _line_key(line: object) -> tuple[Any, ...] | None:
+    """A stored line as a key (its lists as tuples), None if it holds anything else."""
+    if type(line) is not dict:
+        return None
+    items = []
+    for key, value in line.items():
+        kind = type(value)
+        if kind is list:
+            value = tuple(tuple(v) if type(v) is list else v for v in value)
+        elif kind is dict:
+            return None
+        items.append((key, value))
+    return tuple(items)
+
+
+_SAID: dict[tuple[Any, ...], str] = {}
+#: How many lines are kept said; past it the cache starts afresh (a bound, not an LRU: cheap).
+_SAID_MAX = 50_000
+
+
+def localised_public(
+    public: Mapping[str, Any], names: Names | None, language: Any = None
+) -> Mapping[str, Any]:
+    """A stored event's public part with its log in words (the part itself when it has none)."""
+    lines = public.get("log")
+    if not lines or all(type(line) is str for line in lines):
+        return public
+    return {**public, "log": say_all(lines, names, language)}
+
+
+def view_names(view: Mapping[str, Any]) -> Names:
+    """The names a view's log lines call the seats by: a refereed game's header, a dealt
+    table's names, a matching game's seats in the engine's order."""
+    if isinstance(view.get("names"), Mapping):
+        return view["names"]
+    header = view.get("header")
+    if isinstance(header, Mapping) and isinstance(header.get("seats"), Mapping):
+        return header["seats"]
+    seats = view.get("seats")
+    if isinstance(seats, list):
+        return [str(s.get("name", "")) for s in seats if isinstance(s, Mapping)]
+    return {}
+
+
+def localised_view(view: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An adapter's view (``Adapter.view``) with its log in words: what every page reads."""
+    if not view or not isinstance(view.get("log"), list):
+        return view
+    names = view_names(view)
+    language = language_key()
+    log = []
+    for entry in view["log"]:
+        if isinstance(entry, Mapping) and "lines" in entry:
+            entry = {**entry, "lines": say_all(entry["lines"], names, language)}
+        log.append(entry)
+    return {**view, "log": log}
+
+
+# -- Split UNO ----------------------------------------------------------------------------------
+
+
+def _label(card: object) -> str:
+    """A card as printed on it (English, upper case: the glossary), a digit as a digit."""
+    return CARD_LABELS.get(card, str(card)) if isinstance(card, str) else str(card)
+
+
+class _Namer:
+    __slots__ = ("names",)
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        self.names = names
+
+    def __call__(self, seat: object) -> str:
+        if seat is None:
+            # Translators: a log line's seat when no seat is named.
+            return pgettext("no seat", "nobody")
+        return str(self.names.get(seat, seat))  # type: ignore[call-overload]
+
+
+def _cards(number: int, action: int) -> str:
+    numbers = ngettext("%(count)s number card", "%(count)s number cards", number) % {
+        "count": number
+    }
+    actions = ngettext("%(count)s action card", "%(count)s action cards", action) % {
+        "count": action
+    }
+    if number and action:
+        # Translators: cards drawn or shed, e.g. "2 number cards and 1 action card".
+        return _("%(numbers)s and %(actions)s") % {"numbers": numbers, "actions": actions}
+    return numbers if number else actions
+
+
+def _colour(colour: object) -> str:
+    return {
+        "red": pgettext("colour", "red"),
+        "yellow": pgettext("colour", "yellow"),
+        "green": pgettext("colour", "green"),
+        "blue": pgettext("colour", "blue"),
+    }.get(str(colour), str(colour))
+
+
+def _why(e: Effect, name: _Namer) -> str:
+    """The bracketed cause of a draw or a shed."""
+    cause = e.cause
+    owner = name(e.source) if e.source is not None else None
+    if cause == "seven":
+        if owner is None:
+            return "7"
+        # Translators: the cause of a draw: a seat's revealed 7 ("Alice's 7").
+        return _("%(name)s's 7") % {"name": owner}
+    if cause in ("draw_two", "draw_four", "color_change", "truth", "dare", "block"):
+        if owner is None:
+            return CARD_LABELS[cause]
+        # Translators: the cause of a draw: a seat's card, named as printed ("Alice's +2").
+        return _("%(name)s's %(card)s") % {"name": owner, "card": CARD_LABELS[cause]}
+    if cause == "penalty":
+        if owner is None:
+            return pgettext("cause of a draw", "penalty")
+        return _("%(name)s's penalty") % {"name": owner}
+    if cause == "bonus":
+        if owner is None:
+            return pgettext("cause of a draw", "streak bonus")
+        return _("%(name)s's streak bonus") % {"name": owner}
+    if cause == "challenge":
+        if owner is None:
+            return pgettext("cause of a draw", "challenge")
+        return _("%(name)s's challenge") % {"name": owner}
+    causes = {
+        "round_won": pgettext("cause of a shed", "round won"),
+        "round_lost": pgettext("cause of a draw", "round lost"),
+        "tie": pgettext("cause of a shed", "tie"),
+        "blocked_round": pgettext("cause of a draw", "blocked round"),
+        "draw_battle": pgettext("cause of a draw", "draw battle"),
+        "block_battle": pgettext("cause of a shed", "BLOCK countered"),
+        "one_card_challenge": pgettext("cause of a draw", "challenge with a single action card"),
+    }
+    return causes.get(cause or "", cause or "")
+
+
+def _draw(e: Effect, name: _Namer) -> str:
+    fill = {"name": name(e.seat), "why": _why(e, name)}
+    if e.number or e.action:
+        fill["cards"] = _cards(e.number, e.action)
+        if e.short:
+            return _("%(name)s draws %(cards)s (%(why)s; the deck ran short)") % fill
+        return _("%(name)s draws %(cards)s (%(why)s)") % fill
+    if e.short:
+        return _("%(name)s draws nothing (%(why)s; the deck is empty)") % fill
+    return _("%(name)s draws nothing (%(why)s)") % fill
+
+
+def _shed(e: Effect, name: _Namer) -> str:
+    who = name(e.seat)
+    if e.cause == "revealed_discarded":
+        return _("%(name)s discards the revealed card (round lost)") % {"name": who}
+    if not e.number and not e.action:
+        return _("%(name)s has no number card left to shed (%(why)s)") % {
+            "name": who,
+            "why": _why(e, name),
+        }
+    return _("%(name)s sheds %(cards)s (%(why)s)") % {
+        "name": who,
+        "cards": _cards(e.number, e.action),
+        "why": _why(e, name),
+    }
+
+
+def _steal(e: Effect, name: _Namer) -> str:
+    fill = {"name": name(e.seat), "other": name(e.other)}
+    if e.number:
+        return _("%(name)s takes 1 number card from %(other)s (%(name)s's 0)") % fill
+    if e.cause == "revealed":
+        return (
+            _("%(name)s's 0 takes nothing: %(other)s holds no card but the one on the table") % fill
+        )
+    return _("%(name)s's 0 takes nothing: %(other)s holds no number card") % fill
+
+
+def _play(e: Effect, name: _Namer) -> str:
+    fill = {"name": name(e.seat), "card": _label(e.card)}
+    if e.card == "color_change":
+        fill["colour"] = _colour(e.cause)
+        # Translators: "COLOR CHANGE" stays as printed on the card; the colour is translated.
+        return _("%(name)s plays %(card)s and names %(colour)s") % fill
+    if e.other is not None:
+        fill["other"] = name(e.other)
+        return _("%(name)s plays %(card)s on %(other)s") % fill
+    return _("%(name)s plays %(card)s") % fill
+
+
+def _decision(decision: str) -> str:
+    """A decision's name, as a lapse says it ("The block counter asked of …")."""
+    return {
+        "counter": pgettext("decision", "counter"),
+        "block_counter": pgettext("decision", "block counter"),
+        "truth": pgettext("decision", "truth"),
+        "dare": pgettext("decision", "dare"),
+        "penalty": pgettext("decision", "penalty"),
+        "bonus": pgettext("decision", "bonus"),
+        "challenge": pgettext("decision", "challenge"),
+    }.get(decision, decision.replace("_", " "))
+
+
+def _await(e: Effect, name: _Namer) -> str:
+    """The decision asked, with what each choice does, in words (RULES.md section 6)."""
+    fill = {"name": name(e.seat)}
+    # No other seat named: with more than two seats a bonus makes every opponent draw.
+    if e.other is not None:
+        fill["other"] = name(e.other)
+    else:
+        # Translators: in "Waiting for Ann: answer every opponent's TRUTH, or refuse".
+        fill["other"] = pgettext("no seat", "every opponent")
+    decision = e.card
+    if decision == "counter":
+        return _("Waiting for %(name)s: counter with +2 or +4, or pass") % fill
+    if decision == "block_counter":
+        return _("Waiting for %(name)s: counter with BLOCK, or pass") % fill
+    if decision == "truth":
+        return _("Waiting for %(name)s: answer %(other)s's TRUTH, or refuse") % fill
+    if decision == "dare":
+        return _("Waiting for %(name)s: complete %(other)s's DARE, or refuse") % fill
+    if decision == "penalty":
+        return (
+            _(
+                "Waiting for %(name)s: penalty for %(other)s's refusal: %(name)s draws 2 action "
+                "cards and %(other)s 2 number cards, or %(other)s draws 5 number cards"
+            )
+            % fill
+        )
+    if decision == "bonus":
+        if e.other is None:
+            return (
+                _(
+                    "Waiting for %(name)s: bonus: %(name)s draws 1 action card, or every "
+                    "opponent draws 2 number cards"
+                )
+                % fill
+            )
+        return (
+            _(
+                "Waiting for %(name)s: bonus: %(name)s draws 1 action card, or %(other)s draws 2 "
+                "number cards"
+            )
+            % fill
+        )
+    if decision == "challenge":
+        return (
+            _(
+                "Waiting for %(name)s: challenge %(other)s, at 0 number cards, with +2 or +4, "
+                "or pass"
+            )
+            % fill
+        )
+    # A decision the rules do not name: the engine's own words.
+    return describe(e, name.names)
+
+
+def _respond(e: Effect, name: _Namer) -> str:
+    fill = {"name": name(e.seat)}
+    choice = e.card
+    if choice == "answer":
+        return _("%(name)s answers the truth") % fill
+    if choice == "complete":
+        return _("%(name)s completes the dare") % fill
+    if choice == "refuse":
+        if e.cause == "truth":
+            return _("%(name)s refuses the truth") % fill
+        if e.cause == "dare":
+            return _("%(name)s refuses the dare") % fill
+        return describe(e, name.names)
+    if choice == "pass":
+        if e.cause == "challenge":
+            return _("%(name)s does not challenge") % fill
+        return _("%(name)s does not counter") % fill
+    fill["card"] = _label(choice)
+    if e.cause == "challenge":
+        fill["other"] = name(e.other)
+        return _("%(name)s challenges %(other)s's win with %(card)s") % fill
+    return _("%(name)s counters with %(card)s") % fill
+
+
+def _penalty(e: Effect, name: _Namer) -> str:
+    fill = {"name": name(e.seat), "other": name(e.other)}
+    if e.card == "actions":
+        return (
+            _(
+                "%(name)s chooses the penalty: %(name)s draws 2 action cards and %(other)s 2 "
+                "number cards"
+            )
+            % fill
+        )
+    return _("%(name)s chooses the penalty: %(other)s draws 5 number cards") % fill
+
+
+def _bonus(e: Effect, name: _Namer) -> str:
+    fill = {"name": name(e.seat)}
+    if e.card == "action_card":
+        return _("%(name)s claims the streak bonus: 1 action card (streak back to 0)") % fill
+    return (
+        _(
+            "%(name)s claims the streak bonus: every opponent draws 2 number cards (streak back "
+            "to 0)"
+        )
+        % fill
+    )
+
+
+def reason_words(reason: object) -> str:
+    """An ending's reason: a key the product set (a no-show, the clock's deadline, a seat's
+    resignation) in words, or the referee's own words as they are."""
+    return {
+        # Translators: why a duel ended: a forfeit by a player who did not turn up.
+        "no_show": pgettext("ending reason", "did not show up"),
+        # Translators: why a duel ended: its time limit was reached.
+        "deadline": pgettext("ending reason", "deadline"),
+        # Translators: why a duel ended: the player resigned.
+        "resigned": pgettext("ending reason", "resigned"),
+    }.get(str(reason), str(reason))
+
+
+def _finish(e: Effect, name: _Namer) -> str:
+    how = e.cause
+    fill = {"name": name(e.seat), "other": name(e.other)}
+    if e.card:
+        fill["reason"] = reason_words(e.card)
+    reason = bool(e.card)
+    if how == "shed_all":
+        return _("%(name)s wins the duel with no number cards left") % fill
+    if how == "forfeit":
+        if reason:
+            return _("%(other)s forfeits (%(reason)s): %(name)s wins the duel") % fill
+        return _("%(other)s forfeits: %(name)s wins the duel") % fill
+    if how == "dare_refused":
+        return _("%(other)s refused the dare and forfeits: %(name)s wins the duel") % fill
+    if how == "time_limit":
+        if e.seat is None:
+            if reason:
+                return _("Time limit (%(reason)s): equal number cards, the duel is drawn") % fill
+            return _("Time limit: equal number cards, the duel is drawn") % fill
+        if reason:
+            return _("Time limit (%(reason)s): %(name)s wins with the fewest number cards") % fill
+        return _("Time limit: %(name)s wins with the fewest number cards") % fill
+    if how == "adjudicated":
+        if reason:
+            return _("The referee adjudicates the duel to %(name)s (%(reason)s)") % fill
+        return _("The referee adjudicates the duel to %(name)s") % fill
+    if e.number:
+        return ngettext(
+            "%(count)s side is at 0 number cards at once: the game is drawn (double zero)",
+            "%(count)s sides are at 0 number cards at once: the game is drawn (double zero)",
+            e.number,
+        ) % {"count": e.number}
+    return _("Both seats are at 0 number cards: the duel is drawn (double zero)")
+
+
+def _win_round(e: Effect, name: _Namer) -> str:
+    fill = {"name": name(e.seat), "streak": e.number}
+    if e.cause == "alone":
+        return _("%(name)s wins the round alone (streak %(streak)s)") % fill
+    return _("%(name)s wins the round (streak %(streak)s)") % fill
+
+
+def _blocked_out(e: Effect, name: _Namer) -> str:
+    if e.cause == "sits_out":
+        return _("%(name)s is blocked and sits out (streak kept)") % {"name": name(e.seat)}
+    return _("%(name)s is blocked and reveals nothing") % {"name": name(e.seat)}
+
+
+def _reverse_discard(e: Effect, name: _Namer) -> str:
+    if e.action:
+        return _("%(name)s discards 1 action card from the new hand (REVERSE)") % {
+            "name": name(e.seat)
+        }
+    return _("%(name)s's new hand holds no action card: nothing is discarded") % {
+        "name": name(e.seat)
+    }
+
+
+def _blocked(e: Effect, name: _Namer) -> str:
+    if e.cause == "already":
+        return _("%(name)s is already blocked: the BLOCK adds nothing") % {"name": name(e.seat)}
+    return _("%(name)s is blocked for the next number round") % {"name": name(e.seat)}
+
+
+def _leave(e: Effect, name: _Namer) -> str:
+    if e.card:
+        # The engine says a leaving seat's reason as it is stored (a no-show's key too).
+        reason = str(e.card) if e.card == "no_show" else reason_words(e.card)
+        return _("%(name)s leaves the game (%(reason)s)") % {"name": name(e.seat), "reason": reason}
+    return _("%(name)s leaves the game") % {"name": name(e.seat)}
+
+
+_SPLIT_UNO: dict[str, Callable[[Effect, _Namer], str]] = {
+    "reveal": lambda e, n: _("%(name)s reveals %(card)s") % {"name": n(e.seat), "card": e.card},
+    "steal": _steal,
+    "draw": _draw,
+    "shed": _shed,
+    "win_round": _win_round,
+    "lose_round": lambda e, n: (
+        _("%(name)s loses the round (streak back to 0)") % {"name": n(e.seat)}
+    ),
+    "tie": lambda e, n: (
+        _("The round is a tie on %(card)s: the tied seats' streaks go back to 0") % {"card": e.card}
+    ),
+    "blocked_out": _blocked_out,
+    "all_blocked": lambda e, n: _("Every seat is blocked: the round is played with no cards"),
+    "unblock": lambda e, n: _("%(name)s's block is lifted") % {"name": n(e.seat)},
+    "play": _play,
+    "swap": lambda e, n: (
+        _("%(name)s and %(other)s swap their whole hands")
+        % {"name": n(e.seat), "other": n(e.other)}
+    ),
+    "reverse_discard": _reverse_discard,
+    "blocked": _blocked,
+    "block_void": lambda e, n: (
+        _("The BLOCK on %(name)s does not take effect") % {"name": n(e.seat)}
+    ),
+    "respond": _respond,
+    "penalty": _penalty,
+    "bonus": _bonus,
+    "one_card_challenge": lambda e, n: (
+        _(
+            "%(name)s holds a single action card and cannot legally challenge: it stays in hand "
+            "and %(other)s's win stands"
+        )
+        % {"name": n(e.seat), "other": n(e.other)}
+    ),
+    "zero": lambda e, n: _("%(name)s is at 0 number cards") % {"name": n(e.seat)},
+    "await": _await,
+    "leave": _leave,
+    "lapse": lambda e, n: (
+        _("The %(decision)s asked of %(name)s lapses: a seat it concerns has left")
+        % {"decision": _decision(str(e.card)), "name": n(e.seat)}
+    ),
+    "finish": _finish,
+}
+
+
+def split_uno_line(line: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A stored Split UNO effect in the reader's language, seats by ``names``; in English
+    exactly ``games.split_uno.describe``'s words."""
+    try:
+        effect = effect_of(line)
+    except (KeyError, TypeError):
+        return str(line)
+    words = _SPLIT_UNO.get(effect.kind)
+    if words is None:
+        try:
+            return describe(effect, names)
+        except KeyError:
+            return str(line)
+    return words(effect, _Namer(names))
+
+
+# -- an adapter's own lines -----------------------------------------------------------------------
+
+
+def adapter_line(line: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A line an adapter adds to the engine's (``{"say": key, …}``)."""
+    key = line.get("say")
+    seat = line.get("seat")
+    who = str(names.get(seat, seat)) if isinstance(seat, str) else ""
+    if key == "time_up":
+        return _("Time is up.")
+    if key == "deal":
+        count = int(line.get("count", 0))
+        return ngettext(
+            "The dealer deals %(count)s number card to every seat",
+            "The dealer deals %(count)s number cards to every seat",
+            count,
+        ) % {"count": count}
+    if key == "sealed":
+        return _("%(name)s has sealed a card") % {"name": who}
+    if key == "shed":
+        # Translators: a seat sheds a number card of its choice, e.g. "Ann sheds a 7".
+        return _("%(name)s sheds a %(card)s") % {"name": who, "card": line.get("card")}
+    if key == "gives_up":
+        return _("%(name)s gives up %(card)s") % {"name": who, "card": _label(line.get("card"))}
+    if key == "returned":
+        return _("Every sealed card goes back to its owner")
+    return str(line.get("text", key))
+
+
+# -- Trois and CPT-113 ----------------------------------------------------------------------------
+
+
+def _listing(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: a list as a sentence says it."""
+    if not items:
+        return pgettext("an empty list", "nothing")
+    if len(items) == 1:
+        return items[0]
+    # Translators: the last two items of a list, "blue 3, red 3 and green 3".
+    return _("%(items)s and %(last)s") % {"items": ", ".join(items[:-1]), "last": items[-1]}
+
+
+def _seat(names: Sequence[str], index: object) -> str:
+    if isinstance(names, Mapping):
+        return str(names.get(index, index))
+    if isinstance(index, int) and 0 <= index < len(names):
+        return str(names[index])
+    return str(index)
+
+
+def _trois_card(card: object) -> str:
+    """A Trois card as the engine labels it ("blue 7", "the +2 wildcard"), translated."""
+    card = str(card)
+    if card in ("+2", "+4"):
+        # Translators: a Trois wildcard; "+2" and "+4" stay as printed.
+        return pgettext("Trois card", "the %(card)s wildcard") % {"card": card}
+    number = {"number": card[1:]}
+    colours = {
+        "B": pgettext("Trois card", "blue %(number)s"),
+        "G": pgettext("Trois card", "green %(number)s"),
+        "Y": pgettext("Trois card", "yellow %(number)s"),
+        "P": pgettext("Trois card", "purple %(number)s"),
+        "O": pgettext("Trois card", "orange %(number)s"),
+        "R": pgettext("Trois card", "red %(number)s"),
+        "M": pgettext("Trois card", "magenta %(number)s"),
+    }
+    return colours[card[0]] % number if card[:1] in colours else card
+
+
+def _cards_taken(count: int) -> str:
+    return ngettext("%(count)s card", "%(count)s cards", count) % {"count": count}
+
+
+def trois_line(line: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A stored Trois effect in the reader's language, seats by ``names`` (in the engine's
+    order); in English exactly the engine's ``Effect.text`` (or its ``secret``)."""
+    kind = line.get("kind")
+    fill: dict[str, Any] = {"name": _seat(names, line.get("seat"))}
+    if kind == "play":
+        cards = [_trois_card(c) for c in line.get("cards", ())]
+        fill["cards"] = _listing(cards)
+        if len(cards) > 1:
+            fill["top"] = cards[-1]
+            return _("%(name)s plays %(cards)s; %(top)s is on top.") % fill
+        return _("%(name)s plays %(cards)s.") % fill
+    if kind == "win":
+        return _("%(name)s has no card left and wins.") % fill
+    if kind == "pass":
+        return _("No card is left to take: %(name)s passes.") % fill
+    if kind == "take":
+        if "cards" in line:
+            fill["cards"] = _listing([_trois_card(c) for c in line["cards"]])
+            return _("%(name)s takes %(cards)s.") % fill
+        if "more" in line:
+            fill["count"] = line["more"]
+            return (
+                ngettext(
+                    "%(name)s takes %(count)s more card.",
+                    "%(name)s takes %(count)s more cards.",
+                    int(line["more"]),
+                )
+                % fill
+            )
+        return _("%(name)s takes a card.") % fill
+    if kind == "wildcard":
+        fill["card"] = _trois_card(line.get("card"))
+        fill["count"] = line.get("extra")
+        return (
+            ngettext(
+                "%(name)s takes %(card)s: it goes to the wildcard pile and %(name)s must take "
+                "%(count)s more card.",
+                "%(name)s takes %(card)s: it goes to the wildcard pile and %(name)s must take "
+                "%(count)s more cards.",
+                int(line.get("extra", 0)),
+            )
+            % fill
+        )
+    if kind == "short":
+        return _("No card is left to take: %(name)s takes no more.") % fill
+    if kind == "wildcard_extra":
+        fill["card"] = _trois_card(line.get("card"))
+        return (
+            _(
+                "%(name)s takes %(card)s as an extra card: it goes to the wildcard pile and "
+                "asks for no more cards."
+            )
+            % fill
+        )
+    if kind == "reshuffle":
+        count = int(line.get("count", 0))
+        return ngettext(
+            "The deck is empty: the pile but its top card is shuffled into a new deck of "
+            "%(count)s card.",
+            "The deck is empty: the pile but its top card is shuffled into a new deck of "
+            "%(count)s cards.",
+            count,
+        ) % {"count": count}
+    if kind == "time":
+        sizes = list(line.get("cards", ()))
+        winners = list(line.get("winners", ()))
+        counts = _listing(
+            [
+                # Translators: how many cards a seat holds when Trois's time is up.
+                pgettext("cards held", "%(name)s %(cards)s")
+                % {"name": _seat(names, s), "cards": _cards_taken(n)}
+                for s, n in enumerate(sizes)
+            ]
+        )
+        if len(winners) == 1:
+            verdict = _("%(name)s wins with the fewest cards.") % {"name": _seat(names, winners[0])}
+        else:
+            fewest = min(sizes) if sizes else 0
+            verdict = ngettext(
+                "A tie between %(names)s, with %(count)s card each.",
+                "A tie between %(names)s, with %(count)s cards each.",
+                fewest,
+            ) % {"names": _listing([_seat(names, w) for w in winners]), "count": fewest}
+        # Translators: Trois's end at its time limit: the cards each seat holds, then who won.
+        return _("Time is up: %(counts)s. %(verdict)s") % {"counts": counts, "verdict": verdict}
+    return str(line.get("text", kind))
+
+
+def _cpt113_card(card: object) -> str:
+    """A CPT-113 card as the engine labels it ("red 3", "blue skip", "wild draw four")."""
+    card = str(card)
+    if card == "W":
+        return pgettext("CPT-113 card", "wild")
+    if card == "W4":
+        return pgettext("CPT-113 card", "wild draw four")
+    colour, face = card[:1], card[1:]
+    if face.isdigit():
+        numbers = {
+            "R": pgettext("CPT-113 card", "red %(number)s"),
+            "Y": pgettext("CPT-113 card", "yellow %(number)s"),
+            "G": pgettext("CPT-113 card", "green %(number)s"),
+            "B": pgettext("CPT-113 card", "blue %(number)s"),
+        }
+        return numbers[colour] % {"number": face} if colour in numbers else card
+    actions = {
+        "RS": pgettext("CPT-113 card", "red skip"),
+        "RR": pgettext("CPT-113 card", "red reverse"),
+        "RD": pgettext("CPT-113 card", "red draw two"),
+        "YS": pgettext("CPT-113 card", "yellow skip"),
+        "YR": pgettext("CPT-113 card", "yellow reverse"),
+        "YD": pgettext("CPT-113 card", "yellow draw two"),
+        "GS": pgettext("CPT-113 card", "green skip"),
+        "GR": pgettext("CPT-113 card", "green reverse"),
+        "GD": pgettext("CPT-113 card", "green draw two"),
+        "BS": pgettext("CPT-113 card", "blue skip"),
+        "BR": pgettext("CPT-113 card", "blue reverse"),
+        "BD": pgettext("CPT-113 card", "blue draw two"),
+    }
+    return actions.get(card, card)
+
+
+def _cpt113_colour(colour: object) -> str:
+    return {
+        "R": pgettext("colour", "red"),
+        "Y": pgettext("colour", "yellow"),
+        "G": pgettext("colour", "green"),
+        "B": pgettext("colour", "blue"),
+    }.get(str(colour), str(colour))
+
+
+def _group(index: object) -> str:
+    return LETTERS[index] if isinstance(index, int) and 0 <= index < len(LETTERS) else str(index)
+
+
+def cpt113_line(line: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A stored CPT-113 effect in the reader's language, seats by ``names`` (in the engine's
+    order), groups by their letters; in English exactly the engine's ``Effect.text`` (or its
+    ``secret``)."""
+    kind = line.get("kind")
+    fill: dict[str, Any] = {
+        "name": _seat(names, line.get("seat")),
+        "group": _group(line.get("group")),
+    }
+    if kind == "play":
+        fill["card"] = _cpt113_card(line.get("card"))
+        if "colour" in line:
+            fill["colour"] = _cpt113_colour(line["colour"])
+        if "misses" in line:
+            fill["other"] = _seat(names, line["misses"])
+            if "colour" in line:
+                return (
+                    _("%(name)s plays %(card)s and names %(colour)s: %(other)s misses the turn.")
+                    % fill
+                )
+            return _("%(name)s plays %(card)s: %(other)s misses the turn.") % fill
+        if line.get("direction") == "clockwise":
+            return _("%(name)s plays %(card)s: play now goes clockwise.") % fill
+        if line.get("direction") == "anticlockwise":
+            return _("%(name)s plays %(card)s: play now goes anticlockwise.") % fill
+        if "colour" in line:
+            return _("%(name)s plays %(card)s and names %(colour)s.") % fill
+        return _("%(name)s plays %(card)s.") % fill
+    if kind == "win":
+        if line.get("last"):
+            return _("Group %(group)s is the only group left and wins.") % fill
+        return _("Group %(group)s has no card left and wins.") % fill
+    if kind == "drop_out":
+        fill["count"] = line.get("count")
+        return _("Group %(group)s holds %(count)s cards and drops out.") % fill
+    if kind == "draw":
+        count = int(line.get("count", 0))
+        fill["count"] = count
+        if "cards" in line:
+            fill["cards"] = _listing([_cpt113_card(c) for c in line["cards"]])
+        if line.get("stuck"):
+            if "cards" not in line:
+                return (
+                    ngettext(
+                        "%(name)s has no card to play and draws %(count)s card for group "
+                        "%(group)s.",
+                        "%(name)s has no card to play and draws %(count)s cards for group "
+                        "%(group)s.",
+                        count,
+                    )
+                    % fill
+                )
+            if line.get("playable"):
+                fill["last"] = _cpt113_card(line["cards"][-1])
+                return (
+                    ngettext(
+                        "%(name)s has no card to play and draws %(count)s card for group "
+                        "%(group)s: %(cards)s — %(last)s can be played.",
+                        "%(name)s has no card to play and draws %(count)s cards for group "
+                        "%(group)s: %(cards)s — %(last)s can be played.",
+                        count,
+                    )
+                    % fill
+                )
+            return (
+                ngettext(
+                    "%(name)s has no card to play and draws %(count)s card for group %(group)s: "
+                    "%(cards)s.",
+                    "%(name)s has no card to play and draws %(count)s cards for group %(group)s: "
+                    "%(cards)s.",
+                    count,
+                )
+                % fill
+            )
+        if "cards" in line:
+            return (
+                ngettext(
+                    "%(name)s draws %(count)s card for group %(group)s: %(cards)s.",
+                    "%(name)s draws %(count)s cards for group %(group)s: %(cards)s.",
+                    count,
+                )
+                % fill
+            )
+        return (
+            ngettext(
+                "%(name)s draws %(count)s card for group %(group)s.",
+                "%(name)s draws %(count)s cards for group %(group)s.",
+                count,
+            )
+            % fill
+        )
+    if kind == "score":
+        points = [(g, int(p)) for g, p in line.get("points", ())]
+        winners = list(line.get("winners", ()))
+        score = line.get("score")
+        counts = _listing(
+            [
+                ngettext(
+                    "group %(group)s holds %(count)s point",
+                    "group %(group)s holds %(count)s points",
+                    p,
+                )
+                % {"group": _group(g), "count": p}
+                for g, p in points
+            ]
+        )
+        if len(winners) == 1:
+            verdict = _(
+                "Group %(group)s wins with the highest score, %(score)s (the points in the "
+                "other groups' hands)."
+            ) % {"group": _group(winners[0]), "score": score}
+        else:
+            groups = _listing(
+                [pgettext("CPT-113", "group %(group)s") % {"group": _group(w)} for w in winners]
+            )
+            verdict = _("A tie between %(groups)s, with a score of %(score)s each.") % {
+                "groups": groups,
+                "score": score,
+            }
+        # Translators: CPT-113's end when the draw pile is empty: each group's points, then
+        # who won.
+        return _("The draw pile is empty: %(counts)s. %(verdict)s") % {
+            "counts": counts,
+            "verdict": verdict,
+        }
+    return str(line.get("text", kind))
+
+
+# -- refusals -------------------------------------------------------------------------------------
+
+
+def refusal(err: BaseException) -> str:
+    """An adapter's refusal (``play.adapters.base.Refused``) in the reader's language: its
+    template translated and filled in, an engine's own refusal (English) inside a translated
+    sentence, anything else as it is."""
+    words = getattr(err, "words", None)
+    if words:
+        fill = dict(getattr(err, "fill", {}) or {})
+        if "the_noun" in fill:
+            fill["the_noun"] = {
+                "the duel": pgettext("with its article", "the duel"),
+                "the game": pgettext("with its article", "the game"),
+            }.get(str(fill["the_noun"]), fill["the_noun"])
+        return _(words) % fill if fill else _(words)
+    if getattr(err, "engine", False):
+        # Translators: the rules engine's refusal of a move, which stays in English; in
+        # English the sentence is that refusal alone.
+        return pgettext("an engine's refusal, in English", "%(refusal)s") % {"refusal": str(err)}
+    return str(err)
