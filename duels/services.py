@@ -444,7 +444,7 @@ class Repeated(ServiceError):
     the product words it (tournaments.services.refereeing)."""
 
     def __init__(self, done: Repeat) -> None:
-        super().__init__(play_words.REPEAT, code="repeat")
+        super().__init__(str(play_words.REPEAT), code="repeat")
         self.done = done
 
 

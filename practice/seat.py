@@ -15,6 +15,7 @@ from play import clock
 from play import services as play
 from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
+from play.effect_words import refusal
 from play.errors import Forbidden, Hidden
 from play.models import Game, HolderKind
 from play.selectors import view_of
@@ -104,7 +105,7 @@ def play_as_person(
             viewer=ME,
         )
     except Unrestorable as err:
-        raise Unreplayable(str(err)) from err
+        raise Unreplayable(refusal(err)) from err
     if not outcome.repeat:
         settle(outcome)
     return Played(practice, repeat=outcome.repeat)
@@ -116,4 +117,4 @@ def person_view(game_id: int) -> dict[str, Any]:
     try:
         return view_of(game_id, ME)
     except Unrestorable as err:
-        raise Unreplayable(str(err)) from err
+        raise Unreplayable(refusal(err)) from err

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
+from play.effect_words import refusal
 from play.models import GameStatus
 from play.selectors import view_of
 
@@ -78,7 +79,7 @@ def start_practice(
                 holders=holders(letters, user, BOT),
             )
         except Unrestorable as err:
-            raise Refused(str(err)) from None
+            raise Refused(refusal(err)) from None
         practice = PracticeDuel.objects.create(
             user=user,
             ruleset=ruleset,

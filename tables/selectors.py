@@ -185,7 +185,7 @@ def _view(game: Game, stored: list[StoredEvent]) -> dict | None:
     """The core's view of the game for its referee; None if its record no longer replays."""
     try:
         restored = play_selectors.restore(game, stored)
-        return restored.adapter.view(restored.table, REFEREE)
+        return play_selectors.seen(restored, REFEREE)
     except Refused:
         return None
 

@@ -38,6 +38,7 @@ from core.numbers import read_int
 from games.split_uno import COLORS, PRESETS, VARIANTS
 from play.adapters.base import Command, Refused
 from play.adapters.split_uno_refereed import parse
+from play.effect_words import refusal
 from play.services import Outcome
 
 from . import forms, selectors, services, words
@@ -249,7 +250,7 @@ def _append(
     try:
         command: Command = parse(data, table.letters, noun="game")
     except Refused as err:
-        return _console_response(request, table, error=str(err), status=422)
+        return _console_response(request, table, error=refusal(err), status=422)
     return _write(
         request,
         table,

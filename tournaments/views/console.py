@@ -46,6 +46,7 @@ from games.split_uno import COLORS
 from play import clock
 from play.adapters.base import Refused
 from play.adapters.split_uno_refereed import parse, parse_ending
+from play.effect_words import refusal
 from tournaments import presentation
 from tournaments import selectors_console as console_selectors
 from tournaments.access import tournament_view
@@ -402,7 +403,7 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     except Refused as err:
         form.is_valid()
         duel = _referee_duel(request, tournament, duel_id)
-        return _refuse(request, tournament, duel, form, error=str(err))
+        return _refuse(request, tournament, duel, form, error=refusal(err))
     if not form.is_valid():
         return _refuse(request, tournament, _referee_duel(request, tournament, duel_id), form)
     duel = Duel(pk=duel_id, tournament=tournament)  # not read yet: `play_move` locks and reads it
@@ -493,7 +494,7 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
     try:
         command = parse_ending(request.POST, duels.SEATS, noun="duel")  # the form shows errors
     except Refused as err:
-        return _refuse(request, tournament, duel, seq_form, error=str(err), ending_form=form)
+        return _refuse(request, tournament, duel, seq_form, error=refusal(err), ending_form=form)
     return _write(
         request,
         tournament,
