@@ -15,6 +15,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -32,13 +34,13 @@ from ._common import REFUSED, base_context
 KINDS = {
     "players": {
         "view": "tournaments:claim",
-        "heading": "Players' claim sheets",
-        "noun": "player",
+        "heading": gettext_lazy("Players' claim sheets"),
+        "noun": "player",  # a key: presentation.sheets_ready words it
         "back": "players",
     },
     "referees": {
         "view": "tournaments:invite",
-        "heading": "Referees' invitation sheets",
+        "heading": gettext_lazy("Referees' invitation sheets"),
         "noun": "referee",
         "back": "people",
     },
@@ -50,7 +52,7 @@ def _ticked(request: HttpRequest, name: str) -> dict[int, str]:
     anything garbled is no tick."""
     ticked = {}
     for value in request.POST.getlist(name):
-        pk, _, mark = value.partition(":")
+        pk, _sep, mark = value.partition(":")
         if pk.isdecimal() and mark:
             ticked[int(pk)] = mark
     return ticked
@@ -70,7 +72,7 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
     else:
         # Each waiting invitation is a box to tick: whose link is replaced, none by default.
         context["invitations"] = invitations.referee_invitations_to_print(tournament)
-        context["waiting"] = [i.label or "(no name)" for i in context["invitations"]]
+        context["waiting"] = [i.label or _("(no name)") for i in context["invitations"]]
     if request.method == "GET":
         return render(request, "organiser/print_sheets.html", context)
     try:
@@ -100,7 +102,9 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
             {
                 "sheet": sheet,
                 "link": link,
-                "qr": qr_svg(link, title=f"QR code for {sheet.name}", size="sheet"),
+                "qr": qr_svg(
+                    link, title=_("QR code for %(name)s") % {"name": sheet.name}, size="sheet"
+                ),
             }
         )
     context["rows"] = rows
@@ -132,7 +136,11 @@ def poster(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     context.update(
         {
             "link": link,
-            "qr": qr_svg(link, title=f"QR code of {tournament.name}'s page", size="poster"),
+            "qr": qr_svg(
+                link,
+                title=_("QR code of %(name)s's page") % {"name": tournament.name},
+                size="poster",
+            ),
         }
     )
     return render(request, "organiser/poster.html", context)
