@@ -29,7 +29,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.entrants import REGISTRATION_PHASES
-from tournaments.services.groups import change_window
+from tournaments.services.groups import change_window, problem_text
 from tournaments.services.groups import round_one_started as _round_one_started
 from tournaments.services.schedule import zone_of
 
@@ -207,7 +207,7 @@ def membership_words(
     out = []
     for problem in problems:
         if problem.code == "entrant_count":
-            out.append(problem.message)
+            out.append(problem_text(problem, {}, groups, sum(sizes.values()) + len(unplaced)))
         elif problem.code == "not_in_group":
             out.append(_("Not in a group yet: %(names)s.") % {"names": ", ".join(unplaced)})
     for group in groups:

@@ -7,7 +7,7 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -24,12 +24,11 @@ from tournaments.services import invitations
 from ._common import REFUSED, base_context, render_page, succeeded
 
 STATE_WORDS = {
-    # Translators: the state of an invitation link.
-    "pending": gettext_lazy("Waiting"),
-    "used": gettext_lazy("Accepted"),
-    "expired": gettext_lazy("Expired"),
-    "revoked": gettext_lazy("Withdrawn"),
-    "replaced": gettext_lazy("Replaced by a newer sheet"),
+    "pending": pgettext_lazy("invitation link", "Waiting"),
+    "used": pgettext_lazy("invitation link", "Accepted"),
+    "expired": pgettext_lazy("invitation link", "Expired"),
+    "revoked": pgettext_lazy("invitation link", "Withdrawn"),
+    "replaced": pgettext_lazy("invitation link", "Replaced by a newer sheet"),
 }
 
 

@@ -299,7 +299,7 @@ def remove(request: HttpRequest, tournament: Tournament, entrant_id: int) -> Htt
     def preview() -> tuple[dict[str, Any], str]:
         entrant = tournament.entrants.select_related("user").filter(pk=entrant_id).first()
         if entrant is None:
-            return {}, NOT_REGISTERED
+            return {}, str(NOT_REGISTERED)
         removal = removal_preview(tournament, entrant)
         return {"removal": removal}, removal.refusal
 
