@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -24,7 +24,6 @@ from accounts.permissions import Action
 from core.errors import ServiceError
 from core.htmx import redirect_after_post
 from core.qr import qr_svg
-from tournaments import presentation
 from tournaments.access import tournament_view
 from tournaments.models import Tournament
 from tournaments.services import invitations
@@ -35,7 +34,7 @@ KINDS = {
     "players": {
         "view": "tournaments:claim",
         "heading": gettext_lazy("Players' claim sheets"),
-        "noun": "player",  # a key: presentation.sheets_ready words it
+        "noun": "player",
         "back": "players",
     },
     "referees": {
@@ -45,6 +44,27 @@ KINDS = {
         "back": "people",
     },
 }
+
+
+def _ready(count: int, kind: str) -> str:
+    """The printed sheets' status line, a whole sentence for each kind and number."""
+    if kind == "players":
+        words = ngettext(
+            "%(n)d sheet ready: print this page (Ctrl+P). The earlier link of this player no "
+            "longer works. This link is shown only now.",
+            "%(n)d sheets ready: print this page (Ctrl+P). The earlier links of these "
+            "%(n)d players no longer work. These links are shown only now.",
+            count,
+        )
+    else:
+        words = ngettext(
+            "%(n)d sheet ready: print this page (Ctrl+P). The earlier link of this referee no "
+            "longer works. This link is shown only now.",
+            "%(n)d sheets ready: print this page (Ctrl+P). The earlier links of these "
+            "%(n)d referees no longer work. These links are shown only now.",
+            count,
+        )
+    return words % {"n": count}
 
 
 def _ticked(request: HttpRequest, name: str) -> dict[int, str]:
@@ -108,7 +128,7 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
             }
         )
     context["rows"] = rows
-    context["ready"] = presentation.sheets_ready(len(rows), info["noun"])
+    context["ready"] = _ready(len(rows), kind)
     return render(request, "organiser/print_sheets.html", context)
 
 
