@@ -1,13 +1,22 @@
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
-from .models import User
+from .models import Role, User
 from .notifications import WORDS
+
+# The roles an organiser grants or invites to (their labels: the model's, translated).
+GRANTABLE_CHOICES = [
+    (Role.REFEREE.value, Role.REFEREE.label),
+    (Role.CO_ORGANISER.value, Role.CO_ORGANISER.label),
+]
 
 
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(
-        required=False, help_text="Optional: needed only to reset a forgotten password."
+        required=False,
+        label=_("E-mail address"),
+        help_text=_("Optional: needed only to reset a forgotten password."),
     )
 
     class Meta(UserCreationForm.Meta):
@@ -16,8 +25,8 @@ class SignUpForm(UserCreationForm):
 
 
 class GrantRoleForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username")
-    role = forms.ChoiceField(choices=[("referee", "Referee"), ("co_organiser", "Co-organiser")])
+    username = forms.CharField(max_length=150, label=_("Username"))
+    role = forms.ChoiceField(label=_("Role"), choices=GRANTABLE_CHOICES)
 
 
 class NotificationsForm(forms.ModelForm):
@@ -27,7 +36,7 @@ class NotificationsForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["notify_by_email", "email"]
-        labels = {"notify_by_email": WORDS["label"], "email": "E-mail address"}
+        labels = {"notify_by_email": WORDS["label"], "email": _("E-mail address")}
         help_texts = {"notify_by_email": WORDS["hint"]}
 
     def clean(self):
@@ -41,7 +50,7 @@ class InviteForm(forms.Form):
     label = forms.CharField(
         max_length=80,
         required=False,
-        label="For (a name to recognise the link by)",
-        help_text="Optional; printed on the sheet. The person chooses their own username.",
+        label=_("For (a name to recognise the link by)"),
+        help_text=_("Optional; printed on the sheet. The person chooses their own username."),
     )
-    role = forms.ChoiceField(choices=[("referee", "Referee"), ("co_organiser", "Co-organiser")])
+    role = forms.ChoiceField(label=_("Role"), choices=GRANTABLE_CHOICES)

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class User(AbstractUser):
@@ -11,6 +12,10 @@ class User(AbstractUser):
     # or granted a referee's role. Off until the person switches it on. A database default
     # too, so code (or a migration test) that does not know the column can still add users.
     notify_by_email = models.BooleanField(default=False, db_default=False)
+    # The language the person chose (a code of settings.LANGUAGES; issue 29), blank until they
+    # choose one: their pages on a new device, and the e-mails they receive, are in it.
+    # A database default too, for the same reason as notify_by_email's.
+    language = models.CharField(max_length=10, blank=True, default="", db_default="")
 
     def __str__(self) -> str:
         return self.display_name or self.username
@@ -26,9 +31,9 @@ class User(AbstractUser):
 
 
 class Role(models.TextChoices):
-    ORGANISER = "organiser", "Organiser"
-    CO_ORGANISER = "co_organiser", "Co-organiser"
-    REFEREE = "referee", "Referee"
+    ORGANISER = "organiser", _("Organiser")
+    CO_ORGANISER = "co_organiser", _("Co-organiser")
+    REFEREE = "referee", _("Referee")
 
 
 class TournamentRole(models.Model):

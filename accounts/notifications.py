@@ -6,11 +6,16 @@ retry sends it. Only people who opted in (`User.notify_by_email`) and have an ad
 mail; entrants without an account are never reached (they have no user).
 """
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from .models import SentNotification
 
@@ -20,21 +25,25 @@ from .models import SentNotification
 # named, called, playoffs, a withdrawal undone; accounts/tasks.py: a role).
 WORDS = {
     # The settings page's checkbox and the claim page's: short, the detail in the hint.
-    "label": "E-mail me about my duels",
-    "hint": "When you are named to play, when your duel is called to its table, when the "
-    "playoffs are announced, and when you are made a referee. One e-mail each time, never "
-    "twice; off unless you switch it on.",
+    "label": _("E-mail me about my duels"),
+    "hint": _(
+        "When you are named to play, when your duel is called to its table, when the "
+        "playoffs are announced, and when you are made a referee. One e-mail each time, never "
+        "twice; off unless you switch it on."
+    ),
     # The offer on a player's pages, for someone who has not switched it on.
-    "offer": "Get an e-mail when your duel is called to its table, so you need not watch "
-    "this page.",
-    "button": "E-mail me when my duel is called",
-    "to": "E-mails go to",
-    "no_address": "Add your e-mail address to get an e-mail when your duel is called",
-    "settings": "Notification settings",
-    "on": "E-mail notifications are on: you get an e-mail when you are named to play and when "
-    "your duel is called.",
-    "off": "E-mail notifications are off.",
-    "need_address": "Give an address to receive notifications.",
+    "offer": _(
+        "Get an e-mail when your duel is called to its table, so you need not watch this page."
+    ),
+    "button": _("E-mail me when my duel is called"),
+    "no_address": _("Add your e-mail address to get an e-mail when your duel is called"),
+    "settings": _("Notification settings"),
+    "on": _(
+        "E-mail notifications are on: you get an e-mail when you are named to play and when "
+        "your duel is called."
+    ),
+    "off": _("E-mail notifications are off."),
+    "need_address": _("Give an address to receive notifications."),
 }
 
 
@@ -57,10 +66,35 @@ def wants_mail(user: Any) -> bool:
     return bool(user is not None and user.is_active and user.notify_by_email and user.email)
 
 
-def send_once(user: Any, key: str, subject: str, body: str) -> bool:
-    """Send `subject`/`body` to `user` unless `key` was sent already. Returns whether it sent."""
+def language_for(user: Any) -> str:
+    """The language `user` reads their e-mails in: the one they chose (`User.language`, if
+    still one of settings.LANGUAGES), else the site's default."""
+    chosen = getattr(user, "language", "") or ""
+    if chosen and chosen in dict(settings.LANGUAGES):
+        return chosen
+    return settings.LANGUAGE_CODE
+
+
+def in_language_of(user: Any) -> AbstractContextManager:
+    """`with in_language_of(user):` around the building of words for `user` (an e-mail):
+    every gettext inside it answers in the recipient's language, not the sender's."""
+    return translation.override(language_for(user))
+
+
+Text = str | Callable[[], str]
+
+
+def send_once(user: Any, key: str, subject: Text, body: Text) -> bool:
+    """Send `subject`/`body` to `user` unless `key` was sent already. Returns whether it sent.
+
+    Sent in the recipient's language (issue 29): `subject` and `body` may be functions that
+    build the words, called here in that language; words built by the caller should be
+    built inside `in_language_of(user)`. A lazy string is rendered in that language too."""
     if not wants_mail(user):
         return False
+    with in_language_of(user):
+        subject = str(subject() if callable(subject) else subject)
+        body = str(body() if callable(body) else body)
     try:
         with transaction.atomic():
             SentNotification.objects.create(key=key[:200], user=user)

@@ -44,6 +44,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy, ngettext
 
 from core import redis_guard, shared_cache
 from core.http import client_ip
@@ -121,9 +122,56 @@ def _hit(scope: str, request: HttpRequest, identity: str) -> int:
     return max(1, math.ceil(until - now))
 
 
-def _wait_words(seconds: int) -> str:
-    minutes = math.ceil(seconds / 60)
-    return "a minute" if minutes <= 1 else f"{minutes} minutes"
+# What a limited form says, in whole sentences for each form (issue 29): `limited`'s `what`
+# names one of these.
+REFUSALS = {
+    "sign-up attempts": {
+        "unavailable": gettext_lazy(
+            "We cannot take sign-up attempts just now. Nothing was saved and nothing was sent. "
+            "Try again in a minute."
+        ),
+        "network": lambda minutes: ngettext(
+            "Too many sign-up attempts from your network. Nothing was saved and nothing was "
+            "sent. Try again in a minute.",
+            "Too many sign-up attempts from your network. Nothing was saved and nothing was "
+            "sent. Try again in %(minutes)s minutes.",
+            minutes,
+        ),
+        "account": lambda minutes: ngettext(
+            "Too many sign-up attempts from your network for this account. Nothing was saved "
+            "and nothing was sent. Try again in a minute.",
+            "Too many sign-up attempts from your network for this account. Nothing was saved "
+            "and nothing was sent. Try again in %(minutes)s minutes.",
+            minutes,
+        ),
+    },
+    "password reset requests": {
+        "unavailable": gettext_lazy(
+            "We cannot take password reset requests just now. Nothing was saved and nothing "
+            "was sent. Try again in a minute."
+        ),
+        "network": lambda minutes: ngettext(
+            "Too many password reset requests from your network. Nothing was saved and "
+            "nothing was sent. Try again in a minute.",
+            "Too many password reset requests from your network. Nothing was saved and "
+            "nothing was sent. Try again in %(minutes)s minutes.",
+            minutes,
+        ),
+        "account": lambda minutes: ngettext(
+            "Too many password reset requests from your network for this account. Nothing "
+            "was saved and nothing was sent. Try again in a minute.",
+            "Too many password reset requests from your network for this account. Nothing "
+            "was saved and nothing was sent. Try again in %(minutes)s minutes.",
+            minutes,
+        ),
+    },
+}
+
+
+def _too_many(what: str, *, account: bool, seconds: int) -> str:
+    minutes = max(1, math.ceil(seconds / 60))
+    words = REFUSALS[what]["account" if account else "network"]
+    return words(minutes) % {"minutes": minutes}
 
 
 def limited(
@@ -143,9 +191,11 @@ def limited(
     together) and, if named, in `per_address` (the address alone: every post, or only those
     for which `per_address_counts(request, response)` says so once the view has answered).
     Over a limit, answer 429 with the view's `template` and a fresh `form_class` holding the
-    `keep` fields as typed. When the counters cannot be reached, run the view uncounted
-    (`fail_open`) or answer 503 in words."""
+    `keep` fields as typed (its words: `REFUSALS[what]`). When the counters cannot be
+    reached, run the view uncounted (`fail_open`) or answer 503 in words."""
     keep = tuple(keep)
+    if what not in REFUSALS:
+        raise ValueError(f"No words for {what!r}: add them to REFUSALS.")
 
     def refuse(request: HttpRequest, message: str, status: int, wait: int) -> HttpResponse:
         initial = {name: request.POST.get(name, "")[:320] for name in keep}
@@ -182,8 +232,7 @@ def limited(
                 if not fail_open:
                     return refuse(
                         request,
-                        f"We cannot take {what} just now. Nothing was saved and nothing was "
-                        "sent. Try again in a minute.",
+                        str(REFUSALS[what]["unavailable"]),
                         503,
                         UNAVAILABLE_RETRY_SECONDS,
                     )
@@ -191,11 +240,9 @@ def limited(
             if wait or crowd:
                 if counted:
                     give_back(counted, request)
-                whose = "" if crowd > wait else " for this account"
                 return refuse(
                     request,
-                    f"Too many {what} from your network{whose}. Nothing was saved and "
-                    f"nothing was sent. Try again in {_wait_words(max(wait, crowd))}.",
+                    _too_many(what, account=crowd <= wait, seconds=max(wait, crowd)),
                     429,
                     max(wait, crowd),
                 )

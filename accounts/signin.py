@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from core.names import name_key
 
@@ -134,11 +135,16 @@ def paced(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
                     "registration/login.html",
                     {
                         "form": AuthenticationForm(request, initial={"username": username}),
-                        "paced": (
+                        "paced": ngettext(
                             "This account has had many wrong passwords lately, from several "
-                            f"places. Nothing is locked: wait {wait} seconds and try again, "
-                            "or reset the password."
-                        ),
+                            "places. Nothing is locked: wait %(seconds)s second and try again, "
+                            "or reset the password.",
+                            "This account has had many wrong passwords lately, from several "
+                            "places. Nothing is locked: wait %(seconds)s seconds and try again, "
+                            "or reset the password.",
+                            wait,
+                        )
+                        % {"seconds": wait},
                     },
                     status=429,
                 )

@@ -6,6 +6,7 @@ from celery import shared_task
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.links import absolute
 
@@ -21,7 +22,7 @@ def forget_old_sign_in_failures() -> int:
     from .models import SignInPaceReset
 
     cutoff = timezone.now() - timedelta(hours=settings.AXES_COOLOFF_TIME) - timedelta(days=1)
-    deleted, _ = AccessAttempt.objects.filter(attempt_time__lt=cutoff).delete()
+    deleted, _kinds = AccessAttempt.objects.filter(attempt_time__lt=cutoff).delete()
     SignInPaceReset.objects.filter(reset_at__lt=cutoff).exclude(
         username__in=AccessAttempt.objects.filter(username__isnull=False).values("username")
     ).delete()
@@ -35,7 +36,7 @@ def forget_old_sign_in_failures() -> int:
 def notify_role_granted(grant_id: int) -> bool:
     """A new referee (or co-organiser) is told of their role, once."""
     from .models import Role, TournamentRole
-    from .notifications import send_once
+    from .notifications import in_language_of, send_once
 
     grant = TournamentRole.objects.select_related("tournament", "user").filter(pk=grant_id).first()
     if grant is None:
@@ -43,17 +44,25 @@ def notify_role_granted(grant_id: int) -> bool:
     name, slug = grant.tournament.name, grant.tournament.slug
     # The link goes to the tournament, to what the role does there: a referee's duels, a
     # co-organiser's overview (reversed by name: accounts imports nothing of tournaments).
-    if grant.role == Role.REFEREE:
-        where = f"The duels to referee: {absolute(reverse('duels:list', args=[slug]))}"
+    referee = grant.role == Role.REFEREE
+    if referee:
+        link = absolute(reverse("duels:list", args=[slug]))
     else:
-        where = f"Manage it: {absolute(reverse('organiser:overview', args=[slug]))}"
-    return send_once(
-        grant.user,
-        f"role:{grant.pk}",
-        f"You are now a {grant.get_role_display().lower()} of {name}",
-        f"{grant.granted_by or 'An organiser'} made you a {grant.get_role_display().lower()} "
-        f"of {name}.\n\n{where}\n",
-    )
+        link = absolute(reverse("organiser:overview", args=[slug]))
+    # In the recipient's language (issue 29), whoever granted the role.
+    with in_language_of(grant.user):
+        by = str(grant.granted_by) if grant.granted_by else _("An organiser")
+        if referee:
+            subject = _("You are now a referee of %(tournament)s") % {"tournament": name}
+            body = _(
+                "%(by)s made you a referee of %(tournament)s.\n\nThe duels to referee: %(link)s\n"
+            ) % {"by": by, "tournament": name, "link": link}
+        else:
+            subject = _("You are now a co-organiser of %(tournament)s") % {"tournament": name}
+            body = _(
+                "%(by)s made you a co-organiser of %(tournament)s.\n\nManage it: %(link)s\n"
+            ) % {"by": by, "tournament": name, "link": link}
+    return send_once(grant.user, f"role:{grant.pk}", subject, body)
 
 
 @shared_task

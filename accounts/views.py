@@ -8,13 +8,16 @@ from django.contrib.auth.views import LoginView, PasswordResetConfirmView, Passw
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.htmx import redirect_after_post
 from core.http import safe_next
 
 from .forms import SignUpForm
+from .language import known_language
 from .notifications import WORDS, switch_on
 from .ratelimit import is_invited_signup, limited
 from .signin import paced, reset_pacing
@@ -43,10 +46,16 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(next_address or "dashboard")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        # The language the page was in (the menu's cookie or the browser's): their e-mails
+        # and their next device follow it (issue 29).
+        form.instance.language = known_language(translation.get_language())
         user = form.save()
         request._signed_up = True  # an account was created: counted per address
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.username}! Your account is ready.")
+        messages.success(
+            request,
+            _("Welcome, %(username)s! Your account is ready.") % {"username": user.username},
+        )
         return redirect(next_address or "dashboard")
     return render(
         request,
@@ -56,17 +65,35 @@ def signup(request: HttpRequest) -> HttpResponse:
     )
 
 
+class ResetForm(PasswordResetForm):
+    """Django's own, its e-mail in the account's language (issue 29): the one its owner
+    chose, else the language of the page that asked."""
+
+    def send_mail(
+        self,
+        subject_template_name: str,
+        email_template_name: str,
+        context: dict[str, Any],
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        user = context.get("user")
+        code = known_language(getattr(user, "language", "")) or translation.get_language()
+        with translation.override(code):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+
+
 # Django's own view, its POST limited per address and e-mail (accounts.ratelimit).
 password_reset = limited(
     "password_reset",
     identity_field="email",
     template="registration/password_reset_form.html",
-    form_class=PasswordResetForm,
+    form_class=ResetForm,
     keep=("email",),
     what="password reset requests",
     per_address="password_reset_address",
     fail_open=False,  # 503 while Redis is unreachable: the limit is what stops a mail flood
-)(PasswordResetView.as_view())
+)(PasswordResetView.as_view(form_class=ResetForm))
 
 
 class ResetPasswordConfirm(PasswordResetConfirmView):

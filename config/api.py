@@ -1,4 +1,5 @@
 from django.db import InterfaceError, OperationalError
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 
 from core.middleware import RETRY_AFTER_SECONDS
@@ -20,7 +21,7 @@ api.add_router("/tournaments", tournaments_router)
 def database_unavailable(request, exc):
     # As core.middleware does for the pages (ninja answers the API's exceptions itself).
     response = api.create_response(
-        request, {"detail": "The database is not answering; try again shortly."}, status=503
+        request, {"detail": _("The database is not answering; try again shortly.")}, status=503
     )
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response

@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Issue 29: a signed-in person's language follows them to a new device.
+    "accounts.language.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -203,6 +205,9 @@ LANGUAGES = [
     ("ms", "Bahasa Melayu"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and times in each language's own way (Django's formats, config/formats/ where ours
+# differ); Malay keeps a 12-hour clock, Spanish and French a 24-hour one.
+FORMAT_MODULE_PATH = ["config.formats"]
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")

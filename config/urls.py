@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.language import set_language
 from core.views import stream_token
 from tournaments.views import home as tournament_views
 from tournaments.views import player as player_views
@@ -13,6 +14,7 @@ urlpatterns = [
     path("dashboard/", player_views.dashboard, name="dashboard"),
     path("me/", include("tournaments.urls_player")),
     path("accounts/", include("accounts.urls")),
+    path("language/", set_language, name="set_language"),  # the language menu (issue 29)
     # The public pages first: a crowd loads them, and Django tries the patterns in order (no
     # path of one of these includes is a path of another, so the order decides nothing else).
     path("t/<slug:slug>/", include("tournaments.urls_public")),

@@ -14,6 +14,8 @@ second row with the same key in the same scope.
 
 import unicodedata
 
+from django.utils.translation import gettext as _
+
 from .errors import ServiceError
 from .text import clean_line
 
@@ -47,20 +49,32 @@ def clean_name(
 
     Raises ServiceError, in words, for control characters, an empty name (`missing` says so;
     allowed when not `required`), nothing visible or too long a name. Never cuts a name: a
-    person chooses a shorter one.
+    person chooses a shorter one. `what` names the name in words ("A player's name"),
+    translated by the caller (`gettext_lazy`): the messages open with it.
     """
     name = unicodedata.normalize("NFC", clean_line(text, what=what))
     if not name:
         if not required:
             return ""
         if not (text or "").strip():
-            raise ServiceError(missing or f"{what} is missing.")
+            # Translators: %(what)s is what is named, e.g. "A player's name".
+            raise ServiceError(str(missing) or _("%(what)s is missing.") % {"what": what})
     if not has_visible(name):
-        raise ServiceError(f"{what} needs at least one visible character.")
+        raise ServiceError(
+            # Translators: %(what)s is what is named, e.g. "A player's name".
+            _("%(what)s needs at least one visible character.") % {"what": what}
+        )
     if len(name) > max_length:
-        raise ServiceError(f"{what} has at most {max_length} characters; this one has {len(name)}.")
+        raise ServiceError(
+            # Translators: %(what)s is what is named, e.g. "A player's name".
+            _("%(what)s has at most %(max)s characters; this one has %(length)s.")
+            % {"what": what, "max": max_length, "length": len(name)}
+        )
     if len(name_key(name)) > max_length * KEY_WIDTH:
-        raise ServiceError(f"{what} is too long once its characters are written out in full.")
+        raise ServiceError(
+            # Translators: %(what)s is what is named, e.g. "A player's name".
+            _("%(what)s is too long once its characters are written out in full.") % {"what": what}
+        )
     return name
 
 

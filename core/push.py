@@ -44,6 +44,8 @@ logger = logging.getLogger(__name__)
 LAST_PREFIX = "push:last:"  # the topic's last message, for a stream that resumes
 SEQ_PREFIX = "push:n:"  # the topic's message counter
 VERSION_PREFIX = "push:v:"  # the topic's last version, told to a stream as it opens
+FOLLOW_PREFIX = "push:f:"  # a public topic an open page follows (core.streams marks it)
+FOLLOW_SECONDS = 90  # a mark outlives the stream servers' refresh (every 30 s) with room
 KEEP_SECONDS = 3600  # a page away longer than this reloads its news by its poll anyway
 TOKEN_SALT = "core.push.stream"  # noqa: S105 - a signing salt, not a secret
 MAX_TOPICS = 16  # a page follows a handful; a token is bounded like every input
@@ -157,6 +159,24 @@ def send(
     except redis_guard.Unavailable:
         logger.info("push skipped for %s (Redis unavailable)", topic)
         return None
+
+
+def followed(topics: list[str]) -> set[str] | None:
+    """Which of these public topics an open page follows now, as the stream servers mark them
+    (`core.streams`: at a stream's opening, then every `FOLLOW_REFRESH` seconds, each mark
+    kept `FOLLOW_SECONDS`), in one round trip; None when push is off or Redis is skipped.
+
+    The worker asks before rendering a public part in a language other than the source one
+    (issue 29, `tournaments.live_cache.wanted`): a language nobody watches is not rendered."""
+    if not enabled() or not topics:
+        return None
+    try:
+        client, _ = _redis()
+        values = breaker.call(lambda: client.mget([FOLLOW_PREFIX + t for t in topics]))
+    except redis_guard.Unavailable:
+        logger.info("followed topics unreadable (Redis unavailable)")
+        return None
+    return {topic for topic, value in zip(topics, values, strict=True) if value}
 
 
 def on_change(topic: str, version: int | str | None) -> None:

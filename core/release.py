@@ -10,13 +10,18 @@ from pathlib import Path
 
 from django.conf import settings
 
+# Code, templates, and the compiled catalogues (issue 29): a changed translation is a new
+# release too, so no page embeds a part rendered with the old words.
+SOURCES = (".py", ".html", ".mo")
+
 
 def digest_of(folders: Iterable[Path]) -> str:
-    """A digest of every Python module and template under `folders`: their paths and contents."""
+    """A digest of every Python module, template and compiled catalogue under `folders`:
+    their paths and contents."""
     digest = hashlib.blake2b(digest_size=6)
     for folder in folders:
         for path in sorted(folder.rglob("*")):
-            if path.suffix in (".py", ".html") and path.is_file():
+            if path.suffix in SOURCES and path.is_file():
                 digest.update(str(path.relative_to(folder)).encode() + b"\0")
                 digest.update(path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -40,4 +45,6 @@ def source_folders(base: Path) -> list[Path]:
     templates = {
         Path(folder).resolve() for engine in settings.TEMPLATES for folder in engine["DIRS"]
     }
-    return sorted(packages | {folder for folder in templates if folder.is_relative_to(base)})
+    locales = {Path(folder).resolve() for folder in getattr(settings, "LOCALE_PATHS", ())}
+    ours = {folder for folder in templates | locales if folder.is_relative_to(base)}
+    return sorted(packages | ours)

@@ -18,6 +18,8 @@ What a stream does for a page:
   reconnects sends it back (`Last-Event-ID`) and is sent each topic's last message that is
   newer (stored in Redis by the sender), so a short break loses nothing;
 - a comment every `HEARTBEAT` seconds, so that proxies and the browser keep the stream open;
+- its public topics marked as followed (`FOLLOW_REFRESH`), so that the worker renders a
+  public part in a page's language only while a page shows it in that language (issue 29);
 - messages of one topic at most every `COALESCE` seconds (the latest wins), and a stream
   that reads slowly gets only each topic's latest;
 - it ends, with a retry hint, after `STREAM_SECONDS` (the browser comes back with a fresh
@@ -50,6 +52,10 @@ HEARTBEAT = 15.0  # seconds between comments on an idle stream
 BEAT_SLICES = 15
 COALESCE = 0.25  # seconds: a topic's messages are fanned out at most this often
 PING_EVERY = 5.0  # seconds between the subscription's pings; two missed: reconnect
+# The public topics this process's streams follow are marked in Redis (`core.push.followed`)
+# as a stream opens and again this often: the worker renders a public part in a language
+# other than the source one only where an open page shows it in that language (issue 29).
+FOLLOW_REFRESH = 30.0
 RECONNECT = (0.5, 1, 2, 5)  # seconds before each retry of a lost subscription
 
 Scope = dict[str, Any]
@@ -125,6 +131,8 @@ class Hub:
         self._subscribed: asyncio.Event | None = None
         self._listeners: set[Listener] = set()
         self._beats: asyncio.Task | None = None
+        self._marking: set[asyncio.Task] = set()
+        self._marked_at = 0.0
         self.tried = False  # the subscription was tried once and lost or refused
 
     # -- the streams ---------------------------------------------------------------------
@@ -135,10 +143,44 @@ class Hub:
     def add(self, listener: Listener) -> None:
         self.count += 1
         self._listeners.add(listener)
+        fresh = [t for t in listener.topics if push.is_public(t) and t not in self.by_topic]
         for topic in listener.topics:
             self.by_topic.setdefault(topic, set()).add(listener)
         if self._beats is None or self._beats.done():
             self._beats = asyncio.get_running_loop().create_task(self._beat())
+        if fresh:  # followed here from now on: marked at once, for the next change's renders
+            self._mark_soon(fresh)
+
+    def _mark_soon(self, topics: list[str]) -> None:
+        task = asyncio.get_running_loop().create_task(self.mark(topics))
+        self._marking.add(task)  # held until done (the loop keeps only a weak reference)
+        task.add_done_callback(self._marking.discard)
+
+    async def mark(self, topics: list[str]) -> None:
+        """Marks these public topics as followed (`core.push.followed`), in one round trip;
+        a Redis that fails costs the marks only (the worker then renders the source
+        language alone, and a page's slower poll catches up)."""
+        if self._redis is None or not topics:
+            return
+        try:
+            async with asyncio.timeout(settings.REDIS_SOCKET_TIMEOUT):
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for topic in topics:
+                        pipe.set(push.FOLLOW_PREFIX + topic, 1, ex=push.FOLLOW_SECONDS)
+                    await pipe.execute()
+        except Exception:  # noqa: BLE001 - a help only, as above
+            logger.info("followed topics not marked", exc_info=True)
+
+    def refresh_marks(self) -> None:
+        """Every `FOLLOW_REFRESH` seconds (from the heartbeat task): the public topics
+        followed here, marked again before their marks expire."""
+        now = asyncio.get_running_loop().time()
+        if now - self._marked_at < FOLLOW_REFRESH:
+            return
+        self._marked_at = now
+        followed = [topic for topic in self.by_topic if push.is_public(topic)]
+        if followed:
+            self._mark_soon(followed)
 
     async def _beat(self) -> None:
         """Every stream's heartbeat, one slice of the streams every HEARTBEAT / BEAT_SLICES
@@ -147,6 +189,7 @@ class Hub:
         while self._listeners:
             await asyncio.sleep(HEARTBEAT / BEAT_SLICES)
             turn = (turn + 1) % BEAT_SLICES
+            self.refresh_marks()
             for listener in list(self._listeners):
                 if listener.slot == turn:
                     listener.beat = True

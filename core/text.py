@@ -7,14 +7,21 @@ removed: they make look-alike names and can reorder what a page shows. White spa
 
 import unicodedata
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from .errors import ServiceError
 
 
-def clean_line(text: str | None, *, what: str = "A name") -> str:
+def clean_line(text: str | None, *, what: str | None = None) -> str:
     """`text` on one line, without invisible characters; refused if it holds a control
     character. May return "" (the caller says whether an empty value is allowed)."""
     text = text or ""
     if any(unicodedata.category(ch) == "Cc" and ch not in "\t\n\r" for ch in text):
-        raise ServiceError(f"{what} may not contain control characters.")
+        raise ServiceError(
+            # Translators: %(what)s is what is named, e.g. "A player's name".
+            _("%(what)s may not contain control characters.")
+            % {"what": what or gettext_lazy("A name")}
+        )
     visible = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
     return " ".join(visible.split())

@@ -8,6 +8,8 @@ import secrets
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .services import SEATS
 from .words import PAGE_OUT_OF_DATE
@@ -36,7 +38,7 @@ class SeqForm(forms.Form):
 ENDINGS = ("forfeit_A", "forfeit_B", "time_limit", "adjudicate_A", "adjudicate_B")
 
 
-ENDING_HELP = (
+ENDING_HELP = gettext_lazy(
     "Shown in the duel's log, e.g. “no show”, “time called”, or “played on paper: Alice won”."
 )
 
@@ -45,12 +47,14 @@ def ending_choices(names: dict[str, str]) -> list[tuple[str, str]]:
     """How a duel can be ended, in words: the form's choices, and what the console shows
     before anything is posted (without building a form on every move's answer)."""
     a, b = names["A"], names["B"]
+    forfeits = _("%(loser)s forfeits: %(winner)s wins")
+    adjudicate = _("Adjudicate to %(name)s (also: a duel played on paper)")
     return [
-        ("forfeit_A", f"{a} forfeits: {b} wins"),
-        ("forfeit_B", f"{b} forfeits: {a} wins"),
-        ("time_limit", "Time limit: fewest number cards wins (equal: drawn)"),
-        ("adjudicate_A", f"Adjudicate to {a} (also: a duel played on paper)"),
-        ("adjudicate_B", f"Adjudicate to {b} (also: a duel played on paper)"),
+        ("forfeit_A", forfeits % {"loser": a, "winner": b}),
+        ("forfeit_B", forfeits % {"loser": b, "winner": a}),
+        ("time_limit", _("Time limit: fewest number cards wins (equal: drawn)")),
+        ("adjudicate_A", adjudicate % {"name": a}),
+        ("adjudicate_B", adjudicate % {"name": b}),
     ]
 
 
@@ -61,18 +65,18 @@ class EndingForm(forms.Form):
 
     ending = forms.ChoiceField(
         widget=forms.RadioSelect,
-        label="How the duel ends",
-        error_messages={"required": "Choose how the duel ends."},
+        label=gettext_lazy("How the duel ends"),
+        error_messages={"required": gettext_lazy("Choose how the duel ends.")},
     )
     reason = forms.CharField(
         max_length=200,
-        label="Reason or note",
-        error_messages={"required": "Give a reason or a note: it goes into the log."},
+        label=gettext_lazy("Reason or note"),
+        error_messages={"required": gettext_lazy("Give a reason or a note: it goes into the log.")},
         help_text=ENDING_HELP,
     )
     confirm = forms.BooleanField(
-        label="Yes, end the duel now",
-        error_messages={"required": "Tick “Yes, end the duel now” to confirm."},
+        label=gettext_lazy("Yes, end the duel now"),
+        error_messages={"required": gettext_lazy("Tick “Yes, end the duel now” to confirm.")},
     )
 
     def __init__(self, *args: Any, names: dict[str, str], **kwargs: Any) -> None:
@@ -93,21 +97,21 @@ class CorrectionForm(forms.Form):
 
     winner = forms.ChoiceField(
         widget=forms.RadioSelect,
-        label="The result is",
-        error_messages={"required": "Choose the corrected result."},
+        label=gettext_lazy("The result is"),
+        error_messages={"required": gettext_lazy("Choose the corrected result.")},
     )
     reason = forms.CharField(
         max_length=300,
-        label="Reason (public, shown with the result)",
-        error_messages={"required": "A correction needs a reason."},
+        label=gettext_lazy("Reason (public, shown with the result)"),
+        error_messages={"required": gettext_lazy("A correction needs a reason.")},
     )
 
     def __init__(self, *args: Any, names: dict[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["winner"].choices = [
-            ("A", f"{names['A']} wins"),
-            ("B", f"{names['B']} wins"),
-            ("none", "No winner (a replay is due)"),
+            ("A", _("%(name)s wins") % {"name": names["A"]}),
+            ("B", _("%(name)s wins") % {"name": names["B"]}),
+            ("none", _("No winner (a replay is due)")),
         ]
         self.auto_id = "correction_%s"
 

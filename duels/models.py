@@ -9,22 +9,23 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 class DuelKind(models.TextChoices):
-    GROUP = "group", "Group round"
-    REPLAY = "replay", "Replay"
-    TIE_BREAK = "tie_break", "Tie-break"
-    PLAYOFF = "playoff", "Playoff"
+    GROUP = "group", gettext_lazy("Group round")
+    REPLAY = "replay", gettext_lazy("Replay")
+    TIE_BREAK = "tie_break", gettext_lazy("Tie-break")
+    PLAYOFF = "playoff", gettext_lazy("Playoff")
 
 
 class DuelStatus(models.TextChoices):
-    PENDING = "pending", "Waiting for its players"
-    READY = "ready", "Ready to start"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
-    VOID = "void", "Void"
-    ABANDONED = "abandoned", "Abandoned"
+    PENDING = "pending", gettext_lazy("Waiting for its players")
+    READY = "ready", gettext_lazy("Ready to start")
+    RUNNING = "running", pgettext_lazy("a duel", "Running")
+    FINISHED = "finished", pgettext_lazy("a duel", "Finished")
+    VOID = "void", pgettext_lazy("a duel", "Void")
+    ABANDONED = "abandoned", pgettext_lazy("a duel", "Abandoned")
 
 
 class Duel(models.Model):
@@ -82,7 +83,11 @@ class Duel(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # The time-limit warning went out (the deadline is the game's: `deadline` below).
     warned_at = models.DateTimeField(null=True, blank=True)
-    # Why a duel was closed without result (abandoned): its referee's console says so.
+    # Why a duel was closed without result (abandoned): its referee's console says so, in the
+    # reader's language (duels.words.closed_reason_text). The automation's reasons are stored
+    # as a key with its parameters, as JSON text ('{"key": "group_eliminated", "group":
+    # "Reds", "round": "3"}'); anything else is text typed by a person, or an old sentence no
+    # key matched (duels/migrations/0013_closed_reasons_to_keys.py), shown as is.
     closed_reason = models.CharField(max_length=200, blank=True)
     # When staff last called the duel's players to its table (issue 16); the table is `table`.
     called_at = models.DateTimeField(null=True, blank=True)

@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from games.split_uno import CARDS, EngineError, Legal, state_after
 from games.split_uno import Duel as EngineDuel
@@ -207,7 +208,7 @@ class LogEntry:
     def text(self) -> str:
         """The move in plain words: its effects as sentences."""
         if not self.lines:
-            return "(no effect recorded)"
+            return _("(no effect recorded)")
         return ". ".join(line.rstrip(".") for line in self.lines) + "."
 
 
@@ -363,8 +364,8 @@ def console(
     duel.seq = len(active)
     view = ConsoleView(duel=duel, revision=revision, seq=duel.seq, state=None, rows=rows)
     if duel.seat_a is None or duel.seat_b is None:
-        view.headline = "Waiting for its players"
-        view.subline = "The console opens when both seats are named."
+        view.headline = _("Waiting for its players")
+        view.subline = _("The console opens when both seats are named.")
         return view
     # Shared cards the first move will deal (the tournament says which): the console offers
     # the action card a player starts with before the first event.
@@ -372,7 +373,7 @@ def console(
     if engine is None or gifts:
         engine = _engine(duel, active, gifts)
     if engine is None:
-        view.headline = "This duel's record cannot be replayed"
+        view.headline = _("This duel's record cannot be replayed")
         return view
     view.state = engine.state()
     legal = engine.legal()
@@ -423,7 +424,7 @@ def _decision(awaiting: dict, seats: list[SeatView], rows: list) -> Decision:
     other = next(s for s in seats if s.letter != me.letter)
     # A counter answers the last card played: name it ("Alice's +4").
     last = next((row[2] for row in reversed(rows) if row[5] is None), {})
-    card = CARD_LABELS.get(last.get("card", ""), "card")
+    card = CARD_LABELS.get(last.get("card", ""), "card")  # "card": words.decision_text's own
     kind = awaiting["decision"]
     return Decision(
         seat=me.letter,
@@ -439,19 +440,23 @@ def _headline(view: ConsoleView) -> None:
     duel, state = view.duel, view.state or {}
     if view.decision:
         view.headline = view.decision.text
-        view.subline = "Only these choices, or ending the duel, are possible now."
+        view.subline = _("Only these choices, or ending the duel, are possible now.")
     elif view.playing:
         n = words.duel_round(view.round_number)
         blocked = [s for s in view.seats if s.blocked]
         if not view.pads:
-            view.headline = f"{n}: both are blocked — play the round with no cards"
+            view.headline = _("%(round)s: both are blocked — play the round with no cards") % {
+                "round": n
+            }
         elif blocked:
-            view.headline = (
-                f"{n}: {view.pads[0].name} reveals a card — {blocked[0].name} is blocked"
-            )
+            view.headline = _("%(round)s: %(name)s reveals a card — %(blocked)s is blocked") % {
+                "round": n,
+                "name": view.pads[0].name,
+                "blocked": blocked[0].name,
+            }
         else:
-            view.headline = f"{n}: both reveal a number card"
-        view.subline = "Or play an action card."
+            view.headline = _("%(round)s: both reveal a number card") % {"round": n}
+        view.subline = _("Or play an action card.")
     elif view.finished:
         result = view.result
         winner = None
@@ -459,15 +464,16 @@ def _headline(view: ConsoleView) -> None:
             view.winner_seat = "A" if result.winner_id == duel.seat_a_id else "B"
             winner = (duel.seat_a if view.winner_seat == "A" else duel.seat_b).name
         finish = result.finish if result else state.get("finish")
-        how = words.finish_label(finish)
-        view.headline = f"{winner} wins — {how}" if winner else f"Drawn — {how}"
+        view.headline = words.outcome_headline(winner, finish)
         if result and result.corrected:
-            view.subline = f"Result corrected by an organiser: {result.correction_reason}"
+            view.subline = _("Result corrected by an organiser: %(reason)s") % {
+                "reason": result.correction_reason
+            }
         elif not winner:
-            view.subline = "A drawn duel is replayed at once by the same players."
+            view.subline = _("A drawn duel is replayed at once by the same players.")
     else:
-        view.headline = f"This duel is {duel.get_status_display().lower()}"
-        view.subline = duel.closed_reason
+        view.headline = _("This duel is %(status)s") % {"status": duel.get_status_display().lower()}
+        view.subline = words.closed_reason_text(duel.closed_reason)
 
 
 @dataclass
@@ -491,13 +497,16 @@ class ReplayView:
         state = self.state
         name = {letter: seat["name"] for letter, seat in state["seats"].items()}
         if state["status"] == "finished":
-            how = words.finish_label(state["finish"])
             winner = state["winner"]
-            return f"{name[winner]} wins — {how}" if winner else f"Drawn — {how}"
+            return words.outcome_headline(name[winner] if winner else None, state["finish"])
         if state["awaiting"]:
             awaiting = state["awaiting"]
-            return f"Waiting for {name[awaiting['seat']]}: {awaiting['decision'].replace('_', ' ')}"
-        return f"Round {state['rounds'] + 1} is next"
+            return _("Waiting for %(name)s: %(decision)s") % {
+                "name": name[awaiting["seat"]],
+                "decision": words.decision_name(awaiting["decision"]),
+            }
+        # Translators: a round of play inside a duel (not the tournament's group round).
+        return _("Round %(number)s is next") % {"number": state["rounds"] + 1}
 
 
 def replay(duel: Duel, step: int | None) -> ReplayView:

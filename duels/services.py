@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.errors import ServiceError
 from core.names import clean_name
@@ -31,7 +32,7 @@ from play.errors import Stale
 from play.models import GameEvent, HolderKind, Intent
 from play.selectors import events_of
 
-from . import rows
+from . import rows, words
 from .models import Duel, DuelKind, DuelStatus, Result
 
 RECORD_FORMAT = "split-uno-duel"
@@ -49,7 +50,7 @@ class Conflict(ServiceError):
 
     def __init__(self, current: int) -> None:
         super().__init__(
-            "Someone else entered a move — here is the current state.", code="conflict"
+            _("Someone else entered a move — here is the current state."), code="conflict"
         )
         self.current = current
 
@@ -151,7 +152,7 @@ def name_seats(
 ) -> Duel:
     """Replace the players of a duel that has not started; it is then ready."""
     if duel.seq > 0:
-        raise ServiceError("The duel has started: its players can no longer be replaced.")
+        raise ServiceError(_("The duel has started: its players can no longer be replaced."))
     fields = {
         "seat_a": seat_a,
         "seat_b": seat_b,
@@ -177,7 +178,7 @@ def set_referee(duel: Duel, *, referee: Any, table: str | None = None) -> dict[s
     """Give an open duel its referee (None: nobody) and, when `table` is given, its table.
     Returns what changed, for the audit log."""
     if duel.status not in (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING):
-        raise ServiceError("This duel is over.")
+        raise ServiceError(_("This duel is over."))
     changed: dict[str, Any] = {"referee": referee.pk if referee else None}
     duel.referee = referee
     fields = ["referee"]
@@ -197,14 +198,17 @@ def call(duel: Duel, *, table: str, now: datetime) -> dict[str, Any]:
     again (another table, or the players are late) moves the time on."""
     if duel.status not in UNSTARTED_STATUSES:
         raise ServiceError(
-            "Only a duel that has not started can be called to its table: this one is "
-            f"{duel.get_status_display().lower()}."
+            _(
+                "Only a duel that has not started can be called to its table: this one is "
+                "%(status)s."
+            )
+            % {"status": duel.get_status_display().lower()}
         )
     if duel.seat_a_id is None or duel.seat_b_id is None:
-        raise ServiceError("Both players must be named before the duel is called.")
+        raise ServiceError(_("Both players must be named before the duel is called."))
     table = clean_table(table)
     if not table:
-        raise ServiceError("Say which table the players are called to.")
+        raise ServiceError(_("Say which table the players are called to."))
     duel.table = table
     duel.called_at = now
     duel.save(update_fields=["table", "called_at"])
@@ -233,7 +237,8 @@ def lock(duel: Duel | int, *, related: tuple[str, ...] = LOCK_RELATIONS) -> Duel
 def check_open(duel: Duel) -> None:
     if duel.status not in OPEN_STATUSES:
         raise ServiceError(
-            f"This duel is {duel.get_status_display().lower()}: it takes no more moves.",
+            _("This duel is %(status)s: it takes no more moves.")
+            % {"status": duel.get_status_display().lower()},
             code="closed",
         )
 
@@ -312,7 +317,7 @@ def _command(event: Any) -> Command:
     if isinstance(event, Command):
         return event
     if not isinstance(event, dict):
-        raise ServiceError("That is not a move.", code="illegal")
+        raise ServiceError(_("That is not a move."), code="illegal")
     args = {k: v for k, v in event.items() if k != "type"}
     return Command(str(event.get("type", "")), None, args)
 
@@ -457,12 +462,14 @@ def undo(
     def allowed() -> None:
         if duel.status != DuelStatus.RUNNING:
             raise ServiceError(
-                "Only a running duel's moves can be undone; a finished result "
-                "changes only by an organiser's correction.",
+                _(
+                    "Only a running duel's moves can be undone; a finished result "
+                    "changes only by an organiser's correction."
+                ),
                 code="closed",
             )
         if duel.seq == 0:
-            raise ServiceError("There is no move to undo.", code="closed")
+            raise ServiceError(_("There is no move to undo."), code="closed")
 
     if duel.game_id is None:
         if check is not None:
@@ -597,8 +604,12 @@ def void(duel_ids: Iterable[int | None]) -> int:
     )
 
 
-def abandon(duel_ids: Iterable[int], reason: str) -> int:
-    """Close open duels as abandoned, without result; `reason` tells their referee why."""
+def abandon(duel_ids: Iterable[int], reason: str | Mapping[str, Any]) -> int:
+    """Close open duels as abandoned, without result; `reason` tells their referee why: a key
+    of `words.CLOSED_REASONS` with its parameters (``{"key": "cancelled"}``), stored as such and
+    read in each reader's language. A known English sentence is stored as its key too; any
+    other text is kept as typed."""
+    stored = words.closed_reason_stored(reason)
     return Duel.objects.filter(
         pk__in=list(duel_ids),
         status__in=[
@@ -606,7 +617,7 @@ def abandon(duel_ids: Iterable[int], reason: str) -> int:
             DuelStatus.READY,
             DuelStatus.RUNNING,
         ],
-    ).update(status=DuelStatus.ABANDONED, closed_reason=reason[:200], finished_at=timezone.now())
+    ).update(status=DuelStatus.ABANDONED, closed_reason=stored, finished_at=timezone.now())
 
 
 def override_result(
@@ -614,14 +625,14 @@ def override_result(
 ) -> Result:
     """A ruling on a finished duel: the result that counts, the record left as played."""
     if duel.status != DuelStatus.FINISHED:
-        raise ServiceError("Only a finished duel's result can be corrected.")
+        raise ServiceError(_("Only a finished duel's result can be corrected."))
     if winner_seat not in ("A", "B", None):
-        raise ServiceError("The winner is seat A, seat B or nobody.")
+        raise ServiceError(_("The winner is seat A, seat B or nobody."))
     result = duel.result
     seats = seat_entrants(duel)
     winner = seats[winner_seat] if winner_seat else None
     if winner == result.winner:
-        raise ServiceError("That is already the result.")
+        raise ServiceError(_("That is already the result."))
     result.winner = winner
     result.loser = seats["B" if winner_seat == "A" else "A"] if winner else None
     result.finish = finish

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 from games.cpt113 import COLOURS
 
 from .game import Refused
@@ -19,13 +21,13 @@ def parse_trois(kind: str, cards: Sequence[str], top: str) -> dict[str, Any]:
     if kind == "take":
         return {"kind": "take"}
     if kind != "play":
-        raise Refused("Choose a card to play, or take a card.")
+        raise Refused(gettext("Choose a card to play, or take a card."))
     chosen = [c[:3] for c in cards[:MAX_CARDS_IN_A_MOVE]]
     if len(cards) > MAX_CARDS_IN_A_MOVE or not chosen:
-        raise Refused("Choose the cards to play.")
+        raise Refused(gettext("Choose the cards to play."))
     if top:
         if top not in chosen:
-            raise Refused("The card to end on top must be one of the cards you play.")
+            raise Refused(gettext("The card to end on top must be one of the cards you play."))
         chosen.remove(top)
         chosen.append(top)
     return {"kind": "play", "cards": chosen}
@@ -36,10 +38,10 @@ def parse_cpt113(kind: str, card: str, colour: str) -> dict[str, Any]:
     if kind == "draw":
         return {"kind": "draw"}
     if kind != "play" or not card:
-        raise Refused("Choose a card to play, or draw.")
+        raise Refused(gettext("Choose a card to play, or draw."))
     move: dict[str, Any] = {"kind": "play", "card": card[:2]}
     if colour:
         if colour not in COLOURS:
-            raise Refused("Name red, yellow, green or blue.")
+            raise Refused(gettext("Name red, yellow, green or blue."))
         move["colour"] = colour
     return move

@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from games.cpt113.state import default_names
 from play import clock
@@ -55,13 +56,13 @@ def table_of(kind: str, groups: int, name: str) -> tuple[dict[str, Any], list[st
         config: dict[str, Any] = {}
     elif kind == PracticeGame.Kind.CPT113:
         if groups not in (2, 3, 4):
-            raise Refused("Choose 2, 3 or 4 groups.")
+            raise Refused(gettext("Choose 2, 3 or 4 groups."))
         seats = list(SEAT_LETTERS[: 2 * groups])
         names = list(default_names(groups))
         names[0], names[groups] = name, PARTNER
         config = {"groups": groups}
     else:
-        raise Refused("Choose Trois or CPT-113.")
+        raise Refused(gettext("Choose Trois or CPT-113."))
     config |= {"names": names, "bots": dict.fromkeys(seats[1:], BOT)}
     return config, seats
 
@@ -152,7 +153,7 @@ def play_move(
     Refused / play.errors.Refused for a refused move and play.errors.Stale for a page another
     tab overtook (nothing stored)."""
     if revision is None:
-        raise Refused(NO_REVISION)
+        raise Refused(gettext(NO_REVISION))
     with transaction.atomic():
         practice = _locked(practice_id, user=user)
         if practice.game_id is None:

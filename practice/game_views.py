@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import push
@@ -13,21 +14,30 @@ from core.numbers import read_int
 from duels.forms import new_intent
 from games.cpt113.cards import COLOURS as CPT_COLOURS
 from games.cpt113.cards import is_wild
-from games.cpt113.cards import label as cpt_label
-from games.cpt113.state import LETTERS, group_name
+from games.cpt113.state import LETTERS
 from games.trois.cards import COLOURS as TROIS_COLOURS
-from games.trois.cards import label as trois_label
 from play import clock
 from play.models import GameStatus
 
-from . import game_services
+from . import game_services, words
 from .game import Refused
 from .game_forms import parse_cpt113, parse_trois
-from .game_services import BOT_NAMES, PERSON
+from .game_services import BOT_NAMES, PARTNER, PERSON
 from .models import PracticeGame
 from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
 from .seat import Played
-from .words import GAME_MOVED_ON, NO_SUCH_GAME
+from .words import (
+    GAME_MOVED_ON,
+    NO_SUCH_GAME,
+    cpt_colour,
+    cpt_label,
+    direction_label,
+    game_result,
+    group_name,
+    numbered_bot,
+    trois_colour,
+    trois_label,
+)
 
 
 @login_required
@@ -121,14 +131,9 @@ def _table(
     return render(request, template, context, status=status)
 
 
-def _result(winners: list[int], names: list[str]) -> str:
-    if winners == [0]:
-        return "You win!"
-    if 0 in winners:
-        return "A tie — you share the win."
-    if len(winners) == 1:
-        return f"{names[winners[0]]} wins."
-    return f"A tie between {' and '.join(names[w] for w in winners)}."
+#: Trois's bots as the page names them (translated), by their stored names.
+def _bot_names() -> list[str]:
+    return [numbered_bot(i) for i in range(1, len(BOT_NAMES) + 1)]
 
 
 def _trois(game: PracticeGame, view: dict) -> dict:
@@ -144,7 +149,7 @@ def _trois(game: PracticeGame, view: dict) -> dict:
         left = f"{seconds // 60}:{seconds % 60:02d}"
     shown = view.get("hands", {}) if finished else {}
     return {
-        "result": _result([letters.index(w) for w in view["winners"]], ["You", *BOT_NAMES])
+        "result": game_result([letters.index(w) for w in view["winners"]], ["", *_bot_names()])
         if finished
         else None,
         "ending": view["ending"],
@@ -155,7 +160,7 @@ def _trois(game: PracticeGame, view: dict) -> dict:
         ],
         # The cards show their colour's letter (seven colours, purple and magenta alike to
         # many eyes): the key says which is which.
-        "colour_key": list(TROIS_COLOURS.items()),
+        "colour_key": [(letter, trois_colour(letter)) for letter in TROIS_COLOURS],
         "can_take": bool(legal and legal["can_take"]),
         # The combinations on offer: the matching colour and number groups of two or more.
         "groups": [
@@ -167,7 +172,7 @@ def _trois(game: PracticeGame, view: dict) -> dict:
         # Hands are shown only once the game is over (the view has them only then).
         "others": [
             {
-                "name": BOT_NAMES[i - 1],
+                "name": numbered_bot(i),
                 "cards": seat["cards"],
                 "winner": seat["winner"],
                 "shown": [trois_label(c) for c in shown.get(seat["seat"], [])],
@@ -183,20 +188,26 @@ def _trois(game: PracticeGame, view: dict) -> dict:
 
 
 def _cpt113(view: dict) -> dict:
-    names = {seat["seat"]: seat["name"] for seat in view["seats"]}
+    # The stored names are the log's; the page translates the bot partner's.
+    names = {
+        seat["seat"]: words.partner() if seat["name"] == PARTNER and i else seat["name"]
+        for i, seat in enumerate(view["seats"])
+    }
     legal = view["legal"]
     playable = set(legal["playable"]) if legal else set()
     finished = view["finished"]
     shown = view.get("hands", {}) if finished else {}
-    result_names = [f"Group {g['group']}" for g in view["groups"]]
-    result_names[0] = "Your group"
+    result_names = [group_name(g["group"]) for g in view["groups"]]
+    result_names[0] = gettext("Your group")
     groups = [
         {
-            "name": group_name(g, capital=True) + (" (you and Partner)" if g == 0 else ""),
+            "name": gettext("%(group)s (you and Partner)") % {"group": group_name(info["group"])}
+            if g == 0
+            else group_name(info["group"]),
             "cards": info["cards"],
             "out": info["out"],
             "winner": info["winner"],
-            "players": " and ".join(names[s] for s in info["seats"]),
+            "players": words.listing([names[s] for s in info["seats"]]),
             # Hands are shown only once the game is over, a group that dropped out's not.
             "shown": [cpt_label(c) for c in shown.get(info["group"], [])]
             if g != 0 and not info["out"]
@@ -205,7 +216,7 @@ def _cpt113(view: dict) -> dict:
         for g, info in enumerate(view["groups"])
     ]
     return {
-        "result": _result([LETTERS.index(w) for w in view["winners"]], result_names)
+        "result": game_result([LETTERS.index(w) for w in view["winners"]], result_names)
         if finished
         else None,
         "ending": view["ending"],
@@ -223,13 +234,13 @@ def _cpt113(view: dict) -> dict:
         ],
         "can_draw": bool(legal and legal["can_draw"]),
         "top": {"card": view["top"], "label": cpt_label(view["top"])},
-        "colour": CPT_COLOURS[view["colour"]],
+        "colour": cpt_colour(view["colour"]),
         "number": view["number"],
-        "direction": view["direction"],
+        "direction": direction_label(view["direction"]),
         "groups_info": groups,
         "deck": view["deck"],
         "on_turn": names[view["turn"]] if view["turn"] else None,
-        "colours": list(CPT_COLOURS.items()),
+        "colours": [(letter, cpt_colour(letter)) for letter in CPT_COLOURS],
     }
 
 

@@ -3,15 +3,18 @@ against the bots (``PracticeDuel``) and a game of Trois or CPT-113 (``PracticeGa
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 from .seating import Seating, stored, table_words
+from .words import rules_words
 
 
 class Outcome(models.TextChoices):
-    PLAYING = "", "Playing"
-    WON = "won", "Won"
-    LOST = "lost", "Lost"
-    DRAWN = "drawn", "Drawn"
+    # Translators: how a practice game ended, in the list of a person's games (shown lower case).
+    PLAYING = "", pgettext_lazy("practice outcome", "Playing")
+    WON = "won", pgettext_lazy("practice outcome", "Won")
+    LOST = "lost", pgettext_lazy("practice outcome", "Lost")
+    DRAWN = "drawn", pgettext_lazy("practice outcome", "Drawn")
 
 
 class PracticeDuel(models.Model):
@@ -60,6 +63,11 @@ class PracticeDuel(models.Model):
     @property
     def seating(self) -> Seating:
         return stored(self.seats, self.variants, self.options, self.teams)
+
+    @property
+    def rules(self) -> str:
+        """ "tournament rules", in the request's language."""
+        return rules_words(self.ruleset)
 
     @property
     def table_words(self) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from core.numbers import read_int
 from play.errors import Hidden, Stale
@@ -40,7 +41,7 @@ class Pages:
     ``missing`` or Unreplayable) and how it draws one (``draw``)."""
 
     missing: type[Exception]
-    not_found: str
+    not_found: str  # English source strings (practice/words.py), translated when shown
     listing: str
     table: str
     moved_on: str
@@ -51,7 +52,7 @@ class Pages:
 def unreplayable(request: HttpRequest, back: str, status: int = 200) -> HttpResponse:
     """A stored game today's code cannot set out again (practice.game.Unreplayable): said in
     words, with the way back to the list; the game stays stored."""
-    context = {"title": UNREPLAYABLE_TITLE, "words": UNREPLAYABLE, "back": back}
+    context = {"title": gettext(UNREPLAYABLE_TITLE), "words": gettext(UNREPLAYABLE), "back": back}
     return render(request, "practice/unreplayable.html", context, status=status)
 
 
@@ -60,7 +61,7 @@ def show(request: HttpRequest, pages: Pages, pk: int) -> HttpResponse:
     try:
         binding, view = pages.open(pk, request.user)
     except pages.missing:
-        raise Http404(pages.not_found) from None
+        raise Http404(gettext(pages.not_found)) from None
     except Unreplayable:
         return unreplayable(request, pages.listing)
     return pages.draw(request, binding, view)
@@ -80,15 +81,15 @@ def answer_move(
     try:
         played = play()
     except (pages.missing, Hidden):
-        raise Http404(pages.not_found) from None
+        raise Http404(gettext(pages.not_found)) from None
     except Unreplayable:
         return unreplayable(request, pages.listing, status=STALE)
     except Stale:
-        return _again(request, pages, pk, pages.moved_on, STALE)
+        return _again(request, pages, pk, gettext(pages.moved_on), STALE)
     except (Refused, Illegal) as err:
         return _again(request, pages, pk, str(err), REFUSED)
     if played.repeat:
-        return _again(request, pages, pk, ALREADY_RECORDED, 200, notice=True)
+        return _again(request, pages, pk, gettext(ALREADY_RECORDED), 200, notice=True)
     return redirect(pages.table, pk)
 
 

@@ -15,7 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
 from games.split_uno import PRESETS, VARIANTS, resolve_rules
+
+from . import words
 
 #: Seat letters in seating order (RULES.md 11.1: A–F at most).
 LETTERS = "ABCDEF"
@@ -61,11 +65,20 @@ class Seating:
 
 
 def layout_label(layout: str) -> str:
-    """ "You + Bot C against Bot B + Bot D" for "AC,BD"."""
+    """ "You + Bot C against Bot B + Bot D" for "AC,BD" (three teams: "… against … against …")."""
     names = [
-        " + ".join("You" if s == "A" else f"Bot {s}" for s in team) for team in layout.split(",")
+        " + ".join(words.you() if s == "A" else words.bot_label(s, 6) for s in team)
+        for team in layout.split(",")
     ]
-    return " against ".join(names)
+    if len(names) == 3:
+        # Translators: three teams at a practice table, each "You + Bot D" or "Bot B + Bot E".
+        return gettext("%(first)s against %(second)s against %(third)s") % dict(
+            zip(("first", "second", "third"), names, strict=True)
+        )
+    if len(names) == 2:
+        # Translators: two teams at a practice table: "You + Bot C against Bot B + Bot D".
+        return gettext("%(first)s against %(second)s") % {"first": names[0], "second": names[1]}
+    return " / ".join(names)
 
 
 def layout_teams(layout: str) -> tuple[tuple[str, ...], ...]:
@@ -76,24 +89,29 @@ def choose(ruleset: str, seats: int, variants: tuple[str, ...] = (), layout: str
     """The table for ``seats`` seats under ``ruleset`` with ``variants`` ticked and the team
     ``layout`` (one of LAYOUTS, or "" for every seat on its own). Raises SeatingRefused."""
     if ruleset not in PRESETS:
-        raise SeatingRefused(f"Choose one of the rule sets: {', '.join(PRESETS)}.")
+        raise SeatingRefused(
+            gettext("Choose one of the rule sets: %(rulesets)s.")
+            % {"rulesets": ", ".join(words.ruleset_label(p) for p in PRESETS)}
+        )
     if not MIN_SEATS <= seats <= MAX_SEATS:
-        raise SeatingRefused("Choose from 1 to 5 bot opponents.")
+        raise SeatingRefused(gettext("Choose from 1 to 5 bot opponents."))
     chosen = []
     for variant in variants:
         if variant not in TICKED_VARIANTS:
-            raise SeatingRefused(f"Choose variants from: {', '.join(TICKED_VARIANTS)}.")
+            raise SeatingRefused(
+                gettext("Choose variants from: %(variants)s.")
+                % {"variants": ", ".join(words.variant_label(v) for v in TICKED_VARIANTS)}
+            )
         if variant not in chosen:
             chosen.append(variant)
     teams: tuple[tuple[str, ...], ...] = ()
     if layout:
         if seats not in LAYOUTS:
-            raise SeatingRefused("Teams need 4 to 6 seats: choose 3 to 5 bot opponents.")
+            raise SeatingRefused(gettext("Teams need 4 to 6 seats: choose 3 to 5 bot opponents."))
         if layout not in LAYOUTS[seats]:
             raise SeatingRefused(
-                f"At {seats} seats choose teams from: "
-                + "; ".join(layout_label(x) for x in LAYOUTS[seats])
-                + "."
+                gettext("At %(seats)s seats choose teams from: %(layouts)s.")
+                % {"seats": seats, "layouts": "; ".join(layout_label(x) for x in LAYOUTS[seats])}
             )
         teams = layout_teams(layout)
         chosen.append("team")
@@ -122,12 +140,16 @@ def stored(seats: int, variants: list[str], options: dict[str, Any], teams: list
 def table_words(seating: Seating) -> str:
     """The table in a few words: "you against the bot", "5 seats, teams …, speed"."""
     if seating.seats == 2:
-        parts = ["you against the bot"]
+        parts = [gettext("you against the bot")]
     else:
-        parts = [f"{seating.seats} seats"]
+        parts = [words.seats_words(seating.seats)]
         if seating.teams:
-            parts.append("teams " + layout_label(",".join("".join(t) for t in seating.teams)))
+            layout = layout_label(",".join("".join(t) for t in seating.teams))
+            parts.append(gettext("teams %(layout)s") % {"layout": layout})
         else:
-            parts.append(f"you against {seating.seats - 1} bots")
-    parts.extend(v for v in seating.variants if v != "team")
+            bots = seating.seats - 1
+            parts.append(
+                ngettext("you against %(n)s bot", "you against %(n)s bots", bots) % {"n": bots}
+            )
+    parts.extend(words.variant_label(v) for v in seating.variants if v != "team")
     return ", ".join(parts)

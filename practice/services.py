@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from play import services as play
 from play.adapters.base import Command
@@ -122,14 +123,14 @@ def play_move(
     duel, Unreplayable, Refused / play.errors.Refused for a refused move and
     play.errors.Stale for a page another tab overtook (nothing stored)."""
     if revision is None:
-        raise Refused(NO_REVISION)
+        raise Refused(gettext(NO_REVISION))
     with transaction.atomic():
         # The binding's row first, then the game's (in apply_command): every write to a
         # practice duel takes the two locks in this order.
         practice = PracticeDuel.objects.select_for_update().get(pk=practice_id, user=user)
         if practice.game_id is None:
             if practice.archive:
-                raise Refused("This duel is over: start a new one.")
+                raise Refused(gettext("This duel is over: start a new one."))
             raise Unreplayable(practice.pk)
         return play_as_person(
             practice,

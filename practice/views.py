@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, pgettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.numbers import read_int
@@ -19,7 +20,7 @@ from games.split_uno.constants import CARD_LABELS
 from play.adapters.base import Command
 
 from . import services
-from .game import BOT_NAME, Refused
+from .game import Refused
 from .models import PracticeDuel
 from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
@@ -27,13 +28,19 @@ from .words import (
     ARCHIVED,
     CHOOSE_TITLE,
     DUEL_MOVED_ON,
-    MINE_DREW,
-    MINE_HAND,
-    MINE_LOST,
-    MINE_TOOK,
     NO_SUCH_DUEL,
     UNREPLAYABLE_LISTED,
+    bot_label,
+    color_label,
+    decision_label,
+    mine_drew,
+    mine_hand,
+    mine_lost,
+    mine_took,
     result_line,
+    ruleset_label,
+    variant_label,
+    you,
 )
 
 PERSON = services.PERSON
@@ -52,7 +59,7 @@ def index(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         try:
             if opponents is None:
-                raise Refused("Choose from 1 to 5 bot opponents.")
+                raise Refused(gettext("Choose from 1 to 5 bot opponents."))
             practice = services.start_practice(
                 request.user, chosen, opponents + 1, variants, layout
             )
@@ -63,12 +70,12 @@ def index(request: HttpRequest) -> HttpResponse:
     duels = PracticeDuel.objects.filter(user=request.user)[:20]
     context = {
         "duels": duels,
-        "presets": PRESETS,
+        "presets": [(p, ruleset_label(p)) for p in PRESETS],
         "chosen": chosen,
         "error": error,
         "opponent_counts": range(1, 6),
         "opponents": opponents or 1,
-        "ticked_variants": TICKED_VARIANTS,
+        "ticked_variants": [(v, variant_label(v)) for v in TICKED_VARIANTS],
         "variants": variants,
         "layouts": [
             (layout_id, seats, layout_label(layout_id))
@@ -76,7 +83,7 @@ def index(request: HttpRequest) -> HttpResponse:
             for layout_id in ids
         ],
         "layout": layout,
-        "unreplayable_words": UNREPLAYABLE_LISTED,
+        "unreplayable_words": gettext(UNREPLAYABLE_LISTED),
     }
     return render(request, "practice/index.html", context, status=REFUSED if error else 200)
 
@@ -162,19 +169,20 @@ def _table(
         "many": many,
         "seating": seating,
         "table_words": practice.table_words,
+        "rules": ruleset_label(practice.ruleset),
         "layout": ",".join("".join(team) for team in seating.teams),
     }
     if view is None:
         context |= {
             "archived": True,
-            "archived_words": ARCHIVED,
+            "archived_words": gettext(ARCHIVED),
             "result": practice.archive.get("result", ""),
             "log": list(reversed(practice.archive.get("log", []))),
         }
         return render(request, template, context, status=status)
     state = view["state"]
     commands = view.get("commands", {})
-    names = {letter: seat["name"] for letter, seat in state["seats"].items()}
+    names = _names(state["seats"], seating.seats)
     mine = seating.team_of(PERSON)
     winner = state["winner"]
     finished = view["phase"] == "finished"
@@ -191,7 +199,7 @@ def _table(
     context |= {
         "state": state,
         "seats": [
-            (_seat_label(letter, names, mine, many), letter, seat)
+            (_seat_label(letter, names, mine), letter, seat)
             for letter, seat in state["seats"].items()
         ],
         "result": result,
@@ -210,12 +218,12 @@ def _table(
             }
             for card, count in actions.items()
         ],
-        "colors": COLORS,
+        "colors": [(c, color_label(c)) for c in COLORS],
         "asked": None if asked is None else _asked(asked, practice.name, names, many),
         "choose": None
         if choose is None
         else {
-            "title": CHOOSE_TITLE[choose["what"]],
+            "title": gettext(CHOOSE_TITLE[choose["what"]]),
             "cards": [
                 (card, str(card) if choose["what"] == "shed" else CARD_LABELS[card])
                 for card in choose["cards"]
@@ -239,6 +247,15 @@ def _table(
     return render(request, template, context, status=status)
 
 
+def _names(seats: dict[str, Any], count: int) -> dict[str, str]:
+    """Each seat's name as the page says it: the person's own, each bot's translated (the
+    stored names, "Bot B", are the log's)."""
+    return {
+        letter: seat["name"] if letter == PERSON else bot_label(letter, count)
+        for letter, seat in seats.items()
+    }
+
+
 def _targets(commands: dict[str, Any]) -> list[str]:
     """The seats the person may name (their opponents in play); empty at two seats."""
     for name in ("seal", "play"):
@@ -258,12 +275,12 @@ def _mine(mine: dict[str, Any], names: dict[str, str]) -> list[str]:
     itself (the hand), so they add no line."""
     lines = []
     if mine.get("drew"):
-        lines.append(MINE_DREW.format(cards=", ".join(_label(c) for c in mine["drew"])))
-    lines += [MINE_TOOK.format(card=_label(c), name=names[s]) for s, c in mine.get("stole", ())]
-    lines += [MINE_LOST.format(card=_label(c), name=names[s]) for s, c in mine.get("lost", ())]
+        lines.append(mine_drew(", ".join(_label(c) for c in mine["drew"])))
+    lines += [mine_took(_label(c), names[s]) for s, c in mine.get("stole", ())]
+    lines += [mine_lost(_label(c), names[s]) for s, c in mine.get("lost", ())]
     if mine.get("hand"):
         hand = [*mine["hand"]["numbers"], *mine["hand"]["actions"]]
-        lines.append(MINE_HAND.format(cards=", ".join(_label(c) for c in hand)))
+        lines.append(mine_hand(", ".join(_label(c) for c in hand)))
     return lines
 
 
@@ -272,24 +289,27 @@ def _asked(asked: dict[str, Any], me: str, names: dict[str, str], many: bool) ->
     the question names the seat the decision is about and the card that raised it, as the
     engine has them (the dealt view's ``other`` and ``card``)."""
     decision = asked["decision"]
-    other, card = BOT_NAME, "card"
+    # Translators: the card a decision answers, where the page cannot name it.
+    some_card = pgettext("the card a decision answers", "card")
+    other, card = bot_label("B", 2), some_card
     if many:
         seat = asked.get("other")
-        other = names.get(seat, "each opponent") if seat else "each opponent"
-        card = CARD_LABELS.get(asked.get("card") or "", "card")
+        each = gettext("each opponent")
+        other = names.get(seat, each) if seat else each
+        card = CARD_LABELS.get(asked.get("card") or "", some_card)
     return {
-        "decision": decision.replace("_", " "),
+        "decision": decision_label(decision),
         "question": decision_text(decision, me, other, card) if many else "",
         "choices": [(c, choice_label(decision, c, me, other)) for c in asked["choices"]],
     }
 
 
-def _seat_label(letter: str, names: dict[str, str], mine: tuple[str, ...], many: bool) -> str:
+def _seat_label(letter: str, names: dict[str, str], mine: tuple[str, ...]) -> str:
     if letter == PERSON:
-        return "You"
-    if not many:
-        return BOT_NAME
-    return f"{names[letter]} (your partner)" if letter in mine else names[letter]
+        return you()
+    if letter in mine:
+        return gettext("%(name)s (your partner)") % {"name": names[letter]}
+    return names[letter]
 
 
 #: The duel's part in the pages practice shares (practice/pages.py).

@@ -1,48 +1,143 @@
 """What the practice pages say when a move is refused for the page it came from, not for the
 rules, and the practice duel's own words: one place for the words the services, the pages and
-their tests share."""
+their tests share.
+
+Translation (issue 29): the constants stay English source strings (marked with
+``gettext_noop``, so that the tests can compare them with an English page), and are translated
+where a page shows them (``gettext(CONSTANT)``). The words the ``games/`` engines and the
+table core's config carry (card labels of Trois and CPT-113, colour names, the decisions' keys,
+the bots' stored names, CPT-113's groups) are translated here, at the edge, from their stable
+keys: the engines never import Django."""
+
+from collections.abc import Sequence
+
+from django.utils.translation import gettext, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from duels.words import finish_label
 
 #: The bot facing the person alone, as the result line names it.
-THE_BOT = "The bot"
+THE_BOT = gettext_noop("The bot")
 
 #: Someone else's table, or none (404: whose tables exist is not said).
-NO_SUCH_DUEL = "No such practice duel."
-NO_SUCH_GAME = "No such game."
+NO_SUCH_DUEL = gettext_noop("No such practice duel.")
+NO_SUCH_GAME = gettext_noop("No such game.")
 #: A move from a page another tab has overtaken (the revision it carries is not the game's).
-DUEL_MOVED_ON = "This duel moved on in another tab: here is the table as it is now."
-GAME_MOVED_ON = "This game moved on in another tab: here is the table as it is now."
+DUEL_MOVED_ON = gettext_noop("This duel moved on in another tab: here is the table as it is now.")
+GAME_MOVED_ON = gettext_noop("This game moved on in another tab: here is the table as it is now.")
 #: The same form sent again (a double tap, a phone retrying): its move was recorded the first
 #: time, and nothing was played twice (the table core's idempotency key, issue 27).
-ALREADY_RECORDED = (
+ALREADY_RECORDED = gettext_noop(
     "This move was already recorded: nothing changed. Here is the table as it is now."
 )
 #: A stored game the code of today cannot play again (a bot's or a rule's code changed since its
 #: moves were accepted: only the person's moves are stored; issue 27). It is kept, never a 500.
-UNREPLAYABLE_TITLE = "This game cannot be replayed"
-UNREPLAYABLE = (
+UNREPLAYABLE_TITLE = gettext_noop("This game cannot be replayed")
+UNREPLAYABLE = gettext_noop(
     "This game was stored with only your moves, and the bots now play differently, so it can "
     "no longer be set out again. It stays in your list; start a new one to play on."
 )
 #: The same, in the list of a person's duels.
-UNREPLAYABLE_LISTED = "cannot be replayed"
+UNREPLAYABLE_LISTED = gettext_noop("cannot be replayed")
 #: A move that carries no revision at all: it cannot be told from a repeat, so it is refused.
-NO_REVISION = (
+NO_REVISION = gettext_noop(
     "This move did not say which table it was played on, so nothing was played: "
     "here is the table as it is now."
 )
 #: What the person is asked to choose (ONLINE.md 1: the owner of a hand chooses which card
 #: goes), by the dealt adapter's ``choose`` ``what``.
 CHOOSE_TITLE = {
-    "shed": "Choose a number card to shed",
-    "discard": "Choose an action card to give up",
+    "shed": gettext_noop("Choose a number card to shed"),
+    "discard": gettext_noop("Choose an action card to give up"),
 }
 #: A finished duel stored the old way (before issue 27): its page shows its result and log.
-ARCHIVED = (
+ARCHIVED = gettext_noop(
     "This duel was stored the old way: here are its result and what happened, as they were "
     "when it was converted."
 )
+
+# -- Split UNO's words at the edge ---------------------------------------------------------------
+
+#: The rule sets (games.split_uno.PRESETS) and variants (VARIANTS) by their keys.
+RULESETS = {
+    # Translators: the name of a set of Split UNO rules.
+    "arbiter": pgettext_lazy("ruleset", "arbiter"),
+    # Translators: the name of a set of Split UNO rules (the tournament's own).
+    "tournament": pgettext_lazy("ruleset", "tournament"),
+    # Translators: the name of a set of Split UNO rules (as played on paper).
+    "paper": pgettext_lazy("ruleset", "paper"),
+    # Translators: the name of a set of Split UNO rules (the official ones).
+    "official": pgettext_lazy("ruleset", "official"),
+}
+VARIANTS = {
+    # Translators: a Split UNO variant: fewer cards, quicker games.
+    "speed": pgettext_lazy("variant", "speed"),
+    # Translators: a Split UNO variant: no challenge, no counters.
+    "hardcore": pgettext_lazy("variant", "hardcore"),
+    # Translators: a Split UNO variant: seats play in teams.
+    "team": pgettext_lazy("variant", "team"),
+}
+#: Split UNO's colours (games.split_uno.COLORS), named by a COLOR CHANGE.
+COLORS = {
+    "red": pgettext_lazy("colour", "red"),
+    "yellow": pgettext_lazy("colour", "yellow"),
+    "green": pgettext_lazy("colour", "green"),
+    "blue": pgettext_lazy("colour", "blue"),
+}
+#: A pending decision's name (the dealt view's ``decision``), as a heading says it.
+DECISIONS = {
+    "counter": pgettext_lazy("decision", "counter"),
+    "block_counter": pgettext_lazy("decision", "counter the BLOCK"),
+    "truth": pgettext_lazy("decision", "TRUTH"),
+    "dare": pgettext_lazy("decision", "DARE"),
+    "penalty": pgettext_lazy("decision", "penalty"),
+    "bonus": pgettext_lazy("decision", "streak bonus"),
+    "challenge": pgettext_lazy("decision", "challenge"),
+}
+
+
+def ruleset_label(key: str) -> str:
+    return str(RULESETS[key]) if key in RULESETS else key
+
+
+def variant_label(key: str) -> str:
+    return str(VARIANTS[key]) if key in VARIANTS else key
+
+
+def color_label(key: str) -> str:
+    return str(COLORS[key]) if key in COLORS else key
+
+
+def decision_label(key: str) -> str:
+    return str(DECISIONS[key]) if key in DECISIONS else key.replace("_", " ")
+
+
+def rules_words(ruleset: str) -> str:
+    """ "tournament rules"."""
+    return gettext("%(ruleset)s rules") % {"ruleset": ruleset_label(ruleset)}
+
+
+def you() -> str:
+    # Translators: the person, as a seat's heading or a team names them.
+    return pgettext("the person at the table", "You")
+
+
+def bot_label(seat: str, seats: int) -> str:
+    """The bot at ``seat`` as a page names it: "Bot" facing the person alone, else "Bot B"
+    (the stored name, practice.game.bot_name, stays English for the log)."""
+    if seats == 2:
+        # Translators: the one bot facing the person in a practice duel.
+        return pgettext("practice opponent", "Bot")
+    # Translators: a bot at a practice table, named by its seat letter (B to F).
+    return gettext("Bot %(seat)s") % {"seat": seat}
+
+
+def listing(names: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bo", "Ann, Bo and Cy"."""
+    names = [str(n) for n in names]
+    if len(names) <= 1:
+        return "".join(names)
+    # Translators: the last two of a list of names: "Ann, Bo and Cy".
+    return gettext("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def result_line(
@@ -51,22 +146,140 @@ def result_line(
     """The headline of a finished duel: "You win — …", "The bot wins — …", at more than two
     seats "Your team wins — …", "Bot C wins — …", "Bot B + Bot D win — …", or "Drawn — …".
     ``side_of_winner`` is the winning seat's team (the seat alone without teams)."""
-    how = finish_label(finish)
+    how = {"how": finish_label(finish)}
     if winner is None:
-        return f"Drawn — {how}."
+        return gettext("Drawn — %(how)s.") % how
     if not many:
-        return f"You win — {how}." if winner == "A" else f"{THE_BOT} wins — {how}."
+        if winner == "A":
+            return gettext("You win — %(how)s.") % how
+        return gettext("The bot wins — %(how)s.") % how
     if "A" in side_of_winner:
-        who = "Your team wins" if len(side_of_winner) > 1 else "You win"
-    else:
-        who = " + ".join(names[s] for s in side_of_winner)
-        who += " win" if len(side_of_winner) > 1 else " wins"
-    return f"{who} — {how}."
+        if len(side_of_winner) > 1:
+            return gettext("Your team wins — %(how)s.") % how
+        return gettext("You win — %(how)s.") % how
+    if len(side_of_winner) > 1:
+        # Translators: a team of bots won: "Bot B + Bot D win — forfeit."
+        return gettext("%(names)s win — %(how)s.") % {
+            "names": " + ".join(names[s] for s in side_of_winner),
+            **how,
+        }
+    return gettext("%(name)s wins — %(how)s.") % {"name": names[side_of_winner[0]], **how}
 
 
-#: What only the person sees of a log line: the cards their own hand gained or lost (the dealt
-#: view's private facts; docs/practice.md). ``{cards}`` and ``{card}`` are card labels.
-MINE_DREW = "You drew {cards}."
-MINE_TOOK = "You took {card} from {name}."
-MINE_LOST = "{name} took your {card}."
-MINE_HAND = "Your hand now: {cards}."
+def mine_drew(cards: str) -> str:
+    """What only the person sees of a log line: the cards their own hand gained or lost (the
+    dealt view's private facts; docs/practice.md). ``cards`` and ``card`` are card labels."""
+    return gettext("You drew %(cards)s.") % {"cards": cards}
+
+
+def mine_took(card: str, name: str) -> str:
+    return gettext("You took %(card)s from %(name)s.") % {"card": card, "name": name}
+
+
+def mine_lost(card: str, name: str) -> str:
+    return gettext("%(name)s took your %(card)s.") % {"card": card, "name": name}
+
+
+def mine_hand(cards: str) -> str:
+    return gettext("Your hand now: %(cards)s.") % {"cards": cards}
+
+
+def seats_words(seats: int) -> str:
+    return ngettext("%(n)s seat", "%(n)s seats", seats) % {"n": seats}
+
+
+# -- Trois and CPT-113's words at the edge -------------------------------------------------------
+
+#: Trois's seven colours (games.trois.cards.COLOURS), by the letter the cards carry.
+TROIS_COLOURS = {
+    "B": pgettext_lazy("colour", "blue"),
+    "G": pgettext_lazy("colour", "green"),
+    "Y": pgettext_lazy("colour", "yellow"),
+    "P": pgettext_lazy("colour", "purple"),
+    "O": pgettext_lazy("colour", "orange"),
+    "R": pgettext_lazy("colour", "red"),
+    "M": pgettext_lazy("colour", "magenta"),
+}
+#: CPT-113's four colours (games.cpt113.cards.COLOURS).
+CPT_COLOURS = {
+    "R": pgettext_lazy("colour", "red"),
+    "Y": pgettext_lazy("colour", "yellow"),
+    "G": pgettext_lazy("colour", "green"),
+    "B": pgettext_lazy("colour", "blue"),
+}
+
+
+def trois_colour(letter: str) -> str:
+    return str(TROIS_COLOURS[letter])
+
+
+def cpt_colour(letter: str) -> str:
+    return str(CPT_COLOURS[letter])
+
+
+def trois_label(card: str) -> str:
+    """``B7`` reads "blue 7"; a wildcard reads "the +2 wildcard" (games.trois.cards.label)."""
+    if card in ("+2", "+4"):
+        return gettext("the %(card)s wildcard") % {"card": card}
+    # Translators: a Trois card: its colour, then its number ("blue 7").
+    return gettext("%(colour)s %(number)s") % {"colour": trois_colour(card[0]), "number": card[1]}
+
+
+def cpt_label(card: str) -> str:
+    """``R3`` reads "red 3", ``BS`` "blue skip", ``W4`` "wild draw four"
+    (games.cpt113.cards.label)."""
+    if card == "W":
+        # Translators: a CPT-113 card (a classic UNO wild).
+        return gettext("wild")
+    if card == "W4":
+        # Translators: a CPT-113 card (a classic UNO wild draw four).
+        return gettext("wild draw four")
+    values = {"colour": cpt_colour(card[0])}
+    kind = card[1]
+    if kind.isdigit():
+        return gettext("%(colour)s %(number)s") % {**values, "number": kind}
+    if kind == "S":
+        # Translators: a CPT-113 card: a skip of that colour ("blue skip").
+        return gettext("%(colour)s skip") % values
+    if kind == "R":
+        # Translators: a CPT-113 card: a reverse of that colour ("blue reverse").
+        return gettext("%(colour)s reverse") % values
+    # Translators: a CPT-113 card: a draw two of that colour ("blue draw two").
+    return gettext("%(colour)s draw two") % values
+
+
+def numbered_bot(number: int) -> str:
+    """Trois's bots as the page names them (stored as "Bot 1", …: the log's names)."""
+    # Translators: one of the three bots of Trois: "Bot 1".
+    return gettext("Bot %(n)s") % {"n": number}
+
+
+def partner() -> str:
+    """CPT-113's bot partner (stored as "Partner": the log's name)."""
+    # Translators: the bot sharing the person's hand in CPT-113 (a name).
+    return pgettext("bot partner", "Partner")
+
+
+def group_name(letter: str) -> str:
+    """ "Group B" (games.cpt113.state.group_name)."""
+    # Translators: a group of two in CPT-113, named by its letter.
+    return gettext("Group %(letter)s") % {"letter": letter}
+
+
+def direction_label(direction: str) -> str:
+    if direction == "clockwise":
+        return gettext("clockwise")
+    if direction == "anticlockwise":
+        return gettext("anticlockwise")
+    return direction
+
+
+def game_result(winners: list[int], names: list[str]) -> str:
+    """The headline of a finished Trois or CPT-113 game (seat or group 0 is the person's)."""
+    if winners == [0]:
+        return gettext("You win!")
+    if 0 in winners:
+        return gettext("A tie — you share the win.")
+    if len(winners) == 1:
+        return gettext("%(name)s wins.") % {"name": names[winners[0]]}
+    return gettext("A tie between %(names)s.") % {"names": listing([names[w] for w in winners])}

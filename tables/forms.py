@@ -7,6 +7,7 @@ only refuse what is no table at all, with words, and bound every value (numbers 
 from typing import Any
 
 from django.http import QueryDict
+from django.utils.translation import gettext
 
 from core.errors import ServiceError
 from core.numbers import read_int
@@ -31,7 +32,7 @@ def new_table(post: QueryDict) -> dict[str, Any]:
     six rows of a name (and a team); the filled rows, in order, are the seats A, B, …"""
     ruleset = post.get("ruleset", "")
     if ruleset not in PRESETS:
-        raise NotAMove("Choose one of the rulesets offered.")
+        raise NotAMove(gettext("Choose one of the rulesets offered."))
     variants = [v for v in VARIANTS if post.get(f"variant_{v}") == "on"]
     rows = [
         (post.get(f"name_{i}", "")[: services.NAME_MAX * 4], post.get(f"team_{i}", ""))
@@ -40,7 +41,8 @@ def new_table(post: QueryDict) -> dict[str, Any]:
     filled = [(name, team) for name, team in rows if name.strip()]
     if not services.MIN_SEATS <= len(filled) <= services.MAX_SEATS:
         raise NotAMove(
-            f"Name {services.MIN_SEATS} to {services.MAX_SEATS} seats (empty rows are left out)."
+            gettext("Name %(min)s to %(max)s seats (empty rows are left out).")
+            % {"min": services.MIN_SEATS, "max": services.MAX_SEATS}
         )
     number_cards = None
     if post.get("number_cards", ""):
@@ -49,14 +51,16 @@ def new_table(post: QueryDict) -> dict[str, Any]:
         )
         if number_cards is None:
             raise NotAMove(
-                f"Number cards each: a whole number from 1 to {services.MAX_STARTING_NUMBER_CARDS}."
+                gettext("Number cards each: a whole number from 1 to %(max)s.")
+                % {"max": services.MAX_STARTING_NUMBER_CARDS}
             )
     action_cards = read_int(
         post.get("action_cards", "") or "0", lo=0, hi=services.MAX_STARTING_ACTION_CARDS
     )
     if action_cards is None:
         raise NotAMove(
-            f"Action cards each: a whole number from 0 to {services.MAX_STARTING_ACTION_CARDS}."
+            gettext("Action cards each: a whole number from 0 to %(max)s.")
+            % {"max": services.MAX_STARTING_ACTION_CARDS}
         )
     teams = None
     if "team" in variants:
@@ -64,7 +68,9 @@ def new_table(post: QueryDict) -> dict[str, Any]:
         for i, (_, raw) in enumerate(filled):
             team = read_int(raw, lo=1, hi=3)
             if team is None:
-                raise NotAMove(f"Put seat {LETTERS[i]} in team 1, 2 or 3.")
+                raise NotAMove(
+                    gettext("Put seat %(letter)s in team 1, 2 or 3.") % {"letter": LETTERS[i]}
+                )
             by_team.setdefault(team, []).append(LETTERS[i])
         teams = [by_team[k] for k in sorted(by_team)]
     return {

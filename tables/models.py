@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
+from .words import rules_words, versus
+
 
 class CasualTable(models.Model):
     owner = models.ForeignKey(
@@ -42,7 +44,13 @@ class CasualTable(models.Model):
 
     @property
     def title(self) -> str:
-        return " v ".join(self.seats)
+        """ "Ann v Bo v Cy", in the request's language."""
+        return versus(self.seats)
+
+    @property
+    def rules(self) -> str:
+        """ "official rules", in the request's language."""
+        return rules_words(self.ruleset)
 
     @property
     def letters(self) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db.models import Q, QuerySet
 from django.http import Http404
+from django.utils.translation import gettext, pgettext
 
 from duels import words as duel_words
 from duels.selectors import Choice, LogEntry, LogUpdate, ReplayView, Row, log_entry, log_update
@@ -35,7 +36,7 @@ def refereed_table(user: Any, table_id: int) -> CasualTable:
     existence is nobody else's business)."""
     table = CasualTable.objects.filter(pk=table_id).select_related("owner", "game").first()
     if table is None or not services.may_referee(user, table):
-        raise Http404("No such table.")
+        raise Http404(gettext(words.NO_SUCH_TABLE))
     return table
 
 
@@ -135,9 +136,17 @@ class TableView:
     @property
     def endings(self) -> list[Choice]:
         """A referee ending for every seat in play (RULES.md 6 and 11.7)."""
-        out = [Choice(f"forfeit_{s.letter}", f"{s.name} forfeits") for s in self.in_play]
-        out.append(Choice("time_limit", "Time limit: fewest number cards wins (equal: drawn)"))
-        out += [Choice(f"adjudicate_{s.letter}", f"Adjudicate to {s.name}") for s in self.in_play]
+        out = [
+            Choice(f"forfeit_{s.letter}", gettext("%(name)s forfeits") % {"name": s.name})
+            for s in self.in_play
+        ]
+        out.append(
+            Choice("time_limit", gettext("Time limit: fewest number cards wins (equal: drawn)"))
+        )
+        out += [
+            Choice(f"adjudicate_{s.letter}", gettext("Adjudicate to %(name)s") % {"name": s.name})
+            for s in self.in_play
+        ]
         return out
 
 
@@ -203,7 +212,7 @@ def console(table: CasualTable, after: Outcome | None = None) -> TableView:
     else:
         shown = _view(table.game, stored)
     if shown is None:
-        view.headline = "This table's record cannot be replayed"
+        view.headline = gettext("This table's record cannot be replayed")
         return view
     view.state = shown["state"]
     after = shown["next"] or {}
@@ -281,10 +290,11 @@ def _decision(table: CasualTable, awaiting: dict, seats: list[SeatView], active:
         other = by_letter.get(actor if actor != me.letter else target)
     if other is None:
         opponents = [s for s in me.targets]
-        other_name = opponents[0].label if len(opponents) == 1 else "Every opponent"
+        other_name = opponents[0].label if len(opponents) == 1 else gettext("Every opponent")
     else:
         other_name = other.name
-    card = CARD_LABELS.get(action.get("card", ""), "card")
+    # Translators: the card a decision answers, where the page cannot name it.
+    card = CARD_LABELS.get(action.get("card", ""), pgettext("the card a decision answers", "card"))
     return Decision(
         seat=me.letter,
         name=me.name,
@@ -300,7 +310,7 @@ def _headline(view: TableView) -> None:
     state = view.state or {}
     if view.decision:
         view.headline = view.decision.text
-        view.subline = "Only these choices, or ending the game, are possible now."
+        view.subline = gettext("Only these choices, or ending the game, are possible now.")
     elif view.playing:
         view.headline = words.round_headline(
             view.round_number,
@@ -308,7 +318,7 @@ def _headline(view: TableView) -> None:
             [s.name for s in view.in_play if s.blocked and not s.reveals],
             len(view.seats),
         )
-        view.subline = "Or play an action card."
+        view.subline = gettext("Or play an action card.")
     else:
         winner = state.get("winner")
         view.winner_seat = winner

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from core.errors import ServiceError
@@ -57,7 +58,7 @@ INTENT_MAX = 40
 
 class Conflict(ServiceError):
     def __init__(self) -> None:
-        super().__init__(words.CONFLICT, code="conflict")
+        super().__init__(gettext(words.CONFLICT), code="conflict")
 
 
 #: A casual table's game as every referee sees it (nothing is hidden at a refereed table).
@@ -79,17 +80,25 @@ def _new_token() -> tuple[str, str]:
 def seat_names(raw: Sequence[str]) -> list[str]:
     """The seats' names, each on one line, non-empty, bounded and different from the others."""
     if not MIN_SEATS <= len(raw) <= MAX_SEATS:
-        raise ServiceError(f"A table has {MIN_SEATS} to {MAX_SEATS} seats.")
+        raise ServiceError(
+            gettext("A table has %(min)s to %(max)s seats.") % {"min": MIN_SEATS, "max": MAX_SEATS}
+        )
     names = []
     for i, text in enumerate(raw):
         letter = chr(ord("A") + i)
-        name = clean_line(text, what=f"Seat {letter}'s name")
+        name = clean_line(text, what=gettext("Seat %(letter)s's name") % {"letter": letter})
         if not name:
-            raise ServiceError(f"Give seat {letter} a name.")
+            raise ServiceError(gettext("Give seat %(letter)s a name.") % {"letter": letter})
         if len(name) > NAME_MAX:
-            raise ServiceError(f"Seat {letter}'s name is longer than {NAME_MAX} characters.")
+            raise ServiceError(
+                gettext("Seat %(letter)s's name is longer than %(max)s characters.")
+                % {"letter": letter, "max": NAME_MAX}
+            )
         if name.casefold() in (n.casefold() for n in names):
-            raise ServiceError(f"Two seats are called {name}: give each seat its own name.")
+            raise ServiceError(
+                gettext("Two seats are called %(name)s: give each seat its own name.")
+                % {"name": name}
+            )
         names.append(name)
     return names
 
@@ -129,15 +138,21 @@ def _check_setup(
     action_cards: int,
 ) -> None:
     if ruleset not in PRESETS:
-        raise ServiceError("Choose one of the rulesets offered.")
+        raise ServiceError(gettext("Choose one of the rulesets offered."))
     if len(set(variants)) != len(variants) or any(v not in VARIANTS for v in variants):
-        raise ServiceError("Choose variants among those offered.")
+        raise ServiceError(gettext("Choose variants among those offered."))
     if ("team" in variants) != (teams is not None):
-        raise ServiceError("Teams go with the team variant: choose both or neither.")
+        raise ServiceError(gettext("Teams go with the team variant: choose both or neither."))
     if number_cards is not None and not 1 <= number_cards <= MAX_STARTING_NUMBER_CARDS:
-        raise ServiceError(f"Each seat starts with 1 to {MAX_STARTING_NUMBER_CARDS} number cards.")
+        raise ServiceError(
+            gettext("Each seat starts with 1 to %(max)s number cards.")
+            % {"max": MAX_STARTING_NUMBER_CARDS}
+        )
     if not 0 <= action_cards <= MAX_STARTING_ACTION_CARDS:
-        raise ServiceError(f"Each seat starts with 0 to {MAX_STARTING_ACTION_CARDS} action cards.")
+        raise ServiceError(
+            gettext("Each seat starts with 0 to %(max)s action cards.")
+            % {"max": MAX_STARTING_ACTION_CARDS}
+        )
 
 
 @transaction.atomic
@@ -167,7 +182,10 @@ def open_table(
     try:
         EngineDuel.new(ruleset, dict(zip(letters, seats, strict=True)), variants, options, teams)
     except EngineError as err:
-        raise ServiceError(f"The engine refuses this table: {err}.") from None
+        # Translators: the engine's own reason follows (in English: the engine's words).
+        raise ServiceError(
+            gettext("The engine refuses this table: %(reason)s.") % {"reason": err}
+        ) from None
     # One opening at a time per person, so the bound holds under two quick clicks.
     User.objects.select_for_update().filter(pk=owner.pk).first()
     header: dict[str, Any] = {
@@ -242,7 +260,7 @@ def may_referee(user: Any, table: CasualTable) -> bool:
 
 def _only_owner(table: CasualTable, actor: Any) -> None:
     if table.owner_id != getattr(actor, "pk", None):
-        raise ServiceError("Only the table's owner may do this.", code="forbidden")
+        raise ServiceError(gettext("Only the table's owner may do this."), code="forbidden")
 
 
 # Moves: through the table core's one write path ----------------------------------------------
@@ -280,7 +298,7 @@ def _table_policy(table_id: int) -> tuple[Callable[[], object], Policy]:
     def policy(game: Any, actor: Actor, command: Command) -> None:
         table = locked[0] if locked else None
         if table is None or table.game_id != game.pk or not may_referee(actor.user, table):
-            raise Hidden(words.NOT_YOURS)
+            raise Hidden(gettext(words.NOT_YOURS))
 
     return lock, policy
 
@@ -290,7 +308,7 @@ def _game_id(table_id: int, game_id: int | None) -> int:
     if game_id is None:
         game_id = CasualTable.objects.filter(pk=table_id).values_list("game_id", flat=True).first()
     if game_id is None:
-        raise Hidden(words.NOT_YOURS)
+        raise Hidden(gettext(words.NOT_YOURS))
     return game_id
 
 
@@ -333,7 +351,7 @@ def append_event(
         raise Conflict() from None
     except Illegal as err:
         if play_selectors.game_or_hidden(game_id).status == GameStatus.FINISHED:
-            raise ServiceError(words.GAME_OVER, code="closed") from None
+            raise ServiceError(gettext(words.GAME_OVER), code="closed") from None
         raise ServiceError(err.message, code="illegal") from None
 
 
@@ -384,7 +402,7 @@ def revoke_replay_link(*, table_id: int, actor: Any) -> None:
     table = CasualTable.objects.select_for_update().get(pk=table_id)
     _only_owner(table, actor)
     if not table.replay_token_hash:
-        raise ServiceError(words.NO_RECORD_LINK, code="closed")
+        raise ServiceError(gettext(words.NO_RECORD_LINK), code="closed")
     table.replay_token_hash = ""
     table.save(update_fields=["replay_token_hash"])
 
@@ -413,8 +431,10 @@ def invite_co_referee(*, table_id: int, actor: Any) -> str:
     _only_owner(table, actor)
     if _counted(table).count() >= MAX_CO_REFEREES:
         raise ServiceError(
-            f"A table has at most {MAX_CO_REFEREES} co-referees and open invitations: "
-            "revoke one first."
+            gettext(
+                "A table has at most %(max)s co-referees and open invitations: revoke one first."
+            )
+            % {"max": MAX_CO_REFEREES}
         )
     token, digest = _new_token()
     expires_at = timezone.now() + timedelta(days=settings.TABLE_INVITATION_DAYS)
@@ -428,7 +448,7 @@ def revoke_co_referee(*, table_id: int, actor: Any, invite_id: int) -> None:
     _only_owner(table, actor)
     invite = table.co_referees.filter(pk=invite_id, revoked_at=None).first()
     if invite is None:
-        raise ServiceError("That invitation is already revoked.", code="closed")
+        raise ServiceError(gettext("That invitation is already revoked."), code="closed")
     invite.revoked_at = timezone.now()
     invite.save(update_fields=["revoked_at"])
 
@@ -446,7 +466,7 @@ def _open_invitation(token: str, *, lock: bool = False) -> CoReferee:
         else None
     )
     if invite is None:
-        raise ServiceError(words.INVITATION_GONE, code="closed")
+        raise ServiceError(gettext(words.INVITATION_GONE), code="closed")
     if invite.expired:
         raise ServiceError(words.invitation_expired(invite.expires_at), code="expired")
     return invite
@@ -464,11 +484,11 @@ def accept_invitation(*, token: str, user: User) -> CasualTable:
     invite = _open_invitation(token, lock=True)
     table = invite.table
     if table.owner_id == user.pk:
-        raise ServiceError("This is your own table: send the invitation to someone else.")
+        raise ServiceError(gettext("This is your own table: send the invitation to someone else."))
     if CoReferee.objects.filter(
         table=table, user=user, accepted_at__isnull=False, revoked_at=None
     ).exists():
-        raise ServiceError("You already referee this table.")
+        raise ServiceError(gettext("You already referee this table."))
     invite.user = user
     invite.accepted_at = timezone.now()
     invite.save(update_fields=["user", "accepted_at"])

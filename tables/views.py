@@ -27,6 +27,7 @@ from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -69,7 +70,9 @@ def _console_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
         except Http404:
             if not request.htmx:
                 raise
-            response = HttpResponse("No such table.", status=404, content_type="text/plain")
+            response = HttpResponse(
+                gettext(words.NO_SUCH_TABLE), status=404, content_type="text/plain"
+            )
             response["HX-Refresh"] = "true"
             return response
 
@@ -96,8 +99,8 @@ def index(request: HttpRequest) -> HttpResponse:
         "tables/index.html",
         {
             "tables": selectors.tables_of(request.user),
-            "presets": PRESETS,
-            "variants": VARIANTS,
+            "presets": [(p, words.ruleset_label(p)) for p in PRESETS],
+            "variants": [(v, words.variant_label(v)) for v in VARIANTS],
             "rows": [
                 {
                     "i": i,
@@ -109,7 +112,7 @@ def index(request: HttpRequest) -> HttpResponse:
             "ruleset": request.POST.get("ruleset", "official"),
             "post_team": request.POST.get("variant_team") == "on",
             "error": error,
-            "keep_note": words.KEEP_NOTE.format(n=services.KEEP_TABLES),
+            "keep_note": words.keep_note(services.KEEP_TABLES),
             "keep": services.KEEP_TABLES,
             "max_numbers": services.MAX_STARTING_NUMBER_CARDS,
             "max_actions": services.MAX_STARTING_ACTION_CARDS,
@@ -129,13 +132,16 @@ def _context(
 ) -> dict[str, Any]:
     return {
         "table": view.table,
+        "table_line": words.table_line(
+            view.table.ruleset, view.table.variants, len(view.table.seats)
+        ),
         "view": view,
         "error": error,
         "notice": notice,
         "intent": services.new_intent(),  # this rendering's forms' idempotency key
         "is_owner": view.table.owner_id == request.user.pk,
         "keypad": KEYPAD,
-        "colors": COLORS,
+        "colors": [(c, words.color_label(c)) for c in COLORS],
         "poll_seconds": POLL_SECONDS,
         # Push (issue 28): a co-referee's move within a second; the poll slows meanwhile.
         "topic": f"game:{view.table.game_id}",
@@ -256,7 +262,7 @@ def _append(
             game_id=table.game_id,
         ),
         done,
-        words.ALREADY_RECORDED,
+        gettext(words.ALREADY_RECORDED),
     )
 
 
@@ -266,7 +272,7 @@ def _append(
 def move(request: HttpRequest, table_id: int) -> HttpResponse:
     data = request.POST.dict()
     data.setdefault("type", "")  # a post without a kind of move is none, never an ending
-    return _append(request, table_id, "move", data, "Move entered.")
+    return _append(request, table_id, "move", data, gettext("Move entered."))
 
 
 @_console_view
@@ -284,8 +290,8 @@ def undo(request: HttpRequest, table_id: int) -> HttpResponse:
             key=services.intent_key(request.POST.get("intent", "")),
             game_id=table.game_id,
         ),
-        "The last move is undone (it stays in the log, struck through).",
-        words.ALREADY_UNDONE,
+        gettext("The last move is undone (it stays in the log, struck through)."),
+        gettext(words.ALREADY_UNDONE),
         undo=True,
     )
 
@@ -297,7 +303,7 @@ def end(request: HttpRequest, table_id: int) -> HttpResponse:
     data = request.POST.dict()
     data.pop("type", None)  # an ending, whatever else is posted: `parse` reads one so
     data.setdefault("ending", "")
-    return _append(request, table_id, "end", data, "The game is ended.")
+    return _append(request, table_id, "end", data, gettext("The game is ended."))
 
 
 @require_GET
@@ -343,7 +349,7 @@ def _owned(request: HttpRequest, table_id: int) -> CasualTable:
     a co-referee knows the table, but sharing it is the owner's)."""
     table = _table(request, table_id)
     if table.owner_id != request.user.pk:
-        raise Http404("Only the owner shares a table.")
+        raise Http404(gettext("Only the owner shares a table."))
     return table
 
 
@@ -370,7 +376,7 @@ def share(request: HttpRequest, table_id: int) -> HttpResponse:
             return _sharing(request, _owned(request, table_id), replay_link=link)
         if action == "revoke_replay_link":
             services.revoke_replay_link(table_id=table.pk, actor=request.user)
-            done = words.RECORD_LINK_REVOKED
+            done = gettext(words.RECORD_LINK_REVOKED)
         elif action == "invite":
             token = services.invite_co_referee(table_id=table.pk, actor=request.user)
             link = request.build_absolute_uri(reverse("tables:invitation", args=[token]))
@@ -378,11 +384,11 @@ def share(request: HttpRequest, table_id: int) -> HttpResponse:
         elif action == "revoke_invite":
             invite_id = read_int(request.POST.get("invite", ""))
             if invite_id is None:
-                raise ServiceError("Say which invitation to revoke.")
+                raise ServiceError(gettext("Say which invitation to revoke."))
             services.revoke_co_referee(table_id=table.pk, actor=request.user, invite_id=invite_id)
-            done = "Revoked: that link and that co-referee no longer open the table."
+            done = gettext("Revoked: that link and that co-referee no longer open the table.")
         else:
-            raise ServiceError("That is not something this page does.")
+            raise ServiceError(gettext("That is not something this page does."))
     except ServiceError as err:
         return _sharing(
             request,
@@ -405,7 +411,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     try:
         if request.method == "POST":
             table = services.accept_invitation(token=token, user=request.user)
-            messages.success(request, "You now referee this table.")
+            messages.success(request, gettext("You now referee this table."))
             return HttpResponseRedirect(_console_url(table.pk))
         invite = services.invitation(token)
     except ServiceError as err:
@@ -425,10 +431,11 @@ def replay(request: HttpRequest, token: str) -> HttpResponse:
     """The record of a table whose owner made this link; 404 once it is revoked."""
     table = services.table_for_replay(token)
     if table is None:
-        raise Http404(words.RECORD_LINK_GONE)
+        raise Http404(gettext(words.RECORD_LINK_GONE))
     view = selectors.replay(table, read_int(request.GET.get("step", "")))
     template = "tables/replay.html" + ("#replay" if request.htmx else "")
-    response = render(request, template, {"table": table, "view": view})
+    line = words.table_line(table.ruleset, table.variants, len(table.seats))
+    response = render(request, template, {"table": table, "view": view, "table_line": line})
     patch_vary_headers(response, ["HX-Request"])
     response["Referrer-Policy"] = "no-referrer"  # the link is the key: never leak it onwards
     return response

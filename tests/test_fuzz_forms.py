@@ -433,6 +433,8 @@ FORMS: dict[str, Form] = {
     ),
     "login": Form("anonymous", fields={"username": "nobody", "password": "wrong"}),
     "logout": Form("player"),
+    # The language menu (issue 29): signed in, so the account's language is written too.
+    "set_language": Form("player", fields={"language": "es", "next": "/me/"}),
     "password_change": Form(
         "player",
         fields={"old_password": "x", "new_password1": "a long pass 42", "new_password2": "y"},

@@ -36,3 +36,17 @@ def test_the_release_reads_our_packages_and_templates_not_the_libraries(tmp_path
     (tmp_path / "templates").mkdir()
     settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": [tmp_path / "templates"]}]
     assert [p.name for p in source_folders(tmp_path)] == ["accounts", "core", "templates"]
+
+
+def test_the_release_follows_the_compiled_catalogues(tmp_path, settings):
+    from core.release import source_folders
+
+    (tmp_path / "locale" / "es" / "LC_MESSAGES").mkdir(parents=True)
+    settings.TEMPLATES = [{**settings.TEMPLATES[0], "DIRS": []}]
+    settings.LOCALE_PATHS = [tmp_path / "locale"]
+    assert [p.name for p in source_folders(tmp_path)] == ["locale"]
+    catalogue = tmp_path / "locale" / "es" / "LC_MESSAGES" / "django.mo"
+    catalogue.write_bytes(b"one")
+    first = digest_of([tmp_path / "locale"])
+    catalogue.write_bytes(b"two")
+    assert digest_of([tmp_path / "locale"]) != first

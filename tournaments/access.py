@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 
 from accounts.permissions import Action, can, can_view
 from core.rows import select_one
@@ -33,14 +34,14 @@ def tournament_view(action: Action) -> Callable:
             # more than the query.
             tournament = select_one(Tournament, where=(("slug", "="),), values=(slug,))
             if tournament is None:
-                raise Http404("No such tournament.")
+                raise Http404(_("No such tournament."))
             if not can_view(request.user, tournament):
                 # 404, not a sign-in prompt: an unpublished tournament's existence is private.
-                raise Http404("No such tournament.")
+                raise Http404(_("No such tournament."))
             if not can(request.user, action, tournament):
                 if not request.user.is_authenticated:
                     return redirect_to_login(request.get_full_path())
-                raise PermissionDenied("Your role in this tournament does not allow this.")
+                raise PermissionDenied(_("Your role in this tournament does not allow this."))
             return view(request, *args, tournament=tournament, **kwargs)
 
         return wrapped

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 from ninja import Field, Path, Router, Schema
 from ninja.responses import NinjaJSONEncoder
 from pydantic import TypeAdapter
@@ -160,15 +161,17 @@ def _load(request: HttpRequest, slug: SlugPath) -> Tournament:
     # The path is typed by anyone: a NUL or any other odd character is simply no tournament
     # (PostgreSQL would refuse a NUL in the query with an error, not a 404).
     if not SLUG.fullmatch(slug):
-        raise Http404("No such tournament.")
+        raise Http404(_("No such tournament."))
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_view(request.user, tournament):
-        raise Http404("No such tournament.")
+        raise Http404(_("No such tournament."))
     return tournament
 
 
 def _etag(tournament: Tournament) -> str:
-    return f'W/"{tournament.pk}-{tournament.standings_version}"'
+    # The labels (`title`, `status_label`, …) are in the request's language: an answer in one
+    # language is never taken for one in another (issue 29); the lean poll path gives the same.
+    return live_cache.api_tag(tournament.pk, tournament.standings_version)
 
 
 def _fresh(request: HttpRequest, tournament: Tournament) -> HttpResponse | None:
@@ -212,6 +215,7 @@ def _shared(request: HttpRequest, slug: SlugPath, endpoint: str, schema: Any, re
         return json.dumps(data, cls=NinjaJSONEncoder)
 
     answer = HttpResponse(
+        # One shared answer per language (live_cache.api_key): its labels are translated.
         live_cache.api_json(tournament, endpoint, render),
         content_type="application/json; charset=utf-8",
     )
@@ -299,7 +303,7 @@ def duel_record(request, slug: SlugPath, response: HttpResponse, duel_id: DuelPa
     def read(tournament: Tournament) -> dict:
         duel = _duel(tournament, duel_id)
         if duel.seat_a_id is None or duel.seat_b_id is None:
-            raise Http404("This duel has no players yet.")
+            raise Http404(_("This duel has no players yet."))
         return record_of(duel)
 
     return _answer(request, slug, response, read)

@@ -106,12 +106,18 @@ class LineChart:
         return range(1, self.played + 1)
 
     @property
+    def ends(self) -> str:
+        """Where each line ends, "Reds +4; Blues -3": names and numbers only, so that the
+        template puts it in a sentence of the page's language."""
+        return "; ".join(f"{line.label} {line.last:+d}" for line in self.lines)
+
+    @property
     def description(self) -> str:
-        """A sentence for the chart's `<desc>`: where each line ends."""
+        """A sentence for the chart's `<desc>`, in English (the template writes its own in the
+        page's language from `played` and `ends`)."""
         if self.empty:
             return "No round has been decided yet."
-        ends = "; ".join(f"{line.label} {line.last:+d}" for line in self.lines)
-        return f"After round {self.played}: {ends}."
+        return f"After round {self.played}: {self.ends}."
 
 
 def nice_step(span: float, target: int = 5) -> int:

@@ -6,20 +6,35 @@ from typing import Any
 
 from django import forms
 from django.forms.utils import flatatt
+from django.utils.functional import lazy
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from .models import ENTRANT_NAME_MAX, TOURNAMENT_NAME_MAX, TieBreakMode
 from .presentation import (
     ALL_ZONES_LABEL,
     COMMON_ZONES_LABEL,
     KEPT_ZONE_LABEL,
+    TIEBREAK_MODES,
     preset_label,
     variant_label,
     zone_label,
 )
 from .services.schedule import common_zones, default_zone, zone_aliases, zone_names
 from .services.setup import MAX_TIME_LIMIT_MINUTES, TOURNAMENT_PRESETS, TOURNAMENT_VARIANTS
+
+
+def _lazy_text(function: Any, *args: Any, **kwargs: Any) -> Any:
+    """`function(*args, **kwargs)` worded when shown, in the reader's language (a form's class
+    attributes are made once, at import)."""
+    return lazy(function, str)(*args, **kwargs)
+
+
+def _limit_help() -> str:
+    return _("Optional, 1 to %(max)s. Leave empty for no limit.") % {"max": MAX_TIME_LIMIT_MINUTES}
+
 
 # The settings a tournament is created with and later configured (services.setup.configure).
 SETTINGS = ("duel_preset", "variants", "tiebreak_mode", "shared_cards", "duel_time_limit_minutes")
@@ -28,37 +43,39 @@ SETTINGS = ("duel_preset", "variants", "tiebreak_mode", "shared_cards", "duel_ti
 class TournamentForm(forms.Form):
     """A new tournament: its name and the settings of TOURNAMENT.md (each has a default)."""
 
-    name = forms.CharField(max_length=TOURNAMENT_NAME_MAX, label="Tournament name")
+    name = forms.CharField(max_length=TOURNAMENT_NAME_MAX, label=gettext_lazy("Tournament name"))
     duel_preset = forms.ChoiceField(
-        label="Duel rules",
+        label=gettext_lazy("Duel rules"),
         initial="tournament",
-        choices=[(p, preset_label(p, note=True)) for p in TOURNAMENT_PRESETS],
-        help_text="Every duel is refereed under these rules, with two seats and no truth or dare.",
+        choices=[(p, _lazy_text(preset_label, p, note=True)) for p in TOURNAMENT_PRESETS],
+        help_text=gettext_lazy(
+            "Every duel is refereed under these rules, with two seats and no truth or dare."
+        ),
     )
     variants = forms.MultipleChoiceField(
-        label="Variants",
+        label=gettext_lazy("Variants"),
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        choices=[(v, variant_label(v, note=True)) for v in TOURNAMENT_VARIANTS],
+        choices=[(v, _lazy_text(variant_label, v, note=True)) for v in TOURNAMENT_VARIANTS],
     )
     tiebreak_mode = forms.ChoiceField(
-        label="Tie-breaks for the top four",
-        choices=TieBreakMode.choices,
+        label=gettext_lazy("Tie-breaks for the top four"),
+        choices=[(v, TIEBREAK_MODES.get(v, label)) for v, label in TieBreakMode.choices],
         initial=TieBreakMode.FULL,
         widget=forms.RadioSelect,
     )
     shared_cards = forms.BooleanField(
-        label="Shared action cards",
+        label=gettext_lazy("Shared action cards"),
         required=False,
         initial=True,
-        help_text="A player may give one action card to a group-mate after a duel.",
+        help_text=gettext_lazy("A player may give one action card to a group-mate after a duel."),
     )
     duel_time_limit_minutes = forms.IntegerField(
-        label="Duel time limit (minutes)",
+        label=gettext_lazy("Duel time limit (minutes)"),
         required=False,
         min_value=1,
         max_value=MAX_TIME_LIMIT_MINUTES,
-        help_text=f"Optional, 1 to {MAX_TIME_LIMIT_MINUTES}. Leave empty for no limit.",
+        help_text=_lazy_text(_limit_help),
     )
 
     def settings(self) -> dict[str, Any]:
@@ -70,7 +87,9 @@ class TournamentForm(forms.Form):
         }
 
 
-ZONE_HELP = "The venue's: start times are typed in it, the big screen's clock shows it."
+ZONE_HELP = gettext_lazy(
+    "The venue's: start times are typed in it, the big screen's clock shows it."
+)
 
 
 def zone_choices(current: str = "") -> list[tuple[str, list[tuple[str, str]]]]:
@@ -102,7 +121,9 @@ class ZoneSelect(forms.Select):
 
     def render(self, name: str, value: Any, attrs: Any = None, renderer: Any = None) -> SafeString:
         chosen = str(value[0] if isinstance(value, list | tuple) and value else value or "")
-        choices = tuple((g, tuple((str(v), str(x)) for v, x in opts)) for g, opts in self.choices)
+        choices = tuple(
+            (str(g), tuple((str(v), str(x)) for v, x in opts)) for g, opts in self.choices
+        )
         options = _zone_options(choices)
         if chosen:  # the first option of that value (a common zone is listed twice)
             plain = f'<option value="{escape(chosen)}">'
@@ -116,7 +137,10 @@ class ZoneSelect(forms.Select):
 
 def zone_field(*, attrs: dict[str, str] | None = None, **kwargs: Any) -> forms.ChoiceField:
     return forms.ChoiceField(
-        label="Time zone", help_text=ZONE_HELP, widget=ZoneSelect(attrs=attrs), **kwargs
+        label=gettext_lazy("Time zone"),
+        help_text=ZONE_HELP,
+        widget=ZoneSelect(attrs=attrs),
+        **kwargs,
     )
 
 
@@ -138,8 +162,9 @@ class NewTournamentForm(TournamentForm):
             attrs=attrs,
             required=False,  # a post without it (a script) gets the default
         )
-        self.fields["time_zone"].help_text = ZONE_HELP + (
-            " Set from this device when it says which; change it later on Schedule."
+        self.fields["time_zone"].help_text = _(
+            "The venue's: start times are typed in it, the big screen's clock shows it. Set "
+            "from this device when it says which; change it later on Schedule."
         )
         self.order_fields(self.field_order)
 
@@ -148,4 +173,4 @@ class NewTournamentForm(TournamentForm):
 
 
 class EntrantForm(forms.Form):
-    name = forms.CharField(max_length=ENTRANT_NAME_MAX, label="Player name")
+    name = forms.CharField(max_length=ENTRANT_NAME_MAX, label=gettext_lazy("Player name"))

@@ -8,7 +8,15 @@ nothing that differs by role: whoever may see the page sees the same partial), a
 JSON. Whole pages are never cached: each carries its own nonce, token and menu.
 
 Keys carry the tournament's version (and, for "now playing", the digest of the open duels),
-so a change needs no invalidation: the next version is another key. A fragment is rendered
+so a change needs no invalidation: the next version is another key.
+
+Every part is rendered in a language (issue 29), and everything that carries one is keyed by
+it: a tag names its language (`in_language`: the source language's tags are as they were,
+another's end in "-<code>"), so the cache keys, the 304s and the pages' pushed parts of two
+languages never meet; a push topic names it too (`public_topic`), and the API's JSON is keyed
+by it. The language is the one active when the part is rendered: the request's
+(LocaleMiddleware: the language cookie, then Accept-Language; the lean poll path reads it by
+the same rule), or, in the worker, each language's in turn (`warm`). A fragment is rendered
 ahead by the Celery task that runs after a result commits (`warm`), or by the first request
 that misses, under a lock, while the others wait for its copy.
 """
@@ -19,9 +27,10 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from core import push, shared_cache
 from core.http import live_attrs
@@ -30,6 +39,7 @@ from core.release import release
 from .models import Tournament
 from .selectors_public import bracket, groups, home, lines, rounds, standings, tiebreaks, watch
 from .selectors_public.lines import etag, live_fingerprint
+from .selectors_public.screen import screen_language
 from .selectors_schedule import venue
 
 FRAGMENT_SECONDS = 600  # a version's fragments are dead once it moves on: let them expire
@@ -64,14 +74,48 @@ def api_links(tournament: Tournament) -> dict[str, str]:
     }
 
 
+# -- languages (issue 29) ---------------------------------------------------------------------
+
+
+def languages() -> list[str]:
+    """The site's languages (settings.LANGUAGES), the source language first."""
+    codes = [code for code, _ in settings.LANGUAGES]
+    return sorted(codes, key=lambda code: code != settings.LANGUAGE_CODE)
+
+
+def language() -> str:
+    """The active language, as what is rendered now is keyed by: the code LocaleMiddleware
+    activated (one of the site's, or a test's pseudo-language: keyed apart too)."""
+    return translation.get_language() or settings.LANGUAGE_CODE
+
+
+def in_language(tag: str, code: str | None = None) -> str:
+    """The tag of a part rendered in `code` (the active language by default): the source
+    language's tag as it was, another's with "-<code>" at its end ('"t3-v12-es"')."""
+    code = code or language()
+    if code == settings.LANGUAGE_CODE:
+        return tag
+    return f'{tag[:-1]}-{code}"' if tag.endswith('"') else f"{tag}-{code}"
+
+
+def tag_language(tag: str) -> str:
+    """The language a tag names (`in_language`), the source language if it names none."""
+    bare = tag.strip().removeprefix("W/").strip('"')
+    for code in languages()[1:]:
+        if bare.endswith(f"-{code}"):
+            return code
+    return settings.LANGUAGE_CODE
+
+
 # -- tags ---------------------------------------------------------------------------------
 
 
-def page_tag(tournament: Tournament, page: str) -> str:
+def page_tag(tournament: Tournament, page: str, fingerprint: str | None = None) -> str:
+    """A page's tag; `fingerprint`, the open duels' digest if already read (saves a query)."""
     if page == "home":
         # Duels starting and moving do not bump the version: now playing needs the open duels.
-        return etag(tournament, live_fingerprint(tournament))
-    return etag(tournament)
+        return in_language(etag(tournament, fingerprint or live_fingerprint(tournament)))
+    return in_language(etag(tournament))
 
 
 def screen_tag(tournament: Tournament, panel: str, fingerprint: str | None = None) -> str:
@@ -80,10 +124,10 @@ def screen_tag(tournament: Tournament, panel: str, fingerprint: str | None = Non
         # A call bumps the version; the minute matters too, as "next" drops past starts.
         minute = timezone.now().strftime("%Y%m%d%H%M")
         fingerprint = fingerprint or live_fingerprint(tournament)
-        return etag(tournament, f"call-{minute}-{fingerprint}")
+        return in_language(etag(tournament, f"call-{minute}-{fingerprint}"))
     if panel == "now":
-        return etag(tournament, "now-" + (fingerprint or live_fingerprint(tournament)))
-    return etag(tournament, panel)
+        return in_language(etag(tournament, "now-" + (fingerprint or live_fingerprint(tournament))))
+    return in_language(etag(tournament, panel))
 
 
 def _identity(tournament: Tournament) -> str:
@@ -94,12 +138,20 @@ def _identity(tournament: Tournament) -> str:
 
 def fragment_key(identity: str, name: str, tag: str) -> str:
     """The cache key of a shared part (`name`: a page, or "screen-<panel>") for a tag, as
-    this release renders it."""
+    this release renders it (the tag names the language: `in_language`)."""
     return f"live:{release()}:{identity}:{name}:{tag.strip(chr(34))}"
 
 
-def api_key(identity: str, endpoint: str, version: int) -> str:
-    return f"api:{release()}:{identity}:{endpoint}:v{version}"
+def api_key(identity: str, endpoint: str, version: int, code: str | None = None) -> str:
+    """The cache key of an API answer's JSON, in a language (the active one by default):
+    its human-readable fields (`title`, `status_label`…) are translated."""
+    return f"api:{release()}:{identity}:{endpoint}:v{version}:{code or language()}"
+
+
+def api_tag(pk: int, version: int, code: str | None = None) -> str:
+    """The API's ETag for a version, in a language (`in_language`): what tournaments.api and
+    the lean poll path both give."""
+    return in_language(f'W/"{pk}-{version}"', code)
 
 
 def _key(tournament: Tournament, name: str, tag: str) -> str:
@@ -109,19 +161,25 @@ def _key(tournament: Tournament, name: str, tag: str) -> str:
 # -- push (issue 28) -------------------------------------------------------------------------
 
 
-def public_topic(tournament: Tournament, part: str) -> str:
-    """The push topic of a public part (a page's `live` partial, a big-screen panel): its
-    messages carry the part itself, rendered once for every spectator."""
-    return f"public:{tournament.slug}:{part}"
+def public_topic(tournament: Tournament, part: str, code: str | None = None) -> str:
+    """The push topic of a public part (a page's `live` partial, a big-screen panel) in a
+    language (the active one by default): its messages carry the part itself, rendered once
+    for every spectator of that language. The source language's topic is
+    `public:<slug>:<part>`, another's `public:<slug>:<part>:<code>`."""
+    code = code or language()
+    topic = f"public:{tournament.slug}:{part}"
+    return topic if code == settings.LANGUAGE_CODE else f"{topic}:{code}"
 
 
 def page_push(tournament: Tournament, parts: list[str]) -> dict[str, str] | None:
-    """The `push` of a whole public page (base.html), for the parts it shows."""
+    """The `push` of a whole public page (base.html), for the parts it shows, in the
+    language it is shown in."""
     return push.stream(public_topic(tournament, part) for part in parts)
 
 
 def push_parts(tournament: Tournament, parts: dict[str, tuple[str, str]]) -> int:
-    """Sends each public part's fragment (part → (tag, html)) to its streams; how many went."""
+    """Sends each public part's fragment (part → (tag, html)), rendered in the active
+    language, to the streams of that language; how many went."""
     sent = 0
     for part, (tag, html) in parts.items():
         if push.send(public_topic(tournament, part), tag, html, order=tournament.standings_version):
@@ -191,7 +249,7 @@ def _render_screen(tournament: Tournament, panel: str, tag: str) -> str:
 
 def nav_key(tournament: Tournament, page: str) -> str:
     # The version alone: whatever the nav shows (the slug, the published flag) bumps it.
-    return _key(tournament, f"nav-{page}", etag(tournament))
+    return _key(tournament, f"nav-{page}", in_language(etag(tournament)))
 
 
 def page_fragment(tournament: Tournament, page: str, tag: str) -> str:
@@ -252,7 +310,8 @@ def public_tournament(slug: str, page: str = "") -> tuple[Tournament, dict[str, 
     tag = f'"t{pk}-v{version}"'  # what etag gives the row: checked below
     parts = []
     if page in VERSION_TAGGED:
-        parts = [fragment_key(identity, page, tag), fragment_key(identity, f"nav-{page}", tag)]
+        shown = in_language(tag)  # the parts in the request's language
+        parts = [fragment_key(identity, page, shown), fragment_key(identity, f"nav-{page}", shown)]
     found = shared_cache.get_many_versioned([row, *parts])
     tournament = found.pop(row, None)
     if not isinstance(tournament, Tournament) or (tournament.pk, tournament.slug) != (pk, slug):
@@ -339,45 +398,93 @@ def api_json(tournament: Tournament, endpoint: str, render: Callable[[], str]) -
     return shared_cache.render_once(key, render, FRAGMENT_SECONDS)
 
 
+def wanted(tournament: Tournament, parts: list[str]) -> dict[str, list[str]]:
+    """Part → the languages to render it in ahead (`warm`, `push_playing`): the source
+    language always (its copy serves the crowd's polls, as before languages), and another
+    language where an open page follows that part's topic in it (issue 29).
+
+    The stream servers mark the public topics their open streams follow (`core.push.followed`,
+    kept fresh every `core.streams.FOLLOW_REFRESH` seconds): one read for every part and
+    language. A language nobody watches costs nothing; a poll in it renders its part once
+    (`render_once`), as every part was rendered before the worker did it ahead. Without push,
+    or when the marks cannot be read, the source language only: nothing would be pushed.
+    A big-screen panel of a tournament with a language of its own (`screen_language`: every
+    screen shows it, whatever its browser's) is rendered in that language alone.
+    """
+    source, others = settings.LANGUAGE_CODE, languages()[1:]
+    screen = screen_language(tournament)
+    topics = {
+        (part, code): public_topic(tournament, part, code) for part in parts for code in others
+    }
+    found = push.followed(list(topics.values())) if others else None
+    return {
+        # The big screen in the tournament's language, when it has one: that language only.
+        part: [screen]
+        if screen and part.startswith("screen-")
+        else [source, *(code for code in others if found and topics[part, code] in found)]
+        for part in parts
+    }
+
+
 def warm(tournament: Tournament) -> int:
     """Render ahead what spectators will ask for after a change (run by a task after commit),
     so their polls find it in the cache, and push each part to the pages that show it (issue
     28) as soon as it is rendered: the pages rendered last no longer wait for the others
-    (about 100 ms at the tail of a result, measured). Returns how many fragments were looked
-    at."""
+    (about 100 ms at the tail of a result, measured). Each part in the source language, and
+    in each other language an open page shows it in (`wanted`), the languages of one part
+    one after the other (a part reaches every language's pages at about the same moment).
+    Returns how many fragments were looked at."""
     pushing = push.enabled()
+    fingerprint = live_fingerprint(tournament)  # read once for every language
+    screens = [f"screen-{panel}" for panel in SCREEN_PANELS]
+    codes = wanted(tournament, [*PAGES, *screens]) if pushing else {}
     done = 0
     for page in PAGES:
-        tag = page_tag(tournament, page)
-        found = page_parts(tournament, page, tag)  # and the row, the version
-        if found is not None and pushing:
-            push_parts(tournament, {page: (tag, found[0])})
-        done += 2
+        for code in codes.get(page, [settings.LANGUAGE_CODE]):
+            with translation.override(code):
+                tag = page_tag(tournament, page, fingerprint)
+                found = page_parts(tournament, page, tag)  # and the row, the version
+                if found is not None and pushing:
+                    push_parts(tournament, {page: (tag, found[0])})
+            done += 2
     for panel in SCREEN_PANELS:
-        tag = screen_tag(tournament, panel)
-        html = screen_fragment(tournament, panel, tag)
-        if pushing:
-            push_parts(tournament, {f"screen-{panel}": (tag, html)})
-        done += 1
+        for code in codes.get(f"screen-{panel}", [settings.LANGUAGE_CODE]):
+            with translation.override(code):
+                tag = screen_tag(tournament, panel, fingerprint)
+                html = screen_fragment(tournament, panel, tag)
+                if pushing:
+                    push_parts(tournament, {f"screen-{panel}": (tag, html)})
+            done += 1
     remember_version(tournament)
     return done
 
 
 def push_playing(tournament: Tournament, duel_id: int | None = None) -> int:
     """A running duel moved (no new version): the parts that show it, pushed (issue 28) —
-    now playing on the live page and the big screen, and the duel's own watch page."""
-    parts = {}
+    now playing on the live page and the big screen, and the duel's own watch page — in the
+    source language and in each other language an open page shows them in (`wanted`)."""
     duel = lines.duel_queryset(tournament=tournament, pk=duel_id).first() if duel_id else None
+    fingerprint = live_fingerprint(tournament)
+    names = ["home", "screen-now", "screen-call"]
     if duel is not None:
-        tag = watch_tag(tournament, duel)
-        parts[f"watch-{duel.pk}"] = (tag, watch_fragment(tournament, duel, tag))
-    for page in ("home",):
-        tag = page_tag(tournament, page)
-        parts[page] = (tag, page_fragment(tournament, page, tag))
-    for panel in ("now", "call"):
-        tag = screen_tag(tournament, panel)
-        parts[f"screen-{panel}"] = (tag, screen_fragment(tournament, panel, tag))
-    return push_parts(tournament, parts)
+        names.insert(0, f"watch-{duel.pk}")
+    codes = wanted(tournament, names)
+    sent = 0
+    for name in names:
+        for code in codes[name]:
+            with translation.override(code):
+                if name == "home":
+                    tag = page_tag(tournament, name, fingerprint)
+                    html = page_fragment(tournament, name, tag)
+                elif name.startswith("screen-"):
+                    panel = name.removeprefix("screen-")
+                    tag = screen_tag(tournament, panel, fingerprint)
+                    html = screen_fragment(tournament, panel, tag)
+                else:
+                    tag = watch_tag(tournament, duel)
+                    html = watch_fragment(tournament, duel, tag)
+                sent += push_parts(tournament, {name: (tag, html)})
+    return sent
 
 
 # -- the public version, for the lean poll path ---------------------------------------------
@@ -482,7 +589,7 @@ def watch_tag(tournament: Tournament, duel: Any) -> str:
     and the duel's own revision (every move and every undo adds one; moves do not bump the
     version), with its status and table (a digest: the table is typed text)."""
     digest = hashlib.blake2s(repr((duel.status, duel.table)).encode(), digest_size=4).hexdigest()
-    return etag(tournament, f"watch{duel.pk}-r{duel.revision}-{digest}")
+    return in_language(etag(tournament, f"watch{duel.pk}-r{duel.revision}-{digest}"))
 
 
 def watch_context(tournament: Tournament, duel: Any, tag: str) -> dict[str, Any]:

@@ -24,6 +24,16 @@ unpublication included, takes the full path — in another web process, a poll h
 tag may still get a 304 for up to a second, never a part. A cache that cannot be reached is
 no copy: the full path answers.
 
+The language (issue 29): this runs before LocaleMiddleware, and reads the request's language
+by the same rule (`translation.get_language_from_request`: the language cookie, then
+Accept-Language, then the source language). A tag names its language (`live_cache.in_language`)
+and the shared part is the one rendered in it, so a poll holding another language's tag is
+never answered 304, nor with another language's part; every answer varies on Accept-Language
+and Cookie, and says its Content-Language, as LocaleMiddleware's would. A big-screen panel is
+rendered in the language of the screen's page, which need not be its browser's (a tournament
+may set the screen's language): a panel poll holding a tag of another language than the
+request's goes to the full path, whose view knows the screen's language.
+
 A pushed fetch (issue 28: a page told of a new version by its stream, static/js/live.js)
 carries that version in X-Push-Version: no copy older than it answers — neither this
 process's second-old one nor the shared cache's (written at the same commit as the push, so
@@ -35,13 +45,26 @@ import re
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.signals import setting_changed
+from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 
 from core import shared_cache
 from core.http import cache_headers, not_modified
 
-from .live_cache import Entry, api_key, fragment_key, read_entry, recent_entry
+from .live_cache import (
+    Entry,
+    api_key,
+    api_tag,
+    fragment_key,
+    in_language,
+    languages,
+    read_entry,
+    recent_entry,
+    tag_language,
+)
 
 SLUG = r"(?P<slug>[-a-zA-Z0-9_]{1,140})"
 VERSION_PAGES = r"(?P<page>standings|groups|rounds|tiebreaks|bracket)"
@@ -88,9 +111,10 @@ class LeanPollMiddleware:
         # An unchanged poll is answered from this process's copy of the version, a second old
         # at most (`live_cache.recent_entry`: only a 304 may come from it); anything else
         # asks the shared cache.
-        found = self.current(request, recent) if held else None
+        code = request_language(request)
+        found = self.current(request, recent, code, held) if held else None
         if found is None or found[0] != held:
-            found = self.current(request, shared)
+            found = self.current(request, shared, code, held)
         if found is None:
             return None
         tag, key, api = found
@@ -99,7 +123,8 @@ class LeanPollMiddleware:
         except Exception:  # noqa: BLE001 - DisallowedHost and the like: the full path answers
             return None
         if held == tag:
-            return self.api_not_modified(tag) if api else not_modified(tag)
+            response = self.api_not_modified(tag) if api else not_modified(tag)
+            return in_words(response, code)
         if request.method != "GET":
             return None  # a HEAD for a new version: the full path (it strips the body)
         body = shared_cache.get(key)
@@ -110,36 +135,43 @@ class LeanPollMiddleware:
             response["ETag"] = tag
             response["Cache-Control"] = "no-cache"
             patch_vary_headers(response, ["Cookie"])
-            return response
+            return in_words(response, code)
         response = HttpResponse(body)
         response["ETag"] = tag
         cache_headers(response, fragment=True)
-        return response
+        return in_words(response, code)
 
     def current(
-        self, request: HttpRequest, entry_of: Callable[[str], Entry | None]
+        self,
+        request: HttpRequest,
+        entry_of: Callable[[str], Entry | None],
+        code: str,
+        held: str | None,
     ) -> tuple[str, str, bool] | None:
-        """The tag the full path would give this request now, the cache key of its shared
-        answer, and whether it is the API's, from the version `entry_of` gives; or None."""
+        """The tag the full path would give this request now (in the language `code`), the
+        cache key of its shared answer, and whether it is the API's, from the version
+        `entry_of` gives; or None."""
         path = request.path_info
         if request.headers.get("HX-Request") == "true":
             if (match := PAGE.fullmatch(path)) and not request.GET:
                 if entry := entry_of(match["slug"]):
                     pk, version, identity = entry
-                    tag = f'"t{pk}-v{version}"'
+                    tag = in_language(f'"t{pk}-v{version}"', code)
                     return tag, fragment_key(identity, match["page"], tag), False
             elif (match := SCREEN.fullmatch(path)) and list(request.GET) == ["panel"]:
                 panel = request.GET["panel"]
+                if held is None or tag_language(held) != code:
+                    return None  # the screen's own language may not be the browser's
                 if panel in SCREEN_PANELS and (entry := entry_of(match["slug"])):
                     pk, version, identity = entry
-                    tag = f'"t{pk}-v{version}-{panel}"'
+                    tag = in_language(f'"t{pk}-v{version}-{panel}"', code)
                     return tag, fragment_key(identity, f"screen-{panel}", tag), False
             return None
         match = API.fullmatch(path)
         if match and not request.GET and (entry := entry_of(match["slug"])):
             pk, version, identity = entry
             endpoint = match["page"] or "summary"
-            return f'W/"{pk}-{version}"', api_key(identity, endpoint, version), True
+            return api_tag(pk, version, code), api_key(identity, endpoint, version, code), True
         return None
 
     @staticmethod
@@ -149,3 +181,45 @@ class LeanPollMiddleware:
         response["ETag"] = tag
         patch_vary_headers(response, ["Cookie"])
         return response
+
+
+# The language of a cookie and Accept-Language pair, as worked out last time: Django's rule
+# costs 5-50 µs (a language it lacks is looked for in every catalogue each time), a tenth of
+# a lean 304. Bounded like every copy kept here; an odd header is not kept.
+_languages: dict[tuple[str, str], str] = {}
+
+
+@receiver(setting_changed)
+def _languages_changed(*, setting: str, **kwargs: object) -> None:
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LANGUAGE_COOKIE_NAME", "LOCALE_PATHS"):
+        _languages.clear()  # a test's other languages (Django clears its own caches too)
+
+
+def request_language(request: HttpRequest) -> str:
+    """The language LocaleMiddleware will activate for this request (issue 29): the language
+    cookie, then Accept-Language, then the source language."""
+    key = (
+        request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, ""),
+        request.META.get("HTTP_ACCEPT_LANGUAGE", ""),
+    )
+    code = _languages.get(key)
+    if code is None:
+        code = translation.get_language_from_request(request)
+        # Only the site's languages are kept (a test's pseudo-language is not one).
+        if code in languages() and len(key[0]) + len(key[1]) <= 200:
+            if len(_languages) >= 1000:
+                _languages.clear()
+            _languages[key] = code
+    return code
+
+
+def in_words(response: HttpResponse, code: str) -> HttpResponse:
+    """What LocaleMiddleware adds to every answer of the full path: the language varies by
+    Accept-Language (and by the language cookie: every answer here varies on Cookie)."""
+    vary = response.get("Vary", "")  # HX-Request and Cookie already (cache_headers and the API's)
+    if "Cookie" not in vary:
+        patch_vary_headers(response, ["Cookie"])
+        vary = response["Vary"]
+    response["Vary"] = f"{vary}, Accept-Language" if vary else "Accept-Language"
+    response["Content-Language"] = code
+    return response

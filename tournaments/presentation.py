@@ -11,7 +11,9 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from django.utils.translation import ngettext
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from duels.words import PAGE_OUT_OF_DATE, finish_label
 
@@ -25,6 +27,7 @@ __all__ = [
     "round_state_label",
     "rules_text",
     "stage_label",
+    "stage_name",
     "table_label",
     "title_of",
     "variant_label",
@@ -34,20 +37,39 @@ _TIEBREAK_KEY = re.compile(r"-r(\d+)-m(\d+)$")
 # "Replay" means one thing only: the rematch of a duel that ended without a winner. The page
 # that steps through a played duel is its "Record" (templates: "Record", "Watch the record").
 KIND_LABELS = {
-    "group": "Group round",
-    "replay": "Replay",
-    "tie_break": "Tie-break",
-    "playoff": "Playoff",
+    "group": gettext_lazy("Group round"),
+    "replay": gettext_lazy("Replay"),
+    "tie_break": gettext_lazy("Tie-break"),
+    "playoff": gettext_lazy("Playoff"),
 }
+# The playoff stages' names (tournaments.format keeps their English names for its own use: it
+# imports nothing of Django); every page names them through `stage_name`.
+STAGE_LABELS = {
+    fmt.Q1: gettext_lazy("Qualifier 1"),
+    fmt.E1: gettext_lazy("Eliminator"),
+    fmt.Q2: gettext_lazy("Qualifier 2"),
+    fmt.GF: gettext_lazy("Grand Final"),
+}
+
+
+def stage_name(stage: str, default: str = "") -> str:
+    """A playoff stage's name in the reader's language: "Qualifier 1" for "Q1"."""
+    label = STAGE_LABELS.get(stage)
+    return str(label) if label is not None else default
 
 
 def stage_label(kind: str, stage: str) -> str:
     """A tie-break or playoff stage in words: "Tie-break round 1, match 2", "Qualifier 1"."""
     if kind == "playoff":
-        return fmt.STAGE_NAMES.get(stage, "Playoff")
+        return stage_name(stage, _("Playoff"))
     if kind == "tie_break":
         found = _TIEBREAK_KEY.search(stage or "")
-        return f"Tie-break round {found[1]}, match {found[2]}" if found else "Tie-break"
+        if not found:
+            return _("Tie-break")
+        return _("Tie-break round %(round)s, match %(match)s") % {
+            "round": found[1],
+            "match": found[2],
+        }
     return ""
 
 
@@ -59,9 +81,17 @@ def title_of(kind: str, stage: str, round_number: int | None, *, replay: bool = 
     replay has its own kind; a drawn tie-break or playoff duel's rematch keeps its kind and
     stage and is told by `replay` (the duel's `replay_of`), so the room sees it is a rematch."""
     if kind in ("group", "replay") and round_number:
-        return f"Group round {round_number}" + (" (replay)" if kind == "replay" else "")
-    title = stage_label(kind, stage) or KIND_LABELS.get(kind, kind.replace("_", " ").capitalize())
-    return f"{title} (replay)" if replay and kind in ("tie_break", "playoff") else title
+        if kind == "replay":
+            return _("Group round %(number)s (replay)") % {"number": round_number}
+        return _("Group round %(number)s") % {"number": round_number}
+    label = KIND_LABELS.get(kind)
+    title = stage_label(kind, stage) or (
+        str(label) if label is not None else kind.replace("_", " ").capitalize()
+    )
+    if replay and kind in ("tie_break", "playoff"):
+        # Translators: a drawn tie-break or playoff duel's rematch, e.g. "Qualifier 1 (replay)".
+        return _("%(title)s (replay)") % {"title": title}
+    return title
 
 
 def duel_title(duel: Any) -> str:
@@ -89,27 +119,30 @@ def table_label(table: str | None) -> str:
         return ""
     found = _TABLE_WORD.fullmatch(name)
     if found:
-        return f"Table {found[1]}" if found[1] else "Table"
+        if not found[1]:
+            return pgettext("a playing table", "Table")
+        return pgettext("a playing table", "Table %(number)s") % {"number": found[1]}
     # A bare number or a short code ("3", "12b", "A") is a table's number.
     if name[0].isdigit() or (len(name) <= 2 and " " not in name):
-        return f"Table {name}"
+        return pgettext("a playing table", "Table %(number)s") % {"number": name}
     return name
 
 
 # A group round's state (`selectors.round_state`): a round whose result was voided is not
 # "decided", whatever its row says, until its replay is played.
 ROUND_STATE_LABELS = {
-    "pending": "Not yet open",
-    "open": "Open",
-    "decided": "Decided",
-    "not_played": "Not played",
-    "replay_due": "Voided: replay due",
-    "voided": "Voided",
+    "pending": pgettext_lazy("a group round", "Not yet open"),
+    "open": pgettext_lazy("a group round", "Open"),
+    "decided": pgettext_lazy("a group round", "Decided"),
+    "not_played": pgettext_lazy("a group round", "Not played"),
+    "replay_due": pgettext_lazy("a group round", "Voided: replay due"),
+    "voided": pgettext_lazy("a group round", "Voided"),
 }
 
 
 def round_state_label(state: str) -> str:
-    return ROUND_STATE_LABELS.get(state, state.replace("_", " ").capitalize())
+    label = ROUND_STATE_LABELS.get(state)
+    return str(label) if label is not None else state.replace("_", " ").capitalize()
 
 
 def voided_replay_text(state: str, winner: str | None = None) -> str:
@@ -117,127 +150,192 @@ def voided_replay_text(state: str, winner: str | None = None) -> str:
     voided duels (`selectors_public.lines.replays_of_voided`): "Replay due" while the duel
     that took its place is not over, then "Replayed: Ada won"."""
     if state == "due":
-        return "Replay due"
-    return f"Replayed: {winner} won" if winner else "Replayed"
+        return _("Replay due")
+    return _("Replayed: %(name)s won") % {"name": winner} if winner else _("Replayed")
 
 
 # A tournament's duel rules ------------------------------------------------------------------
 
 PRESET_NAMES = {
-    "tournament": "Tournament",
-    "arbiter": "Arbiter",
-    "paper": "Paper",
-    "official": "Official",
+    "tournament": pgettext_lazy("duel rules", "Tournament"),
+    "arbiter": pgettext_lazy("duel rules", "Arbiter"),
+    "paper": pgettext_lazy("duel rules", "Paper"),
+    "official": pgettext_lazy("duel rules", "Official"),
 }
-PRESET_NOTES = {"tournament": "the arbiter rules without truth and dare"}
-VARIANT_NAMES = {"speed": "Speed", "hardcore": "Hardcore"}
-VARIANT_NOTES = {"speed": "15 starting number cards", "hardcore": "no challenges, no draw counters"}
+PRESET_NOTES = {"tournament": gettext_lazy("the arbiter rules without truth and dare")}
+VARIANT_NAMES = {
+    "speed": pgettext_lazy("duel variant", "Speed"),
+    "hardcore": pgettext_lazy("duel variant", "Hardcore"),
+}
+VARIANT_NOTES = {
+    "speed": gettext_lazy("15 starting number cards"),
+    "hardcore": gettext_lazy("no challenges, no draw counters"),
+}
+
+
+# The tie-break modes (tournaments.models.TieBreakMode), as the settings form offers them.
+TIEBREAK_MODES = {
+    "full": gettext_lazy("Full: separate every position 1–4"),
+    "minimal": gettext_lazy("Minimal: only who qualifies and who meets whom"),
+}
 
 
 def preset_label(preset: str, *, note: bool = False) -> str:
     """ "Tournament"; with `note`, "Tournament (the arbiter rules without truth and dare)"."""
-    name = PRESET_NAMES.get(preset, preset.replace("_", " ").capitalize())
-    return f"{name} ({PRESET_NOTES[preset]})" if note and preset in PRESET_NOTES else name
+    known = PRESET_NAMES.get(preset)
+    name = str(known) if known is not None else preset.replace("_", " ").capitalize()
+    if note and preset in PRESET_NOTES:
+        # Translators: a duel rule set and what it means, e.g. "Tournament (the arbiter …)".
+        return _("%(name)s (%(note)s)") % {"name": name, "note": PRESET_NOTES[preset]}
+    return name
 
 
 def variant_label(variant: str, *, note: bool = False) -> str:
     """ "Speed"; with `note`, "Speed: 15 starting number cards"."""
-    name = VARIANT_NAMES.get(variant, variant.replace("_", " ").capitalize())
-    return f"{name}: {VARIANT_NOTES[variant]}" if note and variant in VARIANT_NOTES else name
+    known = VARIANT_NAMES.get(variant)
+    name = str(known) if known is not None else variant.replace("_", " ").capitalize()
+    if note and variant in VARIANT_NOTES:
+        # Translators: a duel variant and what it changes, e.g. "Speed: 15 starting number cards".
+        return _("%(name)s: %(note)s") % {"name": name, "note": VARIANT_NOTES[variant]}
+    return name
 
 
 def rules_text(preset: str, variants: list[str] | tuple[str, ...] = ()) -> str:
     """ "Tournament", "Tournament + Speed, Hardcore"."""
     extra = ", ".join(variant_label(v) for v in variants or ())
-    return f"{preset_label(preset)} + {extra}" if extra else preset_label(preset)
+    if not extra:
+        return preset_label(preset)
+    # Translators: duel rules and their variants, e.g. "Tournament + Speed, Hardcore".
+    return _("%(rules)s + %(variants)s") % {"rules": preset_label(preset), "variants": extra}
 
 
 # The audit log --------------------------------------------------------------------------------
 
 ACTION_TEXT = {
-    "tournament_created": "Tournament created",
-    "settings_changed": "Settings changed",
-    "registration_opened": "Registration opened",
-    "published": "Published",
-    "unpublished": "Unpublished",
-    "cancelled": "Tournament cancelled",
-    "entrant_added": "Player registered",
-    "player_registered": "Player registered",
-    "players_registered": "Players registered",
-    "claim_link_issued": "Claim link issued",
-    "entry_claimed": "Entry claimed",
-    "claim_links_reissued": "Claim links reissued for printing",
-    "invitation_issued": "Invitation issued",
-    "invitation_revoked": "Invitation withdrawn",
-    "invitation_accepted": "Invitation accepted",
-    "invitations_reissued": "Invitations reissued for printing",
-    "player_checked_in": "Player checked in",
-    "no_shows_withdrawn": "No-shows withdrawn",
-    "player_removed": "Player removed",
-    "groups_named": "Groups named",
-    "groups_split": "Groups split",
-    "group_phase_started": "Group phase started",
-    "representatives_named": "Representatives named",
-    "referee_assigned": "Referee or table assigned",
-    "duel_taken": "Duel taken from its referee",
-    "membership_changed": "Group membership changed",
-    "group_eliminated": "Group eliminated",
-    "player_withdrawn": "Player withdrawn",
-    "withdrawal_undone": "Withdrawal undone",
-    "check_in_undone": "Check-in undone",
-    "shared_card_recorded": "Shared card recorded",
-    "duel_finished": "Duel finished",
-    "paper_result": "Result played on paper recorded",
-    "duel_called": "Duel called to its table",
-    "schedule_changed": "Schedule changed",
-    "result_corrected": "Result corrected",
-    "result_voided": "Result voided",
-    "time_limit_warning": "Time-limit warning",
-    "tiebreaks_planned": "Tie-breaks planned",
-    "tiebreak_duels_voided": "Tie-break duels no longer needed",
-    "top_four_settled": "Positions 1–4 settled",
-    "playoffs_started": "Playoffs started",
-    "playoff_duels_voided": "Playoff duels no longer needed",
-    "tournament_complete": "Tournament complete",
-    "tournament_reopened": "Tournament reopened",
-    "stale_duels_closed": "Duels nobody could play closed",
-    "name_changed_by_upgrade": "Name changed by an upgrade (names must look different)",
+    "tournament_created": gettext_lazy("Tournament created"),
+    "settings_changed": gettext_lazy("Settings changed"),
+    "registration_opened": gettext_lazy("Registration opened"),
+    "published": gettext_lazy("Published"),
+    "unpublished": gettext_lazy("Unpublished"),
+    "cancelled": gettext_lazy("Tournament cancelled"),
+    "entrant_added": gettext_lazy("Player registered"),
+    "player_registered": gettext_lazy("Player registered"),
+    "players_registered": gettext_lazy("Players registered"),
+    "claim_link_issued": gettext_lazy("Claim link issued"),
+    "entry_claimed": gettext_lazy("Entry claimed"),
+    "claim_links_reissued": gettext_lazy("Claim links reissued for printing"),
+    "invitation_issued": gettext_lazy("Invitation issued"),
+    "invitation_revoked": gettext_lazy("Invitation withdrawn"),
+    "invitation_accepted": gettext_lazy("Invitation accepted"),
+    "invitations_reissued": gettext_lazy("Invitations reissued for printing"),
+    "player_checked_in": gettext_lazy("Player checked in"),
+    "no_shows_withdrawn": gettext_lazy("No-shows withdrawn"),
+    "player_removed": gettext_lazy("Player removed"),
+    "groups_named": gettext_lazy("Groups named"),
+    "groups_split": gettext_lazy("Groups split"),
+    "group_phase_started": gettext_lazy("Group phase started"),
+    "representatives_named": gettext_lazy("Representatives named"),
+    "referee_assigned": gettext_lazy("Referee or table assigned"),
+    "duel_taken": gettext_lazy("Duel taken from its referee"),
+    "membership_changed": gettext_lazy("Group membership changed"),
+    "group_eliminated": gettext_lazy("Group eliminated"),
+    "player_withdrawn": gettext_lazy("Player withdrawn"),
+    "withdrawal_undone": gettext_lazy("Withdrawal undone"),
+    "check_in_undone": gettext_lazy("Check-in undone"),
+    "shared_card_recorded": gettext_lazy("Shared card recorded"),
+    "duel_finished": gettext_lazy("Duel finished"),
+    "paper_result": gettext_lazy("Result played on paper recorded"),
+    "duel_called": gettext_lazy("Duel called to its table"),
+    "schedule_changed": gettext_lazy("Schedule changed"),
+    "result_corrected": gettext_lazy("Result corrected"),
+    "result_voided": gettext_lazy("Result voided"),
+    "time_limit_warning": gettext_lazy("Time-limit warning"),
+    "tiebreaks_planned": gettext_lazy("Tie-breaks planned"),
+    "tiebreak_duels_voided": gettext_lazy("Tie-break duels no longer needed"),
+    "top_four_settled": gettext_lazy("Positions 1–4 settled"),
+    "playoffs_started": gettext_lazy("Playoffs started"),
+    "playoff_duels_voided": gettext_lazy("Playoff duels no longer needed"),
+    "tournament_complete": gettext_lazy("Tournament complete"),
+    "tournament_reopened": gettext_lazy("Tournament reopened"),
+    "stale_duels_closed": gettext_lazy("Duels nobody could play closed"),
+    "name_changed_by_upgrade": gettext_lazy(
+        "Name changed by an upgrade (names must look different)"
+    ),
 }
 # Which detail keys hold what, so that ids become names and codes become words.
 _ENTRANT_KEYS = {"entrant", "giver", "receiver", "winner", "seat_a", "seat_b"}
 _ENTRANT_LISTS = {"players", "seeding"}
 _DUEL_KEYS = {"duel", "from_duel"}
 _DUEL_LISTS = {"duels", "duels_abandoned", "duels_voided"}
-_PLACES = {1: "champion", 2: "2nd", 3: "3rd", 4: "4th"}
-_SPLIT_WORDS = {"hand": "by hand", "alternating": "alternately", "random": "at random"}
+_PLACES = {1: gettext_lazy("champion")}
+
+_SPLIT_WORDS = {
+    "hand": gettext_lazy("by hand"),
+    "alternating": gettext_lazy("alternately"),
+    "random": gettext_lazy("at random"),
+}
 _KEY_WORDS = {
-    "after_round": "after round",
-    "shifted_by": "shifted by",
-    "every": "planned every",
-    "needed": "tie-breaks needed",
-    "mode": "mode",
-    "seed": "seed",
-    "sizes": "group sizes",
-    "method": "split",
-    "seat_a": "seat A",
-    "seat_b": "seat B",
-    "names": "names",
-    "round": "round",
-    "table": "table",
-    "referee": "referee",
-    "previous": "taken from",
-    "kind": "kind",
-    "finish": "finish",
-    "replay": "replayed",
-    "deadline": "deadline",
-    "moves": "moves",
-    "positions": "positions",
-    "placings": "placings",
-    "was": "was",
-    "now": "now",
-    "why": "why",
-    "duels": "duels",
-    "duels_voided": "duels voided",
+    "after_round": pgettext_lazy("audit detail", "after round"),
+    "shifted_by": pgettext_lazy("audit detail", "shifted by"),
+    "every": pgettext_lazy("audit detail", "planned every"),
+    "needed": pgettext_lazy("audit detail", "tie-breaks needed"),
+    "mode": pgettext_lazy("audit detail", "mode"),
+    "seed": pgettext_lazy("audit detail", "seed"),
+    "sizes": pgettext_lazy("audit detail", "group sizes"),
+    "method": pgettext_lazy("audit detail", "split"),
+    "seat_a": pgettext_lazy("audit detail", "seat A"),
+    "seat_b": pgettext_lazy("audit detail", "seat B"),
+    "names": pgettext_lazy("audit detail", "names"),
+    "round": pgettext_lazy("audit detail", "round"),
+    "table": pgettext_lazy("audit detail", "table"),
+    "referee": pgettext_lazy("audit detail", "referee"),
+    "previous": pgettext_lazy("audit detail", "taken from"),
+    "kind": pgettext_lazy("audit detail", "kind"),
+    "finish": pgettext_lazy("audit detail", "finish"),
+    "replay": pgettext_lazy("audit detail", "replayed"),
+    "deadline": pgettext_lazy("audit detail", "deadline"),
+    "moves": pgettext_lazy("audit detail", "moves"),
+    "positions": pgettext_lazy("audit detail", "positions"),
+    "placings": pgettext_lazy("audit detail", "placings"),
+    "was": pgettext_lazy("audit detail", "was"),
+    "now": pgettext_lazy("audit detail", "now"),
+    "why": pgettext_lazy("audit detail", "why"),
+    "duels": pgettext_lazy("audit detail", "duels"),
+    "duels_voided": pgettext_lazy("audit detail", "duels voided"),
+    "duels_abandoned": pgettext_lazy("audit detail", "duels closed without result"),
+    "entrant": pgettext_lazy("audit detail", "player"),
+    "players": pgettext_lazy("audit detail", "players"),
+    "winner": pgettext_lazy("audit detail", "winner"),
+    "seeding": pgettext_lazy("audit detail", "seeding"),
+    "giver": pgettext_lazy("audit detail", "given by"),
+    "receiver": pgettext_lazy("audit detail", "given to"),
+    "duel": pgettext_lazy("audit detail", "duel"),
+    "from_duel": pgettext_lazy("audit detail", "from"),
+    "group": pgettext_lazy("audit detail", "group"),
+    "reason": pgettext_lazy("audit detail", "why"),
+    "count": pgettext_lazy("audit detail", "how many"),
+    "role": pgettext_lazy("audit detail", "role"),
+    "name": pgettext_lazy("audit detail", "name"),
+    "starting_action_cards": pgettext_lazy("audit detail", "starting action cards"),
+    "replaced": pgettext_lazy("audit detail", "replaced"),
+    "tournament": pgettext_lazy("audit detail", "tournament"),
+    "source": pgettext_lazy("audit detail", "from"),
+}
+# Values some audit details hold as keys (the tie-break mode, a role).
+_VALUE_WORDS = {
+    "mode": {
+        "full": pgettext_lazy("tie-break mode", "full"),
+        "minimal": pgettext_lazy("tie-break mode", "minimal"),
+    },
+    "source": {
+        "list": pgettext_lazy("players registered from", "a typed list"),
+        "csv": pgettext_lazy("players registered from", "a CSV file"),
+    },
+    "role": {
+        "organiser": pgettext_lazy("a role", "organiser"),
+        "co_organiser": pgettext_lazy("a role", "co-organiser"),
+        "referee": pgettext_lazy("a role", "referee"),
+    },
 }
 
 
@@ -247,39 +345,58 @@ _KEY_WORDS = {
 def forfeit_text(name: str, title: str, winner: str, walkover: bool) -> str:
     """What a withdrawal does to one of the player's duels, in words."""
     if walkover:
-        return f"{title} is not played: {winner or 'the other player'} goes through (a walkover)."
+        if winner:
+            return _("%(title)s is not played: %(winner)s goes through (a walkover).") % {
+                "title": title,
+                "winner": winner,
+            }
+        return _("%(title)s is not played: the other player goes through (a walkover).") % {
+            "title": title
+        }
     if winner:
-        return f"{name} forfeits {title}: {winner} wins it (+3, {name} −2)."
-    return f"{name} forfeits {title}."
+        return _("%(name)s forfeits %(title)s: %(winner)s wins it (+3, %(name)s −2).") % {
+            "name": name,
+            "title": title,
+            "winner": winner,
+        }
+    return _("%(name)s forfeits %(title)s.") % {"name": name, "title": title}
 
 
 def withdrawn_text(name: str, forfeits: list[tuple[str, str, bool]]) -> str:
     """After a withdrawal: what it did (the forfeit the referee's log calls "absent")."""
-    done = " ".join(forfeit_text(name, *f) for f in forfeits)
-    return f"{name} is withdrawn. {done}".strip() + (
-        " A mistake can be undone below while nothing else has happened."
-    )
+    parts = [_("%(name)s is withdrawn.") % {"name": name}]
+    parts += [forfeit_text(name, *f) for f in forfeits]
+    parts.append(_("A mistake can be undone below while nothing else has happened."))
+    return " ".join(parts)
 
 
 def undone_text(name: str, group: str) -> str:
-    back = f"active again in {group}" if group else "active again"
-    return f"{name}'s withdrawal is undone: {name} is {back}, and any duel it forfeited goes on."
+    if group:
+        return _(
+            "%(name)s's withdrawal is undone: %(name)s is active again in %(group)s, and any "
+            "duel it forfeited goes on."
+        ) % {"name": name, "group": group}
+    return _(
+        "%(name)s's withdrawal is undone: %(name)s is active again, and any duel it forfeited "
+        "goes on."
+    ) % {"name": name}
 
 
 def frozen_text(group: int, tiebreak: int) -> str:
     """What starting the playoffs freezes, counted."""
-
-    def duels(n: int, what: str) -> str:
-        return f"{n} {what} result{'s' if n != 1 else ''}"
-
-    return (
-        f"{duels(group, 'group-phase')} and {duels(tiebreak, 'tie-break')} freeze: from then on "
-        "they can no longer be corrected or voided (playoff results stay correctable)."
-    )
+    groups = ngettext("%(n)s group-phase result", "%(n)s group-phase results", group) % {"n": group}
+    tiebreaks = ngettext("%(n)s tie-break result", "%(n)s tie-break results", tiebreak) % {
+        "n": tiebreak
+    }
+    return _(
+        "%(group_results)s and %(tiebreak_results)s freeze: from then on they can no longer be "
+        "corrected or voided (playoff results stay correctable)."
+    ) % {"group_results": groups, "tiebreak_results": tiebreaks}
 
 
 def action_text(action: str) -> str:
-    return ACTION_TEXT.get(action, action.replace("_", " ").capitalize())
+    label = ACTION_TEXT.get(action)
+    return str(label) if label is not None else action.replace("_", " ").capitalize()
 
 
 def audit_text(
@@ -296,13 +413,13 @@ def audit_text(
     tournament's time zone, which the page names)."""
 
     def entrant(pk: Any) -> str:
-        return entrants.get(_int(pk), "a player") if pk is not None else "nobody"
+        return entrants.get(_int(pk), _("a player")) if pk is not None else _("nobody")
 
     def group(pk: Any) -> str:
-        return groups.get(_int(pk), "a group") if pk is not None else "no group"
+        return groups.get(_int(pk), _("a group")) if pk is not None else _("no group")
 
     def duel(pk: Any) -> str:
-        return duels.get(_int(pk), "a duel")
+        return duels.get(_int(pk), _("a duel"))
 
     parts = []
     for key, value in detail.items():
@@ -316,7 +433,7 @@ def audit_text(
         if key in _ENTRANT_KEYS:
             words = entrant(value)
         elif key in _ENTRANT_LISTS:
-            words = ", ".join(entrant(v) for v in value) or "nobody"
+            words = ", ".join(entrant(v) for v in value) or _("nobody")
         elif key in _DUEL_KEYS:
             words = duel(value)
         elif key in _DUEL_LISTS:
@@ -328,16 +445,17 @@ def audit_text(
             # to read (the removed entry's name is beside it).
             continue
         elif key in ("referee", "previous"):
-            words = users.get(_int(value), "someone") if value is not None else "nobody"
+            words = users.get(_int(value), _("someone")) if value is not None else _("nobody")
         elif key in ("shifted_by", "every") and isinstance(value, int):
             words = minutes_text(value, signed=key == "shifted_by")
         elif key == "kind":
-            words = KIND_LABELS.get(value, str(value))
+            words = str(KIND_LABELS.get(value, value))
         elif key == "finish":
             words = finish_label(value)
         elif key == "moves":
             words = "; ".join(
-                f"{entrant(p)}: {group(src)} → {group(dst) if dst is not None else 'withdrawn'}"
+                f"{entrant(p)}: {group(src)} → "
+                f"{group(dst) if dst is not None else pgettext('a player', 'withdrawn')}"
                 for p, src, dst in value
             )
         elif key == "sizes":
@@ -349,15 +467,17 @@ def audit_text(
             )
         elif key == "placings":
             words = "; ".join(
-                f"{_PLACES.get(place, _ordinal(place))}: {entrant(p)}"
+                f"{_PLACES.get(place) or _ordinal(place)}: {entrant(p)}"
                 for p, place in sorted(value.items(), key=lambda kv: kv[1])
             )
         elif key == "method":
-            words = _SPLIT_WORDS.get(value, str(value).replace("_", " "))
+            words = str(_SPLIT_WORDS.get(value, str(value).replace("_", " ")))
+        elif key in _VALUE_WORDS and isinstance(value, str):
+            words = str(_VALUE_WORDS[key].get(value, value.replace("_", " ")))
         elif key == "names":
             words = _and([str(v) for v in value])
         elif key == "replay" or isinstance(value, bool):
-            words = "yes" if value else "no"
+            words = _("yes") if value else _("no")
         elif isinstance(value, list | dict):
             continue  # nothing a person needs that the other parts do not say
         else:
@@ -368,12 +488,12 @@ def audit_text(
 
 
 _SETTING_WORDS = {
-    "duel_preset": "duel rules",
-    "variants": "variants",
-    "tiebreak_mode": "tie-breaks",
-    "shared_cards": "shared cards",
-    "duel_time_limit_minutes": "time limit",
-    "time_zone": "time zone",
+    "duel_preset": gettext_lazy("duel rules"),
+    "variants": gettext_lazy("variants"),
+    "tiebreak_mode": gettext_lazy("tie-breaks"),
+    "shared_cards": gettext_lazy("shared cards"),
+    "duel_time_limit_minutes": gettext_lazy("time limit"),
+    "time_zone": gettext_lazy("time zone"),
 }
 
 
@@ -389,7 +509,8 @@ def when_text(value: Any, zone: tzinfo = UTC) -> str:
     if when.tzinfo is None:
         return ""
     when = when.astimezone(zone)
-    return f"{when.day} {when:%b %Y %H:%M}"
+    # Month names in the reader's language ("26 Nov 2026 21:38").
+    return date_format(when, "j M Y H:i")
 
 
 def _setting(key: str, value: Any, zone: tzinfo = UTC) -> str:
@@ -397,13 +518,15 @@ def _setting(key: str, value: Any, zone: tzinfo = UTC) -> str:
     if key == "duel_preset":
         return preset_label(str(value))
     if key == "variants":
-        return ", ".join(variant_label(v) for v in value) if value else "none"
+        return ", ".join(variant_label(v) for v in value) if value else _("none")
+    if key == "tiebreak_mode":
+        return str(_VALUE_WORDS["mode"].get(str(value), value))
     if key == "shared_cards":
-        return "on" if value else "off"
+        return pgettext("a setting", "on") if value else pgettext("a setting", "off")
     if key == "duel_time_limit_minutes":
-        return f"{value} minutes" if value else "none"
+        return minutes_text(value) if value else _("none")
     if value is None:
-        return "not set"  # a start time added or removed (the schedule)
+        return _("not set")  # a start time added or removed (the schedule)
     # A start time: in the tournament's zone now, one zone for every entry, whatever each
     # was typed in.
     return when_text(value, zone) or str(value)
@@ -411,9 +534,10 @@ def _setting(key: str, value: Any, zone: tzinfo = UTC) -> str:
 
 def _and(items: list[str]) -> str:
     """ "Ada and Bao"; "Ada, Bao and Cleo"."""
-    return (
-        " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 2 else " and ".join(items)
-    )
+    if len(items) < 2:
+        return "".join(items)
+    # Translators: the end of a list of names, e.g. "Ada, Bao and Cleo".
+    return _("%(first)s and %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]}
 
 
 def _int(value: Any) -> int | None:
@@ -424,8 +548,18 @@ def _int(value: Any) -> int | None:
 
 
 def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    """ "1st", "2nd", "13th": a place in the table."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        # Translators: an ordinal number, a place in the table: "5th", "12th".
+        return pgettext("ordinal", "%(n)sth") % {"n": n}
+    if n % 10 == 1:
+        # Translators: an ordinal number ending in 1 (not 11), a place in the table: "1st", "21st".
+        return pgettext("ordinal", "%(n)sst") % {"n": n}
+    if n % 10 == 2:
+        # Translators: an ordinal number ending in 2 (not 12), a place in the table: "2nd".
+        return pgettext("ordinal", "%(n)snd") % {"n": n}
+    # Translators: an ordinal number ending in 3 (not 13), a place in the table: "3rd", "23rd".
+    return pgettext("ordinal", "%(n)srd") % {"n": n}
 
 
 # The schedule (issue 16) ---------------------------------------------------------------------
@@ -435,10 +569,10 @@ def start_key_label(key: str) -> str:
     """A start time's key in words: "round:3" → "Group round 3", "tie_breaks" → "Tie-breaks",
     "Q1" → "Qualifier 1"."""
     if key.startswith("round:"):
-        return f"Group round {key.removeprefix('round:')}"
+        return _("Group round %(number)s") % {"number": key.removeprefix("round:")}
     if key == "tie_breaks":
-        return "Tie-breaks"
-    return fmt.STAGE_NAMES.get(key, key)
+        return _("Tie-breaks")
+    return stage_name(key, key)
 
 
 def start_key_of(kind: str, stage: str, round_number: int | None) -> str:
@@ -458,21 +592,23 @@ def zone_label(name: str) -> str:
     return name.replace("_", " ")
 
 
-COMMON_ZONES_LABEL = "Common time zones"
-ALL_ZONES_LABEL = "Every time zone"
-KEPT_ZONE_LABEL = "Kept from before"
+COMMON_ZONES_LABEL = gettext_lazy("Common time zones")
+ALL_ZONES_LABEL = gettext_lazy("Every time zone")
+KEPT_ZONE_LABEL = gettext_lazy("Kept from before")
 
 
 def not_a_time_zone(name: str) -> str:
-    return f"“{name[:64]}” is not a time zone of the list: choose one, such as Europe/Paris."
+    return _("“%(name)s” is not a time zone of the list: choose one, such as Europe/Paris.") % {
+        "name": name[:64]
+    }
 
 
-SCHEDULE_TOO_FAR = "That time is too far in the future to plan: check the date."
-NOTHING_TO_SHIFT = (
+SCHEDULE_TOO_FAR = gettext_lazy("That time is too far in the future to plan: check the date.")
+NOTHING_TO_SHIFT = gettext_lazy(
     "Nothing to shift: no start time is set for a part of the event not yet played. "
     "Nothing was changed."
 )
-ONE_AT_A_TIME = (
+ONE_AT_A_TIME = gettext_lazy(
     "Group duels are played one at a time: round 2 starts when round 1 has a winner, so "
     "15 rounds take 15 duel lengths, whatever the number of players or tables. Only "
     "Qualifier 1 and the Eliminator may be played side by side."
@@ -481,123 +617,153 @@ ONE_AT_A_TIME = (
 
 def minutes_text(minutes: int, *, signed: bool = False) -> str:
     """ "15 minutes", "1 minute"; signed: "+15 minutes", "−10 minutes"."""
-    unit = "minute" if abs(minutes) == 1 else "minutes"
-    sign = ("+" if minutes > 0 else "−" if minutes < 0 else "") if signed else ""
-    return f"{sign}{abs(minutes) if signed else minutes} {unit}"
+    if not signed:
+        return ngettext("%(n)s minute", "%(n)s minutes", abs(minutes)) % {"n": minutes}
+    sign = "+" if minutes > 0 else "−" if minutes < 0 else ""
+    # Translators: a signed length, e.g. "+15 minutes", "−10 minutes" (%(sign)s is + or −).
+    return ngettext("%(sign)s%(n)s minute", "%(sign)s%(n)s minutes", abs(minutes)) % {
+        "sign": sign,
+        "n": abs(minutes),
+    }
 
 
 def duration_text(seconds: float) -> str:
     """A length of time as a plan reads it: "about 14 minutes", "about 3 h 10 min"."""
     minutes = max(1, round(seconds / 60))
     if minutes < 60:
-        return f"about {minutes_text(minutes)}"
+        return _("about %(minutes)s") % {"minutes": minutes_text(minutes)}
     hours, rest = divmod(minutes, 60)
-    return f"about {hours} h {rest} min" if rest else f"about {hours} h"
+    if rest:
+        return _("about %(hours)s h %(minutes)s min") % {"hours": hours, "minutes": rest}
+    return _("about %(hours)s h") % {"hours": hours}
 
 
 def minutes_between(low: int, high: int) -> str:
-    return f"The interval is {low} to {high} minutes."
+    return _("The interval is %(low)s to %(high)s minutes.") % {"low": low, "high": high}
 
 
 def gap_between(high: int) -> str:
-    return f"A gap is 0 to {high} minutes."
+    return _("A gap is 0 to %(high)s minutes.") % {"high": high}
 
 
 def shift_between(high: int) -> str:
-    return (
-        f"Shift by 1 to {high} minutes, or −1 to −{high} to bring everything earlier. "
+    return _(
+        "Shift by 1 to %(high)s minutes, or −1 to −%(high)s to bring everything earlier. "
         "Nothing was changed."
-    )
+    ) % {"high": high}
 
 
 def plan_replaces(count: int) -> str:
-    times = "start time" if count == 1 else "start times"
-    return (
-        f"This plan replaces {count} {times} already set (each shown below with its new "
-        "time). Nothing is changed until you confirm."
-    )
+    return ngettext(
+        "This plan replaces %(n)s start time already set (each shown below with its new "
+        "time). Nothing is changed until you confirm.",
+        "This plan replaces %(n)s start times already set (each shown below with its new "
+        "time). Nothing is changed until you confirm.",
+        count,
+    ) % {"n": count}
 
 
 def plan_done(count: int, first: datetime, last: datetime) -> str:
-    return (
-        f"Every start time is planned ({count} parts): Group round 1 at {clock_time(first)}, "
-        f"the Grand Final at {clock_time(last)}."
-    )
+    return ngettext(
+        "Every start time is planned (%(n)s part): Group round 1 at %(first)s, the Grand "
+        "Final at %(last)s.",
+        "Every start time is planned (%(n)s parts): Group round 1 at %(first)s, the Grand "
+        "Final at %(last)s.",
+        count,
+    ) % {"n": count, "first": clock_time(first), "last": clock_time(last)}
 
 
 def shift_done(minutes: int, count: int) -> str:
-    times = "start time" if count == 1 else "start times"
-    return (
-        f"Shifted by {minutes_text(minutes, signed=True)}: {count} {times} of the parts not "
-        "yet played."
-    )
+    return ngettext(
+        "Shifted by %(minutes)s: %(n)s start time of the parts not yet played.",
+        "Shifted by %(minutes)s: %(n)s start times of the parts not yet played.",
+        count,
+    ) % {"minutes": minutes_text(minutes, signed=True), "n": count}
 
 
 def schedule_already_changed(who: str, at: str, *, shifted_by: Any = None) -> str:
     """The same schedule form sent again (its key): what the first send did, nothing more."""
-    what = (
-        f"This shift ({minutes_text(shifted_by, signed=True)}) was already made"
-        if isinstance(shifted_by, int)
-        else "This schedule was already saved"
-    )
-    return f"{what} by {who} at {at}. Nothing changed."
+    if isinstance(shifted_by, int):
+        return _(
+            "This shift (%(minutes)s) was already made by %(who)s at %(at)s. Nothing changed."
+        ) % {"minutes": minutes_text(shifted_by, signed=True), "who": who, "at": at}
+    return _("This schedule was already saved by %(who)s at %(at)s. Nothing changed.") % {
+        "who": who,
+        "at": at,
+    }
 
 
 def schedule_stale(who: str, at: str) -> str:
-    since = f" ({who} changed it at {at})" if who and at else ""
-    return (
-        f"The schedule changed since this page was drawn{since}: nothing was changed. "
-        "Look at the times below, then send again if it is still what you want."
+    if who and at:
+        return _(
+            "The schedule changed since this page was drawn (%(who)s changed it at %(at)s): "
+            "nothing was changed. Look at the times below, then send again if it is still what "
+            "you want."
+        ) % {"who": who, "at": at}
+    return _(
+        "The schedule changed since this page was drawn: nothing was changed. Look at the "
+        "times below, then send again if it is still what you want."
     )
 
 
 def typical_duel_text(seconds: float, measured: int, *, moves: int, per_move: int) -> str:
     """Where the length of a duel comes from: this tournament's own duels, or the assumption."""
     if measured:
-        duels = "duel" if measured == 1 else "duels"
-        return (
-            f"A duel takes {duration_text(seconds)}: the median of the {measured} {duels} "
-            "played to the end here, plus a minute to call the next players."
-        )
-    return (
-        f"A duel takes {duration_text(seconds)} (an assumption until duels are played "
-        f"here: club duels run 85 to 110 moves; {moves} moves at about {per_move} seconds "
-        "each to play and enter, plus a minute to call the next players)."
-    )
+        return ngettext(
+            "A duel takes %(length)s: the median of the %(n)s duel played to the end here, "
+            "plus a minute to call the next players.",
+            "A duel takes %(length)s: the median of the %(n)s duels played to the end here, "
+            "plus a minute to call the next players.",
+            measured,
+        ) % {"length": duration_text(seconds), "n": measured}
+    return _(
+        "A duel takes %(length)s (an assumption until duels are played here: club duels run "
+        "85 to 110 moves; %(moves)s moves at about %(per_move)s seconds each to play and "
+        "enter, plus a minute to call the next players)."
+    ) % {"length": duration_text(seconds), "moves": moves, "per_move": per_move}
 
 
 def evening_text(seconds: float, duels: int, slot_seconds: float) -> str:
-    return (
-        f"The evening takes {duration_text(seconds)} from the first group round to the end "
-        f"of the Grand Final: {duels} duels one after another at {duration_text(slot_seconds)} "
-        "each, counting the tie-breaks as one and Qualifier 1 beside the Eliminator, with "
-        "the gaps."
-    )
+    return _(
+        "The evening takes %(length)s from the first group round to the end of the Grand "
+        "Final: %(duels)s duels one after another at %(slot)s each, counting the tie-breaks "
+        "as one and Qualifier 1 beside the Eliminator, with the gaps."
+    ) % {"length": duration_text(seconds), "duels": duels, "slot": duration_text(slot_seconds)}
 
 
 def short_slots_text(slot_minutes: int, duel_seconds: float) -> str:
-    return (
-        f"Slots of {minutes_text(slot_minutes)} are shorter than a typical duel "
-        f"({duration_text(duel_seconds)}): the evening will run late. Plan at least "
-        f"{minutes_text(max(1, round(duel_seconds / 60)))} a slot."
-    )
+    return _(
+        "Slots of %(slot)s are shorter than a typical duel (%(duel)s): the evening will run "
+        "late. Plan at least %(least)s a slot."
+    ) % {
+        "slot": minutes_text(slot_minutes),
+        "duel": duration_text(duel_seconds),
+        "least": minutes_text(max(1, round(duel_seconds / 60))),
+    }
 
 
 def short_gap_text(earlier: str, later: str, minutes: int, duel_seconds: float) -> str:
-    return (
-        f"{later} starts {minutes_text(minutes)} after {earlier}, less than a typical duel "
-        f"({duration_text(duel_seconds)}): the evening will run late."
-    )
+    return _(
+        "%(later)s starts %(minutes)s after %(earlier)s, less than a typical duel "
+        "(%(duel)s): the evening will run late."
+    ) % {
+        "later": later,
+        "minutes": minutes_text(minutes),
+        "earlier": earlier,
+        "duel": duration_text(duel_seconds),
+    }
 
 
 # What comes next (`selectors_public.coming`): a round or stage with no duel yet, and why.
-PLAYOFFS_LABEL = "Playoffs"
+PLAYOFFS_LABEL = gettext_lazy("Playoffs")
 WAITING_NOTES = {
-    "start": "when the group phase starts",
-    "round": "each group names its player for this round",
-    "tie_breaks": "the next tie-break duels are being drawn",
-    "playoffs": "Qualifier 1 and the Eliminator, once the organisers start the playoffs",
-    "stage": "its players come from the duels before it",
+    "start": gettext_lazy("when the group phase starts"),
+    "round": gettext_lazy("each group names its player for this round"),
+    "tie_breaks": gettext_lazy("the next tie-break duels are being drawn"),
+    "playoffs": gettext_lazy(
+        "Qualifier 1 and the Eliminator, once the organisers start the playoffs"
+    ),
+    "stage": gettext_lazy("its players come from the duels before it"),
 }
 
 
@@ -610,49 +776,54 @@ WAITING_NOTES = {
 def person_label(user: Any) -> str:
     """A person in a referee's sentence: the name they chose, else their username;
     "the automation" for nobody (a time limit, a withdrawal's forfeit)."""
-    return str(user) if user is not None else "the automation"
+    return str(user) if user is not None else _("the automation")
 
 
 def outcome_text(winner_name: str | None, finish: str = "") -> str:
     """ "Ada won", or "no winner (a replay is due)"."""
     if winner_name:
-        return f"{winner_name} won"
-    return "no winner (a replay is due)" if finish != "void" else "no result (void)"
+        return _("%(name)s won") % {"name": winner_name}
+    return _("no winner (a replay is due)") if finish != "void" else _("no result (void)")
 
 
 def already_recorded(title: str, who: str, at: str, outcome: str) -> str:
     """ "Group round 9 was already recorded by Olga at 21:14: Ada won. Nothing changed." """
-    return f"{title} was already recorded by {who} at {at}: {outcome}. Nothing changed."
+    return _(
+        "%(title)s was already recorded by %(who)s at %(at)s: %(outcome)s. Nothing changed."
+    ) % {
+        "title": title,
+        "who": who,
+        "at": at,
+        "outcome": outcome,
+    }
 
 
 def already_entered(seq: int, move: str) -> str:
     """The same move form sent again (a retry after a lost answer): the stored outcome."""
-    return (
-        f"Already entered: move {seq}, {move.rstrip('.')}. Nothing changed: "
-        "this is the duel as it is now."
-    )
+    return _(
+        "Already entered: move %(seq)s, %(move)s. Nothing changed: this is the duel as it is now."
+    ) % {"seq": seq, "move": move.rstrip(".")}
 
 
 def already_undone(seq: int, move: str) -> str:
     """The same undo sent again: nothing is undone twice."""
-    return (
-        f"Already undone: move {seq}, {move.rstrip('.')}. Nothing changed: "
-        "this is the duel as it is now."
-    )
+    return _(
+        "Already undone: move %(seq)s, %(move)s. Nothing changed: this is the duel as it is now."
+    ) % {"seq": seq, "move": move.rstrip(".")}
 
 
 def move_counted_first(who: str, move: str) -> str:
     """A move that lost a race, told which one counted (after the conflict's own words)."""
-    return (
-        "Someone else entered a move — here is the current state. "
-        f"{who} entered “{move.rstrip('.')}” first; your move was not entered."
-    )
+    return _(
+        "Someone else entered a move — here is the current state. %(who)s entered "
+        "“%(move)s” first; your move was not entered."
+    ) % {"who": who, "move": move.rstrip(".")}
 
 
 def page_out_of_date() -> str:
     """A form that guards a write came without what it was drawn for (a revision, the
     tournament's version): refused, nothing changed."""
-    return PAGE_OUT_OF_DATE
+    return str(PAGE_OUT_OF_DATE)
 
 
 def clock_time(at: datetime) -> str:
@@ -662,97 +833,112 @@ def clock_time(at: datetime) -> str:
 
 def paper_moves_since(title: str) -> str:
     """A duel's paper sheet drawn before moves were entered on the console."""
-    return (
-        f"{title} has moves entered on the console since this page was drawn: nothing was "
+    return _(
+        "%(title)s has moves entered on the console since this page was drawn: nothing was "
         "recorded. Finish it there."
-    )
+    ) % {"title": title}
 
 
 def paper_started_on_console() -> str:
-    return (
+    return _(
         "This duel has started on the console: finish it there (an adjudication with a "
         "reason is one of its endings)."
     )
 
 
 def paper_duel_not_here() -> str:
-    return "That duel is not in this tournament."
+    return _("That duel is not in this tournament.")
 
 
 def paper_duel_not_of_round(number: int) -> str:
-    return f"That duel is not group round {number}'s: reload the page."
+    return _("That duel is not group round %(number)s's: reload the page.") % {"number": number}
 
 
 def not_open_words(title: str, status_label: str) -> str:
     """A sheet for a round or a duel that is no longer open (not played, voided)."""
-    return f"{title} is {status_label.lower()}: nothing was recorded. Reload the page."
+    return _("%(title)s is %(status)s: nothing was recorded. Reload the page.") % {
+        "title": title,
+        "status": status_label.lower(),
+    }
 
 
 def ruling_stale() -> str:
-    return (
+    return _(
         "The tournament changed since this preview was drawn: nothing was recorded. "
         "Show what will be recomputed again, then record the ruling."
     )
 
 
 def ruling_already_recorded(title: str, who: str, at: str, ruling: str) -> str:
-    return (
-        f"{title}: this ruling was already recorded by {who} at {at} ({ruling}). Nothing changed."
-    )
+    return _(
+        "%(title)s: this ruling was already recorded by %(who)s at %(at)s (%(ruling)s). "
+        "Nothing changed."
+    ) % {"title": title, "who": who, "at": at, "ruling": ruling}
 
 
 def duel_taken_words(who: str, at: str) -> str:
     """What the referee whose duel was taken reads on its console."""
-    return f"{who} took this duel from you at {at}: your console follows along, read-only."
+    return _(
+        "%(who)s took this duel from you at %(at)s: your console follows along, read-only."
+    ) % {
+        "who": who,
+        "at": at,
+    }
 
 
 def take_needs_confirm(title: str, previous: str) -> str:
-    return (
-        f"{title} is running with {previous} as its referee: tick the confirmation to take "
-        f"it from them (their console turns read-only and says who took it)."
-    )
+    return _(
+        "%(title)s is running with %(previous)s as its referee: tick the confirmation to take "
+        "it from them (their console turns read-only and says who took it)."
+    ) % {"title": title, "previous": previous}
 
 
 # Confirmations (issue "Trust on the night") ------------------------------------------------
 
-CONFIRM_OUT_OF_DATE = "This page is out of date: look again, then confirm. Nothing was changed."
+CONFIRM_OUT_OF_DATE = gettext_lazy(
+    "This page is out of date: look again, then confirm. Nothing was changed."
+)
 
 
 def removed_text(name: str) -> str:
-    return f"{name} is removed."
+    return _("%(name)s is removed.") % {"name": name}
 
 
 def already_removed(name: str) -> str:
-    return f"{name} was already removed: nothing changed."
+    return _("%(name)s was already removed: nothing changed.") % {"name": name}
 
 
 def removal_stale(name: str, account: str) -> str:
     """The entry's account changed between the confirmation and the press."""
-    now = f"it is linked to {account} now" if account else "it is linked to no account now"
-    return (
-        f"{name}'s entry changed since you were asked ({now}): check again what removing "
-        f"{name} does. Nothing was changed."
-    )
+    if account:
+        return _(
+            "%(name)s's entry changed since you were asked (it is linked to %(account)s now): "
+            "check again what removing %(name)s does. Nothing was changed."
+        ) % {"name": name, "account": account}
+    return _(
+        "%(name)s's entry changed since you were asked (it is linked to no account now): "
+        "check again what removing %(name)s does. Nothing was changed."
+    ) % {"name": name}
 
 
 # Printed sheets: a tick per person whose link is replaced, none by default.
-TICK_PLAYERS = (
+TICK_PLAYERS = gettext_lazy(
     "Tick whose links to replace: a link already handed out keeps working unless you tick it."
 )
-SHEETS_ALREADY_REPLACED = (
+SHEETS_ALREADY_REPLACED = gettext_lazy(
     "The ticked links were already replaced by a newer sheet: nothing changed."
 )
-CLAIM_LINK_REPLACED = (
+CLAIM_LINK_REPLACED = gettext_lazy(
     "This claim link was replaced by a newer sheet: use the link on the newest sheet, or ask "
     "the organiser for it."
 )
 
 
 def not_active_text(name: str) -> str:
-    return f"{name} is not active in this tournament."
+    return _("%(name)s is not active in this tournament.") % {"name": name}
 
 
-PLAYOFFS_STARTED = (
+PLAYOFFS_STARTED = gettext_lazy(
     "The playoffs have started: the bracket is announced, and group-phase and tie-break "
     "results are frozen."
 )
@@ -760,85 +946,132 @@ PLAYOFFS_STARTED = (
 
 def no_shows_question(count: int, *, removes: bool) -> str:
     """The confirmation's heading: "Withdraw this no-show?", "Remove these 3 no-shows?"."""
-    verb = "Remove" if removes else "Withdraw"
-    these = ngettext("this no-show", "these %(n)d no-shows", count) % {"n": count}
-    return f"{verb} {these}?"
+    if removes:
+        return ngettext("Remove this no-show?", "Remove these %(n)d no-shows?", count) % {
+            "n": count
+        }
+    return ngettext("Withdraw this no-show?", "Withdraw these %(n)d no-shows?", count) % {
+        "n": count
+    }
 
 
 def sheets_ready(count: int, noun: str) -> str:
     """The printed sheets' status line: "1 sheet ready: … The earlier link of this referee no
     longer works. This link is shown only now." (`noun`: "player" or "referee")."""
     sheets = ngettext("%(n)d sheet ready", "%(n)d sheets ready", count) % {"n": count}
-    earlier = ngettext(
-        "The earlier link of this %(noun)s no longer works. This link is shown only now.",
-        "The earlier links of these %(n)d %(noun)ss no longer work. These links are shown only "
-        "now.",
-        count,
-    ) % {"n": count, "noun": noun}
-    return f"{sheets}: print this page (Ctrl+P). {earlier}"
+    if noun == "referee":
+        earlier = ngettext(
+            "The earlier link of this referee no longer works. This link is shown only now.",
+            "The earlier links of these %(n)d referees no longer work. These links are shown "
+            "only now.",
+            count,
+        ) % {"n": count}
+    else:
+        earlier = ngettext(
+            "The earlier link of this player no longer works. This link is shown only now.",
+            "The earlier links of these %(n)d players no longer work. These links are shown "
+            "only now.",
+            count,
+        ) % {"n": count}
+    return _("%(sheets)s: print this page (Ctrl+P). %(earlier)s") % {
+        "sheets": sheets,
+        "earlier": earlier,
+    }
 
 
 def no_shows_done(names: list[str], *, removed: bool) -> str:
     """ "2 no-shows removed: Oli, Uma." """
-    verb = "removed" if removed else "withdrawn"
-    return f"{len(names)} no-show{'s' if len(names) != 1 else ''} {verb}: {', '.join(names)}."
+    values = {"n": len(names), "names": ", ".join(names)}
+    if removed:
+        return (
+            ngettext(
+                "%(n)s no-show removed: %(names)s.",
+                "%(n)s no-shows removed: %(names)s.",
+                len(names),
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "%(n)s no-show withdrawn: %(names)s.",
+            "%(n)s no-shows withdrawn: %(names)s.",
+            len(names),
+        )
+        % values
+    )
 
 
 # Why an undo or a correction is no longer possible (services ask; these are their words) ----
 
 
 def withdrawal_final(name: str) -> str:
-    return f"{name}'s withdrawal is final now (no re-entry)."
+    return _("%(name)s's withdrawal is final now (no re-entry).") % {"name": name}
 
 
 def withdrawal_undo_blocker(name: str, why: str, *, detail: str = "") -> str:
     """Why `name`'s withdrawal cannot be undone: `why` is "undone", "eliminated",
     "cancelled", "later" (someone did something else: `detail` names the action), "moved"
     (a duel moved on: `detail` is its title) or "active"."""
-    final = withdrawal_final(name)
+    values = {"name": name, "final": withdrawal_final(name), "detail": detail}
     if why == "undone":
-        return f"{name}'s withdrawal was already undone: nothing changed."
+        return _("%(name)s's withdrawal was already undone: nothing changed.") % values
     if why == "eliminated":
-        return f"{name}'s withdrawal eliminated a group: an elimination cannot be undone. {final}"
+        return (
+            _(
+                "%(name)s's withdrawal eliminated a group: an elimination cannot be undone. "
+                "%(final)s"
+            )
+            % values
+        )
     if why == "cancelled":
-        return f"The tournament is cancelled. {final}"
+        return _("The tournament is cancelled. %(final)s") % values
     if why == "later":
-        return f"Since the withdrawal, someone did something else ({detail.lower()}). {final}"
+        values["detail"] = detail.lower()
+        return _("Since the withdrawal, someone did something else (%(detail)s). %(final)s") % (
+            values
+        )
     if why == "moved":
-        return f"Since the withdrawal, {detail} has moved on. {final}"
-    return f"{name} is not withdrawn now."
+        return _("Since the withdrawal, %(detail)s has moved on. %(final)s") % values
+    return _("%(name)s is not withdrawn now.") % values
 
 
 def check_in_undo_blocker(name: str, why: str) -> str:
     """Why `name`'s check-in cannot be undone: "not_checked_in", or the phase it was for has
     started ("group_phase", "playoffs")."""
     if why == "not_checked_in":
-        return f"{name} is not checked in: nothing changed."
+        return _("%(name)s is not checked in: nothing changed.") % {"name": name}
     if why == "group_phase":
-        return f"{name} was checked in for the group phase, which has started: the check-in stands."
-    return f"{name} was checked in for the playoffs, which have started: the check-in stands."
+        return _(
+            "%(name)s was checked in for the group phase, which has started: the check-in stands."
+        ) % {"name": name}
+    return _(
+        "%(name)s was checked in for the playoffs, which have started: the check-in stands."
+    ) % {"name": name}
 
 
-NO_SHOWS_NOBODY = "Everybody is checked in: nobody to withdraw."
-NO_SHOWS_TOO_LATE = "No-shows are withdrawn before the group phase or the playoffs start."
-NO_SHOWS_BOTH_GROUPS = (
+NO_SHOWS_NOBODY = gettext_lazy("Everybody is checked in: nobody to withdraw.")
+NO_SHOWS_TOO_LATE = gettext_lazy(
+    "No-shows are withdrawn before the group phase or the playoffs start."
+)
+NO_SHOWS_BOTH_GROUPS = gettext_lazy(
     "Withdrawing all of them at once would leave both groups below 5: withdraw them one at a "
     "time from the players page, or check some in."
 )
 
-FROZEN_PLAYOFF = "Playoff results are corrected while the playoffs run or after."
-FROZEN_CANCELLED = "The tournament is cancelled: its results stand as they are."
-FROZEN_BY_PLAYOFFS = (
+FROZEN_PLAYOFF = gettext_lazy("Playoff results are corrected while the playoffs run or after.")
+FROZEN_CANCELLED = gettext_lazy("The tournament is cancelled: its results stand as they are.")
+FROZEN_BY_PLAYOFFS = gettext_lazy(
     "Group-phase and tie-break results froze when the playoffs started: this result can no "
     "longer be corrected or voided."
 )
 
-VACANT_SEAT = "a vacant seat"
+VACANT_SEAT = gettext_lazy("a vacant seat")
 
 
 def pairing_text(first: str, second: str) -> str:
     """ "Ada v Bao": a playoff duel the confirmation announces."""
-    return f"{first} v {second}"
+    # Translators: two players facing each other in a duel, "Ada v Bao".
+    return _("%(first)s v %(second)s") % {"first": first, "second": second}
 
 
 # The overview's checklist before the group phase (issue 26): what is in place, as it is.
@@ -851,18 +1084,18 @@ def players_text(count: int) -> str:
 
 def group_sizes_text(sizes: list[tuple[str, int]]) -> str:
     """ "Group 1: 0 players, Group 2: 1 player" (it read "Group 1 0, Group 2 0")."""
-    return ", ".join(f"{name}: {players_text(n)}" for name, n in sizes) or "none yet"
+    return ", ".join(f"{name}: {players_text(n)}" for name, n in sizes) or _("none yet")
 
 
 def staff_text(referees: list[str], co_organisers: list[str], waiting_links: int) -> str:
     """Who helps run it, however they joined (by username or by an invitation link)."""
     if not referees and not co_organisers:
-        text = "none yet: add them by username, or give each an invitation link"
+        text = _("none yet: add them by username, or give each an invitation link")
     else:
-        text = (
-            f"referees: {_and(referees) or 'none yet'}; "
-            f"co-organisers: {_and(co_organisers) or 'none yet'}"
-        )
+        text = _("referees: %(referees)s; co-organisers: %(co_organisers)s") % {
+            "referees": _and(referees) or _("none yet"),
+            "co_organisers": _and(co_organisers) or _("none yet"),
+        }
     if waiting_links:
         text += "; " + ngettext(
             "%(n)d invitation link not used yet",
@@ -875,23 +1108,39 @@ def staff_text(referees: list[str], co_organisers: list[str], waiting_links: int
 def schedule_text(starts: Mapping[str, datetime], zone: str) -> str:
     """The schedule: not set (it is optional), or its first start and how many there are."""
     if not starts:
-        return (
+        return _(
             "not set (optional: start times tell the players and the big screen when each "
             "round starts)."
         )
     key, first = min(starts.items(), key=lambda kv: kv[1])
-    count = ngettext("%(n)d start time", "%(n)d start times", len(starts)) % {"n": len(starts)}
-    return f"{count} set; first, {start_key_label(key)} at {first.day} {first:%b %H:%M} ({zone})."
+    return ngettext(
+        "%(n)d start time set; first, %(part)s at %(when)s (%(zone)s).",
+        "%(n)d start times set; first, %(part)s at %(when)s (%(zone)s).",
+        len(starts),
+    ) % {
+        "n": len(starts),
+        "part": start_key_label(key),
+        "when": date_format(first, "j M H:i"),
+        "zone": zone,
+    }
 
 
 def check_in_text(checked_in: int, active: int) -> str:
     """ "3 of 12 players checked in." """
     if not checked_in:
-        return f"nobody checked in yet (0 of {players_text(active)})."
-    return f"{checked_in} of {players_text(active)} checked in."
+        return ngettext(
+            "nobody checked in yet (0 of %(n)d player).",
+            "nobody checked in yet (0 of %(n)d players).",
+            active,
+        ) % {"n": active}
+    return ngettext(
+        "%(checked)d of %(n)d player checked in.",
+        "%(checked)d of %(n)d players checked in.",
+        active,
+    ) % {"checked": checked_in, "n": active}
 
 
-OPEN_REGISTRATION_HELP = (
+OPEN_REGISTRATION_HELP = gettext_lazy(
     "Opening registration only tells the public page that registration is open; players are "
     "added, and the group phase starts, without it."
 )
@@ -903,19 +1152,27 @@ OPEN_REGISTRATION_HELP = (
 def withdrawal_undone_mail(tournament: str, who: str, title: str, link: str) -> tuple[str, str]:
     """To the referee and players of a duel the withdrawal had forfeited: (subject, body);
     `link` is the duel's console for its referee, the player's duels for a player."""
+    values = {"tournament": tournament, "who": who, "title": title, "link": link}
     return (
-        f"{tournament}: {who}'s withdrawal was undone",
-        f"{who}'s withdrawal was a mistake and has been undone: the forfeit of {title} "
-        f"is taken back, and the duel goes on where it stood.\n\n{title}: {link}\n",
+        _("%(tournament)s: %(who)s's withdrawal was undone") % values,
+        _(
+            "%(who)s's withdrawal was a mistake and has been undone: the forfeit of %(title)s "
+            "is taken back, and the duel goes on where it stood.\n\n%(title)s: %(link)s\n"
+        )
+        % values,
     )
 
 
 def duel_off_mail(tournament: str, player: str, who: str, title: str, me: str) -> tuple[str, str]:
     """To a player named for a duel the automation created after the withdrawal."""
+    values = {"tournament": tournament, "player": player, "who": who, "title": title, "me": me}
     return (
-        f"{tournament}: {title} is off",
-        f"{player}, {who}'s withdrawal was undone, so {title} is no longer called for: you do "
-        f"not play it.\n\nYour duels, live: {me}\n",
+        _("%(tournament)s: %(title)s is off") % values,
+        _(
+            "%(player)s, %(who)s's withdrawal was undone, so %(title)s is no longer called "
+            "for: you do not play it.\n\nYour duels, live: %(me)s\n"
+        )
+        % values,
     )
 
 
@@ -923,63 +1180,65 @@ def duel_off_mail(tournament: str, player: str, who: str, title: str, me: str) -
 # A referee's desk (`selectors_referee`): their duel, or what they wait for; the breadcrumb of
 # the staff pages; the paper form's winners, by name once the players are known.
 
-STAFF_CRUMB_ORGANISER = "Organiser"
-STAFF_CRUMB_REFEREE = "Referee"
-DESK_NONE_ASSIGNED = "No duel is assigned to you yet."
-DESK_NO_OTHER = "No other duel is assigned to you yet."
-DESK_NOTHING_WAITING = "Nothing is waiting for a referee now."
-DESK_ALL_TAKEN = "Nothing is waiting for you now: every open duel has its referee."
-DESK_OVER = "This tournament is over: no duel is left to referee."
+STAFF_CRUMB_ORGANISER = gettext_lazy("Organiser")
+STAFF_CRUMB_REFEREE = gettext_lazy("Referee")
+DESK_NONE_ASSIGNED = gettext_lazy("No duel is assigned to you yet.")
+DESK_NO_OTHER = gettext_lazy("No other duel is assigned to you yet.")
+DESK_NOTHING_WAITING = gettext_lazy("Nothing is waiting for a referee now.")
+DESK_ALL_TAKEN = gettext_lazy("Nothing is waiting for you now: every open duel has its referee.")
+DESK_OVER = gettext_lazy("This tournament is over: no duel is left to referee.")
 
 
 def staff_crumb(organiser: bool) -> str:
     """The last word of a staff page's breadcrumb: whose pages these are."""
-    return STAFF_CRUMB_ORGANISER if organiser else STAFF_CRUMB_REFEREE
+    return str(STAFF_CRUMB_ORGANISER if organiser else STAFF_CRUMB_REFEREE)
 
 
 def desk_waiting(label: str, note: str) -> str:
     """What a referee with no duel waits for: "Next: Group round 5 — each group names its
     player for this round." """
-    return f"Next: {label} — {note}." if note else f"Next: {label}."
+    if note:
+        return _("Next: %(label)s — %(note)s.") % {"label": label, "note": note}
+    return _("Next: %(label)s.") % {"label": label}
 
 
 def paper_winner(name: str) -> str:
     """A paper sheet's winner, once the players are known: "Ada won"."""
-    return f"{name} won"
+    return _("%(name)s won") % {"name": name}
 
 
 def paper_winner_chosen(group: str) -> str:
     """A paper sheet's winner while the players are chosen on the same form."""
-    return f"The player chosen for {group} won"
+    return _("The player chosen for %(group)s won") % {"group": group}
 
 
 # The standings' table by what it lists (selectors_public/standings.py): the group phase's
 # standings, the playoffs so far (the qualifiers by the places still open to them), the end.
 TABLE_HEADINGS = {
-    "standings": "Standings",
-    "playoffs": "Playoff table",
-    "final": "Final table",
+    "standings": gettext_lazy("Standings"),
+    "playoffs": gettext_lazy("Playoff table"),
+    "final": gettext_lazy("Final table"),
 }
 TABLE_CAPTIONS = {
-    "standings": (
+    "standings": gettext_lazy(
         "Individual standings of the group phase, by points. “T3”: tied for third; the order "
         "inside a tie is alphabetical and means nothing."
     ),
-    "playoffs": (
+    "playoffs": gettext_lazy(
         "Playoff table: the four qualifiers first, in the order of the places still open to "
         "them (“1–2”: playing for 1st or 2nd), then everyone else by group-phase rank."
     ),
-    "final": "Final table: placings 1–4, then everyone else by group-phase rank.",
+    "final": gettext_lazy("Final table: placings 1–4, then everyone else by group-phase rank."),
 }
 
 
 def table_heading(kind: str) -> str:
     """ "Standings", "Playoff table" (while the playoffs run) or "Final table"."""
-    return TABLE_HEADINGS[kind]
+    return str(TABLE_HEADINGS[kind])
 
 
 def table_caption(kind: str) -> str:
-    return TABLE_CAPTIONS[kind]
+    return str(TABLE_CAPTIONS[kind])
 
 
 def place_label(placing: int | None, open_places: Sequence[int] = ()) -> str:
@@ -1002,7 +1261,104 @@ def round_outcome_text(round_label: str, winner: str | None, tie: int | None = N
     "Duel round 3: Ada won it", "Duel round 3: a tie on 5", or, every seat blocked,
     "Duel round 3: both were blocked, no one won it"."""
     if winner:
-        return f"{round_label}: {winner} won it"
+        return _("%(round)s: %(name)s won it") % {"round": round_label, "name": winner}
     if tie is not None:
-        return f"{round_label}: a tie on {tie}"
-    return f"{round_label}: both were blocked, no one won it"
+        return _("%(round)s: a tie on %(tie)s") % {"round": round_label, "tie": tie}
+    return _("%(round)s: both were blocked, no one won it") % {"round": round_label}
+
+
+# The format rules' verdicts (tournaments.format: a stable code, its numbers and ids in
+# `params`; its own `message` is English for logs and tests) in the reader's language, with
+# names for ids.
+
+
+def rule_text(
+    code: str,
+    params: Mapping[str, Any],
+    *,
+    names: Mapping[int, str] | None = None,
+    groups: Mapping[Any, str] | None = None,
+    fallback: str = "",
+) -> str:
+    """A `fmt.Problem`'s or `fmt.ChangeVerdict`'s words: "Reds has 4 members; it needs at
+    least 5." (`names`: entrants by id, `groups`: group names by id); `fallback` (the
+    format's English message) for a code this does not know."""
+    names, groups = names or {}, groups or {}
+
+    def people(ids: Any) -> str:
+        return _and([names.get(_int(pk) or 0, str(pk)) for pk in ids or ()])
+
+    def group_name(pk: Any) -> str:
+        return groups.get(pk) or groups.get(_int(pk)) or groups.get(str(pk)) or str(pk)
+
+    values = {k: v for k, v in params.items() if isinstance(v, int)}
+    size = values.get("size", 0)
+    many = len(params.get("players") or ())
+    if "players" in params:
+        values["players"] = people(params["players"])
+    if "group" in params:
+        values["group"] = group_name(params["group"])
+    if "groups" in params:
+        values["groups"] = _and([group_name(g) for g in params["groups"]])
+    texts = {
+        "unknown_player": lambda: ngettext(
+            "%(players)s is not in the group phase and cannot join a group.",
+            "%(players)s are not in the group phase and cannot join a group.",
+            many,
+        ),
+        "above_limit": lambda: _(
+            "A group may have at most %(max)s members; this change leaves %(size)s in one group."
+        ),
+        "both_below": lambda: _(
+            "This change leaves both groups below %(min)s members (%(first)s and %(second)s)."
+        ),
+        "elimination": lambda: ngettext(
+            "This change leaves a group with %(size)s member: once confirmed, that group is "
+            "eliminated at once and its members are out of the tournament.",
+            "This change leaves a group with %(size)s members: once confirmed, that group is "
+            "eliminated at once and its members are out of the tournament.",
+            size,
+        ),
+        "ok": lambda: _("The change keeps both groups within the limits."),
+        "group_too_small": lambda: ngettext(
+            "%(group)s has %(size)s member; it needs at least %(min)s.",
+            "%(group)s has %(size)s members; it needs at least %(min)s.",
+            size,
+        ),
+        "group_too_large": lambda: ngettext(
+            "%(group)s has %(size)s member; it may have at most %(max)s.",
+            "%(group)s has %(size)s members; it may have at most %(max)s.",
+            size,
+        ),
+        "entrant_count": lambda: _(
+            "The group phase needs %(min)s–%(max)s active entrants; there are %(count)s."
+        ),
+        "not_in_group": lambda: ngettext(
+            "%(players)s is in no group.", "%(players)s are in no group.", many
+        ),
+        "inactive_member": lambda: ngettext(
+            "%(players)s is in a group but not active.",
+            "%(players)s are in a group but not active.",
+            many,
+        ),
+    }
+    if code == "unknown_group":
+        text = (
+            ngettext(
+                "%(groups)s is not in this tournament.",
+                "%(groups)s are not in this tournament.",
+                len(params["groups"] or ()),
+            )
+            if "groups" in params
+            else ngettext(
+                "%(players)s is in an unknown group.", "%(players)s are in an unknown group.", many
+            )
+        )
+    elif code in texts:
+        text = texts[code]()
+    else:
+        return fallback
+    try:
+        return text % values
+    except (KeyError, TypeError, ValueError):
+        return fallback

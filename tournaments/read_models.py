@@ -150,7 +150,7 @@ def _duel_row(duel, names: dict[int, str]) -> dict[str, Any]:
             replay=duel.replay_of_id is not None,
         ),
         "table_label": presentation.table_label(duel.table),
-        "status_label": STATUS_LABELS.get(duel.status, duel.status),
+        "status_label": str(STATUS_LABELS.get(duel.status, duel.status)),
         "finish_label": presentation.finish_label(result.finish) if result else "",
     }
 
@@ -295,7 +295,7 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
         "matches": [
             {
                 "stage": m.stage,
-                "name": fmt.STAGE_NAMES[m.stage],
+                "name": presentation.stage_name(m.stage, m.stage),
                 "known": m.known,
                 "seat_a": names.get(m.seat_a),
                 "seat_b": names.get(m.seat_b),

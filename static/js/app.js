@@ -2,6 +2,12 @@
 // (server errors, lost connection): 4xx answers carry their own message and are swapped.
 (function () {
   "use strict";
+  // Django's JavaScript catalogue (`gettext`, `interpolate`) when the page loads it: these
+  // words in the page's language; else as written.
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  function interpolate(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
+  }
   function say(text, kind) {
     var box = document.getElementById("messages");
     if (!box) return;
@@ -19,11 +25,14 @@
   document.addEventListener("htmx:responseError", function (event) {
     if (polled(event)) return;
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
-    say("The server could not complete this (error " + status + "). Nothing was changed; try again.");
+    say(interpolate(
+      gettext("The server could not complete this (error %(status)s). Nothing was changed; try again."),
+      { status: status }
+    ));
   });
   document.addEventListener("htmx:sendError", function (event) {
     if (polled(event)) return;
-    say("No connection to the server: nothing was sent. Check the network and try again.");
+    say(gettext("No connection to the server: nothing was sent. Check the network and try again."));
   });
 })();
 
@@ -107,6 +116,7 @@
       button.hidden = false;
     });
   }
+  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-copy]");
     if (!button) return;
@@ -118,12 +128,17 @@
     }
     navigator.clipboard.writeText(field.value).then(
       function () {
-        say("Copied.");
+        say(button.getAttribute("data-copied") || gettext("Copied."));
       },
       function () {
         field.focus();
         field.select();
-        say("The browser did not let this page copy: the link is selected, copy it with Ctrl+C (⌘C).");
+        say(
+          button.getAttribute("data-not-copied") ||
+          gettext(
+            "The browser did not let this page copy: the link is selected, copy it with Ctrl+C (⌘C)."
+          )
+        );
       }
     );
   });

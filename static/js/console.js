@@ -13,6 +13,29 @@
 
   function checked(pad) { return pad.querySelector("input:checked"); }
 
+  // The words this file says, in the page's language: written into the page by the server
+  // (templates/duels/console.html, #console-words), English only if the page has none.
+  var ENGLISH = {
+    dropped: "Someone else entered a move — the cards picked here (%(cards)s) were cleared: " +
+      "check the state, then pick again.",
+    unsent: "Someone else entered a move — yours was not sent: check the state, then enter " +
+      "it again.",
+    roundWith: "round with %(cards)s",
+    noCards: "no cards",
+    theMove: "the move",
+    offline: "Offline — retrying…",
+    back: "Back online: the console shows the duel as it is now.",
+    timeUp: "time is up",
+    left: "%(time)s left",
+  };
+  function word(key, values) {
+    var box = document.getElementById("console-words");
+    var text = (box && box.dataset[key]) || ENGLISH[key];
+    return text.replace(/%\((\w+)\)s/g, function (all, name) {
+      return values && values[name] !== undefined ? values[name] : all;
+    });
+  }
+
   // An htmx answer carries each pad's keys as their digits only (issue 15: twenty keys were a
   // third of a move's answer): they are built here exactly as the whole page writes them
   // (a label wrapping its radio; the first radio of an open pad required).
@@ -167,10 +190,8 @@
     note.className = "console-error";
     note.setAttribute("role", "alert");
     note.textContent = dropped.length
-      ? "Someone else entered a move — the cards picked here (" + dropped.join(", ") +
-        ") were cleared: check the state, then pick again."
-      : "Someone else entered a move — yours was not sent: check the state, then enter it " +
-        "again.";
+      ? word("dropped", { cards: dropped.join(", ") })
+      : word("unsent");
     headline.parentNode.insertBefore(note, headline);
     dropped = [];
     unsent = false;
@@ -282,9 +303,9 @@
     if (values.type === "round") {
       var cards = ["A", "B"].filter(function (s) { return values["card_" + s] !== undefined; })
         .map(function (s) { return s + " " + values["card_" + s]; });
-      return "round with " + (cards.length ? cards.join(", ") : "no cards");
+      return word("roundWith", { cards: cards.length ? cards.join(", ") : word("noCards") });
     }
-    var what = submitter ? submitter.textContent.trim() : (values.card || values.choice || "the move");
+    var what = submitter ? submitter.textContent.trim() : (values.card || values.choice || word("theMove"));
     var seat = values.seat || (values.play ? values.play.split(":")[0] : "");
     return (seat ? seat + ": " : "") + what;
   }
@@ -301,7 +322,7 @@
     var elt = event.detail.elt;
     if (!inConsole(elt)) return;
     offline = true;
-    say("Offline — retrying…", false);
+    say(word("offline"), false);
     var config = event.detail.requestConfig || {};
     if (config.verb !== "post") return;
     if (elt.id === "console") return; // a retry that failed again: the move stays as it was
@@ -327,7 +348,7 @@
     if (!retried && !inConsole(elt)) return;
     if (offline) {
       offline = false;
-      say("Back online: the console shows the duel as it is now.", true);
+      say(word("back"), true);
     }
     // The retried move got its answer (applied, or refused as a conflict): it is settled.
     if (retried && unsentMove) showUnsent(null);
@@ -354,12 +375,12 @@
       if (isNaN(left)) return;
       var box = el.closest(".clock");
       if (left <= 0) {
-        el.textContent = "time is up";
+        el.textContent = word("timeUp");
         if (box) box.classList.add("is-over");
         return;
       }
       var minutes = Math.floor(left / 60), seconds = left % 60;
-      el.textContent = minutes + ":" + (seconds < 10 ? "0" : "") + seconds + " left";
+      el.textContent = word("left", { time: minutes + ":" + (seconds < 10 ? "0" : "") + seconds });
       if (box) box.classList.toggle("is-soon", left <= 300);
     });
   }

@@ -21,15 +21,17 @@
   }
 
   // The venue clock (issue 16), in the tournament's time zone whatever the projector's own:
-  // Intl formats the browser's time in the zone the page names. It writes only the clock,
+  // Intl formats the browser's time in the zone the page names, in the page's language. It writes only the clock,
   // never data-turn.
   function tickClock() {
     var clock = document.getElementById("screen-clock");
     if (!clock) return;
     var zone = clock.getAttribute("data-time-zone") || "UTC";
+    // The page's language (the tournament's, on the big screen) says 12 or 24 hours.
+    var locale = clock.getAttribute("data-locale") || document.documentElement.lang || "en-GB";
     var format;
     try {
-      format = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+      format = new Intl.DateTimeFormat(locale, { timeZone: zone, hour: "2-digit", minute: "2-digit" });
     } catch (e) {
       return; // an unknown zone: keep the server's reading
     }

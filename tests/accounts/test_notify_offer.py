@@ -6,11 +6,14 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.notifications import WORDS
+from accounts.notifications import WORDS as LAZY_WORDS
 from tests.factories import EntrantFactory, TournamentFactory, UserFactory
 from tournaments.services import issue_claim_link
 
 pytestmark = pytest.mark.django_db
+
+# The words are lazy (translated when shown): compared as the English the tests run in.
+WORDS = {key: str(value) for key, value in LAZY_WORDS.items()}
 
 OFFER, BUTTON, LABEL = WORDS["offer"], WORDS["button"], WORDS["label"]
 

@@ -162,3 +162,58 @@ def test_the_openapi_schema_validates():
     paths = schema["paths"]
     assert "/api/tournaments/{slug}/standings" in paths
     assert "/api/tournaments/{slug}/duels/{duel_id}/record" in paths
+
+
+def test_the_labels_follow_the_request_language_and_the_keys_stay(running):
+    """Issue 29: `title`, `status_label`, `finish_label` and every other `…_label` are in the
+    request's language (`Accept-Language`); the keys are the same in every language, and an
+    answer in one language is never served (from the shared cache, or as a 304) for another."""
+    tournament, organiser, referee, entrants, duel = running
+    services.set_published(tournament, True, organiser)
+    url = f"/api/tournaments/{tournament.slug}/rounds"
+    english = Client().get(url, headers={"Accept-Language": "en"})
+    spanish = Client().get(url, headers={"Accept-Language": "es"})
+    assert english.status_code == spanish.status_code == 200
+    assert "Accept-Language" in spanish["Vary"]
+    en_round, es_round = english.json()[0], spanish.json()[0]
+    en_duel, es_duel = en_round["duels"][0], es_round["duels"][0]
+
+    def keys(row: dict) -> dict:
+        return {
+            k: [keys(d) for d in v] if k == "duels" else v
+            for k, v in row.items()
+            if not (k == "title" or k.endswith("_label"))
+        }
+
+    assert keys(es_duel) == keys(en_duel) and keys(es_round) == keys(en_round)
+    assert set(es_duel) == set(en_duel)
+    assert (en_duel["title"], en_duel["status_label"]) == ("Group round 1", "Finished")
+    assert es_duel["title"] == "Ronda de grupos 1"
+    assert es_duel["status_label"] == "Terminado"
+    assert es_duel["finish_label"] and es_duel["finish_label"] != en_duel["finish_label"]
+    assert es_round["state_label"] != en_round["state_label"]
+    # A 304 holds for one language only: the English tag is no Spanish answer.
+    again = Client().get(url, headers={"Accept-Language": "es", "If-None-Match": english["ETag"]})
+    assert again.status_code == 200 and again.json()[0]["duels"][0]["title"] == es_duel["title"]
+    # The duel on its own, and the results sheet: the same labels, the same keys.
+    detail = (
+        Client()
+        .get(
+            f"/api/tournaments/{tournament.slug}/duels/{duel.pk}", headers={"Accept-Language": "es"}
+        )
+        .json()
+    )
+    assert detail["title"] == es_duel["title"] and detail["status"] == en_duel["status"]
+    sheet = (
+        Client()
+        .get(f"/api/tournaments/{tournament.slug}/results.csv", headers={"Accept-Language": "es"})
+        .content.decode()
+    )
+    assert (
+        sheet.splitlines()[0]
+        == Client()
+        .get(f"/api/tournaments/{tournament.slug}/results.csv")
+        .content.decode()
+        .splitlines()[0]
+    )
+    assert "Ronda de grupos 1" in sheet

@@ -5,13 +5,16 @@ checkbox named by its short label; axe on both pages."""
 import pytest
 from playwright.sync_api import expect
 
-from accounts.notifications import WORDS
+from accounts.notifications import WORDS as LAZY_WORDS
 from tests.e2e.conftest import PHONE
 from tests.e2e.test_console_browser import no_accessibility_violations
 from tests.e2e.test_htmx_browser import sign_in
 from tests.factories import EntrantFactory, TournamentFactory, UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# The words are lazy (translated when shown): compared as the English the tests run in.
+WORDS = {key: str(value) for key, value in LAZY_WORDS.items()}
 
 
 def test_a_player_switches_notifications_on_from_me_on_a_phone(page):

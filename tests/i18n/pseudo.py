@@ -28,6 +28,7 @@ class PseudoTranslation(trans_real.DjangoTranslation):
     def __init__(self) -> None:
         super().__init__(settings.LANGUAGE_CODE)
         self._DjangoTranslation__language = PSEUDO  # what get_language() reports
+        self._DjangoTranslation__to_language = PSEUDO
         self.seen: set[str | tuple[str, int]] = set()
 
     def gettext(self, message: str) -> str:

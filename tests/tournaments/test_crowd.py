@@ -4,6 +4,7 @@ the shared cache, failing open; the lean poll path (304 before sessions, no quer
 import threading
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.test.signals import template_rendered
@@ -88,6 +89,10 @@ class TestOneRenderPerVersion:
         # Signed in: the full path, the tournament for the permission check and the tag.
         signed_in = Client()
         signed_in.force_login(UserFactory())
+        # Its first page gives the browser its language cookie (accounts/language.py), as
+        # the sign-in form's answer does; from then on the language needs no session.
+        first = signed_in.get(standings_url(tournament), headers=HX)
+        assert first.cookies[settings.LANGUAGE_COOKIE_NAME].value == settings.LANGUAGE_CODE
         response, queries = get(signed_in, standings_url(tournament), **HX)
         assert response.status_code == 200 and b"P01" in response.content
         assert queries == 1

@@ -7,6 +7,7 @@ import pytest
 from accounts.models import Role
 from core.errors import ServiceError
 from duels.models import Duel, DuelKind, DuelStatus
+from duels.words import closed_reason_text, closed_why
 from tests.factories import RoleFactory, UserFactory
 from tests.tournaments.helpers import finish, play_playoffs, settle_tiebreaks
 from tournaments import services
@@ -105,7 +106,9 @@ class TestAnElimination:
         services.withdraw(tournament, organiser, g2[2].pk, reason="left", confirm=True)
         running.refresh_from_db()
         assert running.status == DuelStatus.ABANDONED
-        assert "eliminated after round 1" in running.closed_reason
+        # Stored as a key and its parameters, read in the reader's language (issue 29).
+        assert closed_why(running.closed_reason)["key"] == "group_eliminated"
+        assert "eliminated after round 1" in closed_reason_text(running.closed_reason)
         assert not hasattr(running, "result") or running.result is None
         with pytest.raises(ServiceError, match="abandoned"):
             refereeing.append_event(
@@ -191,7 +194,8 @@ class TestRepair:
         assert tasks.sweep()["repaired"] == 1
         stuck.refresh_from_db()
         assert stuck.status == DuelStatus.ABANDONED
-        assert "froze when the playoffs started" in stuck.closed_reason
+        assert closed_why(stuck.closed_reason) == {"key": "playoffs_froze"}
+        assert "froze when the playoffs started" in closed_reason_text(stuck.closed_reason)
         client.force_login(referee)
         page = client.get(f"/t/{tournament.slug}/duels/{stuck.pk}/").content.decode()
         assert "This duel is abandoned" in page and "froze when the playoffs started" in page

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .draws import Seed, seeded_order
 
@@ -35,6 +36,9 @@ class Problem:
 
     code: str
     message: str
+    # The numbers and ids the message names, for words in another language
+    # (tournaments.presentation.rule_text): this package imports nothing of Django.
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class ChangeVerdict:
     eliminated_group: GroupId | None = None
     eliminated_players: tuple[int, ...] = ()
     phase_winner: GroupId | None = None
+    params: dict[str, Any] = field(default_factory=dict)  # as Problem's
 
     @property
     def refused(self) -> bool:
@@ -129,11 +134,15 @@ def check_change(before: Membership, after: Membership, groups: Sequence[GroupId
             REFUSED,
             "unknown_player",
             f"Players {unknown_players} are not in the group phase and cannot join a group.",
+            params={"players": unknown_players},
         )
     unknown_groups = sorted({str(g) for g in after.values() if g not in (first, second)})
     if unknown_groups:
         return ChangeVerdict(
-            REFUSED, "unknown_group", f"Groups {unknown_groups} are not in this tournament."
+            REFUSED,
+            "unknown_group",
+            f"Groups {unknown_groups} are not in this tournament.",
+            params={"groups": unknown_groups},
         )
     moves = tuple(
         Move(player, before[player], after.get(player))
@@ -150,6 +159,7 @@ def check_change(before: Membership, after: Membership, groups: Sequence[GroupId
             f"{sizes[over[0]]} in one group.",
             sizes,
             moves,
+            params={"max": GROUP_MAX, "size": sizes[over[0]]},
         )
     below = [g for g in (first, second) if sizes[g] < GROUP_MIN]
     if len(below) == 2:
@@ -160,6 +170,7 @@ def check_change(before: Membership, after: Membership, groups: Sequence[GroupId
             f"({sizes[first]} and {sizes[second]}).",
             sizes,
             moves,
+            params={"min": GROUP_MIN, "first": sizes[first], "second": sizes[second]},
         )
     if below:
         sinking = below[0]
@@ -174,6 +185,7 @@ def check_change(before: Membership, after: Membership, groups: Sequence[GroupId
             sinking,
             members_of(after, sinking),
             standing,
+            params={"size": sizes[sinking]},
         )
     return ChangeVerdict(OK, "ok", "The change keeps both groups within the limits.", sizes, moves)
 
@@ -188,13 +200,20 @@ def check_split(membership: Membership, groups: Sequence[GroupId]) -> tuple[Prob
     problems: list[Problem] = []
     strays = sorted(p for p, g in membership.items() if g not in (first, second))
     if strays:
-        problems.append(Problem("unknown_group", f"Players {strays} are in an unknown group."))
+        problems.append(
+            Problem(
+                "unknown_group",
+                f"Players {strays} are in an unknown group.",
+                {"players": strays},
+            )
+        )
     for group, size in group_sizes(membership, groups).items():
         if size < GROUP_MIN:
             problems.append(
                 Problem(
                     "group_too_small",
                     f"Group {group} has {size} members; it needs at least {GROUP_MIN}.",
+                    {"group": group, "size": size, "min": GROUP_MIN},
                 )
             )
         elif size > GROUP_MAX:
@@ -202,6 +221,7 @@ def check_split(membership: Membership, groups: Sequence[GroupId]) -> tuple[Prob
                 Problem(
                     "group_too_large",
                     f"Group {group} has {size} members; it may have at most {GROUP_MAX}.",
+                    {"group": group, "size": size, "max": GROUP_MAX},
                 )
             )
     return tuple(problems)
@@ -223,15 +243,22 @@ def check_start(
                 "entrant_count",
                 f"The group phase needs {ENTRANTS_MIN}–{ENTRANTS_MAX} active entrants; "
                 f"there are {len(active)}.",
+                {"min": ENTRANTS_MIN, "max": ENTRANTS_MAX, "count": len(active)},
             )
         )
     missing = sorted(active - set(membership))
     if missing:
-        problems.append(Problem("not_in_group", f"Players {missing} are in no group."))
+        problems.append(
+            Problem("not_in_group", f"Players {missing} are in no group.", {"players": missing})
+        )
     inactive = sorted(set(membership) - active)
     if inactive:
         problems.append(
-            Problem("inactive_member", f"Players {inactive} are in a group but not active.")
+            Problem(
+                "inactive_member",
+                f"Players {inactive} are in a group but not active.",
+                {"players": inactive},
+            )
         )
     problems.extend(check_split({p: g for p, g in membership.items() if p in active}, groups))
     return tuple(problems)

@@ -2,16 +2,40 @@
 
 from typing import Any
 
+from django.utils.translation import pgettext_lazy
+
 from .. import format as fmt
 from .. import presentation
 from ..models import Entrant, Tournament
 from .lines import replays_of_voided
 
+# Each stage: where its two seats come from, where its winner and its loser go (the context is
+# written out in each call: makemessages reads only literal strings).
 ROUTES = {
-    "Q1": ("Seed 1", "Seed 2", "Grand Final", "Qualifier 2"),
-    "E1": ("Seed 3", "Seed 4", "Qualifier 2", "4th place"),
-    "Q2": ("Loser of Qualifier 1", "Winner of the Eliminator", "Grand Final", "3rd place"),
-    "GF": ("Winner of Qualifier 1", "Winner of Qualifier 2", "Champion", "2nd place"),
+    "Q1": (
+        pgettext_lazy("playoff route", "Seed 1"),
+        pgettext_lazy("playoff route", "Seed 2"),
+        pgettext_lazy("playoff route", "Grand Final"),
+        pgettext_lazy("playoff route", "Qualifier 2"),
+    ),
+    "E1": (
+        pgettext_lazy("playoff route", "Seed 3"),
+        pgettext_lazy("playoff route", "Seed 4"),
+        pgettext_lazy("playoff route", "Qualifier 2"),
+        pgettext_lazy("playoff route", "4th place"),
+    ),
+    "Q2": (
+        pgettext_lazy("playoff route", "Loser of Qualifier 1"),
+        pgettext_lazy("playoff route", "Winner of the Eliminator"),
+        pgettext_lazy("playoff route", "Grand Final"),
+        pgettext_lazy("playoff route", "3rd place"),
+    ),
+    "GF": (
+        pgettext_lazy("playoff route", "Winner of Qualifier 1"),
+        pgettext_lazy("playoff route", "Winner of Qualifier 2"),
+        pgettext_lazy("playoff route", "Champion"),
+        pgettext_lazy("playoff route", "2nd place"),
+    ),
 }
 
 
@@ -67,7 +91,7 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
         stages.append(
             {
                 "stage": m.stage,
-                "name": fmt.STAGE_NAMES[m.stage],
+                "name": presentation.stage_label("playoff", m.stage),
                 "replay": m.ref in replays,
                 "known": m.known,
                 "seats": [

@@ -2,6 +2,8 @@
 
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
 from .. import charts, read_models
 from .. import format as fmt
 from ..models import Entrant, EntrantStatus, Group, Tournament
@@ -46,7 +48,7 @@ def groups(tournament: Tournament) -> dict[str, Any]:
     group_chart = charts.line_chart(
         [(g["name"], g["by_round"][:played]) for g in summaries],
         rounds=fmt.ROUNDS,
-        title="Group totals after each round",
+        title=gettext("Group totals after each round"),
         series_prefix="group",
     )
     rows = read_models.standings(tournament)
@@ -55,7 +57,12 @@ def groups(tournament: Tournament) -> dict[str, Any]:
     player_chart = charts.line_chart(
         [(r["name"], progress[r["player"]]) for r in top],
         rounds=fmt.ROUNDS,
-        title=f"Points of the top {len(top)} players after each round",
+        title=ngettext(
+            "Points of the top player after each round",
+            "Points of the top %(n)s players after each round",
+            len(top),
+        )
+        % {"n": len(top)},
     )
     for g in summaries:
         g["members"] = members.get(g["id"], [])

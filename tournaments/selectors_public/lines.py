@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import pgettext
+
 from .. import presentation
 from ..models import Tournament
 from ..services.lifecycle import OPEN
@@ -155,8 +157,11 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
 def rank_label(rank: int | None, shared: bool, status: str) -> str:
     """Issue 9: a shared rank reads "T3"; an inactive player shows their status."""
     if rank is None:
-        return status.capitalize()
-    return f"T{rank}" if shared else str(rank)
+        from ..templatetags.public_frame import entrant_status
+
+        return entrant_status(status)
+    # Translators: a rank shared by several players, "T3" ("tied third").
+    return pgettext("a shared rank", "T%(rank)s") % {"rank": rank} if shared else str(rank)
 
 
 # -- voided duels and what took their place --------------------------------------------------

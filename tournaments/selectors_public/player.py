@@ -3,6 +3,7 @@
 from dataclasses import dataclass, field
 
 from django.db.models import Q
+from django.utils.translation import pgettext_lazy
 
 from .. import format as fmt
 from ..models import FINAL_PHASES, Entrant, EntrantStatus, Tournament
@@ -112,6 +113,16 @@ def my_duel_queryset(user):
     )
 
 
+# How a played duel went for the player, as /me/ names it (the key stays `MyDuel.outcome`).
+OUTCOMES = {
+    "won": pgettext_lazy("a duel's outcome for the player", "Won"),
+    "lost": pgettext_lazy("a duel's outcome for the player", "Lost"),
+    "no result": pgettext_lazy("a duel's outcome for the player", "No result"),
+    "void": pgettext_lazy("a duel's outcome for the player", "Void"),
+    "abandoned": pgettext_lazy("a duel's outcome for the player", "Abandoned"),
+}
+
+
 @dataclass(frozen=True)
 class MyDuel:
     """A duel from the player's side: who they play, and how it went for them."""
@@ -121,6 +132,11 @@ class MyDuel:
     opponent: str | None
     outcome: str  # "won", "lost", "no result", "void", "" (not played yet)
     points: int | None  # +3 / −2 in the group phase
+
+    @property
+    def outcome_label(self) -> str:
+        found = OUTCOMES.get(self.outcome)
+        return str(found) if found is not None else self.outcome.capitalize()
 
 
 def my_duels(user) -> dict[str, list[MyDuel]]:

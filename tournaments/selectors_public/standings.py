@@ -2,11 +2,39 @@
 
 from typing import Any
 
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+
 from .. import format as fmt
 from .. import presentation, read_models
 from ..models import Phase, Tournament
 from ..selectors import plan_provisional
 from .lines import rank_label
+
+# A knockout's state and a tie-break mode, as the pages name them (the keys stay the engine's).
+KNOCKOUT_STATES = {
+    "playing": pgettext_lazy("a tie-break knockout", "playing"),
+    "finished": pgettext_lazy("a tie-break knockout", "finished"),
+    "stopped": pgettext_lazy("a tie-break knockout", "stopped"),
+}
+MODE_NAMES = {
+    "full": pgettext_lazy("tie-break mode", "full"),
+    "minimal": pgettext_lazy("tie-break mode", "minimal"),
+}
+
+
+def knockout_state(state: str) -> str:
+    return str(KNOCKOUT_STATES.get(state, state))
+
+
+def mode_name(mode: str) -> str:
+    return str(MODE_NAMES.get(mode, mode))
+
+
+def and_list(names: list[str]) -> str:
+    """ "Ada", "Ada and Bo", "Ada, Bo and Cy", in the page's language."""
+    if len(names) < 2:
+        return "".join(names)
+    return gettext("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def plan_notes(tournament: Tournament, rows: list[dict[str, Any]]) -> tuple[dict, dict]:
@@ -40,12 +68,14 @@ def plan_notes(tournament: Tournament, rows: list[dict[str, Any]]) -> tuple[dict
                     "positions": (k.first, k.last),
                     "points": k.points,
                     "state": k.state,
+                    "state_label": knockout_state(k.state),
                     "sub": k.parent is not None,
                 }
                 for k in plan.knockouts
             ],
             "shared": [],
             "mode": plan.mode,
+            "mode_label": mode_name(plan.mode),
         }
         return notes, aside
     points = {r["player"]: r["points"] for r in rows if r["rank"] is not None}
@@ -68,10 +98,15 @@ def plan_notes(tournament: Tournament, rows: list[dict[str, Any]]) -> tuple[dict
             for k in what_if.knockouts
         ],
         "shared": [
-            {"players": [names[p] for p in t.players], "positions": (t.first, t.last)}
+            {
+                "players": [names[p] for p in t.players],
+                "players_text": and_list([names[p] for p in t.players]),
+                "positions": (t.first, t.last),
+            }
             for t in what_if.shared
         ],
         "mode": tournament.tiebreak_mode,
+        "mode_label": mode_name(tournament.tiebreak_mode),
     }
     return notes, aside
 
@@ -81,10 +116,16 @@ def _tier_note(tier: fmt.Tier) -> str:
     if tier.first > 4:
         return ""
     if tier.state == "placed":
-        return f"Position {tier.first}"
+        return pgettext("beside a player's row", "Position %(n)s") % {"n": tier.first}
     if tier.state == "shared":
-        return f"Shares positions {tier.first}–{tier.last}"
-    return f"Tie-break: positions {tier.first}–{tier.last}"
+        return gettext("Shares positions %(first)s–%(last)s") % {
+            "first": tier.first,
+            "last": tier.last,
+        }
+    return gettext("Tie-break: positions %(first)s–%(last)s") % {
+        "first": tier.first,
+        "last": tier.last,
+    }
 
 
 def placings_of(tournament: Tournament) -> dict[int, int]:

@@ -7,7 +7,7 @@ from .. import presentation, read_models
 from ..models import Entrant, Phase, Tournament
 from ..selectors import plan_provisional
 from .lines import replays_of_voided
-from .standings import plan_notes
+from .standings import knockout_state, mode_name, plan_notes
 
 
 def tiebreaks(tournament: Tournament) -> dict[str, Any]:
@@ -22,7 +22,12 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
     ):
         rows = read_models.standings(tournament)
         _, aside = plan_notes(tournament, rows)
-        return {"planned": False, "what_if": aside, "mode": tournament.tiebreak_mode}
+        return {
+            "planned": False,
+            "what_if": aside,
+            "mode": tournament.tiebreak_mode,
+            "mode_label": mode_name(tournament.tiebreak_mode),
+        }
     from ..services.progression import tiebreak_plan
 
     plan = tiebreak_plan(tournament)
@@ -51,7 +56,8 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
         .order_by("pk")
         .values_list("pk", "stage", "seat_a_id", "seat_b_id", "seq")
     ]
-    titles = {k.key: f"positions {k.first}–{k.last}" for k in plan.knockouts}
+    # The knockout a knockout of losers comes from, by its positions (first, last).
+    spans = {k.key: (k.first, k.last) for k in plan.knockouts}
     knockouts = []
     for k in plan.knockouts:
         knockouts.append(
@@ -61,7 +67,8 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
                 "points": k.points,
                 "positions": (k.first, k.last),
                 "state": k.state,
-                "parent": titles.get(k.parent) if k.parent else None,
+                "state_label": knockout_state(k.state),
+                "parent": spans.get(k.parent) if k.parent else None,
                 "draw": [names.get(p, "?") for p in k.line],
                 "rounds": [
                     {
@@ -99,6 +106,7 @@ def tiebreaks(tournament: Tournament) -> dict[str, Any]:
     return {
         "planned": True,
         "mode": plan.mode,
+        "mode_label": mode_name(plan.mode),
         "master_seed": plan.master_seed,
         # A group replay still due: the plan may change with its result (TOURNAMENT.md).
         "settled": plan.settled and not provisional,

@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import pgettext
+
 from duels.models import Duel, DuelStatus
 from duels.selectors import LogEntry
 from duels.services import SEATS, record_of
@@ -205,7 +207,9 @@ def _window(state: dict[str, Any], events: list[dict[str, Any]]) -> Window | Non
     names = {letter: s["name"] for letter, s in state["seats"].items()}
     other = next(letter for letter in SEATS if letter != seat)
     # A counter answers the last card played: named as the console names it ("Ada's +4").
-    card = CARD_LABELS.get(events[-1].get("card", ""), "card") if events else "card"
+    # Translators: a card whose name is not known, in "Ada's card".
+    unknown = pgettext("a card, name unknown", "card")
+    card = CARD_LABELS.get(events[-1].get("card", ""), unknown) if events else unknown
     kind = awaiting["decision"]
     return Window(
         seat=seat,

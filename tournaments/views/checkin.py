@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import Action
@@ -26,7 +27,9 @@ def check_in_myself(request: HttpRequest, tournament: Tournament) -> HttpRespons
     except ServiceError as err:
         messages.error(request, err.message)
     else:
-        messages.success(request, f"You are checked in as {entry.name}. Have a good game!")
+        messages.success(
+            request, _("You are checked in as %(name)s. Have a good game!") % {"name": entry.name}
+        )
     return redirect(safe_next(request) or tournament)  # back where the button was
 
 
@@ -42,5 +45,5 @@ def undo_my_check_in(request: HttpRequest, tournament: Tournament) -> HttpRespon
     except ServiceError as err:
         (messages.info if err.code == "done" else messages.error)(request, err.message)
     else:
-        messages.success(request, f"Your check-in as {entry.name} is undone.")
+        messages.success(request, _("Your check-in as %(name)s is undone.") % {"name": entry.name})
     return redirect(safe_next(request) or tournament)

@@ -21,6 +21,8 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
@@ -58,7 +60,13 @@ KEYPAD = "1234567890"  # a phone's keypad order: the referee's thumb knows it
 # How each refusal is answered: a stale page and a closed duel are conflicts with the current
 # state, a move the rules forbid is unprocessable, the wrong person is forbidden.
 INDENT = re.compile(r"\n\s+")
-COLOR_LABELS = tuple((color, color.capitalize()) for color in COLORS)
+_COLOR_WORDS = {
+    "red": pgettext_lazy("a card colour", "Red"),
+    "yellow": pgettext_lazy("a card colour", "Yellow"),
+    "green": pgettext_lazy("a card colour", "Green"),
+    "blue": pgettext_lazy("a card colour", "Blue"),
+}
+COLOR_LABELS = tuple((color, _COLOR_WORDS.get(color, color.capitalize())) for color in COLORS)
 # A repeat (the same form sent again, its key) is its stored outcome: the console as it is,
 # with words (a plain post: the redirect the first send had). Something already recorded
 # from another page ("recorded") is refused (docs/architecture.md).
@@ -84,7 +92,7 @@ def _referee_duel(request: HttpRequest, tournament: Tournament, duel_id: int) ->
     """The duel, for someone who may referee it: never one of its own players."""
     duel = selectors.duel_in(tournament, duel_id, page=not request.htmx)
     if not can(request.user, Action.REFEREE_DUELS, tournament, players=selectors.player_ids(duel)):
-        raise PermissionDenied("You play in this duel: another referee must run it.")
+        raise PermissionDenied(_("You play in this duel: another referee must run it."))
     return duel
 
 
@@ -224,7 +232,7 @@ def _write(
     try:
         played, refused = apply(), None
     except Duel.DoesNotExist:
-        raise Http404("No such duel.") from None
+        raise Http404(_("No such duel.")) from None
     except ServiceError as err:
         played, refused = None, err
     if refused is not None:
@@ -360,7 +368,7 @@ def poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
     taken from the referee whose console is open redraws it read-only, saying who took it."""
     state = selectors.poll_state(tournament, duel_id)
     if state is None:
-        raise Http404("No such duel.")
+        raise Http404(_("No such duel."))
     revision, referee_id, table = state
     # A poll that names no referee or table (a script, a page drawn before they were sent)
     # is compared on what it names.
@@ -411,7 +419,7 @@ def move(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
             form.cleaned_data.get("rev"),
             intent=form.cleaned_data.get("intent") or "",
         ),
-        "Move entered.",
+        _("Move entered."),
     )
 
 
@@ -425,7 +433,7 @@ def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         return _refuse(request, tournament, duel, form)
     if form.cleaned_data["seq"] == 0:
         # The page showed no move: nothing to undo (and the service expects one to exist).
-        return _refuse(request, tournament, duel, form, error="There is no move to undo.")
+        return _refuse(request, tournament, duel, form, error=_("There is no move to undo."))
     return _write(
         request,
         tournament,
@@ -438,7 +446,7 @@ def undo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
             form.cleaned_data.get("rev"),
             intent=form.cleaned_data.get("intent") or "",
         ),
-        "The last move is undone (it stays in the log, struck through).",
+        _("The last move is undone (it stays in the log, struck through)."),
         undo=True,
     )
 
@@ -465,7 +473,7 @@ def redo(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
             form.cleaned_data.get("rev"),
             intent=form.cleaned_data.get("intent") or "",
         ),
-        "The undone move is entered again.",
+        _("The undone move is entered again."),
         redo=True,
     )
 
@@ -499,7 +507,7 @@ def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRespo
             seq_form.cleaned_data.get("rev"),
             intent=seq_form.cleaned_data.get("intent") or "",
         ),
-        "The duel is ended.",
+        _("The duel is ended."),
         ending=True,
         ending_form=form,
     )
@@ -518,7 +526,7 @@ def take(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
             request, tournament, duel.pk, status=STATUS_OF.get(err.code, 422), error=err.message
         )
     if not request.htmx:
-        messages.success(request, "The duel is yours: you run it from this console.")
+        messages.success(request, _("The duel is yours: you run it from this console."))
         return HttpResponseRedirect(_console_url(tournament, duel))
     return _current(request, tournament, duel.pk)
 
@@ -533,7 +541,7 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
     if not can(
         request.user, Action.CORRECT_RESULTS, tournament, players=selectors.player_ids(duel)
     ):
-        raise PermissionDenied("You play in this duel: another organiser must correct it.")
+        raise PermissionDenied(_("You play in this duel: another organiser must correct it."))
     form = CorrectionForm(request.POST, names=_seat_names(duel))
     if not form.is_valid():
         return _refuse(request, tournament, duel, form, correction_form=form)
@@ -561,7 +569,7 @@ def correct(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpR
             correction_form=form,
         )
     if not request.htmx:
-        messages.success(request, "The result is corrected; standings follow.")
+        messages.success(request, _("The result is corrected; standings follow."))
         return HttpResponseRedirect(_console_url(tournament, duel))
     return _current(request, tournament, duel.pk)
 
@@ -571,7 +579,7 @@ def _public_duel(tournament: Tournament, duel_id: int) -> Duel:
         Duel.objects.select_related("seat_a", "seat_b", "round"), pk=duel_id, tournament=tournament
     )
     if duel.seat_a is None or duel.seat_b is None:
-        raise Http404("This duel has no players yet.")
+        raise Http404(_("This duel has no players yet."))
     duel.title = presentation.duel_title(duel)
     return duel
 

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.permissions import Action, can, roles_of
@@ -44,7 +45,9 @@ def create(request: HttpRequest) -> HttpResponse:
             form.add_error("name", err.message)
         else:
             messages.success(
-                request, f"“{tournament.name}” is created. It stays private until you publish it."
+                request,
+                _("“%(name)s” is created. It stays private until you publish it.")
+                % {"name": tournament.name},
             )
             # Straight to the organiser's overview: its checklist says what comes next.
             return redirect("organiser:overview", slug=tournament.slug)

@@ -10,6 +10,7 @@ tournament anyway, a used, expired or withdrawn one 410 with what became of it.
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -46,7 +47,9 @@ def claim(request: HttpRequest, slug: str, token: str) -> HttpResponse:
         entrant = services.find_claimable(tournament, token)
         if request.method == "POST" and request.user.is_authenticated:
             entrant = services.claim_entry(tournament, token, request.user)
-            messages.success(request, f"You are now linked to {entrant.name}'s entry.")
+            messages.success(
+                request, _("You are now linked to %(name)s's entry.") % {"name": entrant.name}
+            )
             # The claim form's checkbox (accounts/templatetags/notify.py): e-mails on too.
             if request.POST.get("notify") == "on" and switch_on(request.user):
                 messages.success(request, WORDS["on"])
@@ -68,7 +71,14 @@ def invite(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             grant = invitations.accept_invitation(tournament, token, request.user)
             messages.success(
                 request,
-                f"You are now a {grant.get_role_display().lower()} of {tournament.name}.",
+                (
+                    _("You are now a referee of %(tournament)s.")
+                    if grant.role == "referee"
+                    else _("You are now a co-organiser of %(tournament)s.")
+                    if grant.role == "co_organiser"
+                    else _("You are now an organiser of %(tournament)s.")
+                )
+                % {"tournament": tournament.name},
             )
             return redirect(tournament)
     except ServiceError as err:

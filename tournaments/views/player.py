@@ -12,6 +12,7 @@ from django.db.models import Count, OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from core import push
@@ -77,7 +78,8 @@ def _my_tournaments_tag(request: HttpRequest) -> str:
             "passed",
         )
     )
-    digest = hashlib.blake2s(repr(versions).encode(), digest_size=6).hexdigest()
+    # The language the fragment is written in too: a 304 never keeps a fragment of another.
+    digest = hashlib.blake2s(repr((get_language(), versions)).encode(), digest_size=6).hexdigest()
     return _my_tag(request)[:-1] + f'-{digest}"'
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
@@ -27,6 +27,7 @@ from tournaments.live_cache import SCREEN_PANELS, screen_tag
 from tournaments.models import Tournament
 from tournaments.presentation import rules_text
 from tournaments.selectors_public import lines
+from tournaments.selectors_public.screen import screen_language
 from tournaments.selectors_schedule import local
 
 # Parts that poll on their own: the panels, and the venue strip (clock, calls, next starts).
@@ -145,7 +146,23 @@ def screen(
     panel shows; nothing restarts when one refreshes); each panel polls on its own
     (`?panel=`), with its own tag, and is served from the shared cache like a page's live
     partial. `?show=<panel>` pins one panel, for a venue with a screen per view.
+
+    The page and its panels are in the tournament's language (`screen_language`): the whole
+    answer, the page's `<html lang>` and every panel a poll brings, is rendered under it.
     """
+    language = screen_language(tournament)
+    if not language:
+        return _screen(request, tournament, cached)  # the viewer's, as LocaleMiddleware chose
+    with translation.override(language):
+        response = _screen(request, tournament, cached)
+    if response is not None:
+        response["Content-Language"] = language
+    return response
+
+
+def _screen(
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None
+) -> HttpResponse | None:
     panel = request.GET.get("panel", "")
     if request.htmx and panel:
         if panel not in SCREEN_PARTS:
