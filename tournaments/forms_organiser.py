@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from . import presentation
 from .forms import TournamentForm
@@ -31,57 +32,77 @@ class SettingsForm(TournamentForm):
             "tiebreak_mode": tournament.tiebreak_mode,
             "shared_cards": tournament.shared_cards,
             "duel_time_limit_minutes": tournament.duel_time_limit_minutes,
+            "language": tournament.language,
         }
         super().__init__(*args, initial=initial, **kwargs)
+        # Issue 29: the tournament's language (Tournament.language); never locks.
+        self.fields["language"] = forms.ChoiceField(
+            label=_("Language of the tournament"),
+            required=False,
+            choices=Tournament._meta.get_field("language").choices,
+            help_text=_(
+                "The big screen is shown in this language, whatever the projector's browser "
+                "says; the tournament's e-mails use it for anyone who has not chosen a "
+                "language. “Each viewer's own language”: every page follows its reader."
+            ),
+        )
         # TOURNAMENT.md "Phases": the duel rules lock when the group phase starts, the
         # tie-break mode when the tie-breaks are planned. A disabled field keeps its value.
         if tournament.phase not in (Phase.DRAFT, Phase.REGISTRATION):
             for key in ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes"):
                 self.fields[key].disabled = True
-                self.fields[key].help_text = "Locked: the group phase has started."
+                self.fields[key].help_text = _("Locked: the group phase has started.")
         if tournament.tiebreak_seed:
             self.fields["tiebreak_mode"].disabled = True
-            self.fields["tiebreak_mode"].help_text = "Locked: the tie-breaks are planned."
+            self.fields["tiebreak_mode"].help_text = _("Locked: the tie-breaks are planned.")
 
     def changes(self) -> dict[str, Any]:
-        return {"name": self.cleaned_data["name"], **self.settings()}
+        return {
+            "name": self.cleaned_data["name"],
+            "language": self.cleaned_data["language"],
+            **self.settings(),
+        }
 
 
 class GroupNamesForm(forms.Form):
-    first = forms.CharField(max_length=GROUP_NAME_MAX, label="First-named group")
-    second = forms.CharField(max_length=GROUP_NAME_MAX, label="Second-named group")
+    first = forms.CharField(max_length=GROUP_NAME_MAX, label=_("First-named group"))
+    second = forms.CharField(max_length=GROUP_NAME_MAX, label=_("Second-named group"))
 
 
 class PasteForm(forms.Form):
     # The label avoids the words "player name": that is the one-by-one field's label.
     names = forms.CharField(
-        label="Names, one per line",
+        label=_("Names, one per line"),
         widget=forms.Textarea(attrs={"rows": 6}),
-        help_text="Blank lines are skipped. Lines that cannot be registered are reported by "
-        "their number and left here to fix.",
+        help_text=_(
+            "Blank lines are skipped. Lines that cannot be registered are reported by "
+            "their number and left here to fix."
+        ),
     )
 
 
 class CsvForm(forms.Form):
     file = forms.FileField(
-        label="CSV file",
-        help_text="One player per row, the name in the first column; a first row reading "
-        "“name” is a header. UTF-8.",
+        label=_("CSV file"),
+        help_text=_(
+            "One player per row, the name in the first column; a first row reading "
+            "“name” is a header. UTF-8."
+        ),
     )
 
 
 class WithdrawForm(forms.Form):
-    entrant = forms.TypedChoiceField(label="Player to withdraw", coerce=int)
+    entrant = forms.TypedChoiceField(label=_("Player to withdraw"), coerce=int)
     reason = forms.CharField(
         max_length=200,
         required=False,
-        label="Reason (private)",
-        help_text="Seen only by the organisers.",
+        label=_("Reason (private)"),
+        help_text=_("Seen only by the organisers."),
     )
 
     def __init__(self, *args: Any, entrants: Iterable[Entrant], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["entrant"].choices = [("", "Choose a player")] + [
+        self.fields["entrant"].choices = [("", _("Choose a player"))] + [
             (e.pk, e.name) for e in entrants
         ]
 
@@ -98,7 +119,7 @@ class SplitForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         order = {g.pk: str(g.order) for g in groups}
-        choices = [(NO_GROUP, "No group")] + _group_choices(groups)
+        choices = [(NO_GROUP, _("No group"))] + _group_choices(groups)
         self.entrants = list(entrants)
         for entrant in self.entrants:
             self.fields[f"g{entrant.pk}"] = forms.ChoiceField(
@@ -129,8 +150,8 @@ class TransferForm(forms.Form):
     reason = forms.CharField(
         max_length=200,
         required=False,
-        label="Reason (private)",
-        help_text="Recorded in the audit log; for a withdrawal, kept as its reason.",
+        label=_("Reason (private)"),
+        help_text=_("Recorded in the audit log; for a withdrawal, kept as its reason."),
     )
 
     def __init__(
@@ -142,11 +163,11 @@ class TransferForm(forms.Form):
             for e in entrants
         }
         self.entrants = list(entrants)
-        choices = _group_choices(groups) + [(WITHDRAW, "Withdraw")]
+        choices = _group_choices(groups) + [(WITHDRAW, _("Withdraw"))]
         for entrant in self.entrants:
             # Not required: a player left out of the post stays where they are.
             self.fields[f"to{entrant.pk}"] = forms.ChoiceField(
-                label=f"{entrant.name} goes to",
+                label=_("%(name)s goes to") % {"name": entrant.name},
                 choices=choices,
                 required=False,
                 initial=self.current[entrant.pk],
@@ -175,15 +196,15 @@ class RepresentativesForm(forms.Form):
     table = forms.CharField(
         max_length=40,
         required=False,
-        label="Table",
-        help_text="Where the duel is played, e.g. “Table 3”.",
+        label=_("Table"),
+        help_text=_("Where the duel is played, e.g. “Table 3”."),
     )
     referee = forms.TypedChoiceField(
         coerce=int,
         required=False,
         empty_value=None,
-        label="Referee",
-        help_text="Leave it open and any referee can take the duel from its console.",
+        label=_("Referee"),
+        help_text=_("Leave it open and any referee can take the duel from its console."),
     )
 
     def __init__(
@@ -197,25 +218,25 @@ class RepresentativesForm(forms.Form):
         super().__init__(*args, **kwargs)
         for key, group in (("first", groups[0]), ("second", groups[1])):
             field = self.fields[key]
-            field.label = f"Representative of {group.name}"
-            field.choices = [("", "Choose a player")] + [
+            field.label = _("Representative of %(group)s") % {"group": group.name}
+            field.choices = [("", _("Choose a player"))] + [
                 (e.pk, e.name) for e in members.get(group.pk, [])
             ]
         if referees is None:  # only organisers assign referees; a referee takes a duel
             del self.fields["referee"]
         else:
-            self.fields["referee"].choices = [("", "Any referee")] + [
+            self.fields["referee"].choices = [("", _("Any referee"))] + [
                 (u.pk, u.username) for u in referees
             ]
 
 
 class SharedCardForm(forms.Form):
-    giver = forms.TypedChoiceField(coerce=int, label="Giver")
-    receiver = forms.TypedChoiceField(coerce=int, label="Receiver (same group)")
+    giver = forms.TypedChoiceField(coerce=int, label=_("Giver"))
+    receiver = forms.TypedChoiceField(coerce=int, label=_("Receiver (same group)"))
 
     def __init__(self, *args: Any, entrants: Iterable[Entrant], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        choices = [("", "Choose a player")] + [(e.pk, e.name) for e in entrants]
+        choices = [("", _("Choose a player"))] + [(e.pk, e.name) for e in entrants]
         self.fields["giver"].choices = choices
         self.fields["receiver"].choices = choices
 
@@ -229,24 +250,24 @@ class RulingForm(forms.Form):
     # Not required for a preview, which is drawn afresh; required to record (`clean`).
     version = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
     intent = forms.CharField(max_length=64, required=False, widget=forms.HiddenInput)
-    ruling = forms.ChoiceField(label="What counts from now on", widget=forms.RadioSelect)
+    ruling = forms.ChoiceField(label=_("What counts from now on"), widget=forms.RadioSelect)
     reason = forms.CharField(
         max_length=300,
-        label="Reason",
-        help_text="Required. A correction's reason is public; it is shown with the result.",
+        label=_("Reason"),
+        help_text=_("Required. A correction's reason is public; it is shown with the result."),
     )
 
     def __init__(self, *args: Any, seat_a: str, seat_b: str, voidable: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choices = [
-            ("A", f"{seat_a} wins"),
-            ("B", f"{seat_b} wins"),
-            ("none", "No winner: the duel is replayed"),
+            ("A", _("%(name)s wins") % {"name": seat_a}),
+            ("B", _("%(name)s wins") % {"name": seat_b}),
+            ("none", _("No winner: the duel is replayed")),
         ]
         if voidable:
             choices += [
-                ("void_replay", "Void: replayed by the same two players"),
-                ("void_none", "Void: no result for this round"),
+                ("void_replay", _("Void: replayed by the same two players")),
+                ("void_none", _("Void: no result for this round")),
             ]
         self.fields["ruling"].choices = choices
 
@@ -261,24 +282,24 @@ class RulingForm(forms.Form):
 
 
 class CancelForm(forms.Form):
-    reason = forms.CharField(max_length=300, label="Why is the tournament cancelled?")
+    reason = forms.CharField(max_length=300, label=_("Why is the tournament cancelled?"))
     confirm = forms.BooleanField(
-        label="I understand: cancelling is final; running duels close without a result."
+        label=_("I understand: cancelling is final; running duels close without a result.")
     )
 
 
 class AuditFilterForm(forms.Form):
-    action = forms.ChoiceField(required=False, label="What")
-    who = forms.ChoiceField(required=False, label="Who")
+    action = forms.ChoiceField(required=False, label=_("What"))
+    who = forms.ChoiceField(required=False, label=_("Who"))
 
     def __init__(
         self, *args: Any, actions: Iterable[str], actors: Iterable[tuple[int, str]], **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["action"].choices = [("", "Everything")] + [
+        self.fields["action"].choices = [("", _("Everything"))] + [
             (a, action_text(a)) for a in actions
         ]
-        self.fields["who"].choices = [("", "Anyone"), ("automation", "The automation")] + [
+        self.fields["who"].choices = [("", _("Anyone")), ("automation", _("The automation"))] + [
             (str(pk), name) for pk, name in actors
         ]
 
@@ -305,13 +326,15 @@ class PaperResultForm(IntentFields):
     duel = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
     first = forms.TypedChoiceField(coerce=int)
     second = forms.TypedChoiceField(coerce=int)
-    winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
+    winner = forms.ChoiceField(label=_("Who won"), widget=forms.RadioSelect)
     note = forms.CharField(
         max_length=200,
         required=False,
-        label="Reason (private, optional)",
-        help_text="Why it was played on paper; kept in the audit log. The duel's record says "
-        "“played on paper”.",
+        label=_("Reason (private, optional)"),
+        help_text=_(
+            "Why it was played on paper; kept in the audit log. The duel's record says "
+            "“played on paper”."
+        ),
     )
 
     def __init__(
@@ -328,8 +351,8 @@ class PaperResultForm(IntentFields):
         for key, group in (("first", groups[0]), ("second", groups[1])):
             field = self.fields[key]
             # Not the naming form's words: both forms are on the page, each label unique.
-            field.label = f"Played for {group.name}"
-            field.choices = [("", "Choose a player")] + [
+            field.label = _("Played for %(group)s") % {"group": group.name}
+            field.choices = [("", _("Choose a player"))] + [
                 (e.pk, e.name) for e in members.get(group.pk, [])
             ]
         # The winner by name (issue 26): the players the round's duel names, each group's
@@ -356,7 +379,7 @@ class PaperResultForm(IntentFields):
         if data.get("round") is None:
             # A sheet that does not say which round it is for is never given the open one.
             raise forms.ValidationError(
-                "This form does not say which round it is for: reload the Rounds page."
+                _("This form does not say which round it is for: reload the Rounds page.")
             )
         if self.named is not None and ("first" in self.errors or "second" in self.errors):
             # Its players travel hidden: their refusal is the form's, in words.
@@ -372,7 +395,7 @@ class PaperDuelForm(IntentFields):
     duel is its address; `rev` is the duel's revision the page showed."""
 
     rev = forms.IntegerField(min_value=0, required=False, widget=forms.HiddenInput)
-    winner = forms.ChoiceField(label="Who won", widget=forms.RadioSelect)
+    winner = forms.ChoiceField(label=_("Who won"), widget=forms.RadioSelect)
     note = PaperResultForm.base_fields["note"]
 
     def clean(self) -> dict[str, Any]:
@@ -485,29 +508,34 @@ class PlanForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.zone = tournament.time_zone
         self.fields["first"] = _local_datetime_field(
-            "Group round 1 at",
-            help_text=f"On the venue's clock: {zone_label(self.zone)}.",
+            _("Group round 1 at"),
+            help_text=_("On the venue's clock: %(zone)s.") % {"zone": zone_label(self.zone)},
         )
         self.fields["every"] = _minutes_field(
-            "Then a round every (minutes)",
+            _("Then a round every (minutes)"),
             1,
             EVERY_MAX,
-            "Group rounds 2 to 15 follow at this interval, then the tie-breaks, Qualifier 1 "
-            "beside the Eliminator, Qualifier 2 and the Grand Final, a slot each.",
+            _(
+                "Group rounds 2 to 15 follow at this interval, then the tie-breaks, Qualifier 1 "
+                "beside the Eliminator, Qualifier 2 and the Grand Final, a slot each."
+            ),
             initial=every,
         )
         self.fields["before_tie_breaks"] = _minutes_field(
-            "Extra minutes before the tie-breaks",
+            _("Extra minutes before the tie-breaks"),
             0,
             GAP_MAX,
-            "A break after round 15, while the tie-breaks are drawn.",
+            _("A break after round 15, while the tie-breaks are drawn."),
             initial=GAP_BEFORE_TIE_BREAKS,
         )
         self.fields["before_playoffs"] = _minutes_field(
-            "Extra minutes before the playoffs",
+            _("Extra minutes before the playoffs"),
             0,
             GAP_MAX,
-            "The tie-breaks count as one slot: make this longer if several players may be level.",
+            _(
+                "The tie-breaks count as one slot: make this longer if several players may "
+                "be level."
+            ),
             initial=GAP_BEFORE_PLAYOFFS,
         )
 
@@ -528,11 +556,13 @@ class ShiftForm(forms.Form):
         super().__init__(*args, **kwargs)
         words = shift_between(SHIFT_MAX)
         self.fields["minutes"] = forms.IntegerField(
-            label="Shift everything not yet played by (minutes)",
+            label=_("Shift everything not yet played by (minutes)"),
             min_value=-SHIFT_MAX,
             max_value=SHIFT_MAX,
-            help_text="Running late: 15 moves every part not yet started 15 minutes later; "
-            "−10 brings them 10 minutes earlier. Times already played stay.",
+            help_text=_(
+                "Running late: 15 moves every part not yet started 15 minutes later; "
+                "−10 brings them 10 minutes earlier. Times already played stay."
+            ),
             error_messages={"min_value": words, "max_value": words},
         )
 

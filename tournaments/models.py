@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from core.names import KEY_WIDTH, name_key
 
@@ -16,21 +17,21 @@ GROUP_PHASE_ROUNDS = 15
 
 
 class Phase(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    REGISTRATION = "registration", "Registration"
-    GROUP_PHASE = "group_phase", "Group phase"
-    TIE_BREAKS = "tie_breaks", "Tie-breaks"
-    PLAYOFFS = "playoffs", "Playoffs"
-    COMPLETE = "complete", "Complete"
-    CANCELLED = "cancelled", "Cancelled"
+    DRAFT = "draft", _("Draft")
+    REGISTRATION = "registration", _("Registration")
+    GROUP_PHASE = "group_phase", _("Group phase")
+    TIE_BREAKS = "tie_breaks", _("Tie-breaks")
+    PLAYOFFS = "playoffs", _("Playoffs")
+    COMPLETE = "complete", _("Complete")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 FINAL_PHASES = {Phase.COMPLETE, Phase.CANCELLED}
 
 
 class TieBreakMode(models.TextChoices):
-    FULL = "full", "Full: separate every position 1–4"
-    MINIMAL = "minimal", "Minimal: only who qualifies and who meets whom"
+    FULL = "full", _("Full: separate every position 1–4")
+    MINIMAL = "minimal", _("Minimal: only who qualifies and who meets whom")
 
 
 class Tournament(models.Model):
@@ -65,6 +66,14 @@ class Tournament(models.Model):
     placings = models.JSONField(default=dict, blank=True)
     # The venue's clock (an IANA name, zoneinfo): start times are typed and shown in it.
     time_zone = models.CharField(max_length=64, default="UTC")
+    # Issue 29: the tournament's language, a code of settings.LANGUAGES. The big screen and
+    # the tournament's e-mails (as their default) use it; blank: each viewer's own language.
+    language = models.CharField(
+        max_length=10,
+        blank=True,
+        default="",
+        choices=[("", _("Each viewer's own language")), *settings.LANGUAGES],
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -106,9 +115,9 @@ class Group(models.Model):
 
 
 class EntrantStatus(models.TextChoices):
-    ACTIVE = "active", "Active"
-    WITHDRAWN = "withdrawn", "Withdrawn"
-    ELIMINATED = "eliminated", "Eliminated"
+    ACTIVE = "active", _("Active")
+    WITHDRAWN = "withdrawn", _("Withdrawn")
+    ELIMINATED = "eliminated", _("Eliminated")
 
 
 class Entrant(models.Model):
@@ -188,10 +197,10 @@ class Membership(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    PENDING = "pending", "Not yet open"
-    OPEN = "open", "Open"
-    DECIDED = "decided", "Decided"
-    NOT_PLAYED = "not_played", "Not played"
+    PENDING = "pending", _("Not yet open")
+    OPEN = "open", _("Open")
+    DECIDED = "decided", _("Decided")
+    NOT_PLAYED = "not_played", _("Not played")
 
 
 class Round(models.Model):
@@ -215,9 +224,9 @@ class Round(models.Model):
 
 
 class SharedCardStatus(models.TextChoices):
-    PENDING = "pending", "Pending"
-    USED = "used", "Used"
-    LAPSED = "lapsed", "Lapsed"
+    PENDING = "pending", _("Pending")
+    USED = "used", _("Used")
+    LAPSED = "lapsed", _("Lapsed")
 
 
 class SharedCard(models.Model):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -32,13 +33,16 @@ def check_in(tournament: Tournament, actor, entrant_id: int) -> Entrant:
     tournament = lock(tournament)
     entrant = tournament.entrants.select_for_update().filter(pk=entrant_id).first()
     if entrant is None:
-        raise ServiceError("That player is not registered in this tournament.")
+        raise ServiceError(_("That player is not registered in this tournament."))
     if not may_check_in(actor, tournament, entrant):
-        raise ServiceError("You may not check this player in.", code="forbidden")
+        raise ServiceError(_("You may not check this player in."), code="forbidden")
     if tournament.phase in FINAL_PHASES:
-        raise ServiceError("This tournament is over.")
+        raise ServiceError(_("This tournament is over."))
     if entrant.status != EntrantStatus.ACTIVE:
-        raise ServiceError(f"{entrant.name} is {entrant.get_status_display().lower()}.")
+        raise ServiceError(
+            _("%(name)s is %(status)s.")
+            % {"name": entrant.name, "status": entrant.get_status_display().lower()}
+        )
     if entrant.checked_in_at is None:
         entrant.checked_in_at = timezone.now()
         entrant.checked_in_by = actor
@@ -87,9 +91,9 @@ def undo_check_in(tournament: Tournament, actor, *, entrant_id: int) -> Entrant:
     tournament = lock(tournament)
     entrant = tournament.entrants.select_for_update().filter(pk=entrant_id).first()
     if entrant is None:
-        raise ServiceError("That player is not registered in this tournament.")
+        raise ServiceError(_("That player is not registered in this tournament."))
     if not may_check_in(actor, tournament, entrant):
-        raise ServiceError("You may not undo this player's check-in.", code="forbidden")
+        raise ServiceError(_("You may not undo this player's check-in."), code="forbidden")
     blocker = undo_blocker(tournament, entrant)
     if blocker:
         raise ServiceError(blocker, code="done" if entrant.checked_in_at is None else "final")
@@ -172,7 +176,7 @@ def withdraw_no_shows(
     """
     tournament = lock(tournament)
     if not can(actor, Action.WITHDRAW_PLAYERS, tournament):
-        raise ServiceError("You may not withdraw players here.", code="forbidden")
+        raise ServiceError(_("You may not withdraw players here."), code="forbidden")
     if tournament.phase in FINAL_PHASES or tournament.phase == Phase.PLAYOFFS:
         raise ServiceError(presentation.NO_SHOWS_TOO_LATE)
     absent = missing(tournament)
@@ -182,13 +186,17 @@ def withdraw_no_shows(
     if expected is not None and (not named or named != now):
         if named and not named & now:
             raise ServiceError(
-                "The no-shows you confirmed were already withdrawn or have checked in: "
-                "nothing changed.",
+                _(
+                    "The no-shows you confirmed were already withdrawn or have checked in: "
+                    "nothing changed."
+                ),
                 code="done",
             )
         raise ServiceError(
-            "Who is missing changed since you were asked: check the list again. Nothing was "
-            "changed.",
+            _(
+                "Who is missing changed since you were asked: check the list again. Nothing was "
+                "changed."
+            ),
             code="stale",
         )
     if not absent:

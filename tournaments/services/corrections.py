@@ -8,6 +8,7 @@ never patched.
 from collections.abc import Callable
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -27,10 +28,10 @@ RULINGS = ("result_corrected", "result_voided")
 def _may(tournament: Tournament, actor, duel) -> None:
     players = [e.user_id for e in (duel.seat_a, duel.seat_b) if e is not None and e.user_id]
     if not can(actor, Action.CORRECT_RESULTS, tournament):
-        raise ServiceError("Only the organisers correct results.", code="forbidden")
+        raise ServiceError(_("Only the organisers correct results."), code="forbidden")
     if not can(actor, Action.CORRECT_RESULTS, tournament, players=players):
         raise ServiceError(
-            "You play in this duel: another organiser must correct it.", code="forbidden"
+            _("You play in this duel: another organiser must correct it."), code="forbidden"
         )
 
 
@@ -70,7 +71,7 @@ def _recorded(tournament: Tournament, duel, entry: AuditEntry, *, repeat: bool) 
 
     duel = Duel.objects.select_related("round", "result__winner").get(pk=duel.pk)
     if entry.action == "result_voided":
-        ruling = "void, replayed" if entry.detail.get("replay") else "void, no result"
+        ruling = _("void, replayed") if entry.detail.get("replay") else _("void, no result")
     else:
         winner = getattr(getattr(duel, "result", None), "winner", None)
         ruling = presentation.outcome_text(winner.name if winner else None)
@@ -89,9 +90,9 @@ def _check(tournament: Tournament, actor, duel, reason: str) -> str:
     _may(tournament, actor, duel)
     reason = " ".join((reason or "").split())
     if not reason:
-        raise ServiceError("A correction needs a reason: it is shown with the result.")
+        raise ServiceError(_("A correction needs a reason: it is shown with the result."))
     if duel.status != DuelStatus.FINISHED:
-        raise ServiceError("Only a finished duel's result can be corrected.")
+        raise ServiceError(_("Only a finished duel's result can be corrected."))
     frozen = frozen_reason(tournament, duel)
     if frozen:
         raise ServiceError(frozen, code="frozen")
@@ -221,7 +222,7 @@ def void_result(
     )
     reason = _check(tournament, actor, duel, reason)
     if duel.kind not in lifecycle.GROUP_KINDS:
-        raise ServiceError("Only group-round results are voided; correct other results.")
+        raise ServiceError(_("Only group-round results are voided; correct other results."))
     duels.void([duel.pk])
     duel.status = DuelStatus.VOID
     # A drawn duel's replays follow from it: voiding it voids them too (one of them may hold

@@ -10,6 +10,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -29,13 +31,13 @@ LINES_MAX = 500
 MAX_ACTIVE_ENTRANTS = 30  # TOURNAMENT.md, "Phases": a 31st active entrant is refused
 REGISTRATION_PHASES = (Phase.DRAFT, Phase.REGISTRATION)
 #: One account, one entry a tournament: said whether the check or the database finds it.
-ALREADY_LINKED = "Your account is already linked to an entry in this tournament."
+ALREADY_LINKED = gettext_lazy("Your account is already linked to an entry in this tournament.")
 
 
 def _check_open(tournament: Tournament) -> None:
     if tournament.phase not in REGISTRATION_PHASES:
         raise ServiceError(
-            "Registration is closed: no late entries once the group phase has started."
+            _("Registration is closed: no late entries once the group phase has started.")
         )
 
 
@@ -46,15 +48,20 @@ def add_entrant(tournament: Tournament, name: str, actor=None) -> Entrant:
     name = clean_entrant_name(name)
     check_entrant_name_free(tournament, name)
     if tournament.entrants.filter(status=EntrantStatus.ACTIVE).count() >= MAX_ACTIVE_ENTRANTS:
-        raise ServiceError(f"The tournament is full: {MAX_ACTIVE_ENTRANTS} active players at most.")
+        raise ServiceError(
+            _("The tournament is full: %(max)s active players at most.")
+            % {"max": MAX_ACTIVE_ENTRANTS}
+        )
     entrant = Entrant.objects.create(tournament=tournament, name=name)
     audit.record(tournament, actor, "player_registered", entrant=entrant.pk, name=name)
     audit.bump_version(tournament)
     return entrant
 
 
-NOT_REGISTERED = "That player is not registered in this tournament."
-REMOVAL_CLOSED = "The group phase has started: a player can only be withdrawn now, not removed."
+NOT_REGISTERED = gettext_lazy("That player is not registered in this tournament.")
+REMOVAL_CLOSED = gettext_lazy(
+    "The group phase has started: a player can only be withdrawn now, not removed."
+)
 
 
 @dataclass(frozen=True)
@@ -71,7 +78,7 @@ class Removal:
 def removal_preview(tournament: Tournament, entrant: Entrant) -> Removal:
     """Read-only: what `remove_entrant` would do now to `entrant`."""
     user = entrant.user
-    refusal = "" if tournament.phase in REGISTRATION_PHASES else REMOVAL_CLOSED
+    refusal = "" if tournament.phase in REGISTRATION_PHASES else str(REMOVAL_CLOSED)
     return Removal(entrant, user.staff_label if user else "", entrant.user_id or 0, refusal)
 
 
@@ -99,15 +106,15 @@ def remove_entrant(
     already removed is told so ("done"), nothing changed."""
     tournament = lock(tournament)
     if not can(actor, Action.MANAGE_REGISTRATION, tournament):
-        raise ServiceError("You may not remove players here.", code="forbidden")
+        raise ServiceError(_("You may not remove players here."), code="forbidden")
     entrant = tournament.entrants.select_related("user").filter(pk=entrant_id).first()
     if entrant is None:
         gone = _removed_before(tournament, entrant_id)
         if gone:
             raise ServiceError(presentation.already_removed(gone), code="done")
-        raise ServiceError(NOT_REGISTERED)
+        raise ServiceError(str(NOT_REGISTERED))
     if tournament.phase not in REGISTRATION_PHASES:
-        raise ServiceError(REMOVAL_CLOSED)
+        raise ServiceError(str(REMOVAL_CLOSED))
     if expected_account is not None and expected_account != (entrant.user_id or 0):
         account = entrant.user.staff_label if entrant.user else ""
         raise ServiceError(presentation.removal_stale(entrant.name, account), code="stale")
@@ -155,7 +162,8 @@ def _register_names(
                     line,
                     raw,
                     False,
-                    f"The tournament is full: {MAX_ACTIVE_ENTRANTS} active players at most.",
+                    _("The tournament is full: %(max)s active players at most.")
+                    % {"max": MAX_ACTIVE_ENTRANTS},
                 )
             )
             continue
@@ -177,14 +185,16 @@ def register_list(tournament: Tournament, text: str, actor=None) -> list[LineRep
     """A pasted list: one name a line; blank lines are skipped."""
     if len((text or "").encode()) > UPLOAD_MAX_BYTES:
         raise ServiceError(
-            f"The list is too long: at most {UPLOAD_MAX_BYTES // 1024} KiB. Nothing was registered."
+            _("The list is too long: at most %(kib)s KiB. Nothing was registered.")
+            % {"kib": UPLOAD_MAX_BYTES // 1024}
         )
     rows = [(n, line) for n, line in enumerate((text or "").splitlines(), start=1) if line.strip()]
     if not rows:
-        raise ServiceError("Paste at least one name, one per line.")
+        raise ServiceError(_("Paste at least one name, one per line."))
     if len(rows) > LINES_MAX:
         raise ServiceError(
-            f"The list has {len(rows)} lines: at most {LINES_MAX}. Nothing was registered."
+            _("The list has %(n)s lines: at most %(max)s. Nothing was registered.")
+            % {"n": len(rows), "max": LINES_MAX}
         )
     return _register_names(tournament, rows, actor, "list")
 
@@ -194,18 +204,18 @@ def register_csv(tournament: Tournament, data: bytes | str, actor=None) -> list[
     """A CSV whose first column is the name; a first row reading `name` is a header."""
     if len(data if isinstance(data, bytes) else data.encode()) > UPLOAD_MAX_BYTES:
         raise ServiceError(
-            f"The file is too large: at most {UPLOAD_MAX_BYTES // 1024} KiB. "
-            "Nothing was registered."
+            _("The file is too large: at most %(kib)s KiB. Nothing was registered.")
+            % {"kib": UPLOAD_MAX_BYTES // 1024}
         )
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise ServiceError("The file is not UTF-8 text: save it as CSV (UTF-8).") from None
+            raise ServiceError(_("The file is not UTF-8 text: save it as CSV (UTF-8).")) from None
     try:
         parsed = list(csv.reader(io.StringIO(data)))
     except csv.Error as err:
-        raise ServiceError(f"The file is not valid CSV: {err}.") from None
+        raise ServiceError(_("The file is not valid CSV: %(err)s.") % {"err": err}) from None
     rows: list[tuple[int, str]] = []
     for n, cells in enumerate(parsed, start=1):
         if not any(cell.strip() for cell in cells):
@@ -214,10 +224,11 @@ def register_csv(tournament: Tournament, data: bytes | str, actor=None) -> list[
             continue
         rows.append((n, cells[0]))
     if not rows:
-        raise ServiceError("The file holds no names: put one name per row, in the first column.")
+        raise ServiceError(_("The file holds no names: put one name per row, in the first column."))
     if len(rows) > LINES_MAX:
         raise ServiceError(
-            f"The file has {len(rows)} rows: at most {LINES_MAX}. Nothing was registered."
+            _("The file has %(n)s rows: at most %(max)s. Nothing was registered.")
+            % {"n": len(rows), "max": LINES_MAX}
         )
     return _register_names(tournament, rows, actor, "csv")
 
@@ -233,9 +244,14 @@ def issue_claim_link(entrant: Entrant, actor=None, *, record: bool = True) -> st
     `record=False`: the caller records one audit entry for many links (a printed batch)."""
     entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
     if entrant.user_id is not None:
-        raise ServiceError(f"{entrant.name}'s entry is already linked to an account.")
+        raise ServiceError(
+            _("%(name)s's entry is already linked to an account.") % {"name": entrant.name}
+        )
     if entrant.status == EntrantStatus.WITHDRAWN:
-        raise ServiceError(f"{entrant.name} is withdrawn: a withdrawn entry takes no claim link.")
+        raise ServiceError(
+            _("%(name)s is withdrawn: a withdrawn entry takes no claim link.")
+            % {"name": entrant.name}
+        )
     token = secrets.token_urlsafe(24)
     entrant.claim_token_hash = hash_claim_token(token)
     entrant.claim_expires_at = timezone.now() + timedelta(days=settings.CLAIM_LINK_DAYS)
@@ -256,24 +272,28 @@ def find_claimable(tournament: Tournament, token: str) -> Entrant:
         if token and _replaced_by_a_sheet(tournament, hash_claim_token(token)):
             raise ServiceError(presentation.CLAIM_LINK_REPLACED, code="replaced")
         raise ServiceError(
-            "This claim link is not valid. Ask the organiser for a new one.", code="unknown"
+            _("This claim link is not valid. Ask the organiser for a new one."), code="unknown"
         )
     if entrant.user_id is not None:
         # The hash stays after a claim so that a second use says what happened.
         raise ServiceError(
-            f"This claim link has already been used: {entrant.name}'s entry is already claimed.",
+            _("This claim link has already been used: %(name)s's entry is already claimed.")
+            % {"name": entrant.name},
             code="used",
         )
     if entrant.status == EntrantStatus.WITHDRAWN:
         # A withdrawn entry takes no new account: the link is dead while the withdrawal
         # stands (an undone withdrawal makes it work again until it expires).
         raise ServiceError(
-            f"{entrant.name} is withdrawn from this tournament: this claim link no longer "
-            "works. Ask the organiser if that is a mistake.",
+            _(
+                "%(name)s is withdrawn from this tournament: this claim link no longer works. Ask "
+                "the organiser if that is a mistake."
+            )
+            % {"name": entrant.name},
             code="withdrawn",
         )
     if entrant.claim_expires_at is None or entrant.claim_expires_at <= timezone.now():
-        raise ServiceError("This claim link has expired. Ask the organiser for a new one.")
+        raise ServiceError(_("This claim link has expired. Ask the organiser for a new one."))
     return entrant
 
 
@@ -305,17 +325,19 @@ def claim_entry(tournament: Tournament, token: str, user) -> Entrant:
     entrant = find_claimable(tournament, token)
     entrant = Entrant.objects.select_for_update().get(pk=entrant.pk)
     if entrant.user_id is not None or entrant.claim_token_hash != hash_claim_token(token):
-        raise ServiceError("This claim link has already been used.")
+        raise ServiceError(_("This claim link has already been used."))
     if entrant.status == EntrantStatus.WITHDRAWN:  # withdrawn between the read and the lock
-        raise ServiceError(f"{entrant.name} is withdrawn: this claim link no longer works.")
+        raise ServiceError(
+            _("%(name)s is withdrawn: this claim link no longer works.") % {"name": entrant.name}
+        )
     if holds_an_entry(tournament, user):
-        raise ServiceError(ALREADY_LINKED)
+        raise ServiceError(str(ALREADY_LINKED))
     entrant.user = user
     try:
         with transaction.atomic():
             entrant.save(update_fields=["user"])
     except IntegrityError:
-        raise ServiceError(ALREADY_LINKED) from None
+        raise ServiceError(str(ALREADY_LINKED)) from None
     audit.record(tournament, user, "entry_claimed", entrant=entrant.pk)
     return entrant
 

@@ -2,10 +2,12 @@
 and withdrawals (TOURNAMENT.md "Phases" and "Group phase")."""
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -32,9 +34,19 @@ from .standings import recompute_standings
 SET_UP_PHASES = (Phase.DRAFT, Phase.REGISTRATION)
 
 
+# Who may, in whole sentences: the key is what the refused person tried to do.
+_ONLY_ORGANISERS = {
+    "name the groups": gettext_lazy("Only the organisers name the groups."),
+    "split the groups": gettext_lazy("Only the organisers split the groups."),
+    "start the group phase": gettext_lazy("Only the organisers start the group phase."),
+    "move players between groups": gettext_lazy("Only the organisers move players between groups."),
+    "withdraw players": gettext_lazy("Only the organisers withdraw players."),
+}
+
+
 def _require(actor, action: Action, tournament: Tournament, what: str) -> None:
     if not can(actor, action, tournament):
-        raise ServiceError(f"Only the organisers {what}.", code="forbidden")
+        raise ServiceError(str(_ONLY_ORGANISERS[what]), code="forbidden")
 
 
 def _groups(tournament: Tournament) -> tuple[Group, Group]:
@@ -46,15 +58,77 @@ def _active(tournament: Tournament) -> dict[int, Entrant]:
     return {e.pk: e for e in tournament.entrants.filter(status=EntrantStatus.ACTIVE)}
 
 
-def _with_names(message: str, names: Mapping[int, str], groups: tuple[Group, Group]) -> str:
-    """The format rules speak in ids; people read names."""
-    group_names = {str(g.pk): g.name for g in groups}
-    message = re.sub(r"Group (\d+)\b", lambda m: group_names.get(m[1], m[0]), message)
-    return re.sub(
-        r"\[(\d+(?:, \d+)*)\]",
-        lambda m: ", ".join(names.get(int(pk), pk) for pk in m[1].split(", ")),
-        message,
-    )
+def _ids(message: str) -> list[int]:
+    """The ids a format rule's words name ("Players [3, 7] are in no group.")."""
+    found = re.search(r"\[(\d+(?:, \d+)*)\]", message)
+    return [int(pk) for pk in found[1].split(", ")] if found else []
+
+
+def problem_text(
+    problem: fmt.Problem, names: Mapping[int, str], groups: Sequence[Group], active: int
+) -> str:
+    """A format rule's reason, in words and names, translated: the pure rules speak English
+    and ids; `code` says which rule it is (`tournaments.format.groups`). `active`: how many
+    active players there are."""
+    who = ", ".join(names.get(pk, str(pk)) for pk in _ids(problem.message))
+    if problem.code == "entrant_count":
+        return _("The group phase needs %(min)s–%(max)s active entrants; there are %(n)s.") % {
+            "min": fmt.ENTRANTS_MIN,
+            "max": fmt.ENTRANTS_MAX,
+            "n": active,
+        }
+    if problem.code == "not_in_group":
+        return _("Not in a group yet: %(names)s.") % {"names": who}
+    if problem.code == "inactive_member":
+        return _("In a group but not active: %(names)s.") % {"names": who}
+    if problem.code == "unknown_group":
+        return _("In an unknown group: %(names)s.") % {"names": who}
+    if problem.code in ("group_too_small", "group_too_large"):
+        found = re.match(r"Group (\d+) has (\d+)", problem.message)
+        group_names = {g.pk: g.name for g in groups}
+        group = group_names.get(int(found[1]), found[1]) if found else ""
+        size = int(found[2]) if found else 0
+        if problem.code == "group_too_small":
+            return ngettext(
+                "%(group)s has %(n)s member; it needs at least %(min)s.",
+                "%(group)s has %(n)s members; it needs at least %(min)s.",
+                size,
+            ) % {"group": group, "n": size, "min": fmt.GROUP_MIN}
+        return ngettext(
+            "%(group)s has %(n)s member; it may have at most %(max)s.",
+            "%(group)s has %(n)s members; it may have at most %(max)s.",
+            size,
+        ) % {"group": group, "n": size, "max": fmt.GROUP_MAX}
+    return problem.message
+
+
+def verdict_text(verdict: fmt.ChangeVerdict) -> str:
+    """A change's verdict from the format rules, in words, translated (by its `code`)."""
+    sizes = list(verdict.sizes.values())
+    if verdict.code == "above_limit":
+        return _(
+            "A group may have at most %(max)s members; this change leaves %(n)s in one group."
+        ) % {"max": fmt.GROUP_MAX, "n": max(sizes)}
+    if verdict.code == "both_below":
+        return _("This change leaves both groups below %(min)s members (%(a)s and %(b)s).") % {
+            "min": fmt.GROUP_MIN,
+            "a": sizes[0],
+            "b": sizes[1],
+        }
+    if verdict.code == "elimination":
+        n = verdict.sizes.get(verdict.eliminated_group, 0)
+        return ngettext(
+            "This change leaves a group with %(n)s member: once confirmed, that group is "
+            "eliminated at once and its members are out of the tournament.",
+            "This change leaves a group with %(n)s members: once confirmed, that group is "
+            "eliminated at once and its members are out of the tournament.",
+            n,
+        ) % {"n": n}
+    if verdict.code == "unknown_player":
+        return _("Some of these players are not in the group phase and cannot join a group.")
+    if verdict.code == "unknown_group":
+        return _("That group is not in this tournament.")
+    return _("The change keeps both groups within the limits.")
 
 
 @transaction.atomic
@@ -94,21 +168,20 @@ def round_one_blocked(tournament: Tournament) -> str:
         return ""
     sizes = fmt.group_sizes(membership, [g.pk for g in groups])
     words = "; ".join(
-        f"{g.name} has {sizes[g.pk]} member{'s' if sizes[g.pk] != 1 else ''}"
+        ngettext("%(group)s has %(n)s member", "%(group)s has %(n)s members", sizes[g.pk])
+        % {"group": g.name, "n": sizes[g.pk]}
         for g in groups
         if not fmt.GROUP_MIN <= sizes[g.pk] <= fmt.GROUP_MAX
     )
     if len(active) < 2 * fmt.GROUP_MIN:
-        return (
-            f"Round 1 cannot start: {words}, and with {len(active)} active players no split "
-            f"gives both groups {fmt.GROUP_MIN}. The event cannot go on; the organiser may "
-            "cancel it."
-        )
-    return (
-        f"Round 1 cannot start: {words}; each group needs {fmt.GROUP_MIN} to "
-        f"{fmt.GROUP_MAX}. Rebalance the split on the groups page (it can be edited until "
-        "round 1's duel starts)."
-    )
+        return _(
+            "Round 1 cannot start: %(sizes)s, and with %(n)s active players no split gives "
+            "both groups %(min)s. The event cannot go on; the organiser may cancel it."
+        ) % {"sizes": words, "n": len(active), "min": fmt.GROUP_MIN}
+    return _(
+        "Round 1 cannot start: %(sizes)s; each group needs %(min)s to %(max)s. Rebalance the "
+        "split on the groups page (it can be edited until round 1's duel starts)."
+    ) % {"sizes": words, "min": fmt.GROUP_MIN, "max": fmt.GROUP_MAX}
 
 
 @transaction.atomic
@@ -130,8 +203,10 @@ def split_groups(
         lifecycle.group_phase_open(tournament) and not round_one_started(tournament)
     ):
         raise ServiceError(
-            "The split can be edited only until round 1's duel starts; after "
-            "that, players move between groups by transfers."
+            _(
+                "The split can be edited only until round 1's duel starts; after "
+                "that, players move between groups by transfers."
+            )
         )
     first, second = _groups(tournament)
     by_order = {1: first.pk, 2: second.pk}
@@ -146,10 +221,10 @@ def split_groups(
     elif method == "hand":
         unknown = [pk for pk in (assignment or {}) if pk not in active]
         if unknown:
-            raise ServiceError("Only active players of this tournament can be put in a group.")
+            raise ServiceError(_("Only active players of this tournament can be put in a group."))
         bad = [v for v in (assignment or {}).values() if v not in (1, 2, None)]
         if bad:
-            raise ServiceError("Each player goes to group 1, group 2 or no group.")
+            raise ServiceError(_("Each player goes to group 1, group 2 or no group."))
         split = {pk: by_order[order] for pk, order in (assignment or {}).items() if order}
         split = {
             **{
@@ -160,7 +235,7 @@ def split_groups(
             **split,
         }
     else:
-        raise ServiceError("Split by hand, at random or alternating.")
+        raise ServiceError(_("Split by hand, at random or alternating."))
     moved = set()
     for pk, entrant in active.items():
         target = split.get(pk)
@@ -193,7 +268,7 @@ def start_group_phase(tournament: Tournament, actor) -> Tournament:
     tournament = lock(tournament)
     _require(actor, Action.START_PHASES, tournament, "start the group phase")
     if tournament.phase not in SET_UP_PHASES:
-        raise ServiceError("The group phase has already started.")
+        raise ServiceError(_("The group phase has already started."))
     first, second = _groups(tournament)
     active = _active(tournament)
     membership = {pk: e.group_id for pk, e in active.items() if e.group_id}
@@ -201,8 +276,12 @@ def start_group_phase(tournament: Tournament, actor) -> Tournament:
     if problems:
         names = {pk: e.name for pk, e in active.items()}
         raise ServiceError(
-            "The group phase cannot start: "
-            + " ".join(_with_names(p.message, names, (first, second)) for p in problems)
+            _("The group phase cannot start: %(problems)s")
+            % {
+                "problems": " ".join(
+                    problem_text(p, names, (first, second), len(active)) for p in problems
+                )
+            }
         )
     Round.objects.bulk_create(
         [
@@ -245,7 +324,7 @@ class Window:
 def change_window(tournament: Tournament) -> Window:
     """Read-only: the change window as `change_groups` will judge it (pages show it first)."""
     if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
-        return Window(False, "Transfers happen only while the group phase is open.", 0)
+        return Window(False, _("Transfers happen only while the group phase is open."), 0)
     decided = lifecycle.last_decided_round(tournament)
     started = Duel.objects.filter(
         tournament=tournament, round__number=decided + 1, seq__gt=0
@@ -253,23 +332,28 @@ def change_window(tournament: Tournament) -> Window:
     if fmt.change_window_open(decided, started):
         return Window(
             True,
-            f"Round {decided} is decided: changes take effect from round "
-            f"{decided + 1}, and the window closes when round {decided + 1}'s "
-            "duel starts.",
+            _(
+                "Round %(decided)s is decided: changes take effect from round %(next)s, and "
+                "the window closes when round %(next)s's duel starts."
+            )
+            % {"decided": decided, "next": decided + 1},
             decided,
         )
     if decided == 0:
         return Window(
             False,
-            "Transfers open once round 1 has a decisive result; until round "
-            "1's duel starts, edit the split instead.",
+            _(
+                "Transfers open once round 1 has a decisive result; until round 1's duel "
+                "starts, edit the split instead."
+            ),
             0,
         )
     if decided >= fmt.ROUNDS:
-        return Window(False, "There are no transfers after round 15.", decided)
+        return Window(False, _("There are no transfers after round 15."), decided)
     return Window(
         False,
-        f"Round {decided + 1}'s duel has started: transfers wait until it has a decisive result.",
+        _("Round %(next)s's duel has started: transfers wait until it has a decisive result.")
+        % {"next": decided + 1},
         decided,
     )
 
@@ -306,36 +390,44 @@ def change_groups(
     if withdrawing:
         _require(actor, Action.WITHDRAW_PLAYERS, tournament, "withdraw players")
     if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
-        raise ServiceError("Group limits and transfers apply only while the group phase is open.")
+        raise ServiceError(
+            _("Group limits and transfers apply only while the group phase is open.")
+        )
     if not moving and not round_one_started(tournament):
         # TOURNAMENT.md "Split": until round 1's duel starts the split is set-up, and a
         # withdrawal that leaves a group at 4 blocks round 1 and eliminates nobody — `withdraw`
         # does that, one player at a time. (Moves are refused by the window below.)
         raise ServiceError(
-            "Until round 1's duel starts the split is still set-up: withdraw each player on "
-            "their own, or edit the split. A group left at 4 then waits for the split to be "
-            "rebalanced; nobody is eliminated."
+            _(
+                "Until round 1's duel starts the split is still set-up: withdraw each player on "
+                "their own, or edit the split. A group left at 4 then waits for the split to be "
+                "rebalanced; nobody is eliminated."
+            )
         )
     after_round = _window(tournament) if moving else lifecycle.last_decided_round(tournament)
     first, second = _groups(tournament)
     by_order = {1: first.pk, 2: second.pk}
     active = _active(tournament)
     if not set(changes) <= set(active):
-        raise ServiceError("Only active players of the group phase can move or withdraw.")
+        raise ServiceError(_("Only active players of the group phase can move or withdraw."))
     if any(t not in (1, 2, None) for t in changes.values()):
-        raise ServiceError("Each player moves to group 1 or group 2.")
+        raise ServiceError(_("Each player moves to group 1 or group 2."))
     before = {pk: e.group_id for pk, e in active.items()}
     after = fmt.end_state(before, {pk: (by_order[t] if t else None) for pk, t in changes.items()})
     verdict = fmt.check_change(before, after, [first.pk, second.pk])
-    names = {pk: e.name for pk, e in active.items()}
     if verdict.refused:
-        raise ServiceError(_with_names(verdict.message, names, (first, second)))
+        raise ServiceError(verdict_text(verdict))
     if verdict.needs_confirmation and not confirm:
         sinking = first if verdict.eliminated_group == first.pk else second
         raise ServiceError(
-            f"This change leaves {sinking.name} with {verdict.sizes[sinking.pk]} members: "
-            f"{sinking.name} would be eliminated at once and its members would be out of the "
-            "tournament. Confirm to go ahead.",
+            ngettext(
+                "This change leaves %(name)s with %(n)s member: %(name)s would be eliminated "
+                "at once and its members would be out of the tournament. Confirm to go ahead.",
+                "This change leaves %(name)s with %(n)s members: %(name)s would be eliminated "
+                "at once and its members would be out of the tournament. Confirm to go ahead.",
+                verdict.sizes[sinking.pk],
+            )
+            % {"name": sinking.name, "n": verdict.sizes[sinking.pk]},
             code="confirm",
         )
     # Order matters (TOURNAMENT.md "Fluid membership"): a playing representative who
@@ -404,17 +496,23 @@ def withdraw(
     _require(actor, Action.WITHDRAW_PLAYERS, tournament, "withdraw players")
     entrant = tournament.entrants.filter(pk=entrant_id).first()
     if entrant is None:
-        raise ServiceError("That player is not registered in this tournament.")
+        raise ServiceError(_("That player is not registered in this tournament."))
     if entrant.status == EntrantStatus.WITHDRAWN:
-        raise ServiceError(f"{entrant.name} is already withdrawn: nothing changed.", code="done")
+        raise ServiceError(
+            _("%(name)s is already withdrawn: nothing changed.") % {"name": entrant.name},
+            code="done",
+        )
     if entrant.status != EntrantStatus.ACTIVE:
-        raise ServiceError(f"{entrant.name} is not active in this tournament.")
+        raise ServiceError(_("%(name)s is not active in this tournament.") % {"name": entrant.name})
     if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
-        raise ServiceError("This tournament is over.")
+        raise ServiceError(_("This tournament is over."))
     if expected_version is not None and expected_version != tournament.standings_version:
         raise ServiceError(
-            f"The tournament changed since you were asked: check again what withdrawing "
-            f"{entrant.name} does now. Nothing was changed.",
+            _(
+                "The tournament changed since you were asked: check again what withdrawing "
+                "%(name)s does now. Nothing was changed."
+            )
+            % {"name": entrant.name},
             code="stale",
         )
     if tournament.phase in (Phase.TIE_BREAKS, Phase.PLAYOFFS) or tournament.group_phase_ended_at:
@@ -426,9 +524,11 @@ def withdraw(
         tournament.refresh_from_db()
         entrant.refresh_from_db()
         if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
-            raise ServiceError("This tournament is over.")  # rolls the catch-up back too
+            raise ServiceError(_("This tournament is over."))  # rolls the catch-up back too
         if entrant.status != EntrantStatus.ACTIVE:
-            raise ServiceError(f"{entrant.name} is not active in this tournament.")
+            raise ServiceError(
+                _("%(name)s is not active in this tournament.") % {"name": entrant.name}
+            )
     before = withdrawals.snapshot(tournament, entrant)
     group_id = entrant.group_id
     if (
@@ -507,9 +607,8 @@ def withdrawal_preview(tournament: Tournament, entrant: Entrant) -> WithdrawalPr
         after = fmt.end_state(before, {entrant.pk: None})
         if round_one_started(tournament):
             verdict = fmt.check_change(before, after, [g.pk for g in groups])
-            names = {pk: e.name for pk, e in active.items()}
             if verdict.refused:
-                refusal = _with_names(verdict.message, names, groups)
+                refusal = verdict_text(verdict)
             elif verdict.needs_confirmation:
                 eliminates = next(g.name for g in groups if g.pk == verdict.eliminated_group)
         else:

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from django.db import transaction
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
 
 from accounts import services as role_services
 from accounts.models import Role, RoleInvitation, TournamentRole
@@ -119,7 +120,7 @@ def reissue_player_sheets(
     link stops working and says it was replaced by a newer sheet. The same ticks sent twice
     change nothing the second time, and say so."""
     if not can(actor, Action.MANAGE_REGISTRATION, tournament):
-        raise ServiceError("You may not print the players' claim links.", code="forbidden")
+        raise ServiceError(_("You may not print the players' claim links."), code="forbidden")
     if not replace:
         raise ServiceError(presentation.TICK_PLAYERS)
     tournament = lock(tournament)  # two presses at once: the second finds the first's links
@@ -153,10 +154,10 @@ def reissue_referee_sheets(tournament: Tournament, actor, *, replace: list[int])
     default): its earlier link stops working and says it was replaced by a newer sheet. The
     same ticks sent twice change nothing the second time, and say so."""
     if not can(actor, Action.MANAGE_REFEREES, tournament):
-        raise ServiceError("You may not print the referees' invitations.", code="forbidden")
+        raise ServiceError(_("You may not print the referees' invitations."), code="forbidden")
     if not replace:
         raise ServiceError(
-            "Tick whose links to replace: a link already sent keeps working unless you tick it."
+            _("Tick whose links to replace: a link already sent keeps working unless you tick it.")
         )
     waiting = {i.pk: i for i in referee_invitations_to_print(tournament)}
     chosen = [waiting[pk] for pk in dict.fromkeys(replace) if pk in waiting]

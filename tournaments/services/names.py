@@ -9,43 +9,65 @@ name is unique within its tournament, and so is a player's, by `core.names.name_
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext as _
+
 from core.errors import ServiceError
 from core.names import clean_name, name_key
 
 from ..models import ENTRANT_NAME_MAX, GROUP_NAME_MAX, TOURNAMENT_NAME_MAX, Tournament
 
-SAME_NAME_RULE = "names that differ only in capitals, character width or invisible characters"
-
 
 def clean_tournament_name(name: str | None) -> str:
     return clean_name(
         name,
-        what="A tournament's name",
+        what=_("A tournament's name"),
         max_length=TOURNAMENT_NAME_MAX,
-        missing="Give the tournament a name.",
+        missing=_("Give the tournament a name."),
     )
 
 
 def clean_group_name(name: str | None) -> str:
     return clean_name(
         name,
-        what="A group's name",
+        what=_("A group's name"),
         max_length=GROUP_NAME_MAX,
-        missing="Give the two groups two different names.",
+        missing=_("Give the two groups two different names."),
     )
 
 
 def clean_entrant_name(name: str | None) -> str:
     return clean_name(
-        name, what="A player's name", max_length=ENTRANT_NAME_MAX, missing="A player needs a name."
+        name,
+        what=_("A player's name"),
+        max_length=ENTRANT_NAME_MAX,
+        missing=_("A player needs a name."),
     )
 
 
 def collision_message(name: str, existing: str, where: str) -> str:
-    """In words: `name` is taken, and by which spelling when it looks different."""
+    """In words: `name` is taken, and by which spelling when it looks different. `where`:
+    "registered" (an earlier line of the same list) or "tournament" (a player already in)."""
+    words = {"name": name, "existing": existing}
+    if where == "registered":
+        if existing == name:
+            return _("“%(name)s” is already registered.") % words
+        return (
+            _(
+                "“%(name)s” is already registered as “%(existing)s”: names that differ only "
+                "in capitals, character width or invisible characters are the same name."
+            )
+            % words
+        )
     if existing == name:
-        return f"“{name}” is already {where}."
-    return f"“{name}” is already {where} as “{existing}”: {SAME_NAME_RULE} are the same name."
+        return _("“%(name)s” is already registered in this tournament.") % words
+    return (
+        _(
+            "“%(name)s” is already registered in this tournament as “%(existing)s”: names "
+            "that differ only in capitals, character width or invisible characters are the "
+            "same name."
+        )
+        % words
+    )
 
 
 def check_entrant_name_free(
@@ -57,7 +79,7 @@ def check_entrant_name_free(
         clash = clash.exclude(pk=exclude_pk)
     existing = clash.values_list("name", flat=True).first()
     if existing is not None:
-        raise ServiceError(collision_message(name, existing, "registered in this tournament"))
+        raise ServiceError(collision_message(name, existing, "tournament"))
 
 
 def check_group_names(names: Iterable[str]) -> list[str]:
@@ -65,6 +87,9 @@ def check_group_names(names: Iterable[str]) -> list[str]:
     cleaned = [clean_group_name(n) for n in names]
     if len({name_key(n) for n in cleaned}) < len(cleaned):
         raise ServiceError(
-            f"Give the two groups two different names: {SAME_NAME_RULE} are the same name."
+            _(
+                "Give the two groups two different names: names that differ only in "
+                "capitals, character width or invisible characters are the same name."
+            )
         )
     return cleaned

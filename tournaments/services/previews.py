@@ -10,13 +10,20 @@ from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from duels.models import Duel, DuelStatus
 
 from .. import presentation
 from ..models import GroupTotal, Phase, Round, RoundStatus, StandingRow, Tournament
 
-PLACE_WORDS = {1: "Champion", 2: "2nd place", 3: "3rd place", 4: "4th place"}
+PLACE_WORDS = {
+    1: gettext_lazy("Champion"),
+    2: gettext_lazy("2nd place"),
+    3: gettext_lazy("3rd place"),
+    4: gettext_lazy("4th place"),
+}
 
 
 class _Rollback(Exception):
@@ -31,6 +38,7 @@ def snapshot(tournament: Tournament) -> dict[str, Any]:
     ).get(pk=tournament.pk)
     names = dict(tournament.entrants.values_list("pk", "name"))
     duels = Duel.objects.filter(tournament=tournament).select_related("round", "seat_a", "seat_b")
+    vacant = pgettext("playoff seat", "vacant")
     return {
         "points": {
             name: (points, rank)
@@ -46,9 +54,12 @@ def snapshot(tournament: Tournament) -> dict[str, Any]:
         "duels": {
             d.pk: (
                 d.status,
-                f"{presentation.duel_title(d)}: "
-                f"{d.seat_a.name if d.seat_a else 'vacant'} v "
-                f"{d.seat_b.name if d.seat_b else 'vacant'}",
+                _("%(duel)s: %(a)s v %(b)s")
+                % {
+                    "duel": presentation.duel_title(d),
+                    "a": d.seat_a.name if d.seat_a else vacant,
+                    "b": d.seat_b.name if d.seat_b else vacant,
+                },
             )
             for d in duels
         },
@@ -59,13 +70,13 @@ def snapshot(tournament: Tournament) -> dict[str, Any]:
             int(place): names.get(int(pk), "?") for pk, place in (row["placings"] or {}).items()
         },
         "seeding": [
-            names.get(pk, "vacant") if pk else "vacant" for pk in (row["playoff_seeding"] or [])
+            names.get(pk, vacant) if pk else vacant for pk in (row["playoff_seeding"] or [])
         ],
     }
 
 
 def _rank(rank: int | None) -> str:
-    return str(rank) if rank is not None else "no rank"
+    return str(rank) if rank is not None else _("no rank")
 
 
 def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
@@ -75,59 +86,104 @@ def differences(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
         old_points, old_rank = before["points"].get(name, (0, None))
         if old_points != points:
             out.append(
-                f"{name}: {old_points} → {points} points, rank {_rank(old_rank)} → {_rank(rank)}."
+                ngettext(
+                    "%(name)s: %(old)s → %(n)s point, rank %(old_rank)s → %(rank)s.",
+                    "%(name)s: %(old)s → %(n)s points, rank %(old_rank)s → %(rank)s.",
+                    points,
+                )
+                % {
+                    "name": name,
+                    "old": old_points,
+                    "n": points,
+                    "old_rank": _rank(old_rank),
+                    "rank": _rank(rank),
+                }
             )
         elif old_rank != rank:
-            rank_only.append(f"{name} ({_rank(old_rank)} → {_rank(rank)})")
+            rank_only.append(
+                _("%(name)s (%(old_rank)s → %(rank)s)")
+                % {"name": name, "old_rank": _rank(old_rank), "rank": _rank(rank)}
+            )
     if rank_only:
         # Every player level on points moves with one result: a count reads better than 20
         # lines, and the names are given when they are few.
-        out.append(
-            f"Ranks move for {len(rank_only)} other player"
-            f"{'s' if len(rank_only) != 1 else ''} whose points do not change"
-            + (": " + ", ".join(rank_only) + "." if len(rank_only) <= 5 else ".")
-        )
+        n = len(rank_only)
+        if n <= 5:
+            out.append(
+                ngettext(
+                    "Ranks move for %(n)s other player whose points do not change: %(names)s.",
+                    "Ranks move for %(n)s other players whose points do not change: %(names)s.",
+                    n,
+                )
+                % {"n": n, "names": ", ".join(rank_only)}
+            )
+        else:
+            out.append(
+                ngettext(
+                    "Ranks move for %(n)s other player whose points do not change.",
+                    "Ranks move for %(n)s other players whose points do not change.",
+                    n,
+                )
+                % {"n": n}
+            )
     for name, total in after["totals"].items():
         if before["totals"].get(name) != total:
-            out.append(f"Total of {name}: {before['totals'].get(name, 0)} → {total}.")
+            out.append(
+                _("Total of %(group)s: %(old)s → %(total)s.")
+                % {"group": name, "old": before["totals"].get(name, 0), "total": total}
+            )
     statuses = dict(DuelStatus.choices)
     for pk, (status, label) in after["duels"].items():
         old = before["duels"].get(pk)
         if old is None:
-            out.append(f"New duel to play — {label}.")
+            out.append(_("New duel to play — %(duel)s.") % {"duel": label})
         elif old[0] != status:
-            out.append(f"{label}: {statuses[old[0]].lower()} → {statuses[status].lower()}.")
+            out.append(
+                _("%(duel)s: %(old)s → %(new)s.")
+                % {
+                    "duel": label,
+                    "old": str(statuses[old[0]]).lower(),
+                    "new": str(statuses[status]).lower(),
+                }
+            )
     round_status = dict(RoundStatus.choices)
     for number, status in after["rounds"].items():
         if before["rounds"].get(number) != status:
             out.append(
-                f"Group round {number}: "
-                f"{round_status[before['rounds'][number]].lower()} → "
-                f"{round_status[status].lower()}."
+                _("Group round %(number)s: %(old)s → %(new)s.")
+                % {
+                    "number": number,
+                    "old": str(round_status[before["rounds"][number]]).lower(),
+                    "new": str(round_status[status]).lower(),
+                }
             )
     if before["phase"] != after["phase"]:
         phases = dict(Phase.choices)
-        out.append(f"Phase: {phases[before['phase']]} → {phases[after['phase']]}.")
+        out.append(
+            _("Phase: %(old)s → %(new)s.")
+            % {"old": phases[before["phase"]], "new": phases[after["phase"]]}
+        )
     if before["settled"] != after["settled"]:
         out.append(
-            "Positions 1–4 become settled."
+            _("Positions 1–4 become settled.")
             if after["settled"]
-            else "Positions 1–4 are no longer settled: tie-breaks are planned again."
+            else _("Positions 1–4 are no longer settled: tie-breaks are planned again.")
         )
     if before["seeding"] != after["seeding"]:
         out.append(
-            "Playoff seeding: "
-            + ", ".join(before["seeding"])
-            + " → "
-            + ", ".join(after["seeding"])
-            + "."
+            _("Playoff seeding: %(old)s → %(new)s.")
+            % {"old": ", ".join(before["seeding"]), "new": ", ".join(after["seeding"])}
         )
     for place in sorted(set(before["placings"]) | set(after["placings"])):
         old, new = before["placings"].get(place), after["placings"].get(place)
         if old != new:
             out.append(
-                f"{PLACE_WORDS.get(place, f'Place {place}')}: {old or 'not decided'} → "
-                f"{new or 'not decided yet'}."
+                _("%(place)s: %(old)s → %(new)s.")
+                % {
+                    "place": PLACE_WORDS.get(place) or _("Place %(number)s") % {"number": place},
+                    "old": old or _("not decided"),
+                    "new": new or _("not decided yet"),
+                }
             )
     return out
 

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -325,21 +327,22 @@ def playoffs_blocker(tournament: Tournament) -> str:
     overview asks before it offers the confirmation; `start_playoffs` asks again under its
     lock."""
     if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE):
-        return "The playoffs have already started: nothing changed."
+        return _("The playoffs have already started: nothing changed.")
     if tournament.phase != Phase.TIE_BREAKS:
-        return "The playoffs start after the group phase and its tie-breaks."
+        return _("The playoffs start after the group phase and its tie-breaks.")
     if lifecycle.due_group_replays(tournament).exists():
-        return (
+        return _(
             "A group-phase replay is still to be played: the tie-breaks wait "
             "for its result, and so do the playoffs."
         )
     plan = tiebreak_plan(tournament)
     if not plan.settled:
         left = len(plan.to_play)
-        return (
-            f"Positions 1–4 are not settled yet: {left} tie-break duel"
-            f"{'s' if left != 1 else ''} to play first."
-        )
+        return ngettext(
+            "Positions 1–4 are not settled yet: %(n)s tie-break duel to play first.",
+            "Positions 1–4 are not settled yet: %(n)s tie-break duels to play first.",
+            left,
+        ) % {"n": left}
     return ""
 
 
@@ -377,15 +380,17 @@ def start_playoffs(
     tournament changed since, nothing is done and the organiser is asked again."""
     tournament = lock(tournament)
     if not can(actor, Action.START_PHASES, tournament):
-        raise ServiceError("Only the organisers start the playoffs.", code="forbidden")
+        raise ServiceError(_("Only the organisers start the playoffs."), code="forbidden")
     blocker = playoffs_blocker(tournament)
     if blocker:
         done = tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE)
         raise ServiceError(blocker, code="done" if done else "refused")
     if expected_version is not None and expected_version != tournament.standings_version:
         raise ServiceError(
-            "The tournament changed since you were asked: check again what starting the "
-            "playoffs does now. Nothing was changed.",
+            _(
+                "The tournament changed since you were asked: check again what starting the "
+                "playoffs does now. Nothing was changed."
+            ),
             code="stale",
         )
     plan = tiebreak_plan(tournament)

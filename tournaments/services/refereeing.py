@@ -11,6 +11,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -51,17 +52,19 @@ def check_referee(tournament: Tournament, duel: Duel, actor: Any) -> None:
     if not can(actor, Action.REFEREE_DUELS, tournament, players=players):
         if actor is not None and actor.pk in players:
             raise ServiceError(
-                "You play in this duel: another referee must run it.", code="forbidden"
+                _("You play in this duel: another referee must run it."), code="forbidden"
             )
         raise ServiceError(
-            "Only the tournament's referees and organisers run duels.", code="forbidden"
+            _("Only the tournament's referees and organisers run duels."), code="forbidden"
         )
     if (
         duel.referee_id
         and duel.referee_id != actor.pk
         and not can(actor, Action.CORRECT_RESULTS, tournament, players=players)
     ):
-        raise ServiceError(f"This duel is assigned to {duel.referee}.", code="forbidden")
+        raise ServiceError(
+            _("This duel is assigned to %(referee)s.") % {"referee": duel.referee}, code="forbidden"
+        )
 
 
 def _check_start(tournament: Tournament, duel: Duel) -> None:
@@ -69,21 +72,29 @@ def _check_start(tournament: Tournament, duel: Duel) -> None:
     if tournament.phase not in PLAYED_IN.get(duel.kind, ()):
         if duel.kind == DuelKind.REPLAY or tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
             raise ServiceError(
-                f"The tournament is {tournament.get_phase_display().lower()}: "
-                "this duel can no longer be played."
+                _("The tournament is %(phase)s: this duel can no longer be played.")
+                % {"phase": tournament.get_phase_display().lower()}
             )
         raise ServiceError(
-            f"This duel is played during the "
-            f"{dict(Phase.choices)[PLAYED_IN[duel.kind][0]].lower()}, and the "
-            f"tournament is in the {tournament.get_phase_display().lower()}."
+            _(
+                "This duel is played during the %(duel_phase)s, and the tournament is in the "
+                "%(phase)s."
+            )
+            % {
+                "duel_phase": dict(Phase.choices)[PLAYED_IN[duel.kind][0]].lower(),
+                "phase": tournament.get_phase_display().lower(),
+            }
         )
     if duel.kind == DuelKind.GROUP:
         if not lifecycle.group_phase_open(tournament):
-            raise ServiceError("The group phase is over: this round will not be played.")
+            raise ServiceError(_("The group phase is over: this round will not be played."))
         if duel.round.status != RoundStatus.OPEN:
             raise ServiceError(
-                f"Round {duel.round.number} is not open: round "
-                f"{duel.round.number - 1}'s replay must be decided first."
+                _(
+                    "Round %(number)s is not open: round %(previous)s's replay must be decided "
+                    "first."
+                )
+                % {"number": duel.round.number, "previous": duel.round.number - 1}
             )
     for entrant, group_id in ((duel.seat_a, duel.group_a_id), (duel.seat_b, duel.group_b_id)):
         entrant.refresh_from_db(fields=["status", "group"])
@@ -93,11 +104,16 @@ def _check_start(tournament: Tournament, duel: Duel) -> None:
             entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group_id
         ):
             raise ServiceError(
-                f"{entrant.name} is no longer an active member of the group "
-                "they represent: name another representative."
+                _(
+                    "%(name)s is no longer an active member of the group they represent: name "
+                    "another representative."
+                )
+                % {"name": entrant.name}
             )
         if entrant.status != EntrantStatus.ACTIVE:
-            raise ServiceError(f"{entrant.name} is no longer an active player.")
+            raise ServiceError(
+                _("%(name)s is no longer an active player.") % {"name": entrant.name}
+            )
     first_round = duel.kind == DuelKind.GROUP and duel.round.number == 1
     if first_round and (blocked := round_one_blocked(tournament)):
         raise ServiceError(blocked)
@@ -198,7 +214,9 @@ def redo_undone(
         raise duels.Conflict(locked.seq)
     payload = duels.just_undone(locked)
     if payload is None:
-        raise ServiceError("Nothing to redo: a move was entered after the undo.", code="conflict")
+        raise ServiceError(
+            _("Nothing to redo: a move was entered after the undo."), code="conflict"
+        )
     return _play(duel, actor, payload, expected_seq, expected_revision, intent)
 
 
@@ -243,7 +261,7 @@ def _repeated(tournament: Tournament, duel: Duel, done: duels.Repeat) -> Already
     """The same form sent again: its stored outcome, "already entered, nothing changed"."""
     if not done.rows:
         return AlreadyRecorded(presentation.already_entered(duel.seq, "a move"), repeat=True)
-    pk, seq, _, summary, _, undone_at = done.rows[-1]
+    pk, seq, _kind, summary, _when, undone_at = done.rows[-1]
     text = ". ".join(summary) or "a move"
     if done.undo:
         return AlreadyRecorded(presentation.already_undone(seq, text), repeat=True)
@@ -365,16 +383,17 @@ def assign_referee(
     organiser = can(actor, Action.MANAGE_REFEREES, tournament)
     if not organiser and (referee != actor or duel.referee_id not in (None, actor.pk)):
         raise ServiceError(
-            "Referees take unassigned duels for themselves; organisers assign the others.",
+            _("Referees take unassigned duels for themselves; organisers assign the others."),
             code="forbidden",
         )
     if table is not None and not organiser:
-        raise ServiceError("Only organisers choose tables.", code="forbidden")
+        raise ServiceError(_("Only organisers choose tables."), code="forbidden")
     if referee is not None and not can(
         referee, Action.REFEREE_DUELS, tournament, players=player_ids(duel)
     ):
         raise ServiceError(
-            f"{referee} cannot referee this duel (not a referee here, or one of its players)."
+            _("%(referee)s cannot referee this duel (not a referee here, or one of its players).")
+            % {"referee": referee}
         )
     previous = duel.referee
     new_pk = referee.pk if referee is not None else None
@@ -401,9 +420,9 @@ def take_duel(duel: Duel, actor: Any, *, confirm: bool) -> Duel:
     never by a move, always confirmed when someone else runs it, audit-logged."""
     tournament, locked = _locked(duel)
     if not _organiser(tournament, actor, locked):
-        raise ServiceError("Only organisers take a duel from its referee.", code="forbidden")
+        raise ServiceError(_("Only organisers take a duel from its referee."), code="forbidden")
     if locked.referee_id == actor.pk:
-        raise ServiceError("This duel is already yours.")
+        raise ServiceError(_("This duel is already yours."))
     duels.check_open(locked)
     return assign_referee(locked, actor, actor, confirm=confirm)
 
@@ -440,9 +459,11 @@ def call_duel(duel: Duel, actor: Any, table: str) -> Duel:
 
     tournament, duel = _locked(duel)
     if not can(actor, Action.NAME_REPRESENTATIVES, tournament):
-        raise ServiceError("Only referees and organisers call duels.", code="forbidden")
+        raise ServiceError(_("Only referees and organisers call duels."), code="forbidden")
     if tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
-        raise ServiceError(f"The tournament is {tournament.get_phase_display().lower()}.")
+        raise ServiceError(
+            _("The tournament is %(phase)s.") % {"phase": tournament.get_phase_display().lower()}
+        )
     detail = duels.call(duel, table=table, now=timezone.now())
     audit.record(tournament, actor, "duel_called", **detail)
     audit.bump_version(tournament)  # the big screen and the players' pages show the call
@@ -531,11 +552,11 @@ def record_paper_result(
     """
     tournament = lock(tournament)
     if round_number is None and duel_id is None:
-        raise ServiceError("Choose a round or a duel.")
+        raise ServiceError(_("Choose a round or a duel."))
     # Who may, first (the answer to a repeat names who recorded what: staff only).
     if not can(actor, Action.REFEREE_DUELS, tournament):
         raise ServiceError(
-            "Only the tournament's referees and organisers run duels.", code="forbidden"
+            _("Only the tournament's referees and organisers run duels."), code="forbidden"
         )
     # The form's key: this person already sent this very sheet.
     if intent and (done := entered_by(tournament, actor, intent)) is not None:
@@ -567,7 +588,7 @@ def record_paper_result(
         raise ServiceError(presentation.paper_started_on_console())
     seat = {duel.seat_a_id: "A", duel.seat_b_id: "B"}.get(winner_id) if winner_id else None
     if seat is None:
-        raise ServiceError("The winner must be one of the duel's two players.")
+        raise ServiceError(_("The winner must be one of the duel's two players."))
     _start(tournament, duel, actor)
     outcome = duels.apply_event(
         duel, actor, {"type": "adjudicate", "winner": seat, "reason": PAPER_REASON}, intent=intent
@@ -602,7 +623,7 @@ def _check_round_open(tournament: Tournament, round_number: int) -> None:
     second copy of the sheet), never by recording the next round."""
     rnd = tournament.rounds.filter(number=round_number).first()
     if rnd is None:
-        raise ServiceError(f"There is no group round {round_number}.")
+        raise ServiceError(_("There is no group round %(number)s.") % {"number": round_number})
     if rnd.status == RoundStatus.OPEN:
         return
     title = presentation.title_of(DuelKind.GROUP, "", round_number)
@@ -641,11 +662,11 @@ def _paper_round_duel(
     )
     if first_id is None or second_id is None:
         if current is None:
-            raise ServiceError("Name both representatives.")
+            raise ServiceError(_("Name both representatives."))
         return current
     if current is not None and current.kind == DuelKind.REPLAY:
         if {first_id, second_id} != {current.seat_a_id, current.seat_b_id}:
-            raise ServiceError("A replay is played by the same players on the same seats.")
+            raise ServiceError(_("A replay is played by the same players on the same seats."))
         return current
     table = current.table if current is not None else ""
     return name_representatives(tournament, actor, round_number, first_id, second_id, table)

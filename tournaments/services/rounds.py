@@ -1,6 +1,7 @@
 """Naming a round's representatives and giving its duel a table (TOURNAMENT.md, "Rounds")."""
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -15,7 +16,7 @@ from .setup import lock
 
 @transaction.atomic
 def name_representatives(
-    tournament: Tournament, actor, round_number: int, first_id: int, second_id: int, table: str = ""
+    tournament: Tournament, actor, number: int, first_id: int, second_id: int, table: str = ""
 ):
     """Name (or replace, until the duel's first event) the two players of a round's duel.
 
@@ -23,12 +24,14 @@ def name_representatives(
     """
     tournament = lock(tournament)
     if not can(actor, Action.NAME_REPRESENTATIVES, tournament):
-        raise ServiceError("Only referees and organisers name representatives.", code="forbidden")
+        raise ServiceError(
+            _("Only referees and organisers name representatives."), code="forbidden"
+        )
     if tournament.phase != Phase.GROUP_PHASE:
-        raise ServiceError("Representatives are named during the group phase.")
-    rnd = Round.objects.filter(tournament=tournament, number=round_number).first()
+        raise ServiceError(_("Representatives are named during the group phase."))
+    rnd = Round.objects.filter(tournament=tournament, number=number).first()
     if rnd is None or rnd.status != RoundStatus.OPEN:
-        raise ServiceError(f"Round {round_number} is not open.")
+        raise ServiceError(_("Round %(number)s is not open.") % {"number": number})
     groups = list(tournament.groups.order_by("order"))
     named = {
         e.pk: e for e in Entrant.objects.filter(tournament=tournament, pk__in=[first_id, second_id])
@@ -36,15 +39,18 @@ def name_representatives(
     for entrant_id, group in ((first_id, groups[0]), (second_id, groups[1])):
         entrant = named.get(entrant_id)
         if entrant is None:
-            raise ServiceError("That player is not in this tournament.")
+            raise ServiceError(_("That player is not in this tournament."))
         if entrant.status != EntrantStatus.ACTIVE or entrant.group_id != group.pk:
-            raise ServiceError(f"{entrant.name} is not an active member of {group.name}.")
+            raise ServiceError(
+                _("%(name)s is not an active member of %(group)s.")
+                % {"name": entrant.name, "group": group.name}
+            )
     table = duels.clean_table(table)
     duel = rnd.duels.filter(status__in=lifecycle.OPEN).first()
     if duel is not None and duel.kind == DuelKind.REPLAY:
-        raise ServiceError("A replay is played by the same players on the same seats.")
+        raise ServiceError(_("A replay is played by the same players on the same seats."))
     pairs = [(named[first_id], groups[0]), (named[second_id], groups[1])]
-    if fmt.seat_a_group(round_number, [g.pk for g in groups]) != groups[0].pk:
+    if fmt.seat_a_group(number, [g.pk for g in groups]) != groups[0].pk:
         pairs.reverse()
     (seat_a, group_a), (seat_b, group_b) = pairs
     if duel is None:
@@ -69,7 +75,7 @@ def name_representatives(
         tournament,
         actor,
         "representatives_named",
-        round=round_number,
+        round=number,
         seat_a=seat_a.pk,
         seat_b=seat_b.pk,
         table=table,

@@ -16,6 +16,7 @@ from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError, available_timezone
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -210,9 +211,14 @@ def _check_order(starts: Mapping[str, datetime | None]) -> None:
         group = sorted((t, k) for k, t in starts.items() if t is not None and _RANK[k] == rank)
         if before is not None and group[0][0] < before[0]:
             raise ServiceError(
-                f"{presentation.start_key_label(group[0][1])} would start before "
-                f"{presentation.start_key_label(before[1])}: the parts of an event start in "
-                "order. Change either time."
+                _(
+                    "%(later)s would start before %(earlier)s: the parts of an event start in "
+                    "order. Change either time."
+                )
+                % {
+                    "later": presentation.start_key_label(group[0][1]),
+                    "earlier": presentation.start_key_label(before[1]),
+                }
             )
         before = max(before, group[-1]) if before is not None else group[-1]
 
@@ -301,9 +307,9 @@ def _check_drawn(tournament: Tournament, actor, *, drawn: str | None, intent: st
 def _begin(tournament: Tournament, actor) -> Tournament:
     tournament = lock(tournament)
     if not can(actor, Action.MANAGE_SETTINGS, tournament):
-        raise ServiceError("Only organisers set the schedule.", code="forbidden")
+        raise ServiceError(_("Only organisers set the schedule."), code="forbidden")
     if tournament.phase in FINAL_PHASES:
-        raise ServiceError("This tournament is over: its schedule can no longer change.")
+        raise ServiceError(_("This tournament is over: its schedule can no longer change."))
     return tournament
 
 
@@ -369,10 +375,12 @@ def set_schedule(
     time_zone = check_time_zone(time_zone, tournament.time_zone)
     unknown = sorted(set(starts) - set(START_KEYS))
     if unknown:
-        raise ServiceError(f"Unknown part of the event: {', '.join(unknown)[:80]}.")
+        raise ServiceError(
+            _("Unknown part of the event: %(parts)s.") % {"parts": ", ".join(unknown)[:80]}
+        )
     for when in starts.values():
         if when is not None and when.tzinfo is None:
-            raise ServiceError("A start time needs its time zone.")
+            raise ServiceError(_("A start time needs its time zone."))
     _apply(
         tournament,
         actor,
@@ -406,7 +414,7 @@ def plan_schedule(
     before_tie_breaks = _bounded(before_tie_breaks, 0, GAP_MAX, presentation.gap_between(GAP_MAX))
     before_playoffs = _bounded(before_playoffs, 0, GAP_MAX, presentation.gap_between(GAP_MAX))
     if not isinstance(first, datetime) or first.tzinfo is None:
-        raise ServiceError("A start time needs its time zone.")
+        raise ServiceError(_("A start time needs its time zone."))
     zone = zone_of(tournament)
     starts = plan_starts(
         first,

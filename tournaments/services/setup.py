@@ -1,7 +1,10 @@
 """A tournament's life: create, configure, open registration, publish, cancel."""
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.errors import ServiceError
 from games.split_uno import PRESETS
@@ -14,7 +17,8 @@ from .names import clean_tournament_name
 TOURNAMENT_PRESETS = ("tournament", "arbiter", "paper", "official")
 TOURNAMENT_VARIANTS = ("speed", "hardcore")
 MAX_TIME_LIMIT_MINUTES = 240
-GROUP_NAMES = ("Group 1", "Group 2")
+# The groups' first names, in the creating organiser's language (then they are names, kept).
+GROUP_NAMES = (gettext_lazy("Group 1"), gettext_lazy("Group 2"))
 
 
 def lock(tournament: Tournament) -> Tournament:
@@ -69,9 +73,9 @@ def create_tournament(
         except IntegrityError:
             continue  # another request took the same slug between the check and the insert
     else:
-        raise ServiceError("Could not find a free address for this name; try another name.")
+        raise ServiceError(_("Could not find a free address for this name; try another name."))
     for order, group_name in enumerate(GROUP_NAMES, start=1):
-        tournament.groups.create(name=group_name, order=order)
+        tournament.groups.create(name=str(group_name), order=order)
     audit.record(tournament, created_by, "tournament_created", name=name)
     if settings:
         tournament = configure(tournament, created_by, **settings)
@@ -90,41 +94,48 @@ def _check_settings(tournament: Tournament, changes: dict) -> dict:
             and duel_rules_locked
         ):
             raise ServiceError(
-                "The duel rules, shared cards and time limit are locked once the "
-                "group phase has started."
+                _(
+                    "The duel rules, shared cards and time limit are locked once the "
+                    "group phase has started."
+                )
             )
         if key == "duel_preset":
             if value not in TOURNAMENT_PRESETS or value not in PRESETS:
                 raise ServiceError(
-                    f"Unknown duel preset “{value}”. Choose one of: "
-                    + ", ".join(TOURNAMENT_PRESETS)
-                    + "."
+                    _("Unknown duel preset “%(value)s”. Choose one of: %(choices)s.")
+                    % {"value": value, "choices": ", ".join(TOURNAMENT_PRESETS)}
                 )
         elif key == "variants":
             value = list(dict.fromkeys(value or []))
             bad = [v for v in value if v not in TOURNAMENT_VARIANTS]
             if bad:
                 raise ServiceError(
-                    f"Unknown variant “{bad[0]}”. Tournament duels allow: "
-                    + ", ".join(TOURNAMENT_VARIANTS)
-                    + "."
+                    _("Unknown variant “%(value)s”. Tournament duels allow: %(choices)s.")
+                    % {"value": bad[0], "choices": ", ".join(TOURNAMENT_VARIANTS)}
                 )
         elif key == "tiebreak_mode":
             if value not in TieBreakMode.values:
-                raise ServiceError("The tie-break mode is “full” or “minimal”.")
+                raise ServiceError(_("The tie-break mode is “full” or “minimal”."))
             if tournament.tiebreak_seed:
-                raise ServiceError("The tie-break mode is locked once the tie-breaks are planned.")
+                raise ServiceError(
+                    _("The tie-break mode is locked once the tie-breaks are planned.")
+                )
         elif key == "shared_cards":
             value = bool(value)
+        elif key == "language":
+            # Issue 29: a language of settings.LANGUAGES, or "" for each viewer's own.
+            if value not in {"", *(code for code, _name in settings.LANGUAGES)}:
+                raise ServiceError(_("Choose one of the offered languages."))
         elif key == "duel_time_limit_minutes":
             if value in ("", None, 0):
                 value = None
             elif not isinstance(value, int) or not 1 <= value <= MAX_TIME_LIMIT_MINUTES:
                 raise ServiceError(
-                    f"A duel time limit is 1 to {MAX_TIME_LIMIT_MINUTES} minutes, or none."
+                    _("A duel time limit is 1 to %(max)s minutes, or none.")
+                    % {"max": MAX_TIME_LIMIT_MINUTES}
                 )
         else:
-            raise ServiceError(f"“{key}” is not a tournament setting.")
+            raise ServiceError(_("“%(key)s” is not a tournament setting.") % {"key": key})
         clean[key] = value
     return clean
 
@@ -133,7 +144,7 @@ def _check_settings(tournament: Tournament, changes: dict) -> dict:
 def configure(tournament: Tournament, actor, **changes) -> Tournament:
     tournament = lock(tournament)
     if tournament.phase in FINAL_PHASES:
-        raise ServiceError("This tournament is over: its settings can no longer change.")
+        raise ServiceError(_("This tournament is over: its settings can no longer change."))
     clean = _check_settings(tournament, changes)
     before = {key: getattr(tournament, key) for key in clean}
     for key, value in clean.items():
@@ -150,7 +161,7 @@ def configure(tournament: Tournament, actor, **changes) -> Tournament:
 def open_registration(tournament: Tournament, actor) -> Tournament:
     tournament = lock(tournament)
     if tournament.phase != Phase.DRAFT:
-        raise ServiceError("Registration can only be opened from the draft.")
+        raise ServiceError(_("Registration can only be opened from the draft."))
     tournament.phase = Phase.REGISTRATION
     tournament.save(update_fields=["phase"])
     audit.record(tournament, actor, "registration_opened")
@@ -176,9 +187,13 @@ def cancel(tournament: Tournament, actor, reason: str) -> Tournament:
 
     tournament = lock(tournament)
     if tournament.phase in FINAL_PHASES:
-        raise ServiceError(f"This tournament is already {tournament.get_phase_display().lower()}.")
+        raise ServiceError(
+            _("This tournament is already complete.")
+            if tournament.phase == Phase.COMPLETE
+            else _("This tournament is already cancelled.")
+        )
     if not (reason or "").strip():
-        raise ServiceError("Say why the tournament is cancelled.")
+        raise ServiceError(_("Say why the tournament is cancelled."))
     closed = cancel_duels(tournament, "The tournament was cancelled: this duel has no result.")
     tournament.phase = Phase.CANCELLED
     tournament.save(update_fields=["phase"])

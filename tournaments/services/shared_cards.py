@@ -2,6 +2,7 @@
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -28,42 +29,56 @@ def record_shared_card(
     """Record, on both players' word, that `giver` gives one action card to `receiver`."""
     tournament = lock(tournament)
     if not can(actor, Action.RECORD_SHARED_CARD, tournament):
-        raise ServiceError("Only referees and organisers record shared cards.", code="forbidden")
+        raise ServiceError(_("Only referees and organisers record shared cards."), code="forbidden")
     if not tournament.shared_cards:
-        raise ServiceError("Shared cards are switched off in this tournament.")
+        raise ServiceError(_("Shared cards are switched off in this tournament."))
     if tournament.phase != Phase.GROUP_PHASE:
-        raise ServiceError("Cards are shared only during the group phase.")
+        raise ServiceError(_("Cards are shared only during the group phase."))
     people = {e.pk: e for e in tournament.entrants.filter(pk__in=[giver_id, receiver_id])}
     giver, receiver = people.get(giver_id), people.get(receiver_id)
     if giver is None or receiver is None:
-        raise ServiceError("Both players must be in this tournament.")
+        raise ServiceError(_("Both players must be in this tournament."))
     if giver.pk == receiver.pk:
-        raise ServiceError("A player cannot give a card to themselves.")
+        raise ServiceError(_("A player cannot give a card to themselves."))
     players = [giver.user_id, receiver.user_id]
     if not can(actor, Action.RECORD_SHARED_CARD, tournament, players=[p for p in players if p]):
         raise ServiceError(
-            "You are one of these players: another referee records it.", code="forbidden"
+            _("You are one of these players: another referee records it."), code="forbidden"
         )
     for entrant in (giver, receiver):
         if entrant.status != EntrantStatus.ACTIVE:
-            raise ServiceError(f"{entrant.name} is no longer an active player.")
+            raise ServiceError(
+                _("%(name)s is no longer an active player.") % {"name": entrant.name}
+            )
     if giver.group_id is None or giver.group_id != receiver.group_id:
-        raise ServiceError(f"{receiver.name} is not a current member of {giver.name}'s group.")
+        raise ServiceError(
+            _("%(receiver)s is not a current member of %(giver)s's group.")
+            % {"receiver": receiver.name, "giver": giver.name}
+        )
     duel = _last_duel(giver)
     if duel is None or duel.kind not in (DuelKind.GROUP, DuelKind.REPLAY):
-        raise ServiceError(f"{giver.name} has not played a group duel yet.")
+        raise ServiceError(_("%(name)s has not played a group duel yet.") % {"name": giver.name})
     if duel.status != DuelStatus.FINISHED:
         raise ServiceError(
-            f"{giver.name}'s next duel has already started (or their last one "
-            "is still running): the card can no longer be given."
+            _(
+                "%(name)s's next duel has already started (or their last one is still running): "
+                "the card can no longer be given."
+            )
+            % {"name": giver.name}
         )
     seat = "A" if duel.seat_a_id == giver.pk else "B"
     if not duel.state or duel.state["seats"][seat]["action_cards"] < 1:
-        raise ServiceError(f"{giver.name} ended their last duel with no action card to give.")
+        raise ServiceError(
+            _("%(name)s ended their last duel with no action card to give.") % {"name": giver.name}
+        )
     if SharedCard.objects.filter(giver=giver, from_duel=duel).exists():
-        raise ServiceError(f"{giver.name} has already given a card from that duel.")
+        raise ServiceError(
+            _("%(name)s has already given a card from that duel.") % {"name": giver.name}
+        )
     if SharedCard.objects.filter(receiver=receiver, status=SharedCardStatus.PENDING).exists():
-        raise ServiceError(f"{receiver.name} already holds a pending gift: one at a time.")
+        raise ServiceError(
+            _("%(name)s already holds a pending gift: one at a time.") % {"name": receiver.name}
+        )
     card = SharedCard.objects.create(
         tournament=tournament, giver=giver, receiver=receiver, from_duel=duel, recorded_by=actor
     )

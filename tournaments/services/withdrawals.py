@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -92,7 +93,7 @@ def record(
     """The withdrawal is done: keep what it needs to be undone. Its forfeits are the duels it
     finished; an elimination it caused makes it final."""
     was_open = [
-        int(pk) for pk, (status, _) in before["duels"].items() if status != DuelStatus.FINISHED
+        int(pk) for pk, (status, _rest) in before["duels"].items() if status != DuelStatus.FINISHED
     ]
     forfeits = list(
         Duel.objects.filter(pk__in=was_open, status=DuelStatus.FINISHED).values_list(
@@ -164,7 +165,7 @@ def undo_withdrawal(tournament: Tournament, actor, *, withdrawal_id: int) -> Wit
     undo sent twice changes nothing the second time, and says so."""
     tournament = lock(tournament)
     if not can(actor, Action.WITHDRAW_PLAYERS, tournament):
-        raise ServiceError("Only the organisers undo a withdrawal.", code="forbidden")
+        raise ServiceError(_("Only the organisers undo a withdrawal."), code="forbidden")
     withdrawal = (
         Withdrawal.objects.select_for_update(of=("self",))
         .select_related("entrant", "group")
@@ -172,7 +173,7 @@ def undo_withdrawal(tournament: Tournament, actor, *, withdrawal_id: int) -> Wit
         .first()
     )
     if withdrawal is None:
-        raise ServiceError("There is no such withdrawal in this tournament.")
+        raise ServiceError(_("There is no such withdrawal in this tournament."))
     blocker = undo_blocker(tournament, withdrawal)
     if blocker:
         raise ServiceError(blocker, code="done" if withdrawal.undone_at else "final")

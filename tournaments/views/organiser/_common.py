@@ -8,6 +8,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext
 
 from accounts.models import TournamentRole
 from accounts.permissions import Action, can
@@ -27,24 +29,24 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services.entrants import REGISTRATION_PHASES
-from tournaments.services.groups import change_window
+from tournaments.services.groups import change_window, problem_text
 from tournaments.services.groups import round_one_started as _round_one_started
 from tournaments.services.schedule import zone_of
 
 REFUSED = 422  # the request was understood and refused: the page says why
 # The organiser pages in the order of an event, each with the action it needs.
 NAV = (
-    ("overview", "Overview", Action.START_PHASES),
-    ("setup", "Settings", Action.MANAGE_SETTINGS),
-    ("schedule", "Schedule", Action.MANAGE_SETTINGS),
-    ("players", "Players", Action.MANAGE_REGISTRATION),
-    ("check_in", "Check-in", Action.CHECK_IN_PLAYERS),
-    ("groups", "Groups", Action.MANAGE_GROUPS),
-    ("transfers", "Transfers", Action.MANAGE_GROUPS),
-    ("rounds", "Rounds", Action.NAME_REPRESENTATIVES),
-    ("results", "Results", Action.CORRECT_RESULTS),
-    ("people", "Referees & organisers", Action.MANAGE_REFEREES),
-    ("audit", "Audit log", Action.VIEW_AUDIT_LOG),
+    ("overview", gettext_lazy("Overview"), Action.START_PHASES),
+    ("setup", gettext_lazy("Settings"), Action.MANAGE_SETTINGS),
+    ("schedule", gettext_lazy("Schedule"), Action.MANAGE_SETTINGS),
+    ("players", gettext_lazy("Players"), Action.MANAGE_REGISTRATION),
+    ("check_in", gettext_lazy("Check-in"), Action.CHECK_IN_PLAYERS),
+    ("groups", gettext_lazy("Groups"), Action.MANAGE_GROUPS),
+    ("transfers", gettext_lazy("Transfers"), Action.MANAGE_GROUPS),
+    ("rounds", gettext_lazy("Rounds"), Action.NAME_REPRESENTATIVES),
+    ("results", gettext_lazy("Results"), Action.CORRECT_RESULTS),
+    ("people", gettext_lazy("Referees & organisers"), Action.MANAGE_REFEREES),
+    ("audit", gettext_lazy("Audit log"), Action.VIEW_AUDIT_LOG),
 )
 
 
@@ -185,8 +187,8 @@ def duel_row(tournament: Tournament, duel: Duel) -> dict[str, Any]:
         "duel": duel,
         "title": presentation.duel_title(duel),
         "console": console_url(tournament, duel.pk),
-        "seat_a": duel.seat_a.name if duel.seat_a_id else "vacant",
-        "seat_b": duel.seat_b.name if duel.seat_b_id else "vacant",
+        "seat_a": duel.seat_a.name if duel.seat_a_id else pgettext("playoff seat", "vacant"),
+        "seat_b": duel.seat_b.name if duel.seat_b_id else pgettext("playoff seat", "vacant"),
         "result": result,
         "finish_text": presentation.finish_label(result.finish) if result else "",
     }
@@ -205,15 +207,19 @@ def membership_words(
     out = []
     for problem in problems:
         if problem.code == "entrant_count":
-            out.append(problem.message)
+            out.append(problem_text(problem, {}, groups, sum(sizes.values()) + len(unplaced)))
         elif problem.code == "not_in_group":
-            out.append("Not in a group yet: " + ", ".join(unplaced) + ".")
+            out.append(_("Not in a group yet: %(names)s.") % {"names": ", ".join(unplaced)})
     for group in groups:
         size = sizes.get(group.pk, 0)
         if not fmt.GROUP_MIN <= size <= fmt.GROUP_MAX:
             out.append(
-                f"{group.name} has {size} member{'s' if size != 1 else ''}; a group "
-                f"needs {fmt.GROUP_MIN} to {fmt.GROUP_MAX}."
+                ngettext(
+                    "%(group)s has %(n)s member; a group needs %(min)s to %(max)s.",
+                    "%(group)s has %(n)s members; a group needs %(min)s to %(max)s.",
+                    size,
+                )
+                % {"group": group.name, "n": size, "min": fmt.GROUP_MIN, "max": fmt.GROUP_MAX}
             )
     return out
 
@@ -289,7 +295,7 @@ def board_columns(
     select that moves them (drag and drop only changes that select)."""
     columns = [{"value": str(g.order), "name": g.name, "rows": []} for g in groups]
     if with_none:
-        columns.insert(0, {"value": "", "name": "No group yet", "rows": []})
+        columns.insert(0, {"value": "", "name": _("No group yet"), "rows": []})
     by_value = {c["value"]: c for c in columns}
     for entrant in entrants:
         by_value.get(target(entrant), columns[0])["rows"].append(

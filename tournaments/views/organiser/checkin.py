@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.permissions import Action, can
@@ -60,7 +61,9 @@ def check_in_player(request: HttpRequest, tournament: Tournament, entrant_id: in
         entrant = checkin.check_in(tournament, request.user, entrant_id)
     except ServiceError as err:
         return _page(request, tournament, status=REFUSED, error=err.message)
-    return succeeded(request, f"{entrant.name} is checked in.", "check_in", tournament)
+    return succeeded(
+        request, _("%(name)s is checked in.") % {"name": entrant.name}, "check_in", tournament
+    )
 
 
 @tournament_view(Action.CHECK_IN_PLAYERS)
@@ -76,7 +79,10 @@ def undo_check_in(request: HttpRequest, tournament: Tournament, entrant_id: int)
             )
         return _page(request, tournament, status=REFUSED, error=err.message)
     return succeeded(
-        request, f"{entrant.name}'s check-in is undone: not checked in.", "check_in", tournament
+        request,
+        _("%(name)s's check-in is undone: not checked in.") % {"name": entrant.name},
+        "check_in",
+        tournament,
     )
 
 

@@ -3,6 +3,7 @@
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import Action
@@ -96,11 +97,13 @@ def groups(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             form.add_error(None, err.message)
         else:
             done = {
-                "hand": "The split is saved.",
-                "random": "Split at random (the seed is stored).",
-                "alternating": "Split alternately, in registration order.",
+                "hand": _("The split is saved."),
+                "random": _("Split at random (the seed is stored)."),
+                "alternating": _("Split alternately, in registration order."),
             }
-            return succeeded(request, done.get(method, "The split is saved."), "groups", tournament)
+            return succeeded(
+                request, done.get(method, _("The split is saved.")), "groups", tournament
+            )
     return render_page(
         request,
         "organiser/groups.html",
@@ -134,7 +137,7 @@ def group_names(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except ServiceError as err:
             form.add_error(None, err.message)
         else:
-            return succeeded(request, "The groups are renamed.", "groups", tournament)
+            return succeeded(request, _("The groups are renamed."), "groups", tournament)
     return render_page(
         request,
         "organiser/groups.html",

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import Role, RoleInvitation, TournamentRole
@@ -89,7 +90,7 @@ def _overview_context(request: HttpRequest, tournament: Tournament, **extra: Any
         )
         # A voided round whose replay is still due is not decided (selectors.round_state).
         states = round_states(tournament)
-        context["decided"] = sum(1 for _, state in states if state == "decided")
+        context["decided"] = sum(1 for _number, state in states if state == "decided")
         context["replays_due"] = [n for n, state in states if state == "replay_due"]
         context["window"] = transfer_window(tournament)
         context["round_one_blocked"] = round_one_blocked(tournament)
@@ -168,7 +169,7 @@ def open_registration(request: HttpRequest, tournament: Tournament) -> HttpRespo
         request,
         tournament,
         lambda: services.open_registration(tournament, request.user),
-        "Registration is open.",
+        _("Registration is open."),
     )
 
 
@@ -179,7 +180,7 @@ def start_group_phase(request: HttpRequest, tournament: Tournament) -> HttpRespo
         request,
         tournament,
         lambda: services.start_group_phase(tournament, request.user),
-        "The group phase has started: round 1 is open.",
+        _("The group phase has started: round 1 is open."),
     )
 
 
@@ -236,7 +237,10 @@ def catch_up(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # The automation repairs itself within a minute where a worker runs; on the embedded
     # default there is no beat, so the organiser may take the step now. `sync` is idempotent.
     return _phase_action(
-        request, tournament, lambda: progression.sync(tournament), "The automation has caught up."
+        request,
+        tournament,
+        lambda: progression.sync(tournament),
+        _("The automation has caught up."),
     )
 
 
@@ -247,9 +251,9 @@ def publish(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     services.set_published(tournament, published, request.user)
     messages.success(
         request,
-        "Published: anyone can now follow it."
+        _("Published: anyone can now follow it.")
         if published
-        else "Unpublished: only its organisers, referees and players see it.",
+        else _("Unpublished: only its organisers, referees and players see it."),
     )
     # Back to the page the button was on (the overview, or the public overview).
     back = request.POST.get("back")
@@ -279,4 +283,4 @@ def cancel(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             _overview_context(request, tournament, cancel_form=form, cancel_open=True),
             status=REFUSED,
         )
-    return succeeded(request, "The tournament is cancelled.", "overview", tournament)
+    return succeeded(request, _("The tournament is cancelled."), "overview", tournament)

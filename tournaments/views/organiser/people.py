@@ -6,6 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -22,18 +24,18 @@ from tournaments.services import invitations
 from ._common import REFUSED, base_context, render_page, succeeded
 
 STATE_WORDS = {
-    "pending": "Waiting",
-    "used": "Accepted",
-    "expired": "Expired",
-    "revoked": "Withdrawn",
-    "replaced": "Replaced by a newer sheet",
+    "pending": pgettext_lazy("invitation link", "Waiting"),
+    "used": pgettext_lazy("invitation link", "Accepted"),
+    "expired": pgettext_lazy("invitation link", "Expired"),
+    "revoked": pgettext_lazy("invitation link", "Withdrawn"),
+    "replaced": pgettext_lazy("invitation link", "Replaced by a newer sheet"),
 }
 
 
 def _limit_roles(form, may_manage_co: bool) -> None:
     # Only the organiser invites co-organisers (TOURNAMENT.md "Who does what").
     if not may_manage_co:
-        form.fields["role"].choices = [(Role.REFEREE, "Referee")]
+        form.fields["role"].choices = [(Role.REFEREE, _("Referee"))]
 
 
 def _people_page(
@@ -89,7 +91,12 @@ def people(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             return succeeded(
                 request,
-                f"{grant.user.username} is now a {grant.get_role_display().lower()}.",
+                (
+                    _("%(name)s is now a co-organiser.")
+                    if grant.role == Role.CO_ORGANISER
+                    else _("%(name)s is now a referee.")
+                )
+                % {"name": grant.user.username},
                 "people",
                 tournament,
             )
@@ -118,7 +125,11 @@ def invite(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     link = request.build_absolute_uri(
         reverse("tournaments:invite", kwargs={"slug": tournament.slug, "token": token})
     )
-    title = f"QR code of the {invitation.get_role_display().lower()} invitation"
+    title = (
+        _("QR code of the co-organiser invitation")
+        if invitation.role == Role.CO_ORGANISER
+        else _("QR code of the referee invitation")
+    )
     issued = {"invitation": invitation, "link": link, "qr": qr_svg(link, title=title)}
     return _people_page(request, tournament, issued=issued)
 
@@ -134,7 +145,7 @@ def revoke_invitation(
         messages.error(request, err.message)
         return redirect("organiser:people", slug=tournament.slug)
     return succeeded(
-        request, "Invitation withdrawn: its link no longer works.", "people", tournament
+        request, _("Invitation withdrawn: its link no longer works."), "people", tournament
     )
 
 
@@ -146,4 +157,4 @@ def revoke(request: HttpRequest, tournament: Tournament, grant_id: int) -> HttpR
     except ServiceError as err:
         messages.error(request, err.message)
         return redirect("organiser:people", slug=tournament.slug)
-    return succeeded(request, "Role removed.", "people", tournament)
+    return succeeded(request, _("Role removed."), "people", tournament)

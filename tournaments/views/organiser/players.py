@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -116,7 +117,7 @@ def players(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             form.add_error("name", err.message)
         else:
             if not request.htmx:
-                messages.success(request, f"{added.name} is registered.")
+                messages.success(request, _("%(name)s is registered.") % {"name": added.name})
                 return redirect(
                     reverse("organiser:players", args=[tournament.slug]) + "?registered=1"
                 )
@@ -203,7 +204,9 @@ def issue_claim(request: HttpRequest, tournament: Tournament, entrant_id: int) -
         {
             "entrant": entrant,
             "link": link,
-            "qr": qr_svg(link, title=f"QR code of {entrant.name}'s claim link"),
+            "qr": qr_svg(
+                link, title=_("QR code of %(name)s's claim link") % {"name": entrant.name}
+            ),
         }
     )
     return render(request, "tournaments/claim_issued.html", context)
@@ -296,7 +299,7 @@ def remove(request: HttpRequest, tournament: Tournament, entrant_id: int) -> Htt
     def preview() -> tuple[dict[str, Any], str]:
         entrant = tournament.entrants.select_related("user").filter(pk=entrant_id).first()
         if entrant is None:
-            return {}, NOT_REGISTERED
+            return {}, str(NOT_REGISTERED)
         removal = removal_preview(tournament, entrant)
         return {"removal": removal}, removal.refusal
 

@@ -15,6 +15,8 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -22,7 +24,6 @@ from accounts.permissions import Action
 from core.errors import ServiceError
 from core.htmx import redirect_after_post
 from core.qr import qr_svg
-from tournaments import presentation
 from tournaments.access import tournament_view
 from tournaments.models import Tournament
 from tournaments.services import invitations
@@ -32,17 +33,38 @@ from ._common import REFUSED, base_context
 KINDS = {
     "players": {
         "view": "tournaments:claim",
-        "heading": "Players' claim sheets",
+        "heading": gettext_lazy("Players' claim sheets"),
         "noun": "player",
         "back": "players",
     },
     "referees": {
         "view": "tournaments:invite",
-        "heading": "Referees' invitation sheets",
+        "heading": gettext_lazy("Referees' invitation sheets"),
         "noun": "referee",
         "back": "people",
     },
 }
+
+
+def _ready(count: int, kind: str) -> str:
+    """The printed sheets' status line, a whole sentence for each kind and number."""
+    if kind == "players":
+        words = ngettext(
+            "%(n)d sheet ready: print this page (Ctrl+P). The earlier link of this player no "
+            "longer works. This link is shown only now.",
+            "%(n)d sheets ready: print this page (Ctrl+P). The earlier links of these "
+            "%(n)d players no longer work. These links are shown only now.",
+            count,
+        )
+    else:
+        words = ngettext(
+            "%(n)d sheet ready: print this page (Ctrl+P). The earlier link of this referee no "
+            "longer works. This link is shown only now.",
+            "%(n)d sheets ready: print this page (Ctrl+P). The earlier links of these "
+            "%(n)d referees no longer work. These links are shown only now.",
+            count,
+        )
+    return words % {"n": count}
 
 
 def _ticked(request: HttpRequest, name: str) -> dict[int, str]:
@@ -50,7 +72,7 @@ def _ticked(request: HttpRequest, name: str) -> dict[int, str]:
     anything garbled is no tick."""
     ticked = {}
     for value in request.POST.getlist(name):
-        pk, _, mark = value.partition(":")
+        pk, _sep, mark = value.partition(":")
         if pk.isdecimal() and mark:
             ticked[int(pk)] = mark
     return ticked
@@ -70,7 +92,7 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
     else:
         # Each waiting invitation is a box to tick: whose link is replaced, none by default.
         context["invitations"] = invitations.referee_invitations_to_print(tournament)
-        context["waiting"] = [i.label or "(no name)" for i in context["invitations"]]
+        context["waiting"] = [i.label or _("(no name)") for i in context["invitations"]]
     if request.method == "GET":
         return render(request, "organiser/print_sheets.html", context)
     try:
@@ -100,11 +122,13 @@ def _sheets(request: HttpRequest, tournament: Tournament, kind: str) -> HttpResp
             {
                 "sheet": sheet,
                 "link": link,
-                "qr": qr_svg(link, title=f"QR code for {sheet.name}", size="sheet"),
+                "qr": qr_svg(
+                    link, title=_("QR code for %(name)s") % {"name": sheet.name}, size="sheet"
+                ),
             }
         )
     context["rows"] = rows
-    context["ready"] = presentation.sheets_ready(len(rows), info["noun"])
+    context["ready"] = _ready(len(rows), kind)
     return render(request, "organiser/print_sheets.html", context)
 
 
@@ -132,7 +156,11 @@ def poster(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     context.update(
         {
             "link": link,
-            "qr": qr_svg(link, title=f"QR code of {tournament.name}'s page", size="poster"),
+            "qr": qr_svg(
+                link,
+                title=_("QR code of %(name)s's page") % {"name": tournament.name},
+                size="poster",
+            ),
         }
     )
     return render(request, "organiser/poster.html", context)

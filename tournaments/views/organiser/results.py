@@ -5,6 +5,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.permissions import Action
@@ -120,8 +121,11 @@ def result(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRe
                     )()
                     return succeeded(
                         request,
-                        f"{row['title']} ({row['seat_a']} v {row['seat_b']})"
-                        ": the ruling is recorded and everything after it recomputed.",
+                        _(
+                            "%(duel)s (%(a)s v %(b)s): the ruling is recorded and everything "
+                            "after it recomputed."
+                        )
+                        % {"duel": row["title"], "a": row["seat_a"], "b": row["seat_b"]},
                         "results",
                         tournament,
                     )

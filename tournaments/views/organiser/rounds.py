@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.permissions import Action, can
@@ -192,13 +193,13 @@ def name_representatives(request: HttpRequest, tournament: Tournament) -> HttpRe
         else:
             return succeeded(
                 request,
-                f"Round {rnd.number}: {duel.seat_a.name} v "
-                f"{duel.seat_b.name} is ready for a referee.",
+                _("Round %(number)s: %(a)s v %(b)s is ready for a referee.")
+                % {"number": rnd.number, "a": duel.seat_a.name, "b": duel.seat_b.name},
                 "rounds",
                 tournament,
             )
     elif rnd is None:
-        form.add_error(None, "No round is open: representatives are named for the open round.")
+        form.add_error(None, _("No round is open: representatives are named for the open round."))
     return render_page(
         request,
         "organiser/rounds.html",
@@ -218,7 +219,7 @@ def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -
     try:
         if chosen and referee is None:
             # An unknown id never silently unassigns the duel's referee.
-            raise ServiceError("That referee is not one of this tournament's people.")
+            raise ServiceError(_("That referee is not one of this tournament's people."))
         # Moving a running duel away from its referee is taking it: confirmed on the form.
         refereeing.assign_referee(duel, request.user, referee, table, confirm=confirmed(request))
     except ServiceError as err:
@@ -228,11 +229,23 @@ def assign_referee(request: HttpRequest, tournament: Tournament, duel_id: int) -
             _rounds_context(request, tournament, error=err.message),
             status=REFUSED,
         )
-    who = referee.username if referee else "any referee"
-    where = f" at {presentation.table_label(duel.table)}" if duel.table else ""
-    return succeeded(
-        request, f"{presentation.duel_title(duel)} is open for {who}{where}.", "rounds", tournament
-    )
+    title = presentation.duel_title(duel)
+    if referee and duel.table:
+        done = _("%(duel)s is open for %(who)s at %(table)s.") % {
+            "duel": title,
+            "who": referee.username,
+            "table": presentation.table_label(duel.table),
+        }
+    elif referee:
+        done = _("%(duel)s is open for %(who)s.") % {"duel": title, "who": referee.username}
+    elif duel.table:
+        done = _("%(duel)s is open for any referee at %(table)s.") % {
+            "duel": title,
+            "table": presentation.table_label(duel.table),
+        }
+    else:
+        done = _("%(duel)s is open for any referee.") % {"duel": title}
+    return succeeded(request, done, "rounds", tournament)
 
 
 @tournament_view(Action.RECORD_SHARED_CARD)
@@ -251,8 +264,8 @@ def shared_card(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         else:
             return succeeded(
                 request,
-                f"{card.giver.name} gives {card.receiver.name} one action "
-                "card for their next group duel.",
+                _("%(giver)s gives %(receiver)s one action card for their next group duel.")
+                % {"giver": card.giver.name, "receiver": card.receiver.name},
                 "rounds",
                 tournament,
             )
@@ -365,7 +378,10 @@ def _record_paper(
 
 def _paper_done(duel: Duel) -> str:
     winner = duel.result.winner
-    return f"{presentation.duel_title(duel)} played on paper: {winner.name} won."
+    return _("%(duel)s played on paper: %(winner)s won.") % {
+        "duel": presentation.duel_title(duel),
+        "winner": winner.name,
+    }
 
 
 def refused_on_rounds(request: HttpRequest, tournament: Tournament, message: str) -> HttpResponse:

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import Action
@@ -129,7 +130,7 @@ def schedule(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             drawn=drawn,
             intent=intent,
         ),
-        lambda _: "Schedule saved.",
+        lambda _result: _("Schedule saved."),
         lambda status: _page(request, tournament, form=form, status=status),
     )
 
@@ -174,7 +175,7 @@ def _plan_done(tournament: Tournament, starts: dict[str, Any], every: int) -> st
     words = presentation.plan_done(
         len(START_KEYS), local(tournament, starts["round:1"]), local(tournament, starts["GF"])
     )
-    duel, _ = duel_length(tournament)
+    duel, _spread = duel_length(tournament)
     if every * 60 < duel:
         words += " " + presentation.short_slots_text(every, duel)
     return words
@@ -245,7 +246,8 @@ def call_duel(request: HttpRequest, tournament: Tournament, duel_id: int) -> Htt
         return refused_on_rounds(request, tournament, err.message)
     return succeeded(
         request,
-        f"{presentation.duel_title(duel)} called to {presentation.table_label(duel.table)}.",
+        _("%(duel)s called to %(table)s.")
+        % {"duel": presentation.duel_title(duel), "table": presentation.table_label(duel.table)},
         "rounds",
         tournament,
     )

@@ -1,6 +1,7 @@
 """The tournament's settings, until they lock."""
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.permissions import Action
@@ -32,7 +33,7 @@ def setup(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         except ServiceError as err:
             form.add_error(None, err.message)
         else:
-            return succeeded(request, "Settings saved.", "setup", tournament)
+            return succeeded(request, _("Settings saved."), "setup", tournament)
     context = base_context(request, tournament, "setup")
     context["form"] = form
     return render_page(

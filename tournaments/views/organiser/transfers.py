@@ -3,6 +3,8 @@
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.permissions import Action
@@ -39,33 +41,46 @@ def _verdict_words(verdict: fmt.ChangeVerdict, groups: list[Group]) -> tuple[str
     if verdict.code == "above_limit":
         over = next(g for g in groups if verdict.sizes[g.pk] > fmt.GROUP_MAX)
         return "refused", (
-            f"Refused: {over.name} would have {verdict.sizes[over.pk]} "
-            f"members, and a group may have at most {fmt.GROUP_MAX}."
+            _("Refused: %(group)s would have %(n)s members, and a group may have at most %(max)s.")
+            % {"group": over.name, "n": verdict.sizes[over.pk], "max": fmt.GROUP_MAX}
         )
     if verdict.code == "both_below":
         return "refused", (
-            f"Refused: both groups would be below {fmt.GROUP_MIN} members "
-            f"({verdict.sizes[groups[0].pk]} and "
-            f"{verdict.sizes[groups[1].pk]})."
+            _("Refused: both groups would be below %(min)s members (%(a)s and %(b)s).")
+            % {
+                "min": fmt.GROUP_MIN,
+                "a": verdict.sizes[groups[0].pk],
+                "b": verdict.sizes[groups[1].pk],
+            }
         )
     if verdict.code == "elimination":
         sinking, standing = name[verdict.eliminated_group], name[verdict.phase_winner]
         n = verdict.sizes[verdict.eliminated_group]
         return "confirm", (
-            f"{sinking} would have {n} member{'s' if n != 1 else ''}, below "
-            f"{fmt.GROUP_MIN}: if you confirm, {sinking} is eliminated at once, "
-            f"its members are out of the tournament, and {standing} wins the "
-            "group phase."
+            ngettext(
+                "%(group)s would have %(n)s member, below %(min)s: if you confirm, %(group)s is "
+                "eliminated at once, its members are out of the tournament, and %(winner)s "
+                "wins the group phase.",
+                "%(group)s would have %(n)s members, below %(min)s: if you confirm, %(group)s "
+                "is eliminated at once, its members are out of the tournament, and %(winner)s "
+                "wins the group phase.",
+                n,
+            )
+            % {"group": sinking, "n": n, "min": fmt.GROUP_MIN, "winner": standing}
         )
     if verdict.refused:
-        return "refused", "Refused: " + verdict.message
+        return "refused", _("Refused: %(why)s") % {"why": verdict.message}
     if not verdict.moves:
-        return "none", "No change yet: choose another group for a player, or drag them."
+        return "none", _("No change yet: choose another group for a player, or drag them.")
     n = len(verdict.moves)
     return (
         "ok",
-        f"{n} change{'s' if n != 1 else ''}, within the limits of {fmt.GROUP_MIN} "
-        f"to {fmt.GROUP_MAX} members.",
+        ngettext(
+            "%(n)s change, within the limits of %(min)s to %(max)s members.",
+            "%(n)s changes, within the limits of %(min)s to %(max)s members.",
+            n,
+        )
+        % {"n": n, "min": fmt.GROUP_MIN, "max": fmt.GROUP_MAX},
     )
 
 
@@ -126,9 +141,10 @@ def _transfers_context(
             "verdict": kind,
             "verdict_words": words,
             "moves": [
-                f"{names[m.player]} → {group_names[m.target]}"
+                _("%(name)s → %(group)s")
+                % {"name": names[m.player], "group": group_names[m.target]}
                 if m.target
-                else f"{names[m.player]} withdraws"
+                else _("%(name)s withdraws") % {"name": names[m.player]}
                 for m in verdict.moves
             ],
             "sinking": group_names.get(verdict.eliminated_group, ""),
@@ -163,7 +179,7 @@ def transfers(request: HttpRequest, tournament: Tournament) -> HttpResponse:
                 request,
                 tournament,
                 form,
-                error="Nothing to apply: choose another group for at least one player.",
+                error=_("Nothing to apply: choose another group for at least one player."),
             ),
             partial="board",
             status=REFUSED,
@@ -188,26 +204,28 @@ def transfers(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         )
     names = {e.pk: e.name for e in active}
     group_names = {g.pk: g.name for g in groups_of(tournament)}
-    done = (
-        "; ".join(
-            f"{names[m.player]} → {group_names[m.target]}"
-            if m.target
-            else f"{names[m.player]} withdrawn"
-            for m in verdict.moves
-        )
-        + "."
+    moves = "; ".join(
+        _("%(name)s → %(group)s") % {"name": names[m.player], "group": group_names[m.target]}
+        if m.target
+        else _("%(name)s withdrawn") % {"name": names[m.player]}
+        for m in verdict.moves
     )
     if verdict.needs_confirmation:
-        done += f" {group_names[verdict.eliminated_group]} is eliminated."
+        done = _("Applied: %(moves)s. %(group)s is eliminated.") % {
+            "moves": moves,
+            "group": group_names[verdict.eliminated_group],
+        }
+    else:
+        done = _("Applied: %(moves)s.") % {"moves": moves}
     tournament.refresh_from_db()
     if not request.htmx or verdict.needs_confirmation or not transfer_window(tournament)[0]:
         # After an elimination (or round 15) the window is shut: the whole page says so,
         # and no board is left offering to confirm anything.
-        return succeeded(request, f"Applied: {done}", "transfers", tournament)
+        return succeeded(request, done, "transfers", tournament)
     return render_page(
         request,
         template,
-        _transfers_context(request, tournament, notice=f"Applied: {done}"),
+        _transfers_context(request, tournament, notice=done),
         partial="board",
     )
 
