@@ -261,6 +261,17 @@ def push_on(settings):
 
 
 @pytest.fixture(autouse=True)
+def _language_reset():
+    """Each test starts and ends in the site's language: LocaleMiddleware leaves the language
+    of the last request active on the thread, which the next test would otherwise read."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(request):
     # Production hashing costs about a second a password; tests check behaviour, not cost.
     if not _pure(request):
