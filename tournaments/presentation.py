@@ -453,9 +453,10 @@ def audit_text(
         elif key == "finish":
             words = finish_label(value)
         elif key == "moves":
+            # (Not inside the f-string: makemessages would not find it there.)
+            gone = pgettext("a player", "withdrawn")
             words = "; ".join(
-                f"{entrant(p)}: {group(src)} → "
-                f"{group(dst) if dst is not None else pgettext('a player', 'withdrawn')}"
+                f"{entrant(p)}: {group(src)} → {group(dst) if dst is not None else gone}"
                 for p, src, dst in value
             )
         elif key == "sizes":
