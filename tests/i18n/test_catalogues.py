@@ -43,7 +43,7 @@ IGNORED = [
 ]
 PLURAL_FORMS = {"es": 2, "fr": 2, "ms": 1}
 # %(name)s, %s, %d; {name} of JavaScript's interpolate() and format_lazy.
-PLACEHOLDER = re.compile(r"%\((\w+)\)[sdif]|%[sdif]|\{\w*\}")
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sdifr]|%[sdifr]|\{\w*\}")
 
 
 def catalogue(code: str, domain: str) -> polib.POFile | None:
@@ -88,6 +88,10 @@ def test_every_message_is_translated_with_its_placeholders(code):
                     problems.append(f"{name}: placeholders of {text!r}")
                 elif not entry.msgid_plural and text.count("%s") != entry.msgid.count("%s"):
                     problems.append(f"{name}: the %s of {text!r}")
+                elif "python-format" in entry.flags and "%" in PLACEHOLDER.sub(
+                    "", text.replace("%%", "")
+                ):
+                    problems.append(f"{name}: a lone % in {text!r} (write %% for a percent sign)")
     assert not problems, f"{len(problems)} problems in {code}:\n" + "\n".join(problems[:200])
 
 
