@@ -66,25 +66,29 @@ def wants_mail(user: Any) -> bool:
     return bool(user is not None and user.is_active and user.notify_by_email and user.email)
 
 
-def language_for(user: Any) -> str:
+def language_for(user: Any, default: str = "") -> str:
     """The language `user` reads their e-mails in: the one they chose (`User.language`, if
-    still one of settings.LANGUAGES), else the site's default."""
-    chosen = getattr(user, "language", "") or ""
-    if chosen and chosen in dict(settings.LANGUAGES):
-        return chosen
+    still one of settings.LANGUAGES), else `default` (a tournament's language, for its
+    e-mails), else the site's."""
+    known = dict(settings.LANGUAGES)
+    for code in (getattr(user, "language", "") or "", default or ""):
+        if code in known:
+            return code
     return settings.LANGUAGE_CODE
 
 
-def in_language_of(user: Any) -> AbstractContextManager:
+def in_language_of(user: Any, default: str = "") -> AbstractContextManager:
     """`with in_language_of(user):` around the building of words for `user` (an e-mail):
     every gettext inside it answers in the recipient's language, not the sender's."""
-    return translation.override(language_for(user))
+    return translation.override(language_for(user, default))
 
 
 Text = str | Callable[[], str]
 
 
-def send_once(user: Any, key: str, subject: Text, body: Text) -> bool:
+def send_once(
+    user: Any, key: str, subject: Text, body: Text, *, default_language: str = ""
+) -> bool:
     """Send `subject`/`body` to `user` unless `key` was sent already. Returns whether it sent.
 
     Sent in the recipient's language (issue 29): `subject` and `body` may be functions that
@@ -92,7 +96,7 @@ def send_once(user: Any, key: str, subject: Text, body: Text) -> bool:
     built inside `in_language_of(user)`. A lazy string is rendered in that language too."""
     if not wants_mail(user):
         return False
-    with in_language_of(user):
+    with in_language_of(user, default_language):
         subject = str(subject() if callable(subject) else subject)
         body = str(body() if callable(body) else body)
     try:

@@ -6,6 +6,7 @@ from typing import Any
 
 from celery import shared_task
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from accounts.outbox import outboxed
 from core import redis_guard
@@ -177,14 +178,18 @@ def _players(duel) -> list:
 
 def _opponent(duel, entrant) -> str:
     other = duel.seat_b if entrant.pk == duel.seat_a_id else duel.seat_a
-    return other.name if other else "an opponent to be named"
+    return other.name if other else _("an opponent to be named")
+
+
+# Each e-mail's words are built in its recipient's language (issue 29): the one on their
+# account, else the tournament's, else the site's (accounts.notifications.in_language_of).
 
 
 @shared_task(**_RETRY)
 @outboxed
 def notify_named(duel_id: int) -> int:
     """The players named to play a duel are told whom they play (once per duel and player)."""
-    from accounts.notifications import send_once
+    from accounts.notifications import in_language_of, send_once
     from duels.models import Duel
 
     from .presentation import duel_title, table_label
@@ -196,16 +201,36 @@ def notify_named(duel_id: int) -> int:
     )
     if duel is None:
         return 0  # started, finished or voided before the task ran: nothing to say
-    title, name = duel_title(duel), duel.tournament.name
+    t = duel.tournament
     sent = 0
     for entrant in _players(duel):
+        with in_language_of(entrant.user, t.language):
+            values = {
+                "tournament": t.name,
+                "title": duel_title(duel),
+                "player": entrant.name,
+                "opponent": _opponent(duel, entrant),
+                "where": table_label(duel.table) if duel.table else "",
+                "link": _me(),
+            }
+            subject = _("%(tournament)s: you play %(title)s") % values
+            if duel.table:
+                body = _(
+                    "%(player)s, you play %(title)s of %(tournament)s against %(opponent)s.\n"
+                    "Where: %(where)s\n\nYour next duel, live: %(link)s\n"
+                )
+            else:
+                body = _(
+                    "%(player)s, you play %(title)s of %(tournament)s against %(opponent)s."
+                    "\n\nYour next duel, live: %(link)s\n"
+                )
+            body %= values
         sent += send_once(
             entrant.user,
             f"named:{duel.pk}:{entrant.pk}",
-            f"{name}: you play {title}",
-            f"{entrant.name}, you play {title} of {name} against {_opponent(duel, entrant)}."
-            + (f"\nWhere: {table_label(duel.table)}" if duel.table else "")
-            + f"\n\nYour next duel, live: {_me()}\n",
+            subject,
+            body,
+            default_language=t.language,
         )
     return sent
 
@@ -214,7 +239,7 @@ def notify_named(duel_id: int) -> int:
 @outboxed
 def notify_duel_called(duel_id: int, called_at: str) -> int:
     """The players of a duel called to its table are told where (once per call)."""
-    from accounts.notifications import send_once
+    from accounts.notifications import in_language_of, send_once
     from duels.models import Duel
 
     from .presentation import duel_title, table_label
@@ -226,15 +251,32 @@ def notify_duel_called(duel_id: int, called_at: str) -> int:
     )
     if duel is None or duel.called_at is None or duel.called_at.isoformat() != called_at:
         return 0  # called again since (that call has its own task), or already played
-    title, name, where = duel_title(duel), duel.tournament.name, table_label(duel.table)
+    t = duel.tournament
     sent = 0
     for entrant in _players(duel):
+        with in_language_of(entrant.user, t.language):
+            values = {
+                "tournament": t.name,
+                "title": duel_title(duel),
+                "where": table_label(duel.table),
+                "player": entrant.name,
+                "opponent": _opponent(duel, entrant),
+                "link": _me(),
+            }
+            subject = _("%(tournament)s: %(title)s — go to %(where)s") % values
+            body = (
+                _(
+                    "%(player)s, %(title)s against %(opponent)s is called to %(where)s now."
+                    "\n\nYour duels, live: %(link)s\n"
+                )
+                % values
+            )
         sent += send_once(
             entrant.user,
             f"called:{duel.pk}:{called_at}:{entrant.pk}",
-            f"{name}: {title} — go to {where}",
-            f"{entrant.name}, {title} against {_opponent(duel, entrant)} is called to "
-            f"{where} now.\n\nYour duels, live: {_me()}\n",
+            subject,
+            body,
+            default_language=t.language,
         )
     return sent
 
@@ -243,7 +285,7 @@ def notify_duel_called(duel_id: int, called_at: str) -> int:
 @outboxed
 def notify_playoffs(tournament_id: int) -> int:
     """Every player with an account is told the playoffs are announced (once each)."""
-    from accounts.notifications import send_once
+    from accounts.notifications import in_language_of, send_once
 
     from .models import Entrant
 
@@ -251,17 +293,31 @@ def notify_playoffs(tournament_id: int) -> int:
     if tournament is None or not tournament.playoff_seeding:
         return 0
     sent = 0
+    bracket = absolute(reverse("public:bracket", args=[tournament.slug]))
     for entrant in Entrant.objects.filter(tournament=tournament, user__isnull=False).select_related(
         "user"
     ):
         qualified = entrant.pk in tournament.playoff_seeding
+        with in_language_of(entrant.user, tournament.language):
+            values = {"tournament": tournament.name, "player": entrant.name, "link": bracket}
+            subject = _("%(tournament)s: the playoffs are announced") % values
+            if qualified:
+                body = _(
+                    "%(player)s, the playoff bracket of %(tournament)s is announced: you play "
+                    "in it.\n\nThe bracket: %(link)s\n"
+                )
+            else:
+                body = _(
+                    "%(player)s, the playoff bracket of %(tournament)s is announced."
+                    "\n\nThe bracket: %(link)s\n"
+                )
+            body %= values
         sent += send_once(
             entrant.user,
             f"playoffs:{tournament.pk}:{entrant.pk}",
-            f"{tournament.name}: the playoffs are announced",
-            f"{entrant.name}, the playoff bracket of {tournament.name} is announced"
-            + (": you play in it." if qualified else ".")
-            + f"\n\nThe bracket: {absolute(reverse('public:bracket', args=[tournament.slug]))}\n",
+            subject,
+            body,
+            default_language=tournament.language,
         )
     return sent
 
@@ -273,7 +329,7 @@ def notify_withdrawal_undone(withdrawal_id: int, restored: list[int], voided: li
     the referee and the players of a duel it had forfeited are told it goes on; the players
     told they were named for a duel the automation created after it are told it is off."""
     from accounts.models import SentNotification
-    from accounts.notifications import send_once
+    from accounts.notifications import in_language_of, send_once
     from duels.models import Duel
 
     from .models import Withdrawal
@@ -284,32 +340,38 @@ def notify_withdrawal_undone(withdrawal_id: int, restored: list[int], voided: li
     )
     if withdrawal is None or withdrawal.undone_at is None:
         return 0
-    name, who = withdrawal.tournament.name, withdrawal.entrant.name
+    t = withdrawal.tournament
+    name, who = t.name, withdrawal.entrant.name
     sent = 0
     related = ("round", "referee", "seat_a__user", "seat_b__user")
-    slug = withdrawal.tournament.slug
     for duel in Duel.objects.filter(pk__in=restored).select_related(*related):
-        title = duel_title(duel)
         # The referee is sent to the duel's console, a player to their duels.
-        console = absolute(reverse("duels:console", args=[slug, duel.pk]))
+        console = absolute(reverse("duels:console", args=[t.slug, duel.pk]))
         people = [(duel.referee, console)] if duel.referee else []
         people += [(e.user, _my_duels()) for e in _players(duel)]
         for user, link in people:
+            with in_language_of(user, t.language):
+                subject, body = withdrawal_undone_mail(name, who, duel_title(duel), link)
             sent += send_once(
                 user,
                 f"withdrawal-undone:{withdrawal.pk}:{duel.pk}:{user.pk}",
-                *withdrawal_undone_mail(name, who, title, link),
+                subject,
+                body,
+                default_language=t.language,
             )
     for duel in Duel.objects.filter(pk__in=voided).select_related(*related):
-        title = duel_title(duel)
         for entrant in _players(duel):
             if not SentNotification.objects.filter(
                 user=entrant.user, key=f"named:{duel.pk}:{entrant.pk}"
             ).exists():
                 continue  # never told of it: nothing to take back
+            with in_language_of(entrant.user, t.language):
+                subject, body = duel_off_mail(name, entrant.name, who, duel_title(duel), _me())
             sent += send_once(
                 entrant.user,
                 f"withdrawal-undone:{withdrawal.pk}:{duel.pk}:{entrant.user_id}",
-                *duel_off_mail(name, entrant.name, who, title, _me()),
+                subject,
+                body,
+                default_language=t.language,
             )
     return sent

@@ -10,7 +10,7 @@ from accounts.models import Role, SentNotification
 from accounts.services import grant_role
 from accounts.tasks import notify_role_granted
 from tests.factories import EntrantFactory, UserFactory, group_phase_duel
-from tournaments.presentation import duel_title
+from tournaments.presentation import duel_title, table_label
 from tournaments.services import name_representatives
 from tournaments.services.refereeing import call_duel
 from tournaments.tasks import notify_duel_called, notify_named
@@ -225,3 +225,33 @@ def test_every_mail_links_on_the_sites_address_to_what_it_is_about_from_the_send
         (link,) = re.findall(r"https?://\S+", message.body)
         what = next(k for k in expected if k in message.subject)
         assert link == expected[what], message.subject
+
+
+def test_each_player_is_told_in_their_language_else_the_tournaments(
+    round2, django_capture_on_commit_callbacks
+):
+    """Issue 29: Cara chose Spanish; Dan chose nothing, in a tournament set to French."""
+    from django.utils import translation
+
+    tournament, referee, cara, dan, ed = round2
+    cara.user.language = "es"
+    cara.user.save()
+    dan.user.notify_by_email, dan.user.email = True, "dan@example.org"
+    dan.user.save()
+    tournament.language = "fr"
+    tournament.save()
+    duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk)
+    mail.outbox.clear()
+    with translation.override("en-gb"), django_capture_on_commit_callbacks(execute=True):
+        call_duel(duel, referee, "6")
+    sent = {m.to[0]: m for m in mail.outbox}
+    for address, code in (("cara@example.org", "es"), ("dan@example.org", "fr")):
+        with translation.override(code):
+            where = table_label("6")
+            expected = translation.gettext("%(tournament)s: %(title)s — go to %(where)s") % {
+                "tournament": tournament.name,
+                "title": duel_title(duel),
+                "where": where,
+            }
+        assert sent[address].subject == expected
+        assert "is called to" not in sent[address].body  # the English body
