@@ -2,11 +2,16 @@
 // (server errors, lost connection): 4xx answers carry their own message and are swapped.
 (function () {
   "use strict";
-  // Django's JavaScript catalogue (`gettext`, `interpolate`) when the page loads it: these
-  // words in the page's language; else as written.
-  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
+  // These words in the page's language: base.html writes them, translated, on #app-words
+  // (issue 29); as written here where a page has none.
+  function gettext(text, name) {
+    var words = document.getElementById("app-words");
+    return (words && name && words.getAttribute("data-" + name)) || text;
+  }
   function interpolate(text, values) {
-    return text.replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
+    return text.replace(/%\((\w+)\)s|\{(\w+)\}/g, function (all, name, other) {
+      return values[name || other];
+    });
   }
   function say(text, kind) {
     var box = document.getElementById("messages");
@@ -26,13 +31,19 @@
     if (polled(event)) return;
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     say(interpolate(
-      gettext("The server could not complete this (error %(status)s). Nothing was changed; try again."),
+      gettext(
+        "The server could not complete this (error %(status)s). Nothing was changed; try again.",
+        "server-error"
+      ),
       { status: status }
     ));
   });
   document.addEventListener("htmx:sendError", function (event) {
     if (polled(event)) return;
-    say(gettext("No connection to the server: nothing was sent. Check the network and try again."));
+    say(gettext(
+      "No connection to the server: nothing was sent. Check the network and try again.",
+      "no-connection"
+    ));
   });
 })();
 
@@ -116,7 +127,6 @@
       button.hidden = false;
     });
   }
-  function gettext(text) { return window.gettext ? window.gettext(text) : text; }
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-copy]");
     if (!button) return;
@@ -128,16 +138,14 @@
     }
     navigator.clipboard.writeText(field.value).then(
       function () {
-        say(button.getAttribute("data-copied") || gettext("Copied."));
+        say(button.getAttribute("data-copied") || "Copied.");
       },
       function () {
         field.focus();
         field.select();
         say(
-          button.getAttribute("data-not-copied") ||
-          gettext(
-            "The browser did not let this page copy: the link is selected, copy it with Ctrl+C (⌘C)."
-          )
+          button.getAttribute("data-copy-failed") ||
+          "The browser did not let this page copy: the link is selected, copy it with Ctrl+C (⌘C)."
         );
       }
     );
