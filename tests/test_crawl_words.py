@@ -1,5 +1,9 @@
 """No page shows an internal key or a Python repr (the presentation issue).
 
+The crawl itself runs once for both checks, in tests/i18n/test_every_page_translated.py (every
+word through the catalogue, and these patterns); this module holds the patterns, the
+tournaments it crawls and their own tests.
+
 Three tournaments — one simulated to the end with a correction, a void and its replay, a
 withdrawal, tie-breaks and the whole playoff; one simulated whose group is eliminated, now in
 its playoffs with a duel half played; one in registration — and a crawl of every page
@@ -12,14 +16,11 @@ the CSV keep their keys by design.
 
 import random
 import re
-import time
-from collections import defaultdict, deque
 from html.parser import HTMLParser
-from urllib.parse import urldefrag, urlencode, urljoin, urlsplit
+from urllib.parse import urlencode, urljoin, urlsplit
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.test import Client
 
 from duels.models import Duel, DuelKind, DuelStatus
 from games.split_uno.simulate import play_duel
@@ -33,13 +34,10 @@ from tournaments.simulation import BOTS, TournamentSimulation, simulate_tourname
 
 pytestmark = pytest.mark.django_db
 
-MAX_PAGES_PER_ROLE = 400
 # Pages alike in shape (ids aside) are asked a bounded number of times with a query (a
 # replay's steps, a screen's panels) or by htmx; the audit log's filters each once.
 MAX_VARIANTS = 3
 MAX_AUDIT_VARIANTS = 40
-# 204: a console's poll with nothing new; 301: an old address moved for good.
-SENSIBLE = {200, 204, 301, 302, 403, 404}
 
 # Each pattern names what leaked. Matched against the visible text only.
 LEAKS = [
@@ -278,130 +276,6 @@ def a_player(tournament):
     token = services.issue_claim_link(entrant)
     services.claim_entry(tournament, token, user)
     return user
-
-
-# -- the crawl ---------------------------------------------------------------------------------
-
-
-def in_scope(url: str, slugs: set[str]) -> bool:
-    parts = urlsplit(url)
-    path = parts.path
-    if parts.scheme or parts.netloc or not path.startswith("/"):
-        return False
-    if path.startswith(("/api/", "/static/", "/media/", "/admin/", "/accounts/")):
-        return False
-    if path.endswith((".json", ".csv")) or "/csv" in path:
-        return False
-    if path.startswith("/t/"):
-        slug = path.split("/")[2]
-        return slug in slugs or slug == "new"
-    return path in ("/", "/dashboard/") or path.startswith("/me/")
-
-
-def crawl(client: Client, seeds: list[str], slugs: set[str]):
-    """Breadth first from `seeds`: GET every link in scope once (an htmx link once more with
-    the HX-Request header, as htmx asks for it)."""
-    seen: set[tuple[str, bool]] = set()
-    variants: dict[tuple[str, bool], int] = defaultdict(int)  # by shape
-    queue = deque((seed, False) for seed in seeds)
-    problems: list[str] = []
-    statuses: dict[int, int] = defaultdict(int)
-    while queue and len(seen) < MAX_PAGES_PER_ROLE:
-        url, htmx = queue.popleft()
-        url = urldefrag(url)[0]
-        if (url, htmx) in seen or not in_scope(url, slugs):
-            continue
-        path = urlsplit(url).path
-        if url != path or htmx:
-            shape = re.sub(r"\d+", "N", path), htmx
-            cap = MAX_AUDIT_VARIANTS if path.endswith("/audit/") else MAX_VARIANTS
-            if variants[shape] >= cap:
-                continue
-            variants[shape] += 1
-        seen.add((url, htmx))
-        response = client.get(url, headers={"HX-Request": "true"} if htmx else {})
-        statuses[response.status_code] += 1
-        name = f"{url} (htmx)" if htmx else url
-        if response.status_code not in SENSIBLE:
-            problems.append(f"{name}: answered {response.status_code}")
-            continue
-        if response.status_code in (301, 302):
-            queue.append((response["Location"], False))
-            continue
-        if not response.get("Content-Type", "").startswith("text/html"):
-            continue
-        text, links = visible(response.content.decode(), url)
-        problems += [f"{name}: {leak}" for leak in leaks_in(text)]
-        queue.extend(links)
-    return seen, statuses, problems
-
-
-def test_no_page_shows_an_internal_key_or_a_repr(monkeypatch):
-    started = time.monotonic()
-    # Most duels end by a no-show (fast); the rest are played out by the bots, so the pages
-    # still show every kind of finish the simulation reaches.
-    monkeypatch.setattr("tournaments.simulation.FORFEIT_RATE", 0.7)
-    full, organiser, referee = build_full_tournament()
-    out = build_eliminated_tournament()
-    opening = build_open_tournament(organiser)
-    player = a_player(full)
-    built = time.monotonic() - started
-
-    # The data have what the crawl is meant to see.
-    assert full.phase == Phase.COMPLETE
-    assert Duel.objects.filter(
-        tournament=full, kind=DuelKind.TIE_BREAK, status=DuelStatus.FINISHED
-    ).exists()
-    assert set(
-        Duel.objects.filter(
-            tournament=full, kind=DuelKind.PLAYOFF, status=DuelStatus.FINISHED
-        ).values_list("stage", flat=True)
-    ) == {"Q1", "E1", "Q2", "GF"}
-    assert Duel.objects.filter(tournament=full, kind=DuelKind.REPLAY).exists()
-    assert Duel.objects.filter(tournament=full, status=DuelStatus.VOID).exists()
-    assert full.entrants.filter(status=EntrantStatus.WITHDRAWN).exists()
-    assert out.groups.filter(eliminated_at_round__isnull=False).exists()
-    assert Duel.objects.filter(tournament=out, status=DuelStatus.RUNNING).exists()
-
-    slugs = {full.slug, out.slug, opening.slug}
-    seeds = ["/", "/dashboard/", "/me/", "/me/duels/"]
-    for t in (full, out, opening):
-        seeds += [
-            f"/t/{t.slug}/",
-            f"/t/{t.slug}/live/",
-            f"/t/{t.slug}/duels/",
-            f"/t/{t.slug}/manage/",
-            f"/t/{t.slug}/manage/audit/",
-            f"/t/{t.slug}/entrants/",
-            f"/t/{t.slug}/people/",
-        ]
-        # The printable score sheets are linked from the live pages only while a duel is on.
-        seeds += [
-            f"/t/{t.slug}/sheets/{pk}/"
-            for pk in Duel.objects.filter(tournament=t).values_list("pk", flat=True)
-        ]
-    report, problems = [], []
-    for role, user in (
-        ("organiser", organiser),
-        ("referee", referee),
-        ("player", player),
-        ("anonymous", None),
-    ):
-        client, began = Client(), time.monotonic()
-        if user is not None:
-            client.force_login(user)
-        seen, statuses, found = crawl(client, seeds, slugs)
-        report.append(
-            f"{role}: {len(seen)} pages {dict(statuses)} in {time.monotonic() - began:.1f}s"
-        )
-        problems += [f"[{role}] {p}" for p in found]
-        assert len(seen) > 20, f"{role} reached only {sorted(seen)}"
-    print(
-        f"\ncrawl: built in {built:.1f}s, {time.monotonic() - started:.1f}s in all; "
-        + "; ".join(report)
-    )
-    unique = list(dict.fromkeys(problems))
-    assert not unique, f"{len(unique)} leaks or bad answers:\n" + "\n".join(unique[:200])
 
 
 def test_the_audit_log_words_settings_seats_and_splits():

@@ -7,8 +7,10 @@ a casual table with moves, the accounts' pages and the error pages are crawled a
 organiser, a referee, a player and anonymously, in the pseudo-language of tests/i18n/pseudo.py.
 A visible word outside its markers is a word that skipped the catalogue, unless it is a
 person's, a tournament's or a table's name, or one of the glossary's exceptions
-(docs/translating.md). Then every message the crawl looked up must have a translation in each
-real language: a new string left untranslated in any language fails here.
+(docs/translating.md); and no page shows an internal key or a repr (the patterns of
+tests/test_crawl_words.py, which this crawl runs for it). Then every message the crawl looked
+up must have a translation in each real language: a new string left untranslated in any
+language fails here.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from django.utils import translation
 from django.utils.translation import trans_real
 
 from accounts.models import User
-from duels.models import Duel
+from duels.models import Duel, DuelKind, DuelStatus
 from games.split_uno.simulate import play_duel
 from practice import game_services
 from practice import services as practice_services
@@ -42,12 +44,13 @@ from tests.test_crawl_words import (
     build_eliminated_tournament,
     build_full_tournament,
     build_open_tournament,
+    leaks_in,
     visible,
 )
-from tournaments.models import AuditEntry, Entrant, Group, Tournament
+from tournaments.models import AuditEntry, Entrant, EntrantStatus, Group, Phase, Tournament
 from tournaments.simulation import BOTS
 
-from .pseudo import PSEUDO, pseudo_language, stray_words
+from .pseudo import CLOSE, OPEN, PSEUDO, pseudo_language, stray_words
 
 pytestmark = pytest.mark.django_db
 
@@ -209,6 +212,20 @@ def test_every_word_on_every_page_comes_through_the_catalogue(monkeypatch):
     casual_table(organiser)
     allowed = names_in_the_database() | GLOSSARY_EXCEPTIONS | time_zone_words()
 
+    # The data have what the crawl is meant to see.
+    assert full.phase == Phase.COMPLETE
+    assert set(
+        Duel.objects.filter(
+            tournament=full, kind=DuelKind.PLAYOFF, status=DuelStatus.FINISHED
+        ).values_list("stage", flat=True)
+    ) == {"Q1", "E1", "Q2", "GF"}
+    for kind in (DuelKind.TIE_BREAK, DuelKind.REPLAY):
+        assert Duel.objects.filter(tournament=full, kind=kind).exists()
+    assert Duel.objects.filter(tournament=full, status=DuelStatus.VOID).exists()
+    assert full.entrants.filter(status=EntrantStatus.WITHDRAWN).exists()
+    assert out.groups.filter(eliminated_at_round__isnull=False).exists()
+    assert Duel.objects.filter(tournament=out, status=DuelStatus.RUNNING).exists()
+
     slugs = {full.slug, out.slug, opening.slug}
     seeds = ["/", "/dashboard/", "/me/", "/me/duels/", "/practice/", "/tables/"]
     seeds += [
@@ -237,9 +254,11 @@ def test_every_word_on_every_page_comes_through_the_catalogue(monkeypatch):
         ]
 
     def check(text: str) -> list[str]:
-        # (Internal keys and reprs: tests/test_crawl_words.py, which reads the English.)
         stray = stray_words(text, allowed)
-        return [f"not translated: {' '.join(dict.fromkeys(stray))}"] if stray else []
+        found = [f"not translated: {' '.join(dict.fromkeys(stray))}"] if stray else []
+        # No internal key or repr either (tests/test_crawl_words.py's patterns), read in the
+        # words as a person reads them: the markers out.
+        return found + leaks_in(text.replace(OPEN, "").replace(CLOSE, ""))
 
     report, problems = [], []
     with pseudo_language() as pseudo:
