@@ -138,7 +138,7 @@ def play(
     rng = random.Random(seed)
     for n in range(duels):
         duel, referee = group_phase_duel(players=(f"Ada {n}", f"Bo {n}"))
-        client = Client(HTTP_HOST="localhost")
+        client = Client(HTTP_HOST="localhost", HTTP_ACCEPT_LANGUAGE=LANGUAGE)
         client.force_login(referee)
         base = f"/t/{duel.tournament.slug}/duels/{duel.pk}/"
         client.get(base)  # the page the referee opened
@@ -176,12 +176,19 @@ def play(
     return [ordinary, first, last, poll]
 
 
+#: The language the pages are asked in (Accept-Language; issue 29: --language es).
+LANGUAGE = "en-gb"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--duels", type=int, default=12)
     parser.add_argument("--moves", type=int, default=110, help="moves before the forfeit")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--language", default="en-gb", help="the console's language (es, fr, ms)")
     args = parser.parse_args()
+    global LANGUAGE
+    LANGUAGE = args.language
 
     from config.celery import app
 

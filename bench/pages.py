@@ -109,7 +109,7 @@ def timed(
 
 
 def measure(big, small) -> None:
-    client = Client(HTTP_HOST="localhost")
+    client = Client(HTTP_HOST="localhost", HTTP_ACCEPT_LANGUAGE=LANGUAGE)
     print(
         f"\n{'page (30 players, complete)':<30}{'p50 ms':>8}{'p95 ms':>8}{'cpu ms':>8}"
         f"{'status':>7}{'queries':>8}{'(10 pl.)':>9}"
@@ -192,7 +192,7 @@ def load(big, seconds: int, connections: int, workers: int) -> None:
                 if time.monotonic() > deadline:
                     raise RuntimeError("gunicorn did not start") from None
                 time.sleep(0.2)
-        client = Client(HTTP_HOST="localhost")
+        client = Client(HTTP_HOST="localhost", HTTP_ACCEPT_LANGUAGE=LANGUAGE)
         standings = f"/t/{big.slug}/standings/"
         live = f"/t/{big.slug}/live/"
         tag = client.get(standings, headers={"HX-Request": "true"})["ETag"]
@@ -224,13 +224,20 @@ def load(big, seconds: int, connections: int, workers: int) -> None:
         gunicorn.wait(timeout=30)
 
 
+#: The language the pages are asked in (Accept-Language; issue 29: --language es).
+LANGUAGE = "en-gb"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--load", action="store_true", help="also run wrk against gunicorn")
     parser.add_argument("--seconds", type=int, default=10, help="length of each wrk run")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers")
+    parser.add_argument("--language", default="en-gb", help="the pages' language (es, fr, ms)")
     options = parser.parse_args()
+    global LANGUAGE
+    LANGUAGE = options.language
 
     from tournaments.models import Tournament
     from tournaments.simulation import simulate_tournament
