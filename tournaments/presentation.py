@@ -1177,6 +1177,20 @@ def duel_off_mail(tournament: str, player: str, who: str, title: str, me: str) -
     )
 
 
+# Reasons the automation gives in its own words (stored as they are, in English: a person's
+# typed reason sits in the same field and is shown as typed).
+SYSTEM_REASONS = {
+    "Did not check in": gettext_lazy("Did not check in"),
+    "played on paper": pgettext_lazy("a reason", "played on paper"),
+}
+
+
+def reason_text(reason: str) -> str:
+    """A stored reason in the reader's language when the automation gave it, else as typed."""
+    known = SYSTEM_REASONS.get(reason)
+    return str(known) if known is not None else reason
+
+
 # The referee's path (issue 26) -----------------------------------------------------------------
 # A referee's desk (`selectors_referee`): their duel, or what they wait for; the breadcrumb of
 # the staff pages; the paper form's winners, by name once the players are known.

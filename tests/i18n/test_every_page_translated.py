@@ -106,6 +106,10 @@ def names_in_the_database() -> set[str]:
     for table in CasualTable.objects.all():
         record = table_services.record_of(table)
         found.update(str(name) for name in (record.get("seats") or {}).values())
+    # The automation's own reasons are words to translate, not a person's.
+    from tournaments.presentation import SYSTEM_REASONS
+
+    found -= set(SYSTEM_REASONS)
     # A name is also shown word by word (initials, a sort key): allow its parts.
     for value in list(found):
         found.update(re.findall(r"[^\W\d_]+", value))

@@ -278,6 +278,7 @@ def entry_rows(tournament: Tournament, entries: Iterable[AuditEntry]) -> list[di
             "detail": presentation.audit_text(
                 e.detail, entrants=names, groups=groups, duels=duels, users=users, zone=zone
             ),
+            "reason": presentation.reason_text(e.reason),
         }
         for e in entries
     ]
