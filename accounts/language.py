@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import render
@@ -99,6 +100,8 @@ def set_language(request: HttpRequest) -> HttpResponse:
 #: The account's language, kept in the session when someone signs in or chooses one, so that a
 #: page need not load the account to know it (a signed-in poll reads the session only).
 SESSION_KEY = "account_language"
+#: Set on a signed-in browser whose account has no language: it follows Accept-Language.
+NO_CHOICE_COOKIE = "account_language_unset"
 
 
 def remember_on_sign_in(sender, request, user, **kwargs) -> None:
@@ -107,10 +110,12 @@ def remember_on_sign_in(sender, request, user, **kwargs) -> None:
         request.session[SESSION_KEY] = known_language(getattr(user, "language", ""))
 
 
-def _session_language(request: HttpRequest) -> str | None:
-    """The account's language as the session knows it; None when the session predates it."""
+def _session_language(request: HttpRequest, *, loaded_only: bool = False) -> str | None:
+    """The account's language as the session knows it; None when the session predates it.
+    `loaded_only`: without loading a session this request did not load (after the answer:
+    one that failed to load, the database gone, stays unread)."""
     session = getattr(request, "session", None)
-    if session is None:
+    if session is None or (loaded_only and not hasattr(session, "_session_cache")):
         return None
     code = session.get(SESSION_KEY)
     return None if code is None else known_language(code)
@@ -131,9 +136,18 @@ class AccountLanguageMiddleware:
         if settings.LANGUAGE_COOKIE_NAME in request.COOKIES:
             return self.get_response(request)  # chosen on this device: that wins
         code, signed_in = "", False
-        # Only a browser holding a session can be signed in: no session is loaded otherwise.
-        if settings.SESSION_COOKIE_NAME in request.COOKIES:
-            known = _session_language(request)
+        # Only a browser holding a session can be signed in: no session is loaded otherwise,
+        # nor for a browser already told its account has no language (NO_CHOICE_COOKIE).
+        if (
+            settings.SESSION_COOKIE_NAME in request.COOKIES
+            and NO_CHOICE_COOKIE not in request.COOKIES
+        ):
+            try:
+                known = _session_language(request)
+            except DatabaseError:
+                # The database is gone: the view's own read will say so (a 503, through
+                # core.middleware); an error raised here would be a 500.
+                return self.get_response(request)
             if known is None:
                 user = getattr(request, "user", None)
                 if user is not None and user.is_authenticated:
@@ -146,14 +160,22 @@ class AccountLanguageMiddleware:
                 request.LANGUAGE_CODE = code
         response = self.get_response(request)
         if not signed_in:  # signed in by this request (the sign-in form)?
-            known = _session_language(request)
+            known = _session_language(request, loaded_only=True)
             signed_in, code = known is not None, known or ""
-        # A signed-in browser always gets the cookie: the account's language, else the one
-        # it reads in now; its next pages then need no session for it (a signed-in poll
-        # reads nothing more than before languages).
-        code = code or getattr(request, "LANGUAGE_CODE", "")
-        if signed_in and code and settings.LANGUAGE_COOKIE_NAME not in response.cookies:
-            set_language_cookie(response, code)
+        if signed_in and settings.LANGUAGE_COOKIE_NAME not in response.cookies:
+            if code:
+                set_language_cookie(response, code)
+            else:
+                # The account has no language: the browser's own stands (Accept-Language),
+                # and this browser's next pages need not read the session to learn that.
+                response.set_cookie(
+                    NO_CHOICE_COOKIE,
+                    "1",
+                    max_age=settings.LANGUAGE_COOKIE_AGE,
+                    httponly=True,
+                    samesite="Lax",
+                    secure=settings.LANGUAGE_COOKIE_SECURE,
+                )
         return response
 
     @staticmethod

@@ -144,13 +144,18 @@ def test_signing_in_on_a_new_device_sets_the_accounts_language(client):
 
 
 @override_settings(MIDDLEWARE=MIDDLEWARE)
-def test_an_account_without_a_language_keeps_the_browsers_and_stores_nothing(client):
-    """The browser's language stands; the cookie keeps it for this browser (so its next
-    pages read no session for it), and the account still has no choice of its own."""
+def test_an_account_without_a_language_follows_the_browser_and_stores_nothing(client):
+    """The browser's language stands, now and later (no language cookie pins it); the browser
+    is told the account has none, so its next pages read no session for it."""
+    from accounts.language import NO_CHOICE_COOKIE
+
     user = UserFactory()
     client.force_login(user)
     response = client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE="fr")
-    assert response["Content-Language"] == "fr" and response.cookies[COOKIE].value == "fr"
+    assert response["Content-Language"] == "fr" and COOKIE not in response.cookies
+    assert NO_CHOICE_COOKIE in response.cookies
+    later = client.get(reverse("notifications"), HTTP_ACCEPT_LANGUAGE="es")
+    assert later["Content-Language"] == "es"
     user.refresh_from_db()
     assert user.language == ""
 

@@ -600,7 +600,7 @@ def test_the_public_replay_steps_through_the_duel(page, artifacts_dir):
     expect(page).to_have_url(f"{page.url.split('?')[0]}?step=1")
     expect(page.locator(".replay-status")).to_have_text("Round 2 is next")
     page.get_by_role("link", name="Next ›").click()
-    expect(page.locator(".replay-status")).to_have_text("Waiting for Alice: bonus")
+    expect(page.locator(".replay-status")).to_have_text("Waiting for Alice: the streak bonus")
     shot(page, artifacts_dir / "replay-phone.png")
     no_accessibility_violations(page)
     page.get_by_role("link", name="‹ Previous").click()

@@ -198,8 +198,8 @@ def test_axe_on_the_schedule_and_notifications_pages(page):
 
     page.goto("/accounts/notifications/")
     page.get_by_label("E-mail address").fill("olga@example.org")
-    page.get_by_label(WORDS["label"]).check()
+    page.get_by_label(str(WORDS["label"])).check()
     page.get_by_role("button", name="Save").click()
-    expect(page.get_by_text(WORDS["on"])).to_be_visible()
+    expect(page.get_by_text(str(WORDS["on"]))).to_be_visible()
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()

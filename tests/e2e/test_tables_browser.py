@@ -123,9 +123,9 @@ def test_a_three_seat_table_refereed_on_a_phone_then_replayed(browser, live_serv
     replay.get_by_role("link", name="Start: the deal").click()
     expect(replay.locator(".stepper")).to_contain_text("After move 0 of 5")
     replay.get_by_role("link", name="Next ›").click()
-    expect(replay.locator(".replay-status")).to_have_text("Waiting for Bo: challenge")
+    expect(replay.locator(".replay-status")).to_have_text("Waiting for Bo: a challenge")
     replay.get_by_role("link", name="Next ›").click()
-    expect(replay.locator(".replay-status")).to_have_text("Waiting for Cy: challenge")
+    expect(replay.locator(".replay-status")).to_have_text("Waiting for Cy: a challenge")
     shot(replay, artifacts_dir / "table-replay-phone.png")
     guest.close()
     assert guest_errors == []

@@ -4,12 +4,12 @@ the shared cache, failing open; the lean poll path (304 before sessions, no quer
 import threading
 
 import pytest
-from django.conf import settings
 from django.db import connection
 from django.test import Client
 from django.test.signals import template_rendered
 from django.test.utils import CaptureQueriesContext
 
+from accounts.language import NO_CHOICE_COOKIE
 from core import shared_cache
 from tests.factories import UserFactory
 from tests.tournaments.test_group_services import make, play_round
@@ -89,10 +89,10 @@ class TestOneRenderPerVersion:
         # Signed in: the full path, the tournament for the permission check and the tag.
         signed_in = Client()
         signed_in.force_login(UserFactory())
-        # Its first page gives the browser its language cookie (accounts/language.py), as
-        # the sign-in form's answer does; from then on the language needs no session.
+        # Its first page tells the browser its account has no language (accounts/language.py),
+        # as the sign-in form's answer does; from then on the language needs no session.
         first = signed_in.get(standings_url(tournament), headers=HX)
-        assert first.cookies[settings.LANGUAGE_COOKIE_NAME].value == settings.LANGUAGE_CODE
+        assert NO_CHOICE_COOKIE in first.cookies
         response, queries = get(signed_in, standings_url(tournament), **HX)
         assert response.status_code == 200 and b"P01" in response.content
         assert queries == 1
