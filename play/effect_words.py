@@ -135,6 +135,29 @@ def localised_public(
     return {**public, "log": say_all(lines, names, language)}
 
 
+_EVENTS: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+
+
+def localised_event(
+    identity: tuple[Any, ...], public: Mapping[str, Any], names: Names | None, language: Any
+) -> Mapping[str, Any]:
+    """``localised_public`` of a stored event, kept by its identity (its primary key and
+    when it was stored: a key alone may come back after a rolled-back test): a stored
+    event's public part never changes, and a console says its whole log on every move
+    (issue 29: one lookup per event instead of one per line). Callers do not change it."""
+    named = _names_key(names)
+    if named is None:
+        return localised_public(public, names, language)
+    key = (identity, language, named)
+    found = _EVENTS.get(key)
+    if found is None:
+        found = localised_public(public, names, language)
+        if len(_EVENTS) >= _SAID_MAX:
+            _EVENTS.clear()
+        _EVENTS[key] = found
+    return found
+
+
 def view_names(view: Mapping[str, Any]) -> Names:
     """The names a view's log lines call the seats by: a refereed game's header, a dealt
     table's names, a matching game's seats in the engine's order."""

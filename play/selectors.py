@@ -10,7 +10,7 @@ from typing import Any
 
 from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
-from play.effect_words import language_key, localised_public, localised_view
+from play.effect_words import language_key, localised_event, localised_view
 from play.errors import Hidden
 from play.models import Game, GameEvent
 from play.registry import adapter_for
@@ -111,6 +111,14 @@ def in_words(stored: Sequence[StoredEvent]) -> list[StoredEvent]:
             break
     language = language_key()
     return [
-        (pk, seq, revision, by, localised_public(public, names, language), created, undone)  # type: ignore[misc]
+        (
+            pk,
+            seq,
+            revision,
+            by,
+            localised_event((pk, created), public, names, language),
+            created,
+            undone,
+        )  # type: ignore[misc]
         for pk, seq, revision, by, public, created, undone in stored
     ]
