@@ -12,9 +12,50 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.split_uno.constants import CARD_LABELS
+
+# The engine's rule sets, variants and colours by their keys, as the practice and casual
+# tables' pages name them (one place for both: they may not import each other).
+RULESETS = {
+    # Translators: the name of a set of Split UNO rules.
+    "arbiter": pgettext_lazy("ruleset", "arbiter"),
+    # Translators: the name of a set of Split UNO rules (the tournament's own).
+    "tournament": pgettext_lazy("ruleset", "tournament"),
+    # Translators: the name of a set of Split UNO rules (as played on paper).
+    "paper": pgettext_lazy("ruleset", "paper"),
+    # Translators: the name of a set of Split UNO rules (the official ones).
+    "official": pgettext_lazy("ruleset", "official"),
+}
+VARIANTS = {
+    # Translators: a Split UNO variant: fewer cards, quicker games.
+    "speed": pgettext_lazy("variant", "speed"),
+    # Translators: a Split UNO variant: no challenge, no counters.
+    "hardcore": pgettext_lazy("variant", "hardcore"),
+    # Translators: a Split UNO variant: seats play in teams.
+    "team": pgettext_lazy("variant", "team"),
+}
+#: Split UNO's colours (games.split_uno.COLORS), named by a COLOR CHANGE.
+COLORS = {
+    "red": pgettext_lazy("colour", "red"),
+    "yellow": pgettext_lazy("colour", "yellow"),
+    "green": pgettext_lazy("colour", "green"),
+    "blue": pgettext_lazy("colour", "blue"),
+}
+
+
+def ruleset_label(key: str) -> str:
+    return str(RULESETS[key]) if key in RULESETS else key
+
+
+def variant_label(key: str) -> str:
+    return str(VARIANTS[key]) if key in VARIANTS else key
+
+
+def color_label(key: str) -> str:
+    return str(COLORS[key]) if key in COLORS else key
+
 
 # How a duel ended (the record's `finish`, RULES.md section 8).
 FINISH = {

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext, gettext_noop, ngettext, pgettext, pgettext_lazy
 
+from duels import words as duel_words
 from duels.words import finish_label
 
 #: The bot facing the person alone, as the result line names it.
@@ -57,32 +58,10 @@ ARCHIVED = gettext_noop(
 
 # -- Split UNO's words at the edge ---------------------------------------------------------------
 
-#: The rule sets (games.split_uno.PRESETS) and variants (VARIANTS) by their keys.
-RULESETS = {
-    # Translators: the name of a set of Split UNO rules.
-    "arbiter": pgettext_lazy("ruleset", "arbiter"),
-    # Translators: the name of a set of Split UNO rules (the tournament's own).
-    "tournament": pgettext_lazy("ruleset", "tournament"),
-    # Translators: the name of a set of Split UNO rules (as played on paper).
-    "paper": pgettext_lazy("ruleset", "paper"),
-    # Translators: the name of a set of Split UNO rules (the official ones).
-    "official": pgettext_lazy("ruleset", "official"),
-}
-VARIANTS = {
-    # Translators: a Split UNO variant: fewer cards, quicker games.
-    "speed": pgettext_lazy("variant", "speed"),
-    # Translators: a Split UNO variant: no challenge, no counters.
-    "hardcore": pgettext_lazy("variant", "hardcore"),
-    # Translators: a Split UNO variant: seats play in teams.
-    "team": pgettext_lazy("variant", "team"),
-}
-#: Split UNO's colours (games.split_uno.COLORS), named by a COLOR CHANGE.
-COLORS = {
-    "red": pgettext_lazy("colour", "red"),
-    "yellow": pgettext_lazy("colour", "yellow"),
-    "green": pgettext_lazy("colour", "green"),
-    "blue": pgettext_lazy("colour", "blue"),
-}
+#: The rule sets, variants and colours by their keys: duels/words.py's.
+RULESETS, VARIANTS, COLORS = duel_words.RULESETS, duel_words.VARIANTS, duel_words.COLORS
+ruleset_label, variant_label = duel_words.ruleset_label, duel_words.variant_label
+color_label = duel_words.color_label
 #: A pending decision's name (the dealt view's ``decision``), as a heading says it.
 DECISIONS = {
     "counter": pgettext_lazy("decision", "counter"),
@@ -93,18 +72,6 @@ DECISIONS = {
     "bonus": pgettext_lazy("decision", "streak bonus"),
     "challenge": pgettext_lazy("decision", "challenge"),
 }
-
-
-def ruleset_label(key: str) -> str:
-    return str(RULESETS[key]) if key in RULESETS else key
-
-
-def variant_label(key: str) -> str:
-    return str(VARIANTS[key]) if key in VARIANTS else key
-
-
-def color_label(key: str) -> str:
-    return str(COLORS[key]) if key in COLORS else key
 
 
 def decision_label(key: str) -> str:

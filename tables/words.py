@@ -13,49 +13,13 @@ from datetime import datetime
 
 from django.utils import timezone
 from django.utils.dateformat import format as date_format
-from django.utils.translation import gettext, gettext_noop, ngettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from duels import words as duel_words
 
-# The engine's keys a table page shows, by key (the same source strings as practice/words.py's:
-# one catalogue entry each; the layers keep tables and practice apart).
-RULESETS = {
-    # Translators: the name of a set of Split UNO rules.
-    "arbiter": pgettext_lazy("ruleset", "arbiter"),
-    # Translators: the name of a set of Split UNO rules (the tournament's own).
-    "tournament": pgettext_lazy("ruleset", "tournament"),
-    # Translators: the name of a set of Split UNO rules (as played on paper).
-    "paper": pgettext_lazy("ruleset", "paper"),
-    # Translators: the name of a set of Split UNO rules (the official ones).
-    "official": pgettext_lazy("ruleset", "official"),
-}
-VARIANTS = {
-    # Translators: a Split UNO variant: fewer cards, quicker games.
-    "speed": pgettext_lazy("variant", "speed"),
-    # Translators: a Split UNO variant: no challenge, no counters.
-    "hardcore": pgettext_lazy("variant", "hardcore"),
-    # Translators: a Split UNO variant: seats play in teams.
-    "team": pgettext_lazy("variant", "team"),
-}
-#: Split UNO's colours (games.split_uno.COLORS), named by a COLOR CHANGE.
-COLORS = {
-    "red": pgettext_lazy("colour", "red"),
-    "yellow": pgettext_lazy("colour", "yellow"),
-    "green": pgettext_lazy("colour", "green"),
-    "blue": pgettext_lazy("colour", "blue"),
-}
-
-
-def ruleset_label(key: str) -> str:
-    return str(RULESETS[key]) if key in RULESETS else key
-
-
-def variant_label(key: str) -> str:
-    return str(VARIANTS[key]) if key in VARIANTS else key
-
-
-def color_label(key: str) -> str:
-    return str(COLORS[key]) if key in COLORS else key
+RULESETS, VARIANTS, COLORS = duel_words.RULESETS, duel_words.VARIANTS, duel_words.COLORS
+ruleset_label, variant_label = duel_words.ruleset_label, duel_words.variant_label
+color_label = duel_words.color_label
 
 
 def rules_words(ruleset: str) -> str:
