@@ -828,8 +828,9 @@ def page_out_of_date() -> str:
 
 
 def clock_time(at: datetime) -> str:
-    """A time of the night as the venue reads it: "21:14" (`at` already in the venue's zone)."""
-    return at.strftime("%H:%M")
+    """A time of the night as the venue reads it, in the reader's way: "21:14", "9:14 ptg"
+    (`at` already in the venue's zone)."""
+    return date_format(at, "TIME_FORMAT")
 
 
 def paper_moves_since(title: str) -> str:

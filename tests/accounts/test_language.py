@@ -243,3 +243,30 @@ def test_each_marked_word_is_djangos_or_axes_own():
                     theirs.add(key[0] if isinstance(key, tuple) else key)
     ours = list(django_words.WORDS) + [p._kw["singular"] for p in django_words.PLURALS]
     assert [word for word in ours if word not in theirs] == []
+
+
+def test_after_a_forms_answer_the_menu_goes_back_to_the_page_the_form_was_on(client):
+    """A page answering a POST (a form's errors) is not one to come back to: the menu names
+    the page the form was on, so the language changes without a 405 (issue 29 review)."""
+    import re
+
+    form_page = "http://testserver" + reverse("signup")
+    answer = client.post(reverse("signup"), {"username": ""}, HTTP_REFERER=form_page)
+    found = re.search(r'name="next" value="([^"]*)"', answer.content.decode())
+    assert found and found[1] == form_page
+    back = client.post(reverse("set_language"), {"language": "es", "next": found[1]})
+    assert back.status_code == 302 and client.get(back.url).status_code == 200
+
+
+def test_a_big_screen_in_the_tournaments_language_offers_no_menu(client):
+    from tests.factories import group_phase_duel
+
+    duel, _ = group_phase_duel(published=True)
+    tournament = duel.tournament
+    screen = f"/t/{tournament.slug}/screen/"
+    assert b"language-menu" in client.get(screen).content
+    from tournaments import services
+
+    services.configure(tournament, tournament.created_by, language="fr")  # as the organiser
+    page = client.get(screen).content.decode()
+    assert 'lang="fr"' in page and "language-menu" not in page

@@ -182,6 +182,8 @@ def _screen(
     context: dict[str, Any] = {
         "tournament": tournament,
         "page": "screen",
+        # A screen in the tournament's language offers no menu: it would change nothing.
+        "language_fixed": bool(screen_language(tournament)),
         "pinned": shown in SCREEN_PANELS,
         "panels": panels,
         "clock": {"zone": tournament.time_zone, "now": local(tournament, timezone.now())},
