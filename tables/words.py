@@ -12,7 +12,7 @@ strings as practice/words.py's: the layers keep tables from importing practice).
 from datetime import datetime
 
 from django.utils import timezone
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from duels import words as duel_words
@@ -45,7 +45,7 @@ def listing(names: list[str]) -> str:
 
 
 #: How a moment is written on the table pages (the format of the tournament's invitations).
-WHEN = "j M Y H:i"
+WHEN = "DATETIME_FORMAT"  # each language its own way (issue 29)
 
 
 def keep_note(n: int) -> str:

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 
 from core.errors import ServiceError
 from tables import services
@@ -32,7 +32,7 @@ def expire(invite: CoReferee) -> None:
 
 
 def shown(moment) -> str:
-    return date_format(timezone.localtime(moment), "j M Y H:i")
+    return date_format(timezone.localtime(moment), "DATETIME_FORMAT")
 
 
 @pytest.fixture
