@@ -1,4 +1,5 @@
 from django.db import InterfaceError, OperationalError
+from django.http import Http404
 from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 
@@ -25,3 +26,10 @@ def database_unavailable(request, exc):
     )
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     return response
+
+
+@api.exception_handler(Http404)
+def not_found(request, exc):
+    # In the reader's language (issue 29), where ninja's own says "Not Found" in English; one
+    # sentence for every miss, as before (a lookup's message may name a model).
+    return api.create_response(request, {"detail": _("Not found.")}, status=404)

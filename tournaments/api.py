@@ -117,7 +117,9 @@ class DuelDetail(DuelRow):
 
 
 class Problem(Schema):
-    detail: str = Field(description='Why there is no answer, in words ("Not Found")')
+    detail: str = Field(
+        description='Why there is no answer, in words, in the request\'s language ("Not found.")'
+    )
 
 
 class Invalid(Schema):

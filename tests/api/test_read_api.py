@@ -46,6 +46,19 @@ def test_every_endpoint_is_404_to_the_public_while_unpublished(running):
         assert Client().get(url).status_code == 404, url
 
 
+def test_a_miss_says_so_in_the_readers_language(running):
+    """Issue 29: the 404's words are the catalogue's, whatever raised it."""
+    from django.utils import translation
+
+    tournament, *_ = running
+    for code in ("en-gb", "es", "ms"):
+        answer = Client().get("/api/tournaments/no-such-cup/standings", HTTP_ACCEPT_LANGUAGE=code)
+        with translation.override(code):
+            expected = translation.gettext("Not found.")
+        assert answer.status_code == 404 and answer.json() == {"detail": expected}
+    assert expected != "Not found."
+
+
 def test_every_endpoint_answers_its_own_people_while_unpublished(running):
     tournament, organiser, referee, entrants, duel = running
     client = Client()
