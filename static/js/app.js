@@ -9,9 +9,7 @@
     return (words && name && words.getAttribute("data-" + name)) || text;
   }
   function interpolate(text, values) {
-    return text.replace(/%\((\w+)\)s|\{(\w+)\}/g, function (all, name, other) {
-      return values[name || other];
-    });
+    return text.replace(/\{(\w+)\}/g, function (all, name) { return values[name]; });
   }
   function say(text, kind) {
     var box = document.getElementById("messages");
@@ -32,7 +30,7 @@
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     say(interpolate(
       gettext(
-        "The server could not complete this (error %(status)s). Nothing was changed; try again.",
+        "The server could not complete this (error {status}). Nothing was changed; try again.",
         "server-error"
       ),
       { status: status }

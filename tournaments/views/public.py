@@ -152,17 +152,18 @@ def screen(
     """
     language = screen_language(tournament)
     if not language:
-        return _screen(request, tournament, cached)  # the viewer's, as LocaleMiddleware chose
+        return _screen(request, tournament, cached, fixed=False)  # the viewer's language
     with translation.override(language):
-        response = _screen(request, tournament, cached)
+        response = _screen(request, tournament, cached, fixed=True)
     if response is not None:
         response["Content-Language"] = language
     return response
 
 
 def _screen(
-    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None
+    request: HttpRequest, tournament: Tournament, cached: dict[str, Any] | None, *, fixed: bool
 ) -> HttpResponse | None:
+    """`fixed`: the screen speaks the tournament's language (no language menu)."""
     panel = request.GET.get("panel", "")
     if request.htmx and panel:
         if panel not in SCREEN_PARTS:
@@ -183,7 +184,7 @@ def _screen(
         "tournament": tournament,
         "page": "screen",
         # A screen in the tournament's language offers no menu: it would change nothing.
-        "language_fixed": bool(screen_language(tournament)),
+        "language_fixed": fixed,
         "pinned": shown in SCREEN_PANELS,
         "panels": panels,
         "clock": {"zone": tournament.time_zone, "now": local(tournament, timezone.now())},
