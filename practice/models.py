@@ -48,6 +48,8 @@ class PracticeDuel(models.Model):
     variants = models.JSONField(default=list, blank=True)
     options = models.JSONField(default=dict, blank=True)
     teams = models.JSONField(default=list, blank=True)
+    #: The bots' level (practice.services.BOT_LEVELS); duels before issue 30 had heuristic bots.
+    bot = models.CharField(max_length=12, default="heuristic")
     outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True, default="")
     finished = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)

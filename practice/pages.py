@@ -90,6 +90,10 @@ def answer_move(
         return _again(request, pages, pk, str(err), REFUSED)
     if played.repeat:
         return _again(request, pages, pk, gettext(ALREADY_RECORDED), 200, notice=True)
+    if getattr(request, "htmx", False):
+        # htmx swaps the table in place: it is drawn at once, not after a redirect.
+        binding, view = pages.open(pk, request.user)
+        return pages.draw(request, binding, view)
     return redirect(pages.table, pk)
 
 

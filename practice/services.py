@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
+from games.split_uno import resolve_rules
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
@@ -34,16 +35,18 @@ from .seat import (
     play_as_person,
 )
 from .seating import Seating, SeatingRefused, choose
-from .words import NO_REVISION
+from .words import NO_REVISION, bot_level_label
 
-#: The dealt adapter of the table core, and the bot that holds every seat but the person's.
+#: The dealt adapter of the table core, and the bot that holds every seat but the person's
+#: unless the person chooses another level (the engine's bots: games.split_uno.BOTS).
 KIND = "split_uno_dealt"
 BOT = "heuristic"
+BOT_LEVELS = ("random", "heuristic")
 #: How many practice duels a person keeps: starting one more forgets the oldest beyond this.
 KEPT_PER_PERSON = 50
 
 
-def config_of(ruleset: str, name: str, seating: Seating) -> dict[str, Any]:
+def config_of(ruleset: str, name: str, seating: Seating, bot: str = BOT) -> dict[str, Any]:
     """The dealt adapter's config of a practice table: the person at A (named as the log
     words them), heuristic bots elsewhere ("Bot" alone facing the person, else "Bot B", …)."""
     letters = seating.letters
@@ -53,17 +56,27 @@ def config_of(ruleset: str, name: str, seating: Seating) -> dict[str, Any]:
         "options": dict(seating.options),
         "teams": [list(team) for team in seating.teams],
         "bots": list(letters[1:]),
-        "bot": BOT,
+        "bot": bot,
         "names": {PERSON: name} | {s: bot_name(s, seating.seats) for s in letters[1:]},
     }
 
 
 def start_practice(
-    user, ruleset: str, seats: int = 2, variants: tuple[str, ...] = (), layout: str = ""
+    user,
+    ruleset: str,
+    seats: int = 2,
+    variants: tuple[str, ...] = (),
+    layout: str = "",
+    bot: str = BOT,
 ) -> PracticeDuel:
-    """A new duel against ``seats - 1`` bots under ``ruleset`` with ``variants`` and the team
-    ``layout`` (practice/seating.py), dealt by the table core; Refused for a table the rules
-    do not offer, before anything is stored."""
+    """A new duel against ``seats - 1`` bots of level ``bot`` under ``ruleset`` with
+    ``variants`` and the team ``layout`` (practice/seating.py), dealt by the table core;
+    Refused for a table the rules do not offer, before anything is stored."""
+    if bot not in BOT_LEVELS:
+        raise Refused(
+            gettext("Choose the bots' level from: %(levels)s.")
+            % {"levels": ", ".join(bot_level_label(b) for b in BOT_LEVELS)}
+        )
     name = user.get_username()
     try:
         seating = choose(ruleset, seats, variants, layout)
@@ -74,9 +87,9 @@ def start_practice(
         try:
             game = play.start_game(
                 kind=KIND,
-                config=config_of(ruleset, name, seating),
+                config=config_of(ruleset, name, seating, bot),
                 seats=letters,
-                holders=holders(letters, user, BOT),
+                holders=holders(letters, user, bot),
             )
         except Unrestorable as err:
             raise Refused(refusal(err)) from None
@@ -89,6 +102,7 @@ def start_practice(
             variants=list(seating.variants),
             options=seating.options,
             teams=[list(team) for team in seating.teams],
+            bot=bot,
         )
         _settle_from(practice, game.status, None)
         forget_beyond_kept(PracticeDuel, user, KEPT_PER_PERSON)
@@ -114,8 +128,32 @@ def person_won(seating: Seating, winner: str | None) -> bool:
     return winner is not None and PERSON in seating.team_of(winner)
 
 
+class NeedsConfirmation(Exception):
+    """A move that ends the game against the person (refusing a DARE where refusing forfeits),
+    posted without its confirmation: nothing was played; the words say what it would do."""
+
+
+def forfeits(practice: PracticeDuel, view: dict[str, Any], command: Command) -> bool:
+    """Whether ``command`` refuses a DARE under rules where that forfeits the game (RULES.md
+    section 5): the one choice that ends the game against its maker (resigning aside, which
+    has its own form)."""
+    asked = view.get("commands", {}).get("answer")
+    if not asked or asked["decision"] != "dare" or command.name != "answer":
+        return False
+    if command.args.get("choice") != "refuse":
+        return False
+    rules = resolve_rules(practice.ruleset, list(practice.variants), dict(practice.options))
+    return rules.dare_refused == "forfeit"
+
+
 def play_move(
-    practice_id: int, user, command: Command, *, revision: int | None, intent: str
+    practice_id: int,
+    user,
+    command: Command,
+    *,
+    revision: int | None,
+    intent: str,
+    confirmed: bool = False,
 ) -> Played[PracticeDuel]:
     """Apply the person's ``command`` (seat A's) through the write path. ``revision`` is the
     game's revision the page was drawn at (a move without it is refused: it would skip the
@@ -125,6 +163,12 @@ def play_move(
     play.errors.Stale for a page another tab overtook (nothing stored)."""
     if revision is None:
         raise Refused(gettext(NO_REVISION))
+    if not confirmed and command.name == "answer":
+        # Read before the write; the write then checks the page's revision, so the state
+        # asked about here is the state the move would be applied to (else it is stale).
+        practice, view = open_duel(practice_id, user)
+        if view is not None and forfeits(practice, view, command):
+            raise NeedsConfirmation()
     with transaction.atomic():
         # The binding's row first, then the game's (in apply_command): every write to a
         # practice duel takes the two locks in this order.

@@ -1008,6 +1008,9 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             if public.get("returned"):
                 lines.append({"say": "returned"})
         entry: dict[str, Any] = {"n": n, "by": event.by, "type": kind, "lines": lines}
+        # Each line's kind, cause and seat beside its words: a table view sorts the lines
+        # (the round's winner, a seat's draws) without reading the words.
+        entry["facets"] = [_facet(line) for line in lines]
         if kind == "round":
             entry["cards"] = dict(public["engine"]["cards"])
             entry["targets"] = dict(public["engine"].get("targets", {}))
@@ -1021,6 +1024,13 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             entry["mine"] = _facts(event.private[seat])
         out.append(entry)
     return out
+
+
+def _facet(line: Mapping[str, Any]) -> list[Any]:
+    """A stored line's kind (an adapter line's ``say``), cause and seat."""
+    if "say" in line:
+        return [line["say"], None, line.get("seat")]
+    return [line.get("kind"), line.get("cause"), line.get("seat")]
 
 
 def record(table: DealtTable) -> dict[str, Any]:

@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from practice import services
 from practice.models import PracticeDuel
-from practice.views import _asked
-from practice.words import CHOOSE_TITLE
+from practice.words import CHOOSE_TITLE, consequence, question
 from tests.factories import UserFactory
 from tests.practice.test_practice_views import mine, revision
 
@@ -78,10 +77,8 @@ def test_a_table_is_stored_with_its_seats_variants_options_and_teams(
     for letter in "BCDEF"[: seats - 1]:
         assert f"Bot {letter}" in page
     if "number_pool" in options:
-        assert "The number pool is raised to 188 cards, so that 68 stay in the deck" in page
-        assert "Decks: 68 number" in page
-    else:
-        assert "number pool is raised" not in page
+        # The pool is raised so that 68 number cards stay in the deck after the deal.
+        assert "Decks: 68 number, " in page
     if teams:
         partner = teams[0][1]
         assert f"Bot {partner} (your partner)" in page
@@ -185,8 +182,10 @@ def test_resigning_for_a_team_loses_and_says_who_won(ada):
     assert (practice.finished, practice.outcome) == (True, "lost")
     page = page_of(client, practice)
     assert "Bot B + Bot D win — forfeit." in page
-    assert "Play again (official rules, 4 seats)" in page
-    # Play again keeps the table.
+    # Play again keeps the whole set-up: its form sends this table's.
+    assert "Play again with the same set-up" in page
+    for hidden in ('name="opponents" value="3"', 'name="teams" value="AC,BD"', 'name="bot"'):
+        assert hidden in page
     response = client.post(
         reverse("practice:index"),
         {"ruleset": "official", "opponents": "3", "teams": "AC,BD"},
@@ -221,9 +220,22 @@ def test_a_whole_four_seat_game_through_the_views_ends_with_an_outcome(ada):
     assert practice.outcome == ("won" if won else "drawn" if winner is None else "lost")
 
 
-def test_a_decision_at_three_seats_names_the_card_and_who_played_it():
+def test_a_decision_names_the_card_and_who_played_it_and_says_what_each_choice_does():
     # From the dealt view's "other" and "card" (not from the log's latest move, which may be
-    # another seat's at more than two seats).
-    names = {"A": "ada", "B": "Bot B", "C": "Bot C"}
-    asked = {"decision": "counter", "choices": ["pass"], "other": "C", "card": "draw_two"}
-    assert _asked(asked, "ada", names, many=True)["question"] == "ada may counter Bot C's +2"
+    # another seat's at more than two seats), in the second person.
+    assert question("counter", "Bot C", "+2") == "Bot C played +2 on you. Counter it?"
+    says = {
+        c: consequence("counter", c, "Bot C", "draw_two", many=True, forfeits=False, hopeless=False)
+        for c in ("draw_two", "draw_four", "pass")
+    }
+    assert says == {
+        "draw_two": "Counter with +2: you both draw 1 number card",
+        "draw_four": "Counter with +4: Bot C draws 3 number cards",
+        "pass": "No counter: you draw 2 number cards",
+    }
+    refuse = consequence("dare", "refuse", "Bot", None, many=False, forfeits=True, hopeless=False)
+    assert refuse == "Refuse — you forfeit: Bot wins the game"
+    hopeless = consequence(
+        "challenge", "draw_two", "Bot", None, many=False, forfeits=False, hopeless=True
+    )
+    assert "cannot succeed" in hopeless

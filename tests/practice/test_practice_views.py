@@ -85,7 +85,7 @@ def test_start_reveal_and_see_the_log_then_resign(ada):
     client = client_for(ada)
     practice = start(client, "paper")
     page = page_of(client, practice)
-    assert "Round 1: reveal a card" in page and "paper rules" in page
+    assert "Your turn: round 1, choose a card" in page and " · paper · " in page
     assert "Bot has sealed a card" in page  # the bot seals at once, its card hidden
     value = mine(practice)["hand"]["numbers"][0]
     button = f'name="play" value="seal:{value}"'
@@ -99,7 +99,7 @@ def test_start_reveal_and_see_the_log_then_resign(ada):
     practice.refresh_from_db()
     assert (practice.finished, practice.outcome) == (True, "lost")
     page = page_of(client, practice)
-    assert "The bot wins — forfeit." in page and "Play again (paper rules)" in page
+    assert "The bot wins — forfeit." in page and "Play again with the same set-up" in page
     assert "lost" in client.get(reverse("practice:index")).content.decode()
 
 
