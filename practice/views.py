@@ -188,7 +188,9 @@ def _table(
         "seating": seating,
         "table_words": practice.table_words,
         "rules": ruleset_label(practice.ruleset),
-        "bot_level": bot_level_label(practice.bot),
+        "bot_level": bot_level_label(practice.bot, short=True),
+        # The meta line names every variant (teams show on the tiles).
+        "variant_labels": [variant_label(v) for v in seating.variants if v != "team"],
         "layout": ",".join("".join(team) for team in seating.teams),
         "keep": _set_up(practice),
     }

@@ -305,8 +305,17 @@ BOT_LEVELS = {
 }
 
 
-def bot_level_label(key: str) -> str:
-    return str(BOT_LEVELS.get(key, key))
+#: The same, in a few letters (the table's meta line).
+BOT_LEVELS_SHORT = {
+    # Translators: the bots' level, short: random moves.
+    "random": pgettext_lazy("bot level, short", "easy"),
+    # Translators: the bots' level, short: the heuristic bot.
+    "heuristic": pgettext_lazy("bot level, short", "normal"),
+}
+
+
+def bot_level_label(key: str, short: bool = False) -> str:
+    return str((BOT_LEVELS_SHORT if short else BOT_LEVELS).get(key, key))
 
 
 def round_heading(number: int) -> str:
