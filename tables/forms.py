@@ -63,6 +63,14 @@ def new_table(post: QueryDict) -> dict[str, Any]:
             % {"max": services.MAX_STARTING_ACTION_CARDS}
         )
     teams = None
+    if "team" not in variants and any(team for _, team in filled):
+        # Teams picked without the variant were silently ignored (issue 30): say so instead.
+        raise NotAMove(
+            gettext(
+                "You put seats in teams but did not tick the team variant: tick it to play in "
+                "teams, or set every seat to “no team”."
+            )
+        )
     if "team" in variants:
         by_team: dict[int, list[str]] = {}
         for i, (_, raw) in enumerate(filled):

@@ -304,6 +304,12 @@ def test_a_six_seat_table_says_its_deck_is_larger():
             },
             "engine refuses",
         ),
+        # Teams picked without the team variant were silently ignored (issue 30).
+        (
+            {"ruleset": "official", **{f"name_{i}": n for i, n in enumerate("ABCD", 1)}}
+            | {"team_1": "1", "team_2": "2", "team_3": "1", "team_4": "2"},
+            "did not tick the team variant",
+        ),
     ],
 )
 def test_a_refused_form_says_why_and_stores_nothing(post, words):
