@@ -3,8 +3,9 @@
 The pages of three tournaments (one played to the end with a correction, a void and its
 replay, a withdrawal, tie-breaks and the playoffs; one in its playoffs with a duel half
 played; one in registration), practice (Split UNO at two seats and in teams, Trois, CPT-113),
-a casual table with moves, the rules pages, the accounts' pages and the error pages are crawled as the
-organiser, a referee, a player and anonymously, in the pseudo-language of tests/i18n/pseudo.py.
+a casual table with moves, the rules pages, the accounts' pages and the error pages are crawled
+as the organiser, a referee, a player and anonymously, in the pseudo-language of
+tests/i18n/pseudo.py.
 A visible word outside its markers is a word that skipped the catalogue, unless it is a
 person's, a tournament's or a table's name, or one of the glossary's exceptions
 (docs/translating.md); and no page shows an internal key or a repr (the patterns of
