@@ -88,7 +88,7 @@ ROWS: tuple[Row, ...] = (
     ),
     Row(
         "truth_dare_shed",
-        gettext_lazy("A TRUTH or DARE makes shed 1"),
+        gettext_lazy("Who sheds 1 for a TRUTH or DARE"),
         _worded(
             {
                 "both": gettext_lazy("both players"),

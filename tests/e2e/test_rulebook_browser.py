@@ -31,6 +31,7 @@ def test_the_rules_on_a_phone_open_at_a_deep_link_and_fit_the_screen(page, artif
     expect(page.get_by_role("heading", level=1, name="Split UNO rules")).to_be_visible()
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     no_accessibility_violations(page)
+    shot(page, artifacts_dir / "rules-phone-top.png", full_page=False)
 
     # A deep link, as a table page's "what does this do?" opens it: the section's top is on
     # screen, and it says what refusing costs.
@@ -42,12 +43,14 @@ def test_the_rules_on_a_phone_open_at_a_deep_link_and_fit_the_screen(page, artif
     assert page.evaluate(NO_SIDEWAYS_SCROLL)
     shot(page, artifacts_dir / "rules-phone-decision-dare.png", full_page=False)
 
-    # A link within the page moves there too, and the rule sets' table scrolls in its box.
-    page.get_by_role("link", name="counter a BLOCK").click()
+    # A jump link of the index moves there too, and the rule sets' table scrolls in its box.
+    page.locator(".rule-index").get_by_role("link", name="counter a BLOCK").click()
     expect(page.locator("#decision-block_counter h3")).to_be_in_viewport()
     box = page.locator(".table-wrap[role=region]")
     assert box.evaluate("(el) => el.scrollWidth > el.clientWidth")  # the table scrolls inside
     assert page.evaluate(NO_SIDEWAYS_SCROLL)  # and the page does not
+    box.scroll_into_view_if_needed()
+    shot(page, artifacts_dir / "rules-phone-presets.png", full_page=False)
 
     for path, heading in (("/rules/trois/", "Trois rules"), ("/rules/cpt113/", "CPT-113 rules")):
         page.goto(path)
