@@ -22,6 +22,25 @@ A stored line is one of:
 ``say(line, names)`` picks the right one; ``names`` maps a seat letter to the name the table
 gives it (a Trois or CPT-113 line names seats by their index in the engine's order, so its
 ``names`` is a sequence). Card names stay as printed on the cards, in English (the glossary).
+
+The reader's own seat (issue 30): every function that says lines takes an optional
+``person``, the seat the reader plays (a Split UNO letter; at Trois and CPT-113 the seat's
+index, as their lines name seats). A line about that seat is said to the reader in the second
+person: as subject ("You draw 2 number cards (Bot C's 7)", "You win the round (streak 1)"), as
+object ("Bot B plays +4 on you") or as possessor ("Bot C draws 2 number cards (your 7)"). Each
+such line is a msgid of its own (Spanish, French and Malay conjugate "you" their own way),
+never "You" put into a third-person sentence. With ``person=None`` (the default) every line is
+as before, the person by their name. A page calls::
+
+    localised_view(view, person="A")   # a view of any game: the seat's letter (a Trois or
+                                       # CPT-113 view turns it into the seat's index)
+    play.selectors.view_of(game_id, viewer, person="A")   # the same, from a stored game
+    say(line, names, person="A"); say_all(lines, names, person="A")   # Split UNO lines
+    say(line, names, person=0)         # a Trois or CPT-113 line: the seat's index
+    localised_event(identity, public, names, language, person="A")  # kept per person too
+
+The caches (``say_all``'s and ``localised_event``'s) are keyed by ``person``: one reader's
+"you" is never another's. Lines the reader's seat is not in read exactly as without it.
 """
 
 from __future__ import annotations
