@@ -736,12 +736,24 @@ def reason_words(reason: object) -> str:
     }.get(str(reason), str(reason))
 
 
+def _your_reason(reason: object) -> str:
+    """``reason_words`` when the reader is the one who left: a language says "you resigned"
+    its own way (Spanish "te retiraste", not "se retiró")."""
+    return {
+        # Translators: why the reader's duel ended: the reader did not turn up.
+        "no_show": pgettext("the reader's ending reason", "did not show up"),
+        # Translators: why the reader's duel ended: the reader resigned.
+        "resigned": pgettext("the reader's ending reason", "resigned"),
+    }.get(str(reason)) or reason_words(reason)
+
+
 def _finish(e: Effect, name: _Namer) -> str:
     how = e.cause
     fill = {"name": name(e.seat), "other": name(e.other)}
     you, them = name.me(e.seat), name.me(e.other)
     if e.card:
-        fill["reason"] = reason_words(e.card)
+        # The reason is the leaving side's: the reader's own when the reader forfeits.
+        fill["reason"] = _your_reason(e.card) if them else reason_words(e.card)
     reason = bool(e.card)
     if how == "shed_all":
         if you:
@@ -936,6 +948,7 @@ def _leave(e: Effect, name: _Namer) -> str:
         # The engine says a leaving seat's reason as it is stored (a no-show's key too).
         reason = str(e.card) if e.card == "no_show" else reason_words(e.card)
         if you:
+            reason = str(e.card) if e.card == "no_show" else _your_reason(e.card)
             # Translators: the reader's seat leaves the game (why, in brackets).
             return _("You leave the game (%(reason)s)") % {"reason": reason}
         return _("%(name)s leaves the game (%(reason)s)") % {"name": name(e.seat), "reason": reason}
