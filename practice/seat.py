@@ -115,6 +115,7 @@ def person_view(game_id: int) -> dict[str, Any]:
     """The person's seat's view of the game (``adapter.view``); Unreplayable when its stored
     events no longer restore."""
     try:
-        return view_of(game_id, ME)
+        # The log calls the person "You" (issue 30): their seat said in the second person.
+        return view_of(game_id, ME, person=PERSON)
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err

@@ -224,7 +224,8 @@ def round_words(
     if won == [PERSON]:
         return words.you_won_round(cards.get(PERSON))
     if won:
-        return words.round_won([names.get(s, s) for s in won], cards.get(won[0]))
+        said = [words.you() if s == PERSON else names.get(s, s) for s in won]
+        return words.round_won(said, cards.get(won[0]))
     if cards:
         return words.round_tied(sorted(set(cards.values()))[-1])
     return words.round_empty()
@@ -237,17 +238,18 @@ def steps_since(log: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> l
     one-card draws are said once for all."""
     out: list[str] = []
     for entry in since_last_move(log):
-        lost: list[str] = []
+        lost: list[str] = []  # seat letters
         facets = entry.get("facets") or [[None, None, None]] * len(entry["lines"])
         for line, (kind, cause, seat) in zip(entry["lines"], facets, strict=False):
             if kind in _SHOWN_ELSEWHERE:
                 continue
             if kind == "draw" and cause == _ROUND_LOST and seat:
-                lost.append(names.get(seat, seat))
+                lost.append(seat)
                 continue
             out.append(line)
         if lost:
-            out.append(words.round_losers_drew(lost))
+            others = [names.get(s, s) for s in lost if s != PERSON]
+            out.append(words.round_losers_drew(others, you=PERSON in lost))
         out.extend(mine_lines(entry.get("mine") or {}, names))
     return out
 

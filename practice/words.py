@@ -176,8 +176,16 @@ def round_empty() -> str:
     return gettext("Nobody revealed a card this round.")
 
 
-def round_losers_drew(names: Sequence[str]) -> str:
-    """The round's losers, each drawing its one number card, in one line."""
+def round_losers_drew(names: Sequence[str], you: bool = False) -> str:
+    """The round's losers, each drawing its one number card, in one line; ``you``: the
+    person lost too (``names`` are the others)."""
+    if you and not names:
+        return gettext("You draw 1 number card (round lost).")
+    if you:
+        # Translators: the person and the other losers of a round each draw a card.
+        return gettext("You and %(names)s each draw 1 number card (round lost).") % {
+            "names": listing(names)
+        }
     return ngettext(
         "%(names)s draws 1 number card (round lost).",
         "%(names)s each draw 1 number card (round lost).",

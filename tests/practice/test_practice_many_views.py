@@ -118,8 +118,8 @@ def test_a_seven_is_played_at_the_chosen_target(ada):
     response = move(client, practice, play="seal:7", target="D")
     assert response.status_code == 302
     page = page_of(client, practice)
-    assert "ada reveals 7" in page
-    assert "Bot D draws 2 number cards and 1 action card (ada&#x27;s 7)" in page
+    assert "You reveal 7" in page
+    assert "Bot D draws 2 number cards and 1 action card (your 7)" in page
 
 
 @pytest.mark.parametrize(

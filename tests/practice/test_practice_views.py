@@ -93,7 +93,7 @@ def test_start_reveal_and_see_the_log_then_resign(ada):
     response = client.post(move_url(practice), form_of(page, button) | {"play": f"seal:{value}"})
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
-    assert f"ada reveals {value}" in page and "Bot reveals" in page
+    assert f"You reveal {value}" in page and "Bot reveals" in page  # the log says You
     assert revision(practice) == 1
     client.post(move_url(practice), form_of(page, "Resign this duel") | {"kind": "resign"})
     practice.refresh_from_db()
