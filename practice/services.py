@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext
 
 from games.split_uno import resolve_rules
@@ -23,7 +24,7 @@ from play.models import GameStatus
 from play.selectors import view_of
 
 from .game import Refused, Unreplayable, bot_name
-from .models import Outcome, PracticeDuel
+from .models import Outcome, PracticeDuel, PracticeRecord
 from .seat import (
     ME,
     PERSON,
@@ -191,6 +192,7 @@ def play_move(
 def _settle_from(practice: PracticeDuel, status: str, view: dict[str, Any] | None) -> None:
     """The binding's outcome for the lists, from the game's status and the engine's winner
     (for the person's side: teams included)."""
+    was_finished = practice.finished
     practice.finished = status == GameStatus.FINISHED
     if practice.finished:
         if view is None:
@@ -204,3 +206,20 @@ def _settle_from(practice: PracticeDuel, status: str, view: dict[str, Any] | Non
             else Outcome.LOST
         )
     practice.save(update_fields=["finished", "outcome", "updated_at"])
+    if practice.finished and not was_finished:
+        assert view is not None
+        # Once per duel: the moment it finishes (in the move's transaction, under the
+        # binding's lock, so two racing moves cannot both count it).
+        _count_in_record(practice, view["state"]["rounds"])
+
+
+def _count_in_record(practice: PracticeDuel, rounds: int) -> None:
+    """A finished duel into its person's record for its kind of table (PracticeRecord)."""
+    record, _ = PracticeRecord.objects.select_for_update().get_or_create(
+        user_id=practice.user_id, ruleset=practice.ruleset, seats=practice.seats, bot=practice.bot
+    )
+    record.played = F("played") + 1
+    record.won = F("won") + (1 if practice.outcome == Outcome.WON else 0)
+    record.drawn = F("drawn") + (1 if practice.outcome == Outcome.DRAWN else 0)
+    record.rounds = F("rounds") + rounds
+    record.save(update_fields=["played", "won", "drawn", "rounds"])

@@ -23,6 +23,7 @@ from .game import Refused
 from .models import PracticeDuel
 from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
+from .selectors import record_of
 from .table_view import mine_lines, table_of
 from .words import (
     ARCHIVED,
@@ -84,6 +85,7 @@ def index(request: HttpRequest) -> HttpResponse:
         ],
         "layout": layout,
         "bot_levels": [(b, bot_level_label(b)) for b in services.BOT_LEVELS],
+        "record": record_of(request.user),
         "bot": bot,
         "unreplayable_words": gettext(UNREPLAYABLE_LISTED),
     }

@@ -174,3 +174,37 @@ def test_the_log_tells_the_person_what_their_own_hand_drew(ada):
     cards = next(c for c in reversed(drawn) if c)
     labels = [str(c) if isinstance(c, int) else CARD_LABELS[c] for c in cards]
     assert f"You drew {', '.join(labels)}." in page_of(client, practice)
+
+
+def test_a_finished_duel_counts_once_in_the_record_which_outlives_the_duels(ada):
+    client = client_for(ada)
+    practice = start(client, "paper")
+    form = {"kind": "resign", "revision": revision(practice), "intent": "same-form"}
+    assert client.post(move_url(practice), form).status_code == 302
+    # The same form again (a double tap): already recorded, not counted twice.
+    assert client.post(move_url(practice), form).status_code == 200
+    record = ada.practice_records.get()
+    assert (record.ruleset, record.seats, record.bot) == ("paper", 2, "heuristic")
+    assert (record.played, record.won, record.drawn, record.rounds) == (1, 0, 0, 0)
+    listing = client.get(reverse("practice:index")).content.decode()
+    assert "My practice record" in listing
+    assert re.search(
+        r"<th scope=\"row\">paper</th><td>2</td><td>normal \(heuristic\)</td>"
+        r"<td>1</td><td>0</td><td>0</td><td>1</td><td>0.0</td>",
+        listing,
+    )
+    # Forgetting the duel (beyond the latest 50) leaves the record as it was.
+    PracticeDuel.objects.all().delete()
+    assert ada.practice_records.get().played == 1
+
+
+def test_the_bots_level_is_chosen_kept_and_refused_when_unknown(ada):
+    client = client_for(ada)
+    response = client.post(reverse("practice:index"), {"ruleset": "tournament", "bot": "random"})
+    assert response.status_code == 302
+    practice = PracticeDuel.objects.get()
+    assert practice.bot == "random" and "bots: easy" in page_of(client, practice)
+    assert Game.objects.get().config["bot"] == "random"
+    response = client.post(reverse("practice:index"), {"ruleset": "tournament", "bot": "oracle"})
+    assert response.status_code == 422 and "Choose the bots&#x27; level" in response.text
+    assert PracticeDuel.objects.count() == 1
