@@ -130,21 +130,38 @@ def person_won(seating: Seating, winner: str | None) -> bool:
 
 
 class NeedsConfirmation(Exception):
-    """A move that ends the game against the person (refusing a DARE where refusing forfeits),
-    posted without its confirmation: nothing was played; the words say what it would do."""
+    """A move that ends the game against the person, posted without its confirmation: nothing
+    was played. ``why`` says which (``ending``)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
 
 
-def forfeits(practice: PracticeDuel, view: dict[str, Any], command: Command) -> bool:
-    """Whether ``command`` refuses a DARE under rules where that forfeits the game (RULES.md
-    section 5): the one choice that ends the game against its maker (resigning aside, which
-    has its own form)."""
+def ending(practice: PracticeDuel, view: dict[str, Any], command: Command) -> str | None:
+    """Whether answering ``command`` ends the game against the person, and how — the choices
+    that ask once before they count (issue 30; resigning has its own form):
+
+    - ``"forfeit"``: refusing a DARE where refusing forfeits (RULES.md section 5);
+    - ``"hopeless"``: a challenge with a single action card under ``two_cards`` (section 6:
+      the challenger draws 1 and the seat at 0 wins at once, later opponents not asked);
+    - ``"concede"``: no challenge at two seats (the other seat wins at once).
+
+    All of it follows from public counts and the rules, never from the hidden hand."""
     asked = view.get("commands", {}).get("answer")
-    if not asked or asked["decision"] != "dare" or command.name != "answer":
-        return False
-    if command.args.get("choice") != "refuse":
-        return False
+    if not asked or command.name != "answer":
+        return None
+    decision, choice = asked["decision"], command.args.get("choice")
     rules = resolve_rules(practice.ruleset, list(practice.variants), dict(practice.options))
-    return rules.dare_refused == "forfeit"
+    if decision == "dare" and choice == "refuse" and rules.dare_refused == "forfeit":
+        return "forfeit"
+    if decision == "challenge" and choice in ("draw_two", "draw_four"):
+        mine = view["state"]["seats"][PERSON]["action_cards"]
+        if rules.challenge == "two_cards" and mine == 1:
+            return "hopeless"
+    if decision == "challenge" and choice == "pass" and practice.seats == 2:
+        return "concede"
+    return None
 
 
 def play_move(
@@ -168,8 +185,9 @@ def play_move(
         # Read before the write; the write then checks the page's revision, so the state
         # asked about here is the state the move would be applied to (else it is stale).
         practice, view = open_duel(practice_id, user)
-        if view is not None and forfeits(practice, view, command):
-            raise NeedsConfirmation()
+        why = None if view is None else ending(practice, view, command)
+        if why is not None:
+            raise NeedsConfirmation(why)
     with transaction.atomic():
         # The binding's row first, then the game's (in apply_command): every write to a
         # practice duel takes the two locks in this order.

@@ -122,10 +122,11 @@ def move(request: HttpRequest, practice_id: int) -> HttpResponse:
                 confirmed=post.get("confirm") == "yes",
             ),
         )
-    except services.NeedsConfirmation:
-        # Nothing was played: the table again, asking once whether to forfeit.
+    except services.NeedsConfirmation as asked:
+        # Nothing was played: the table again, asking once whether to end the game so.
         practice, view = services.open_duel(practice_id, request.user)
-        return _table(request, practice, view, confirm=True)
+        confirm = {"why": asked.why, "choice": command.args.get("choice")}
+        return _table(request, practice, view, confirm=confirm)
 
 
 def command_of(post: Mapping[str, str]) -> Command:
@@ -174,7 +175,7 @@ def _table(
     error: str | None = None,
     status: int = 200,
     notice: str | None = None,
-    confirm: bool = False,
+    confirm: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The card table, drawn from the person's seat's view of the game (``adapter.view``)
     only (practice/table_view.py); a finished duel stored the old way from its archive (its
@@ -238,7 +239,7 @@ def _table(
         "out": state["seats"][PERSON].get("out", False),
         "colors": [(c, color_label(c)) for c in COLORS],
         "asked": asked_words,
-        "confirm": confirm and asked_words is not None and asked_words["forfeit"],
+        "confirm": confirm if asked_words is not None else None,
         "choose": None
         if choose is None
         else {
@@ -344,7 +345,9 @@ def _asked(
                     forfeits=forfeit,
                     hopeless=hopeless and c != "pass",
                 ),
-                "ends": forfeit and c == "refuse",
+                "ends": (forfeit and c == "refuse")
+                or (hopeless and c != "pass")
+                or (decision == "challenge" and c == "pass" and not many),
             }
             for c in asked["choices"]
         ],

@@ -239,3 +239,30 @@ def test_a_decision_names_the_card_and_who_played_it_and_says_what_each_choice_d
         "challenge", "draw_two", "Bot", None, many=False, forfeits=False, hopeless=True
     )
     assert "cannot succeed" in hopeless
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seats", "decision", "choice", "actions", "why"),
+    [
+        ("paper", 2, "dare", "refuse", 3, "forfeit"),
+        ("official", 4, "dare", "refuse", 3, "forfeit"),
+        ("arbiter", 2, "dare", "refuse", 3, None),  # refusing earns a penalty there
+        ("paper", 2, "dare", "complete", 3, None),
+        ("tournament", 2, "challenge", "draw_two", 1, "hopeless"),
+        ("tournament", 2, "challenge", "draw_two", 2, None),
+        ("official", 2, "challenge", "draw_two", 1, None),  # any_card: one card is enough
+        ("tournament", 2, "challenge", "pass", 2, "concede"),
+        ("official", 4, "challenge", "pass", 2, None),  # another opponent may challenge
+        ("tournament", 2, "counter", "pass", 1, None),
+    ],
+)
+def test_the_choices_that_end_the_game_against_the_person_are_asked_once(
+    ruleset, seats, decision, choice, actions, why
+):
+    practice = PracticeDuel(ruleset=ruleset, seats=seats, variants=[], options={})
+    view = {
+        "commands": {"answer": {"decision": decision, "choices": [choice]}},
+        "state": {"seats": {"A": {"action_cards": actions}}},
+    }
+    command = services.Command("answer", "A", {"choice": choice})
+    assert services.ending(practice, view, command) == why

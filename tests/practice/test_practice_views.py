@@ -208,3 +208,46 @@ def test_the_bots_level_is_chosen_kept_and_refused_when_unknown(ada):
     response = client.post(reverse("practice:index"), {"ruleset": "tournament", "bot": "oracle"})
     assert response.status_code == 422 and "Choose the bots&#x27; level" in response.text
     assert PracticeDuel.objects.count() == 1
+
+
+def challenged(client: Client, ada) -> PracticeDuel:
+    """A duel played until the person is asked to challenge the bot at 0: the person reveals
+    their lowest card every round and keeps their action cards (speed: 15 cards each)."""
+    for _ in range(20):
+        response = client.post(
+            reverse("practice:index"), {"ruleset": "tournament", "variants": "speed"}
+        )
+        practice = PracticeDuel.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
+        for _ in range(200):
+            commands = mine(practice)["commands"]
+            asked = commands.get("answer")
+            if asked and asked["decision"] == "challenge":
+                return practice
+            if asked:
+                form = {"kind": "answer", "choice": asked["choices"][-1]}
+            elif "choose" in commands:
+                form = {"kind": "choose", "card": commands["choose"]["cards"][0]}
+            elif "seal" in commands:
+                form = {"play": f"seal:{commands['seal']['cards'][0]}"}
+            else:
+                break
+            form |= {"revision": revision(practice), "intent": f"k{revision(practice)}"}
+            assert client.post(move_url(practice), form).status_code == 302
+    pytest.fail("no duel reached a challenge")
+
+
+def test_no_challenge_at_two_seats_ends_the_duel_so_it_asks_once(ada):
+    client = client_for(ada)
+    practice = challenged(client, ada)
+    before = revision(practice)
+    form = {"kind": "answer", "choice": "pass", "revision": before, "intent": "pass-1"}
+    response = client.post(move_url(practice), form)
+    page = response.content.decode()
+    # Asked, not played: the words say what it does; the confirmation carries the choice.
+    assert response.status_code == 200 and revision(practice) == before
+    assert "End the game?" in page and "Without a challenge Bot wins the duel now." in page
+    assert 'name="confirm" value="yes"' in page and 'name="choice" value="pass"' in page
+    response = client.post(move_url(practice), form | {"confirm": "yes", "intent": "pass-2"})
+    assert response.status_code == 302
+    practice.refresh_from_db()
+    assert practice.finished and practice.outcome == "lost"
