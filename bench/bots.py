@@ -2,11 +2,11 @@
 one bot against another.
 
     python bench/bots.py seats [--preset official] [--seats 4] [--games 4000] [--seed 2026]
-        [--bots random,heuristic] [--variant V] [--teams AC,BD] [--option NAME=JSON] [--jobs N]
+        [--bot random --bot heuristic] [--variant V] [--teams AC,BD] [--option NAME=JSON] [--jobs N]
     python bench/bots.py duel X Y [--preset tournament] [--games 4000] [--seed 2026]
         [--variant V] [--option NAME=JSON] [--jobs N]
 
-``seats``: for each bot of ``--bots`` (names ``make_bot`` takes), ``--games`` games with that
+``seats``: for each ``--bot`` (a bot as below), ``--games`` games with that
 bot in every seat. It prints each seat's share of the games won with a 95 % interval (Wilson),
 the drawn games, the seat bias — the biggest share less the smallest, with the 95 % margin of
 that difference — the games' average length in events and rounds, the games ended by the
@@ -16,6 +16,10 @@ them (REVERSE passed round the table is the flaw of issue 30's first finding).
 ``duel``: bot X against bot Y at two seats, X in seat A in the even-numbered duels and in seat B
 in the odd-numbered ones, so that a seat's edge cannot pass for strength. It prints X's win rate
 among the decided duels with a 95 % interval, X's wins in each seat, and the drawn duels.
+
+A bot is a name in ``games.split_uno.bots.BOTS`` (what ``make_bot`` takes), optionally with
+weights for its constructor: ``heuristic:reverse_stop=99`` plays ``HeuristicBot(reverse_stop=99)``
+(at two seats the heuristic bot's REVERSE rule of before issue 30).
 
 Game ``k`` is always played from ``duel_rng(seed, k)`` (games/split_uno/simulate.py), whatever
 the number of processes: ``--jobs N`` (default: every core) deals fixed blocks of games to N
@@ -84,6 +88,19 @@ class Setting:
     seed: int
 
 
+def make(spec: str) -> Any:
+    """The bot of ``spec``: ``NAME`` or ``NAME:WEIGHT=VALUE,...`` (values JSON numbers)."""
+    from games.split_uno.bots import BOTS, make_bot
+
+    name, _, weights = spec.partition(":")
+    if not weights:
+        return make_bot(name)
+    if name not in BOTS:
+        make_bot(name)  # says which names there are
+    given = dict(item.split("=", 1) for item in weights.split(","))
+    return BOTS[name](**{key: json.loads(value) for key, value in given.items()})  # type: ignore[call-arg]
+
+
 def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool]) -> Tally:
     """Games ``start`` to ``stop - 1`` of a run: ``bots`` in seat order, or with ``swap`` (two
     seats, ``duel`` mode) reversed in the odd-numbered games."""
@@ -99,7 +116,7 @@ def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool]) -> Tally:
         played = play_duel(
             setting.preset,
             dict(zip(letters, seated, strict=True)),
-            seated,
+            [make(spec) for spec in seated],
             duel_rng(setting.seed, k),
             setting.variants,
             options,
@@ -241,12 +258,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     modes = parser.add_subparsers(dest="mode", required=True)
     seats = modes.add_parser("seats", help="identical bots in every seat: the seat bias")
     seats.add_argument("--seats", type=int, default=4, choices=range(2, 7), metavar="N")
-    seats.add_argument("--bots", default="random,heuristic",
-                       help="comma-separated bot names, each in every seat in turn")  # fmt: skip
+    seats.add_argument("--bot", action="append", dest="bots", metavar="BOT",
+                       help="a bot to put in every seat (repeatable; default: random, then"
+                       " heuristic)")  # fmt: skip
     seats.add_argument("--teams", metavar="AC,BD", help="the team variant with these teams")
     duel = modes.add_parser("duel", help="bot X against bot Y, seats swapped every duel")
-    duel.add_argument("x", help="a bot name (make_bot)")
-    duel.add_argument("y", help="a bot name (make_bot)")
+    duel.add_argument("x", help="a bot: a name make_bot takes, e.g. heuristic, or with weights,"
+                      " e.g. heuristic:reverse_stop=99")  # fmt: skip
+    duel.add_argument("y", help="a bot, as X")
     for mode, preset in ((seats, "official"), (duel, "tournament")):
         mode.add_argument("--preset", default=preset)
         mode.add_argument("--games", type=int, default=4000)
@@ -260,7 +279,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     import games.split_uno
-    from games.split_uno.bots import make_bot
     from games.split_uno.rules import PRESETS
 
     n_seats = args.seats if args.mode == "seats" else 2
@@ -279,9 +297,9 @@ def main(argv: Sequence[str] | None = None) -> int:
           f" {args.jobs} processes; {build}")  # fmt: skip
     results: list[dict[str, Any]] = []
     if args.mode == "seats":
-        names = [name.strip() for name in args.bots.split(",") if name.strip()]
+        names = args.bots or ["random", "heuristic"]
         for name in names:
-            make_bot(name)  # an unknown name fails here, before any game
+            make(name)  # an unknown name fails here, before any game
         for name in names:
             start = time.monotonic()
             tally = run(setting, [name] * n_seats, args.games, args.jobs, swap=False)
@@ -292,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"bias of {other['bot']} less bias of {base['bot']}:"
                       f" {100 * (other['bias'] - base['bias']):+.1f} points")  # fmt: skip
     else:
-        make_bot(args.x), make_bot(args.y)
+        make(args.x), make(args.y)
         start = time.monotonic()
         tally = run(setting, [args.x, args.y], args.games, args.jobs, swap=True)
         results.append(report_duel(args.x, args.y, tally, time.monotonic() - start))
