@@ -3,7 +3,7 @@ one bot against another.
 
     python bench/bots.py seats [--preset official] [--seats 4] [--games 4000] [--seed 2026]
         [--bot random --bot heuristic] [--variant V] [--teams AC,BD] [--option NAME=JSON] [--jobs N]
-    python bench/bots.py duel X Y [--preset tournament] [--games 4000] [--seed 2026]
+    python bench/bots.py duel X Y [--seats 2] [--preset tournament] [--games 4000] [--seed 2026]
         [--variant V] [--option NAME=JSON] [--jobs N]
 
 ``seats``: for each ``--bot`` (a bot as below), ``--games`` games with that
@@ -15,7 +15,8 @@ them (REVERSE passed round the table is the flaw of issue 30's first finding).
 
 ``duel``: bot X against bot Y at two seats, X in seat A in the even-numbered duels and in seat B
 in the odd-numbered ones, so that a seat's edge cannot pass for strength. It prints X's win rate
-among the decided duels with a 95 % interval, X's wins in each seat, and the drawn duels.
+among the decided duels with a 95 % interval, X's wins in each seat, and the drawn duels. With
+``--seats N`` X plays against N - 1 Y bots, in seat ``k mod N`` of game ``k``.
 
 A bot is a name in ``games.split_uno.bots.BOTS`` (what ``make_bot`` takes), optionally with
 weights for its constructor: ``heuristic:reverse_stop=99`` plays ``HeuristicBot(reverse_stop=99)``
@@ -102,8 +103,8 @@ def make(spec: str) -> Any:
 
 
 def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool]) -> Tally:
-    """Games ``start`` to ``stop - 1`` of a run: ``bots`` in seat order, or with ``swap`` (two
-    seats, ``duel`` mode) reversed in the odd-numbered games."""
+    """Games ``start`` to ``stop - 1`` of a run: ``bots`` in seat order, or with ``swap``
+    (``duel`` mode, ``bots`` = (X, Y)) X in seat ``k mod n`` of game ``k`` and Y in the others."""
     from games.split_uno.simulate import duel_rng, play_duel
 
     setting, bots, start, stop, swap = job
@@ -112,7 +113,11 @@ def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool]) -> Tally:
     teams = [list(team) for team in setting.teams] if setting.teams else None
     tally = Tally()
     for k in range(start, stop):
-        seated = list(reversed(bots)) if swap and k % 2 else list(bots)
+        if swap:
+            x_seat = letters[k % setting.seats]
+            seated = [bots[0] if seat == x_seat else bots[1] for seat in letters]
+        else:
+            seated = list(bots)
         played = play_duel(
             setting.preset,
             dict(zip(letters, seated, strict=True)),
@@ -133,7 +138,6 @@ def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool]) -> Tally:
             if event["type"] == "action":
                 tally.actions[event["card"]] += 1
         if swap:
-            x_seat = "B" if k % 2 else "A"
             tally.x_games[x_seat] += 1
             if x_seat in winners:
                 tally.x_wins[x_seat] += 1
@@ -224,16 +228,18 @@ def report_seats(setting: Setting, bot: str, tally: Tally, seconds: float) -> di
     }
 
 
-def report_duel(x: str, y: str, tally: Tally, seconds: float) -> dict[str, Any]:
+def report_duel(x: str, y: str, seats: int, tally: Tally, seconds: float) -> dict[str, Any]:
     n = tally.games
     x_won = sum(tally.x_wins.values())
     drawn = tally.wins[""]
     decided = n - drawn
     low_ci, high_ci = wilson(x_won, decided)
-    print(f"{x} against {y}, seats swapped every duel: {n:,} duels in {seconds:.0f} s")
-    print(f"  {x} won {x_won:,} of {decided:,} decided duels: {percent(x_won / max(decided, 1))}"
+    against = y if seats == 2 else f"{seats - 1} {y} bots"
+    print(f"{x} against {against}, X's seat moved round every game: {n:,} games in"
+          f" {seconds:.0f} s")  # fmt: skip
+    print(f"  {x} won {x_won:,} of {decided:,} decided games: {percent(x_won / max(decided, 1))}"
           f"  95% interval {percent(low_ci)}–{percent(high_ci)}")  # fmt: skip
-    for seat in "AB":
+    for seat in LETTERS[:seats]:
         won, of = tally.x_wins[seat], tally.x_games[seat]
         print(f"  {x} in seat {seat}: won {won:,} of {of:,} ({percent(won / max(of, 1))})")
     print(f"  drawn {drawn:,} ({percent(drawn / n)}); ended by the event cap {tally.capped:,}")
@@ -266,6 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     duel.add_argument("x", help="a bot: a name make_bot takes, e.g. heuristic, or with weights,"
                       " e.g. heuristic:reverse_stop=99")  # fmt: skip
     duel.add_argument("y", help="a bot, as X")
+    duel.add_argument("--seats", type=int, default=2, choices=range(2, 7), metavar="N",
+                      help="seats (default 2): X in one, Y in the others")  # fmt: skip
     for mode, preset in ((seats, "official"), (duel, "tournament")):
         mode.add_argument("--preset", default=preset)
         mode.add_argument("--games", type=int, default=4000)
@@ -281,7 +289,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import games.split_uno
     from games.split_uno.rules import PRESETS
 
-    n_seats = args.seats if args.mode == "seats" else 2
+    n_seats = args.seats
     options = parse_options(args.option)
     if n_seats > PRESETS[args.preset]["max_seats"] and "max_seats" not in options:
         options["max_seats"] = n_seats
@@ -313,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         make(args.x), make(args.y)
         start = time.monotonic()
         tally = run(setting, [args.x, args.y], args.games, args.jobs, swap=True)
-        results.append(report_duel(args.x, args.y, tally, time.monotonic() - start))
+        results.append(report_duel(args.x, args.y, n_seats, tally, time.monotonic() - start))
     if args.json:
         Path(args.json).write_text(json.dumps({"setting": vars(args), "results": results},
                                               indent=1, default=str))  # fmt: skip
