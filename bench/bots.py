@@ -254,7 +254,12 @@ def parse_options(given: Sequence[str]) -> dict[str, Any]:
         name, sep, value = item.partition("=")
         if not sep:
             raise SystemExit(f"--option {item}: give NAME=JSON, e.g. number_pool=188")
-        options[name] = json.loads(value)
+        try:
+            options[name] = json.loads(value)
+        except ValueError:
+            raise SystemExit(
+                f'--option {item}: the value is JSON, e.g. blocked_seat="draws"'
+            ) from None
     return options
 
 
