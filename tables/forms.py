@@ -64,13 +64,9 @@ def new_table(post: QueryDict) -> dict[str, Any]:
         )
     teams = None
     if "team" not in variants and any(team for _, team in filled):
-        # Teams picked without the variant were silently ignored (issue 30): say so instead.
-        raise NotAMove(
-            gettext(
-                "You put seats in teams but did not tick the team variant: tick it to play in "
-                "teams, or set every seat to “no team”."
-            )
-        )
+        # Teams chosen are the team variant (they were silently ignored without its box ticked,
+        # issue 30); the console's meta line names the variant.
+        variants = [v for v in VARIANTS if v in variants or v == "team"]
     if "team" in variants:
         by_team: dict[int, list[str]] = {}
         for i, (_, raw) in enumerate(filled):
