@@ -33,6 +33,7 @@ from .words import (
     UNREPLAYABLE_LISTED,
     bot_label,
     bot_level_label,
+    cannot_answer,
     color_label,
     consequence,
     decision_label,
@@ -353,6 +354,9 @@ def _asked(
         ],
         "forfeit": forfeit,
         "other": other,
+        # A decision left with one choice by the person's own hand is still asked (answering
+        # it for them at once would tell the others what they hold): the page says why.
+        "note": cannot_answer(decision) if list(asked["choices"]) == ["pass"] else "",
     }
 
 

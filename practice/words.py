@@ -226,6 +226,15 @@ def question(decision: str, other: str, card: str) -> str:
     return decision_label(decision)
 
 
+def cannot_answer(decision: str) -> str:
+    """Why a decision offers the person only "no": their hand holds no card to answer with."""
+    if decision == "block_counter":
+        return gettext("You hold no BLOCK, so you cannot counter.")
+    if decision == "challenge":
+        return gettext("You hold no +2 or +4, so you cannot challenge.")
+    return gettext("You hold no +2 or +4, so you cannot counter.")
+
+
 def _battle(played: str, answered: str, other: str) -> str:
     """A draw battle's outcome (RULES.md section 4), for the person who counters."""
     if played == answered:

@@ -266,3 +266,16 @@ def test_the_choices_that_end_the_game_against_the_person_are_asked_once(
     }
     command = services.Command("answer", "A", {"choice": choice})
     assert services.ending(practice, view, command) == why
+
+
+def test_a_decision_the_hand_leaves_one_answer_to_is_asked_and_says_why():
+    # Answering it at once would tell the others the person holds no +2 or +4 (issue 30).
+    from types import SimpleNamespace
+
+    from practice.views import _asked
+
+    practice = PracticeDuel(ruleset="tournament", seats=2, variants=[], options={})
+    asked = {"decision": "counter", "choices": ["pass"], "other": "B", "card": "draw_four"}
+    words = _asked(practice, asked, {"A": "ada", "B": "Bot"}, False, SimpleNamespace(tiles=[]))
+    assert words["note"] == "You hold no +2 or +4, so you cannot counter."
+    assert [c["label"] for c in words["choices"]] == ["No counter: you draw 4 number cards"]
