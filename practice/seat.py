@@ -60,14 +60,25 @@ def forget_beyond_kept(model: type[models.Model], user: Any, kept: int) -> None:
     model.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
 
 
-def owner_policy(practice: Any, *, clock_command: str | None = None) -> play.Policy:
+#: The actor of the bots' moves made in the worker (a table whose bots think there).
+BOTS = "bots"
+
+
+def owner_policy(
+    practice: Any, *, clock_command: str | None = None, bots_command: str | None = None
+) -> play.Policy:
     """Practice's policy: the owner plays the person's seat; anyone else is told there is no
     such game (404, Hidden). ``clock_command`` is the one command the clock may send (Trois's
-    "time"), without a seat; a table without a clock has none."""
+    "time"), without a seat; a table without a clock has none. ``bots_command`` likewise the
+    one command of the worker that moves the bots (``BOTS``), where they think there."""
 
     def policy(game: Game, actor: play.Actor, command: Command) -> None:
         if game.pk != practice.game_id:
             raise Hidden()
+        if bots_command is not None and actor.key == BOTS:
+            if command.name != bots_command or command.seat is not None:
+                raise Forbidden()
+            return
         if clock_command is not None and actor.key == clock.CLOCK:
             if command.name != clock_command or command.seat is not None:
                 raise Forbidden()

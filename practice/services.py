@@ -15,16 +15,23 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext
 
+from core import redis_guard
 from games.split_uno import resolve_rules
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
+from play.adapters.split_uno_dealt import BOTS_COMMAND
 from play.effect_words import refusal
+from play.errors import Refused as NotAsked
+from play.errors import Stale
 from play.models import GameStatus
 from play.selectors import view_of
 
 from .game import Refused, Unreplayable, bot_name
 from .models import Outcome, PracticeDuel, PracticeRecord
+from .seat import (
+    BOTS as BOTS_ACTOR,
+)
 from .seat import (
     ME,
     PERSON,
@@ -43,6 +50,11 @@ from .words import NO_REVISION, bot_level_label
 KIND = "split_uno_dealt"
 BOT = "heuristic"
 BOT_LEVELS = ("random", "heuristic")
+#: The levels whose bots think in the worker, never inside a web request (a searching bot
+#: takes up to a second a move): the page learns of their moves by its poll.
+WORKER_LEVELS: frozenset[str] = frozenset()
+#: How many unfinished duels against bots thinking in the worker a person may have at once.
+MAX_WORKER_DUELS = 3
 #: How many practice duels a person keeps: starting one more forgets the oldest beyond this.
 KEPT_PER_PERSON = 50
 
@@ -58,6 +70,7 @@ def config_of(ruleset: str, name: str, seating: Seating, bot: str = BOT) -> dict
         "teams": [list(team) for team in seating.teams],
         "bots": list(letters[1:]),
         "bot": bot,
+        "bots_in_worker": bot in WORKER_LEVELS,
         "names": {PERSON: name} | {s: bot_name(s, seating.seats) for s in letters[1:]},
     }
 
@@ -78,6 +91,16 @@ def start_practice(
             gettext("Choose the bots' level from: %(levels)s.")
             % {"levels": ", ".join(bot_level_label(b) for b in BOT_LEVELS)}
         )
+    if bot in WORKER_LEVELS:
+        busy = PracticeDuel.objects.filter(user=user, bot__in=WORKER_LEVELS, finished=False)
+        if busy.filter(game__isnull=False).count() >= MAX_WORKER_DUELS:
+            raise Refused(
+                gettext(
+                    "You have %(n)s unfinished duels against %(level)s bots: finish or resign "
+                    "one first."
+                )
+                % {"n": MAX_WORKER_DUELS, "level": bot_level_label(bot)}
+            )
     name = user.get_username()
     try:
         seating = choose(ruleset, seats, variants, layout)
@@ -107,7 +130,53 @@ def start_practice(
         )
         _settle_from(practice, game.status, None)
         forget_beyond_kept(PracticeDuel, user, KEPT_PER_PERSON)
+        if bot in WORKER_LEVELS:
+            wake_the_bots(practice)
     return practice
+
+
+def wake_the_bots(practice: PracticeDuel) -> None:
+    """At commit, the worker moves the bots of a table whose bots think there (a repeated or
+    needless wake changes nothing: the worker's command is refused when no bot is asked)."""
+    from . import tasks
+
+    redis_guard.send_on_commit(tasks.bots_turn, practice.pk)
+
+
+def bots_awaited(view: dict[str, Any]) -> bool:
+    """Whether the game waits for a bot (at a table whose bots think in the worker)."""
+    bots = set(view.get("bots", ()))
+    return any(a["seat"] in bots for a in view.get("awaiting", ()))
+
+
+def play_bots(practice_id: int) -> bool:
+    """The worker's move: one bot decision at the practice duel, through the write path, the
+    binding settled as after a person's move. Whether the bots have more to do."""
+    with transaction.atomic():
+        practice = (
+            PracticeDuel.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .get(pk=practice_id)
+        )
+        if practice.game_id is None or practice.finished:
+            return False
+        revision = practice.game.revision
+        try:
+            outcome = play.apply_command(
+                game_id=practice.game_id,
+                actor=play.Actor(BOTS_ACTOR, None),
+                command=Command(BOTS_COMMAND, None, {}),
+                key=f"bots:{revision}",
+                seen_revision=revision,
+                policy=owner_policy(practice, bots_command=BOTS_COMMAND),
+                viewer=ME,
+            )
+        except (Stale, NotAsked):
+            return False  # another wake moved them first, or nothing is asked of them
+        if outcome.repeat:
+            return False
+        _settle_from(practice, outcome.status, outcome.view)
+        return outcome.view is not None and bots_awaited(outcome.view)
 
 
 def open_duel(practice_id: int, user) -> tuple[PracticeDuel, dict[str, Any] | None]:
@@ -196,7 +265,7 @@ def play_move(
             if practice.archive:
                 raise Refused(gettext("This duel is over: start a new one."))
             raise Unreplayable(practice.pk)
-        return play_as_person(
+        played = play_as_person(
             practice,
             user,
             command,
@@ -205,6 +274,9 @@ def play_move(
             policy=owner_policy(practice),
             settle=lambda outcome: _settle_from(practice, outcome.status, outcome.view),
         )
+        if practice.bot in WORKER_LEVELS and not played.repeat:
+            wake_the_bots(practice)
+        return played
 
 
 def _settle_from(practice: PracticeDuel, status: str, view: dict[str, Any] | None) -> None:

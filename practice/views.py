@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -37,6 +39,7 @@ from .words import (
     color_label,
     consequence,
     decision_label,
+    listing,
     question,
     result_line,
     ruleset_label,
@@ -97,6 +100,24 @@ def index(request: HttpRequest) -> HttpResponse:
 @require_safe
 def table(request: HttpRequest, practice_id: int) -> HttpResponse:
     return show(request, PAGES, practice_id)
+
+
+#: A game waiting this long for bots that think in the worker has its bots woken again (a task
+#: lost with a broker down, or one that stopped on a racing move).
+WAKE_AFTER = timedelta(seconds=3)
+
+
+def _open(practice_id: int, user: Any) -> tuple[PracticeDuel, dict[str, Any] | None]:
+    """``services.open_duel``, waking the bots of a game that has waited for them too long."""
+    practice, view = services.open_duel(practice_id, user)
+    if (
+        view is not None
+        and practice.bot in services.WORKER_LEVELS
+        and services.bots_awaited(view)
+        and timezone.now() - practice.game.updated_at > WAKE_AFTER
+    ):
+        services.wake_the_bots(practice)
+    return practice, view
 
 
 @login_required
@@ -224,6 +245,15 @@ def _table(
         if finished
         else None
     )
+    # Bots that think in the worker: while one is asked, the person waits (the page polls),
+    # so that their move and the bot's never race.
+    thinking = (
+        [names[a["seat"]] for a in view["awaiting"] if a["seat"] in view["bots"]]
+        if practice.bot in services.WORKER_LEVELS and not finished
+        else []
+    )
+    if thinking:
+        commands = {}
     asked = commands.get("answer")
     choose = commands.get("choose")
     asked_words = None if asked is None else _asked(practice, asked, names, many, table)
@@ -236,6 +266,7 @@ def _table(
         "seals": seals,
         "free": free,
         "your_turn": bool(free or asked or choose),
+        "thinking": listing(thinking),
         "blocked": state["seats"][PERSON]["blocked"],
         "out": state["seats"][PERSON].get("out", False),
         "colors": [(c, color_label(c)) for c in COLORS],
@@ -380,6 +411,6 @@ PAGES = Pages(
     listing="practice:index",
     table="practice:table",
     moved_on=DUEL_MOVED_ON,
-    open=services.open_duel,
+    open=_open,
     draw=_table,
 )
