@@ -3,7 +3,20 @@ seat's last play, the card on top, the steps since the person's move."""
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from play.adapters.base import Command, Viewer
+from play.adapters.cpt113 import ADAPTER as CPT113
+from play.adapters.trois import ADAPTER as TROIS
+from play.effect_words import localised_view
+from practice.game_services import SEAT_LETTERS, table_of
 from practice.game_table import LastPlay, last_plays, news, since_my_move, top_player
+
+TROIS_PRACTICE = {
+    "names": ["ann", "Bot 1", "Bot 2", "Bot 3"],
+    "bots": dict.fromkeys("BCD", "heuristic"),
+}
 
 
 def entry(event: int, by: str, *lines: dict) -> dict:
@@ -65,3 +78,53 @@ def test_steps_start_at_the_person_s_last_move_and_news_says_the_result_first():
     assert since_my_move(said[1:2]) == ["Bot 1 plays green 3 and green 9."]
     assert news(None, since_my_move(said)) == "You take a card. Bot 1 plays green 1. Bot 1 wins."
     assert news("Bot 1 wins.", ["anything"]) == "Bot 1 wins."
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.binary(min_size=16, max_size=16),
+    kind=st.sampled_from(["trois", "cpt113-2", "cpt113-4"]),
+    steps=st.integers(1, 30),
+    rng=st.randoms(use_true_random=False),
+)
+def test_the_card_marked_on_top_is_the_pile_s_top_at_every_point_of_a_game(seed, kind, steps, rng):
+    """Played through the adapters as practice seats them, the person's moves chosen from
+    their view: after each, the last play the table marks on top ends with the pile's top card
+    (while no seat has laid one, the card turned up at the deal is), and the steps since the
+    person's move begin with it."""
+    if kind == "trois":
+        adapter, config, seats = TROIS, TROIS_PRACTICE, "ABCD"
+        choose = trois_choose
+    else:
+        groups = int(kind[-1])
+        config, _ = table_of("cpt113", groups, "ann")
+        adapter, seats = CPT113, list(SEAT_LETTERS[: 2 * groups])
+        choose = cpt113_choose
+    table, _ = adapter.start(config, seats, seed)
+    for _ in range(steps):
+        view = adapter.view(table, Viewer("seat", "A"))
+        plays = last_plays(view["log"], len(view["seats"]))
+        on_top = top_player(plays)
+        if on_top is not None:
+            assert plays[on_top].cards[-1] == view["top"]
+        if view["legal"] is None:
+            break  # over, or the person's group is out
+        adapter.apply(table, choose(view, rng))
+        said = localised_view(adapter.view(table, Viewer("seat", "A")), "A")
+        assert since_my_move(said["log"])[0].startswith("You ")
+
+
+def trois_choose(view: dict, rng) -> Command:
+    legal = view["legal"]
+    if legal["can_take"]:
+        return Command("take", "A")
+    group = rng.choice([g for g in (legal["by_colour"], legal["by_number"]) if g])
+    return Command("play", "A", {"cards": rng.sample(group, rng.randint(1, len(group)))})
+
+
+def cpt113_choose(view: dict, rng) -> Command:
+    legal = view["legal"]
+    if legal["can_draw"]:
+        return Command("draw", "A")
+    card = rng.choice(legal["playable"])
+    return Command("play", "A", {"card": card} | ({"colour": "G"} if card[0] == "W" else {}))
