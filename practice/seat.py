@@ -15,10 +15,10 @@ from play import clock
 from play import services as play
 from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
-from play.effect_words import refusal
+from play.effect_words import localised_view, refusal
 from play.errors import Forbidden, Hidden
 from play.models import Game, HolderKind
-from play.selectors import view_of
+from play.selectors import game_or_hidden, restore, view_of
 
 from .game import Unreplayable
 
@@ -35,6 +35,9 @@ class Played[P: models.Model]:
 
     practice: P
     repeat: bool = False
+    #: The game's time ran out before the move: the clock ended it and the move was not made
+    #: (Trois's 25 minutes); the page says so.
+    late: bool = False
 
 
 def holders(seats: list[str], user: Any, bot_level: str) -> dict[str, play.Holder]:
@@ -130,3 +133,17 @@ def person_view(game_id: int) -> dict[str, Any]:
         return view_of(game_id, ME, person=PERSON)
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err
+
+
+def person_view_with_facts(game_id: int) -> dict[str, Any]:
+    """``person_view``, and under ``facts`` the same log as stored (each line the data its
+    words are said from: the kind, the seat by index, the cards), from which a card table
+    reads each seat's last play (practice/game_table.py). Both are the person's seat's."""
+    try:
+        restored = restore(game_or_hidden(game_id))
+        facts = restored.adapter.view(restored.table, ME)
+    except Unrestorable as err:
+        raise Unreplayable(refusal(err)) from err
+    view = localised_view(facts, PERSON)
+    assert view is not None
+    return {**view, "facts": facts["log"]}

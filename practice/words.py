@@ -33,6 +33,8 @@ ALREADY_RECORDED = gettext_noop(
 )
 #: A stored game the code of today cannot play again (a bot's or a rule's code changed since its
 #: moves were accepted: only the person's moves are stored; issue 27). It is kept, never a 500.
+#: A move sent after a game's deadline (Trois's 25 minutes): the clock ended the game first.
+TOO_LATE = gettext_noop("Time was up: the game ended before your move, which was not played.")
 UNREPLAYABLE_TITLE = gettext_noop("This game cannot be replayed")
 UNREPLAYABLE = gettext_noop(
     "This game was stored with only your moves, and the bots now play differently, so it can "
