@@ -115,7 +115,15 @@ def tap(page, turn: int) -> None:
         card = numbers.nth(turn % numbers.count())
     assert not outside_viewport(page, "#hand .card-pick, .play-button")
     card.click()
-    page.locator(".play-button").click()
+    play_selected(page)
+
+
+def play_selected(page) -> None:
+    """Play: the button, or for COLOR CHANGE the colour's button in its place."""
+    colours = page.locator(".colour-play button")
+    button = colours.first if colours.first.is_visible() else page.locator(".play-button")
+    assert not outside_viewport(page, ".colour-play button, .play-button")
+    button.click()
 
 
 def play(page, taps: int, checked: Checked, *, to_the_end: bool = False) -> str:
@@ -220,7 +228,7 @@ def test_a_whole_duel_with_the_keyboard_only(browser, live_server, artifacts_dir
                 page.keyboard.press("Space")  # the card in focus, selected
                 for _ in range(turn % 5):
                     page.keyboard.press("ArrowRight")
-                tab_to(page, ".play-button")
+                tab_to(page, ".play-button, .colour-play button")
             else:
                 tab_to(page, ".decision-form button, .choose-form button")
             page.keyboard.press("Enter")
