@@ -38,6 +38,7 @@ from .hands import (
     number_composition,
     spread_weights,
 )
+from .state import Setup
 
 #: A duel that lasts this many events is ended by a referee ``time_limit`` (the last event).
 DEFAULT_MAX_EVENTS = 1000
@@ -414,18 +415,20 @@ class Simulator:
         duel = self.duel
         capped = False
         last = max_events - 1
-        next_event, advance, check = self.next_event, self._advance, self.check
+        check = self.check
+        # Methods called as methods: compiled, that is a direct call, where a bound method
+        # kept in a local would go through Python's generic call.
         while self.table.finish is None:
             if self.table.events >= last:
-                advance({"type": "time_limit", "reason": CAP_REASON})
+                self._advance({"type": "time_limit", "reason": CAP_REASON})
                 capped = True
                 break
-            event = next_event()
+            event = self.next_event()
             if event is None:
                 raise ValueError("a seat without a bot must act: run needs a bot in every seat")
             if check:
                 self._check_legal(event)
-            advance(event, owned=True)
+            self._advance(event, True)
         names = {s: (b.name if b else "") for s, b in zip(self.seats, self.bots, strict=True)}
         return SimulatedDuel(duel, capped, names)
 
@@ -606,19 +609,17 @@ def simulate(
     """
     letters = "ABCDEF"[: len(bots)]
     summary = Summary(ruleset=ruleset, seed=seed)
+    # The set-up of each seating, read once (it is immutable, and a duel shares it): reading
+    # a header costs about as much as a tenth of a random-bot duel.
+    setups: dict[tuple[str, ...], Setup] = {}
     for k, seated in enumerate(seatings(bots, count, swap)):
-        names = dict(zip(letters, seated, strict=True))
-        played = play_duel(
-            ruleset,
-            names,
-            seated,
-            duel_rng(seed, k),
-            variants,
-            options,
-            max_events,
-            spread,
-            check,
-            teams,
+        key = tuple(seated)
+        setup = setups.get(key)
+        if setup is None:
+            names = dict(zip(letters, seated, strict=True))
+            setup = setups[key] = Duel.new(ruleset, names, variants, options, teams)._setup
+        played = Simulator(Duel(setup), seated, duel_rng(seed, k), spread, check=check).run(
+            max_events
         )
         summary.add(played)
         if records is not None:
