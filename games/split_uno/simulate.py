@@ -17,10 +17,13 @@ are asked again afterwards; otherwise the round is played with every revealed va
 from __future__ import annotations
 
 import functools
+import io
 import json
+import multiprocessing
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from math import floor
 from typing import IO, Any
@@ -507,6 +510,19 @@ class Summary:
         if played.duel._setup.teams:
             self.team_wins["".join(winners) if winners else None] += 1
 
+    def merge(self, other: Summary) -> None:
+        """Add the duels of ``other`` (another part of the same run) to this summary."""
+        self.duels += other.duels
+        self.events += other.events
+        self.rounds += other.rounds
+        self.seat_wins.update(other.seat_wins)
+        self.bot_duels.update(other.bot_duels)
+        self.bot_wins.update(other.bot_wins)
+        self.bot_seat_duels.update(other.bot_seat_duels)
+        self.bot_seat_wins.update(other.bot_seat_wins)
+        self.endings.update(other.endings)
+        self.team_wins.update(other.team_wins)
+
     def as_dict(self) -> dict[str, Any]:
         """The summary as plain JSON."""
         n = max(self.duels, 1)
@@ -577,13 +593,17 @@ def seatings(bots: Sequence[str], count: int, swap: bool) -> Iterator[list[str]]
     """The bots in seat order for each duel: as given, or with ``swap`` moved round one seat
     per duel (two seats: reversed every odd-numbered duel), so that each bot sits in each seat
     equally often."""
-    n = len(bots)
     for k in range(count):
-        if n == 2:
-            yield list(reversed(bots)) if swap and k % 2 else list(bots)
-        else:
-            r = k % n if swap else 0
-            yield list(bots[n - r :]) + list(bots[: n - r])
+        yield seating(bots, k, swap)
+
+
+def seating(bots: Sequence[str], k: int, swap: bool) -> list[str]:
+    """The bots in seat order for duel ``k`` of a run (``seatings``)."""
+    n = len(bots)
+    if n == 2:
+        return list(reversed(bots)) if swap and k % 2 else list(bots)
+    r = k % n if swap else 0
+    return list(bots[n - r :]) + list(bots[: n - r])
 
 
 def simulate(
@@ -600,32 +620,149 @@ def simulate(
     check: bool = False,
     progress: Callable[[int, int], None] | None = None,
     teams: Sequence[Sequence[str]] | None = None,
+    jobs: int = 1,
 ) -> Summary:
     """Play ``count`` duels between ``bots`` (names, in seat order) and sum them up.
 
     Duel ``k`` uses ``duel_rng(seed, k)``, so a run is the same for the same arguments. Each
     seat is named after its bot. ``records`` receives one record per line (JSON Lines);
     ``progress(done, count)`` is called after each duel.
+
+    ``jobs`` above 1 plays the duels in that many processes, each a run of consecutive ``k``;
+    since duel ``k`` depends on ``seed`` and ``k`` alone, the summary and the records are
+    exactly those of one process (the records in the same order). ``progress`` is then called
+    as each run of duels comes back.
     """
-    letters = "ABCDEF"[: len(bots)]
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, not {jobs}")
+    plan = _Plan(
+        ruleset, seed, tuple(bots), swap, tuple(variants),
+        None if options is None else dict(options), max_events, spread, check,
+        None if teams is None else tuple(tuple(team) for team in teams),
+    )  # fmt: skip
+    if jobs > 1 and count > 1:
+        return _simulate_in_processes(plan, count, jobs, records, progress)
     summary = Summary(ruleset=ruleset, seed=seed)
-    # The set-up of each seating, read once (it is immutable, and a duel shares it): reading
-    # a header costs about as much as a tenth of a random-bot duel.
-    setups: dict[tuple[str, ...], Setup] = {}
-    for k, seated in enumerate(seatings(bots, count, swap)):
+    plan.play(summary, 0, count, records, progress, count)
+    return summary
+
+
+class _Plan:
+    """The arguments of a run of ``simulate``, and duels ``start`` to ``stop`` of it played."""
+
+    def __init__(
+        self,
+        ruleset: str,
+        seed: int | str,
+        bots: tuple[str, ...],
+        swap: bool,
+        variants: tuple[str, ...],
+        options: dict[str, Any] | None,
+        max_events: int,
+        spread: Spread,
+        check: bool,
+        teams: tuple[tuple[str, ...], ...] | None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.seed = seed
+        self.bots = bots
+        self.swap = swap
+        self.variants = variants
+        self.options = options
+        self.max_events = max_events
+        self.spread = spread
+        self.check = check
+        self.teams = teams
+        self.setups: dict[tuple[str, ...], Setup] = {}
+
+    def setup(self, seated: list[str]) -> Setup:
+        """The set-up of a duel with these bots in seat order (each seat named after its bot).
+
+        Read once per seating: it is immutable and a duel shares it, and reading a header
+        costs about as much as a tenth of a random-bot duel. Raises MalformedRecord as
+        ``Duel.new`` does."""
         key = tuple(seated)
-        setup = setups.get(key)
+        setup = self.setups.get(key)
         if setup is None:
-            names = dict(zip(letters, seated, strict=True))
-            setup = setups[key] = Duel.new(ruleset, names, variants, options, teams)._setup
-        played = Simulator(Duel(setup), seated, duel_rng(seed, k), spread, check=check).run(
-            max_events
-        )
-        summary.add(played)
-        if records is not None:
-            records.write(json.dumps(played.record, separators=(",", ":")) + "\n")
-        if progress is not None:
-            progress(k + 1, count)
+            names = dict(zip("ABCDEF"[: len(seated)], seated, strict=True))
+            duel = Duel.new(self.ruleset, names, self.variants, self.options, self.teams)
+            setup = self.setups[key] = duel._setup
+        return setup
+
+    def args(self) -> tuple[Any, ...]:
+        """The arguments again, plain data that another process receives."""
+        return (
+            self.ruleset, self.seed, self.bots, self.swap, self.variants, self.options,
+            self.max_events, self.spread, self.check, self.teams,
+        )  # fmt: skip
+
+    def play(
+        self,
+        summary: Summary,
+        start: int,
+        stop: int,
+        records: IO[str] | None,
+        progress: Callable[[int, int], None] | None,
+        count: int,
+    ) -> None:
+        """Play duels ``start`` to ``stop - 1`` into ``summary`` (``records``, ``progress``
+        as ``simulate`` says; ``count`` is the run's whole number of duels)."""
+        for k in range(start, stop):
+            seated = seating(self.bots, k, self.swap)
+            simulator = Simulator(Duel(self.setup(seated)), seated, duel_rng(self.seed, k),
+                                  self.spread, check=self.check)  # fmt: skip
+            played = simulator.run(self.max_events)
+            summary.add(played)
+            if records is not None:
+                records.write(json.dumps(played.record, separators=(",", ":")) + "\n")
+            if progress is not None:
+                progress(k + 1, count)
+
+
+def _play_part(task: tuple[tuple[Any, ...], int, int, bool]) -> tuple[Summary, str | None]:
+    """In a worker process: duels ``start`` to ``stop - 1`` of a run, summed up, and their
+    records as JSON Lines when asked."""
+    args, start, stop, want_records = task
+    plan = _Plan(*args)
+    summary = Summary(ruleset=plan.ruleset, seed=plan.seed)
+    out = io.StringIO() if want_records else None
+    plan.play(summary, start, stop, out, None, stop)
+    return summary, None if out is None else out.getvalue()
+
+
+def _simulate_in_processes(
+    plan: _Plan,
+    count: int,
+    jobs: int,
+    records: IO[str] | None,
+    progress: Callable[[int, int], None] | None,
+) -> Summary:
+    """``simulate`` in ``jobs`` processes (see there)."""
+    # Whatever the arguments get wrong is said here, as one process would say it, before any
+    # worker starts: the set-up, the spread, the event cap.
+    plan.setup(seating(plan.bots, 0, plan.swap))
+    spread_weights(plan.spread)
+    for name in plan.bots:
+        make_bot(name)
+    if plan.max_events < 1:
+        raise ValueError("max_events must be at least 1")
+    # Eight parts per process: the processes stay busy to the end however long each duel
+    # is, and the progress bar moves; parts are consecutive, so results come back in order.
+    parts = min(count, jobs * 8)
+    bounds = [count * p // parts for p in range(parts + 1)]
+    tasks = [(plan.args(), bounds[p], bounds[p + 1], records is not None) for p in range(parts)]
+    summary = Summary(ruleset=plan.ruleset, seed=plan.seed)
+    # "forkserver" where there is one: workers start from a clean process, so a caller with
+    # threads (a test runner, a server) is never forked mid-lock.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, parts), mp_context=context) as pool:
+        for p, (part, text) in enumerate(pool.map(_play_part, tasks)):
+            summary.merge(part)
+            if records is not None and text is not None:
+                records.write(text)
+            if progress is not None:
+                progress(bounds[p + 1], count)
     return summary
 
 
@@ -639,6 +776,7 @@ __all__ = [
     "Summary",
     "duel_rng",
     "play_duel",
+    "seating",
     "seatings",
     "simulate",
 ]
