@@ -277,7 +277,8 @@ class Hands:
             for _ in range(rules.starting_number_cards):
                 # _draw, inlined: a deal is forty draws or so, and duels start often.
                 j = floor(random() * len(numbers))
-                hand[numbers[j]] += 1
+                v = numbers[j]
+                hand[v] = hand[v] + 1  # compiled, ``+=`` on an item is a generic add
                 numbers[j] = numbers[-1]
                 numbers.pop()
         for seat, count in rules.starting_action_cards:
@@ -410,7 +411,9 @@ class Hands:
                     while n:
                         # _draw, inlined: most events draw a card or two.
                         j = floor(random() * len(deck))
-                        hand[deck[j]] += 1
+                        v = deck[j]
+                        # Compiled, ``+=`` on an item is a generic add; this adds whole numbers.
+                        hand[v] = hand[v] + 1
                         deck[j] = deck[-1]
                         deck.pop()
                         n -= 1
@@ -429,15 +432,17 @@ class Hands:
                     held = num[i]
                     if held[value] <= 0:
                         raise HandsOutOfStep(f"seat {seat} cannot shed a {value} it lacks")
-                    held[value] -= 1
-                    self.disc_num[value] += 1
+                    held[value] = held[value] - 1
+                    discards = self.disc_num
+                    discards[value] = discards[value] + 1
             elif kind == "steal":
                 if e[3]:
                     thief, victim = index[e[1]], index[e[2]]
                     shown = cards.get(e[2], -1) if cards is not None else -1
                     value = self.random_card(victim, shown)
-                    num[victim][value] -= 1
-                    num[thief][value] += 1
+                    lost, won = num[victim], num[thief]
+                    lost[value] = lost[value] - 1
+                    won[value] = won[value] + 1
             elif kind == "play":
                 if not (self.after and e[5] == "reverse"):
                     self._spend(index[e[1]], KIND[e[5]])
@@ -460,5 +465,6 @@ class Hands:
                 raise HandsOutOfStep(f"seat {self.seats[i]} plays {CARDS[k]} but holds none")
             # Not strict: the seat's real card was not the one modelled.
             k = _nth(held, floor(self.random() * sum(held)))
-        held[k] -= 1
-        self.disc_act[k] += 1
+        held[k] = held[k] - 1
+        discards = self.disc_act
+        discards[k] = discards[k] + 1

@@ -82,7 +82,7 @@ def _round_of_two(t: Table, cards: dict[str, int], fx: list[RawEffect]) -> None:
     if a != b:
         w, loser, high = (0, 1, a) if a > b else (1, 0, b)
         t.shed(w, fx, "round_won")
-        streak[w] += 1
+        streak[w] = streak[w] + 1  # compiled, ``+=`` on an item is a generic add
         fx.append(("win_round", t.seats[w], None, streak[w], 0, high))
         _lose(t, loser, fx)
     else:
@@ -100,8 +100,8 @@ def _steal_of_two(t: Table, i: int, j: int, fx: list[RawEffect]) -> None:
     """``_steal`` when both seats revealed: ``j``'s revealed card stays on the table."""
     num = t.num
     if num[j] > 1:
-        num[j] -= 1
-        num[i] += 1
+        num[j] = num[j] - 1
+        num[i] = num[i] + 1
         fx.append(("steal", t.seats[i], t.seats[j], 1))
     else:
         fx.append(("steal", t.seats[i], t.seats[j], 0, 0, None, "revealed"))
@@ -203,7 +203,8 @@ def _lose(t: Table, i: int, fx: list[RawEffect]) -> None:
     """Seat ``i`` lost the round: under ``loser_discards_revealed`` its card goes to the
     discard pile; it draws 1 and its streak goes back to 0."""
     if t.rules.loser_discards_revealed:
-        t.num[i] -= 1
+        num = t.num
+        num[i] = num[i] - 1
         t.disc_n += 1
         fx.append(("shed", t.seats[i], None, 1, 0, None, "revealed_discarded"))
     t.draw(i, 1, 0, fx, "round_lost")

@@ -224,9 +224,12 @@ class Table:
         means "draw 0"."""
         deck_n = self.deck_n
         n = number if number <= deck_n else deck_n
+        # ``x[i] = x[i] + n`` rather than ``x[i] += n`` here and below: compiled, the first
+        # adds two whole numbers, the second goes through Python's generic in-place add.
         if n:
             self.deck_n = deck_n - n
-            self.num[i] += n
+            num = self.num
+            num[i] = num[i] + n
         a = 0
         if action:
             # Most draws are number cards only: the action deck is not looked at for them.
@@ -234,7 +237,8 @@ class Table:
             a = action if action <= deck_a else deck_a
             if a:
                 self.deck_a = deck_a - a
-                self.act[i] += a
+                act = self.act
+                act[i] = act[i] + a
         seats = self.seats
         fx.append(
             (
@@ -252,8 +256,9 @@ class Table:
 
     def shed(self, i: int, fx: list[RawEffect], cause: str, source: int = -1) -> None:
         """Seat ``i`` sheds 1 number card to the discard pile; never below 0."""
-        n = 1 if self.num[i] > 0 else 0
-        self.num[i] -= n
+        num = self.num
+        n = 1 if num[i] > 0 else 0
+        num[i] = num[i] - n
         self.disc_n += n
         seats = self.seats
         fx.append(
@@ -262,7 +267,8 @@ class Table:
 
     def spend_action(self, i: int) -> None:
         """Seat ``i`` discards one action card (played, countered, or used to challenge)."""
-        self.act[i] -= 1
+        act = self.act
+        act[i] = act[i] - 1
         self.disc_a += 1
 
     def opponent(self, i: int) -> int:
