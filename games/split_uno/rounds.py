@@ -66,8 +66,10 @@ def _round_of_two(t: Table, cards: dict[str, int], fx: list[RawEffect]) -> None:
     if a < 0 or b < 0:
         raise IllegalEvent(_which_seats(t))
     t.rounds += 1
-    fx.append(("reveal", a_seat, None, 0, 0, a))
-    fx.append(("reveal", b_seat, None, 0, 0, b))
+    # The shared reveal effects (``Table.reveals``): the event was read, so 0 <= a, b <= 9.
+    reveals = t.reveals
+    fx.append(reveals[0][a])
+    fx.append(reveals[1][b])
     # Section 3.2: every 0, then every 7, in seat order. Both revealed, so a 0 never takes
     # the card on the table: it needs the opponent to hold two.
     if a == 0:
@@ -209,7 +211,7 @@ def _lose(t: Table, i: int, fx: list[RawEffect]) -> None:
         fx.append(("shed", t.seats[i], None, 1, 0, None, "revealed_discarded"))
     t.draw(i, 1, 0, fx, "round_lost")
     t.streak[i] = 0
-    fx.append(("lose_round", t.seats[i]))
+    fx.append(t.losses[i])
 
 
 # -- more than two seats (section 11.3) -------------------------------------------------------

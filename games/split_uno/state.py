@@ -60,6 +60,21 @@ class Pending:
 pending = functools.cache(Pending)
 
 
+def _common_effects(
+    seats: tuple[str, ...],
+) -> tuple[tuple[tuple[RawEffect, ...], ...], tuple[RawEffect, ...]]:
+    """The effects a round repeats most, built once per seating and shared: per seat, its
+    reveal of each value 0–9, and its lost round. Sharing is safe because a raw effect is an
+    immutable tuple; it saves a tuple built and freed for most of them (compiled, that is most
+    of their cost)."""
+    reveals = tuple(tuple(("reveal", seat, None, 0, 0, v) for v in range(10)) for seat in seats)
+    losses = tuple(("lose_round", seat) for seat in seats)
+    return reveals, losses
+
+
+common_effects = functools.cache(_common_effects)
+
+
 class Table:
     """Counts per seat, the two decks and discard piles, the pending decision, the outcome."""
 
@@ -84,6 +99,8 @@ class Table:
         "multi",
         "out",
         "team_of",
+        "reveals",
+        "losses",
     )
 
     def __init__(self, setup: Setup) -> None:
@@ -119,6 +136,9 @@ class Table:
         #: changed in place, so that a snapshot holds it as one value.
         self.out: tuple[bool, ...] = (False,) * n
         self.team_of = setup.team_of or tuple(range(n))
+        #: ``reveals[i][v]``: seat ``i`` reveals ``v``; ``losses[i]``: seat ``i`` loses the
+        #: round (``common_effects``).
+        self.reveals, self.losses = common_effects(setup.seats)
 
     def copy(self) -> Table:
         """An independent table with the same values (its lists are fresh)."""
@@ -208,6 +228,7 @@ class Table:
         self.order = tuple(range(n))
         self.multi = n > 2
         self.team_of = self.setup.team_of or self.order
+        self.reveals, self.losses = common_effects(self.seats)
 
     # -- the primitives every rule is made of (section 3, "Draws never exceed ...") --------
 
