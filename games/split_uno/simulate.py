@@ -21,6 +21,7 @@ import io
 import json
 import multiprocessing
 import random
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -730,6 +731,17 @@ def _play_part(task: tuple[tuple[Any, ...], int, int, bool]) -> tuple[Summary, s
     return summary, None if out is None else out.getvalue()
 
 
+def _start_method() -> str:
+    """How worker processes start: forked, the quickest (about 10 ms, the engine already
+    loaded), when this process runs a single thread; otherwise from a clean server process
+    ("forkserver", about 0.1 s here; "spawn" where there is none), so that a caller with
+    threads (a test runner, a server) is never forked with another thread holding a lock."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
+
+
 def _simulate_in_processes(
     plan: _Plan,
     count: int,
@@ -752,10 +764,7 @@ def _simulate_in_processes(
     bounds = [count * p // parts for p in range(parts + 1)]
     tasks = [(plan.args(), bounds[p], bounds[p + 1], records is not None) for p in range(parts)]
     summary = Summary(ruleset=plan.ruleset, seed=plan.seed)
-    # "forkserver" where there is one: workers start from a clean process, so a caller with
-    # threads (a test runner, a server) is never forked mid-lock.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    context = multiprocessing.get_context(_start_method())
     with ProcessPoolExecutor(max_workers=min(jobs, parts), mp_context=context) as pool:
         for p, (part, text) in enumerate(pool.map(_play_part, tasks)):
             summary.merge(part)

@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -608,3 +609,19 @@ def test_30_cli_jobs_prints_the_same_summary_and_records(tmp_path) -> None:
                   "--option", "no_such_switch=1")  # fmt: skip
     assert refused.returncode == 2 and refused.stdout == b""
     assert refused.stderr.startswith(b"error: ") and refused.stderr.count(b"\n") == 1
+
+
+def test_30_a_caller_with_threads_gets_the_same_duels_from_clean_processes() -> None:
+    """With another thread running the workers do not start by forking this process (a lock
+    held by that thread would be copied held); they still play the same duels."""
+    from games.split_uno.simulate import _start_method
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert _start_method() != "fork"
+        assert simulate("paper", 6, seed=3, jobs=2) == simulate("paper", 6, seed=3)
+    finally:
+        stop.set()
+        other.join()
