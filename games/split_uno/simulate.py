@@ -20,6 +20,7 @@ import functools
 import io
 import json
 import multiprocessing
+import os
 import random
 import threading
 from collections import Counter
@@ -737,9 +738,19 @@ def _start_method() -> str:
     ("forkserver", about 0.1 s here; "spawn" where there is none), so that a caller with
     threads (a test runner, a server) is never forked with another thread holding a lock."""
     methods = multiprocessing.get_all_start_methods()
-    if "fork" in methods and threading.active_count() == 1:
+    if "fork" in methods and _threads() == 1:
         return "fork"
     return "forkserver" if "forkserver" in methods else "spawn"
+
+
+def _threads() -> int:
+    """This process's threads, those started outside ``threading`` too (a test runner's, a
+    library's), as the operating system counts them where it says (Linux), else as
+    ``threading`` knows them."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
 
 
 def _simulate_in_processes(
