@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "duels",
     "practice",
     "tables",
+    "rulebook",
 ]
 
 MIDDLEWARE = [

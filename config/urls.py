@@ -23,6 +23,7 @@ urlpatterns = [
     path("t/<slug:slug>/manage/", include("tournaments.urls_organiser")),
     path("practice/", include("practice.urls")),
     path("tables/", include("tables.urls")),
+    path("rules/", include("rulebook.urls")),
     path("push/token", stream_token, name="stream_token"),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),

@@ -10,7 +10,7 @@ from typing import Any
 
 from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
-from play.effect_words import language_key, localised_event, localised_view
+from play.effect_words import Person, language_key, localised_event, localised_view
 from play.errors import Hidden
 from play.models import Game, GameEvent
 from play.registry import adapter_for
@@ -63,17 +63,19 @@ def game_or_hidden(game_id: int) -> Game:
         raise Hidden() from None
 
 
-def view_of(game_id: int, viewer: Viewer) -> dict[str, Any]:
+def view_of(game_id: int, viewer: Viewer, person: Person = None) -> dict[str, Any]:
     """What ``viewer`` may see of the game (``Hidden`` if there is no such game). The product
-    has already decided that this person is this viewer."""
-    return seen(restore(game_or_hidden(game_id)), viewer)
+    has already decided that this person is this viewer. ``person``: as ``seen``."""
+    return seen(restore(game_or_hidden(game_id)), viewer, person)
 
 
-def seen(restored: Restored, viewer: Viewer) -> dict[str, Any]:
+def seen(restored: Restored, viewer: Viewer, person: Person = None) -> dict[str, Any]:
     """The adapter's view of a restored table for ``viewer``, its log in words in the
     reader's language (``play.effect_words``): what a page reads of a game. A product that
-    calls ``adapter.view`` itself puts it through ``play.effect_words.localised_view``."""
-    view = localised_view(restored.adapter.view(restored.table, viewer))
+    calls ``adapter.view`` itself puts it through ``play.effect_words.localised_view``.
+    ``person``: the reader's own seat letter, whose log lines say "you" ("You reveal 7");
+    None (the default): every seat by its name."""
+    view = localised_view(restored.adapter.view(restored.table, viewer), person)
     assert view is not None
     return view
 

@@ -30,7 +30,7 @@ from .seat import (
     forget_beyond_kept,
     holders,
     owner_policy,
-    person_view,
+    person_view_with_facts,
     play_as_person,
 )
 from .words import NO_REVISION
@@ -101,7 +101,7 @@ def open_game(practice_id: int, user) -> tuple[PracticeGame, dict[str, Any]]:
         raise Unreplayable(practice.pk)
     if _past_deadline(practice.game) and clock.check_on_request(practice.game_id):
         practice = PracticeGame.objects.select_related("game").get(pk=practice.pk)
-    return practice, person_view(practice.game_id)
+    return practice, person_view_with_facts(practice.game_id)
 
 
 def _policy(practice: PracticeGame) -> play.Policy:
@@ -148,7 +148,8 @@ def play_move(
     """Apply the person's ``move`` through the write path. ``revision`` is the game's revision
     the page was drawn at (a move without it is refused: it would skip the stale-page check);
     ``intent`` the form's idempotency key (the same form sent again is answered as a repeat).
-    Past Trois's deadline the dealer's time is called instead and the move is not made.
+    Past Trois's deadline the dealer's time is called instead and the move is not made
+    (``Played.late``: the page says so).
     Raises PracticeGame.DoesNotExist (or Hidden) for someone else's game, Unreplayable,
     Refused / play.errors.Refused for a refused move and play.errors.Stale for a page another
     tab overtook (nothing stored)."""
@@ -160,7 +161,7 @@ def play_move(
             raise Unreplayable(practice.pk)
         if clock.act_if_due(practice.game_id):
             practice.refresh_from_db()
-            return Played(practice)
+            return Played(practice, late=True)
         return play_as_person(
             practice,
             user,

@@ -3,9 +3,12 @@ their own games only; every input bounded and checked before anything is stored.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -16,6 +19,7 @@ from games.cpt113.cards import COLOURS as CPT_COLOURS
 from games.cpt113.cards import is_wild
 from games.cpt113.state import LETTERS
 from games.trois.cards import COLOURS as TROIS_COLOURS
+from games.trois.cards import sort_key as trois_sort_key
 from play import clock
 from play.models import GameStatus
 
@@ -23,6 +27,8 @@ from . import game_services, words
 from .game import Refused
 from .game_forms import parse_cpt113, parse_trois
 from .game_services import BOT_NAMES, PARTNER, PERSON
+from .game_table import last_plays, since_my_move, top_player
+from .game_table import news as table_news
 from .models import PracticeGame
 from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
 from .seat import Played
@@ -37,6 +43,7 @@ from .words import (
     numbered_bot,
     trois_colour,
     trois_label,
+    you,
 )
 
 
@@ -85,9 +92,11 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         if game.kind == PracticeGame.Kind.TROIS:
             chosen = parse_trois(kind, post.getlist("cards"), post.get("top", "")[:MAX_FIELD])
         else:
-            chosen = parse_cpt113(
-                kind, post.get("card", "")[:MAX_FIELD], post.get("colour", "")[:MAX_FIELD]
-            )
+            # A wild's colour button says both in one field ("W4:G": one tap plays it).
+            card, _, colour = post.get("play", "")[:MAX_FIELD].partition(":")
+            if not card:
+                card, colour = post.get("card", ""), post.get("colour", "")
+            chosen = parse_cpt113(kind, card[:MAX_FIELD], colour[:MAX_FIELD])
         return game_services.play_move(
             game_id, request.user, chosen, revision=revision, intent=intent
         )
@@ -103,7 +112,9 @@ def _table(
     status: int = 200,
     notice: str | None = None,
 ) -> HttpResponse:
-    """The page, drawn from the person's seat's view of the game (``adapter.view``) only."""
+    """The card table (issue 30), drawn from the person's seat's view of the game
+    (``adapter.view``, its log as stored and in words) only. htmx gets the table and, out of
+    band, the log and the line a screen reader announces; a plain request the whole page."""
     context = {
         "game": game,
         "error": error,
@@ -116,6 +127,7 @@ def _table(
             {"number": e["event"], "by_bot": e["by"].startswith("bot:"), "lines": e["lines"]}
             for e in reversed(view["log"])
         ],
+        "steps": since_my_move(view["log"]),
     }
     if game.kind == PracticeGame.Kind.TROIS:
         context.update(_trois(game, view))
@@ -128,7 +140,14 @@ def _table(
     else:
         context.update(_cpt113(view))
         template = "practice/cpt113.html"
-    return render(request, template, context, status=status)
+    context["news"] = " ".join(
+        w for w in (notice or error, table_news(context["result"], context["steps"])) if w
+    )
+    if request.htmx:
+        template += "#answer"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
 
 
 #: Trois's bots as the page names them (translated), by their stored names.
@@ -136,18 +155,56 @@ def _bot_names() -> list[str]:
     return [numbered_bot(i) for i in range(1, len(BOT_NAMES) + 1)]
 
 
+def trois_card(card: str, on_top: bool = False) -> dict[str, Any]:
+    """A Trois card as the table shows it: its colour letter and number on its face (the
+    colour's edge round it; the key says which letter is which), its name for a reader."""
+    return {
+        "card": card,
+        "face": card,
+        "colour": card[0],
+        "label": trois_label(card),
+        "top": on_top,
+    }
+
+
+def cpt_card(card: str, named: str = "", on_top: bool = False) -> dict[str, Any]:
+    """A CPT-113 card as the table shows it: its name on its face (a wild's named colour
+    beside it), its colour's edge round it."""
+    return {
+        "card": card,
+        "face": cpt_label(card),
+        "colour": "W" if is_wild(card) else card[0],
+        "label": cpt_label(card),
+        "named": cpt_colour(named) if named else "",
+        "top": on_top,
+    }
+
+
+def _clock(game: PracticeGame, finished: bool) -> dict[str, Any] | None:
+    """Trois's time left, by the server's clock: the page shows it and a small script
+    (static/js/countdown.js) counts it down from the deadline and the server's now, both
+    sent; at zero it asks the server, which calls time."""
+    deadline = game.game.deadline
+    if finished or deadline is None:
+        return None
+    now = clock.now()
+    seconds = max(0, int((deadline - now).total_seconds()))
+    return {
+        "left": f"{seconds // 60}:{seconds % 60:02d}",
+        "deadline": int(deadline.timestamp() * 1000),
+        "now": int(now.timestamp() * 1000),
+    }
+
+
 def _trois(game: PracticeGame, view: dict) -> dict:
     letters = [seat["seat"] for seat in view["seats"]]
     legal = view["legal"]
     playable = set(legal["by_colour"]) | set(legal["by_number"]) if legal else set()
     finished = view["finished"]
-    left = None
-    # The game's own deadline (Trois's 25 minutes), kept by the table core's clock.
-    deadline = game.game.deadline
-    if not finished and deadline is not None:
-        seconds = max(0, int((deadline - clock.now()).total_seconds()))
-        left = f"{seconds // 60}:{seconds % 60:02d}"
     shown = view.get("hands", {}) if finished else {}
+    plays = last_plays(view["facts"], len(letters))
+    on_top = top_player(plays)
+    names = [you(), *_bot_names()]
     return {
         "result": game_result([letters.index(w) for w in view["winners"]], ["", *_bot_names()])
         if finished
@@ -155,8 +212,8 @@ def _trois(game: PracticeGame, view: dict) -> dict:
         "ending": view["ending"],
         "my_turn": legal is not None,
         "hand": [
-            {"card": c, "label": trois_label(c), "colour": c[0], "playable": c in playable}
-            for c in view["hand"]
+            {**trois_card(c), "playable": c in playable}
+            for c in sorted(view["hand"], key=trois_sort_key)
         ],
         # The cards show their colour's letter (seven colours, purple and magenta alike to
         # many eyes): the key says which is which.
@@ -164,50 +221,83 @@ def _trois(game: PracticeGame, view: dict) -> dict:
         "can_take": bool(legal and legal["can_take"]),
         # The combinations on offer: the matching colour and number groups of two or more.
         "groups": [
-            [{"card": c, "label": trois_label(c)} for c in group]
+            [trois_card(c) for c in group]
             for group in ((legal["by_colour"], legal["by_number"]) if legal else ())
             if len(group) > 1
         ],
-        "top": {"card": view["top"], "label": trois_label(view["top"])},
-        # Hands are shown only once the game is over (the view has them only then).
-        "others": [
+        "top": trois_card(view["top"]),
+        "top_by": names[on_top] if on_top is not None else "",
+        # Every seat round the table, the person's first; hands are shown only once the game
+        # is over (the view has them only then).
+        "tiles": [
             {
-                "name": numbered_bot(i),
+                "letter": seat["seat"],
+                "label": names[i],
+                "mine": seat["seat"] == PERSON,
                 "cards": seat["cards"],
                 "winner": seat["winner"],
-                "shown": [trois_label(c) for c in shown.get(seat["seat"], [])],
+                "on_turn": view["turn"] == seat["seat"],
+                "took": plays[i].took,
+                "played": [
+                    trois_card(c, on_top=i == on_top and n == len(plays[i].cards) - 1)
+                    for n, c in enumerate(plays[i].cards)
+                ],
+                "shown": [trois_label(c) for c in shown.get(seat["seat"], [])]
+                if seat["seat"] != PERSON
+                else [],
             }
             for i, seat in enumerate(view["seats"])
-            if seat["seat"] != PERSON
         ],
         "deck": view["deck"],
         "pile": view["pile"],
         "wild_pile": [trois_label(c) for c in view["wild_pile"]],
-        "time_left": left,
+        "clock": _clock(game, finished),
     }
 
 
 def _cpt113(view: dict) -> dict:
-    # The stored names are the log's; the page translates the bot partner's.
+    # The stored names are the log's; the page translates the bot partner's and calls the
+    # person "You".
     names = {
-        seat["seat"]: words.partner() if seat["name"] == PARTNER and i else seat["name"]
+        seat["seat"]: you()
+        if i == 0
+        else words.partner()
+        if seat["name"] == PARTNER
+        else seat["name"]
         for i, seat in enumerate(view["seats"])
     }
+    order = [seat["seat"] for seat in view["seats"]]
     legal = view["legal"]
     playable = set(legal["playable"]) if legal else set()
     finished = view["finished"]
     shown = view.get("hands", {}) if finished else {}
+    plays = last_plays(view["facts"], len(order))
+    on_top = top_player(plays)
     result_names = [group_name(g["group"]) for g in view["groups"]]
     result_names[0] = gettext("Your group")
-    groups = [
+    tiles = [
         {
-            "name": gettext("%(group)s (you and Partner)") % {"group": group_name(info["group"])}
-            if g == 0
-            else group_name(info["group"]),
+            "letter": info["group"],
+            "label": gettext("You and Partner") if g == 0 else group_name(info["group"]),
+            "mine": g == 0,
             "cards": info["cards"],
             "out": info["out"],
             "winner": info["winner"],
-            "players": words.listing([names[s] for s in info["seats"]]),
+            "on_turn": view["turn"] in info["seats"],
+            # Each of the group's two players with its last play face-up.
+            "players": [
+                {
+                    "name": names[s],
+                    "mine": s == PERSON,
+                    "on_turn": view["turn"] == s,
+                    "took": plays[order.index(s)].took,
+                    "played": [
+                        cpt_card(c, plays[order.index(s)].named, on_top=order.index(s) == on_top)
+                        for c in plays[order.index(s)].cards
+                    ],
+                }
+                for s in info["seats"]
+            ],
             # Hands are shown only once the game is over, a group that dropped out's not.
             "shown": [cpt_label(c) for c in shown.get(info["group"], [])]
             if g != 0 and not info["out"]
@@ -223,21 +313,15 @@ def _cpt113(view: dict) -> dict:
         "out": view["groups"][0]["out"],
         "my_turn": legal is not None,
         "hand": [
-            {
-                "card": c,
-                "label": cpt_label(c),
-                "colour": "W" if is_wild(c) else c[0],
-                "wild": is_wild(c),
-                "playable": c in playable,
-            }
-            for c in view["hand"]
+            {**cpt_card(c), "wild": is_wild(c), "playable": c in playable} for c in view["hand"]
         ],
         "can_draw": bool(legal and legal["can_draw"]),
-        "top": {"card": view["top"], "label": cpt_label(view["top"])},
+        "top": cpt_card(view["top"]),
+        "top_by": names[order[on_top]] if on_top is not None else "",
         "colour": cpt_colour(view["colour"]),
         "number": view["number"],
         "direction": direction_label(view["direction"]),
-        "groups_info": groups,
+        "tiles": tiles,
         "deck": view["deck"],
         "on_turn": names[view["turn"]] if view["turn"] else None,
         "colours": [(letter, cpt_colour(letter)) for letter in CPT_COLOURS],

@@ -48,6 +48,8 @@ class PracticeDuel(models.Model):
     variants = models.JSONField(default=list, blank=True)
     options = models.JSONField(default=dict, blank=True)
     teams = models.JSONField(default=list, blank=True)
+    #: The bots' level (practice.services.BOT_LEVELS); duels before issue 30 had heuristic bots.
+    bot = models.CharField(max_length=12, default="heuristic")
     outcome = models.CharField(max_length=5, choices=Outcome.choices, blank=True, default="")
     finished = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -114,3 +116,33 @@ class PracticeGame(models.Model):
 
     def __str__(self) -> str:
         return f"Practice {self.get_kind_display()} {self.pk} of {self.user}"
+
+
+class PracticeRecord(models.Model):
+    """A person's practice record at one kind of table (issue 30, "Statistics"): Split UNO
+    duels finished under ``ruleset`` at ``seats`` seats against bots of level ``bot``. Counted
+    once, when a duel finishes (practice.services), so it outlives the duels themselves, which
+    are forgotten beyond the latest 50."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="practice_records"
+    )
+    ruleset = models.CharField(max_length=20)
+    seats = models.PositiveSmallIntegerField()
+    bot = models.CharField(max_length=12)
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+    #: Number rounds played in all these duels together (their average: ``rounds / played``).
+    rounds = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["ruleset", "seats", "bot"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "ruleset", "seats", "bot"], name="one_record_per_table_kind"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.ruleset}, {self.seats} seats, {self.bot}"

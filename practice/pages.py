@@ -21,7 +21,7 @@ from play.errors import Refused as Illegal
 
 from .game import Refused, Unreplayable
 from .seat import Played
-from .words import ALREADY_RECORDED, UNREPLAYABLE, UNREPLAYABLE_TITLE
+from .words import ALREADY_RECORDED, TOO_LATE, UNREPLAYABLE, UNREPLAYABLE_TITLE
 
 REFUSED = 422
 STALE = 409
@@ -77,7 +77,8 @@ def answer_move(
 ) -> HttpResponse:
     """The answer to a posted move: ``play`` parses the form and applies it through the write
     path (any of it may raise); the table again with why the move was not (or not again)
-    made, or to the table when it was."""
+    made — a page another tab overtook, a refusal, a repeat, a game whose time ran out
+    first — or to the table when it was."""
     try:
         played = play()
     except (pages.missing, Hidden):
@@ -90,6 +91,14 @@ def answer_move(
         return _again(request, pages, pk, str(err), REFUSED)
     if played.repeat:
         return _again(request, pages, pk, gettext(ALREADY_RECORDED), 200, notice=True)
+    if played.late:
+        # The clock ended the game first: the table, its result and why the move was not
+        # made (never a silent redirect to a finished game).
+        return _again(request, pages, pk, gettext(TOO_LATE), 200, notice=True)
+    if getattr(request, "htmx", False):
+        # htmx swaps the table in place: it is drawn at once, not after a redirect.
+        binding, view = pages.open(pk, request.user)
+        return pages.draw(request, binding, view)
     return redirect(pages.table, pk)
 
 

@@ -15,10 +15,10 @@ from play import clock
 from play import services as play
 from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
-from play.effect_words import refusal
+from play.effect_words import localised_view, refusal
 from play.errors import Forbidden, Hidden
 from play.models import Game, HolderKind
-from play.selectors import view_of
+from play.selectors import game_or_hidden, restore, view_of
 
 from .game import Unreplayable
 
@@ -35,6 +35,9 @@ class Played[P: models.Model]:
 
     practice: P
     repeat: bool = False
+    #: The game's time ran out before the move: the clock ended it and the move was not made
+    #: (Trois's 25 minutes); the page says so.
+    late: bool = False
 
 
 def holders(seats: list[str], user: Any, bot_level: str) -> dict[str, play.Holder]:
@@ -60,14 +63,25 @@ def forget_beyond_kept(model: type[models.Model], user: Any, kept: int) -> None:
     model.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
 
 
-def owner_policy(practice: Any, *, clock_command: str | None = None) -> play.Policy:
+#: The actor of the bots' moves made in the worker (a table whose bots think there).
+BOTS = "bots"
+
+
+def owner_policy(
+    practice: Any, *, clock_command: str | None = None, bots_command: str | None = None
+) -> play.Policy:
     """Practice's policy: the owner plays the person's seat; anyone else is told there is no
     such game (404, Hidden). ``clock_command`` is the one command the clock may send (Trois's
-    "time"), without a seat; a table without a clock has none."""
+    "time"), without a seat; a table without a clock has none. ``bots_command`` likewise the
+    one command of the worker that moves the bots (``BOTS``), where they think there."""
 
     def policy(game: Game, actor: play.Actor, command: Command) -> None:
         if game.pk != practice.game_id:
             raise Hidden()
+        if bots_command is not None and actor.key == BOTS:
+            if command.name != bots_command or command.seat is not None:
+                raise Forbidden()
+            return
         if clock_command is not None and actor.key == clock.CLOCK:
             if command.name != clock_command or command.seat is not None:
                 raise Forbidden()
@@ -115,6 +129,21 @@ def person_view(game_id: int) -> dict[str, Any]:
     """The person's seat's view of the game (``adapter.view``); Unreplayable when its stored
     events no longer restore."""
     try:
-        return view_of(game_id, ME)
+        # The log calls the person "You" (issue 30): their seat said in the second person.
+        return view_of(game_id, ME, person=PERSON)
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err
+
+
+def person_view_with_facts(game_id: int) -> dict[str, Any]:
+    """``person_view``, and under ``facts`` the same log as stored (each line the data its
+    words are said from: the kind, the seat by index, the cards), from which a card table
+    reads each seat's last play (practice/game_table.py). Both are the person's seat's."""
+    try:
+        restored = restore(game_or_hidden(game_id))
+        facts = restored.adapter.view(restored.table, ME)
+    except Unrestorable as err:
+        raise Unreplayable(refusal(err)) from err
+    view = localised_view(facts, PERSON)
+    assert view is not None
+    return {**view, "facts": facts["log"]}

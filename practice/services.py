@@ -12,17 +12,26 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext
 
+from core import redis_guard
+from games.split_uno import resolve_rules
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
+from play.adapters.split_uno_dealt import BOTS_COMMAND
 from play.effect_words import refusal
+from play.errors import Refused as NotAsked
+from play.errors import Stale
 from play.models import GameStatus
 from play.selectors import view_of
 
 from .game import Refused, Unreplayable, bot_name
-from .models import Outcome, PracticeDuel
+from .models import Outcome, PracticeDuel, PracticeRecord
+from .seat import (
+    BOTS as BOTS_ACTOR,
+)
 from .seat import (
     ME,
     PERSON,
@@ -34,16 +43,23 @@ from .seat import (
     play_as_person,
 )
 from .seating import Seating, SeatingRefused, choose
-from .words import NO_REVISION
+from .words import NO_REVISION, bot_level_label
 
-#: The dealt adapter of the table core, and the bot that holds every seat but the person's.
+#: The dealt adapter of the table core, and the bot that holds every seat but the person's
+#: unless the person chooses another level (the engine's bots: games.split_uno.BOTS).
 KIND = "split_uno_dealt"
 BOT = "heuristic"
+BOT_LEVELS = ("random", "heuristic")
+#: The levels whose bots think in the worker, never inside a web request (a searching bot
+#: takes up to a second a move): the page learns of their moves by its poll.
+WORKER_LEVELS: frozenset[str] = frozenset()
+#: How many unfinished duels against bots thinking in the worker a person may have at once.
+MAX_WORKER_DUELS = 3
 #: How many practice duels a person keeps: starting one more forgets the oldest beyond this.
 KEPT_PER_PERSON = 50
 
 
-def config_of(ruleset: str, name: str, seating: Seating) -> dict[str, Any]:
+def config_of(ruleset: str, name: str, seating: Seating, bot: str = BOT) -> dict[str, Any]:
     """The dealt adapter's config of a practice table: the person at A (named as the log
     words them), heuristic bots elsewhere ("Bot" alone facing the person, else "Bot B", …)."""
     letters = seating.letters
@@ -53,17 +69,38 @@ def config_of(ruleset: str, name: str, seating: Seating) -> dict[str, Any]:
         "options": dict(seating.options),
         "teams": [list(team) for team in seating.teams],
         "bots": list(letters[1:]),
-        "bot": BOT,
+        "bot": bot,
+        "bots_in_worker": bot in WORKER_LEVELS,
         "names": {PERSON: name} | {s: bot_name(s, seating.seats) for s in letters[1:]},
     }
 
 
 def start_practice(
-    user, ruleset: str, seats: int = 2, variants: tuple[str, ...] = (), layout: str = ""
+    user,
+    ruleset: str,
+    seats: int = 2,
+    variants: tuple[str, ...] = (),
+    layout: str = "",
+    bot: str = BOT,
 ) -> PracticeDuel:
-    """A new duel against ``seats - 1`` bots under ``ruleset`` with ``variants`` and the team
-    ``layout`` (practice/seating.py), dealt by the table core; Refused for a table the rules
-    do not offer, before anything is stored."""
+    """A new duel against ``seats - 1`` bots of level ``bot`` under ``ruleset`` with
+    ``variants`` and the team ``layout`` (practice/seating.py), dealt by the table core;
+    Refused for a table the rules do not offer, before anything is stored."""
+    if bot not in BOT_LEVELS:
+        raise Refused(
+            gettext("Choose the bots' level from: %(levels)s.")
+            % {"levels": ", ".join(bot_level_label(b) for b in BOT_LEVELS)}
+        )
+    if bot in WORKER_LEVELS:
+        busy = PracticeDuel.objects.filter(user=user, bot__in=WORKER_LEVELS, finished=False)
+        if busy.filter(game__isnull=False).count() >= MAX_WORKER_DUELS:
+            raise Refused(
+                gettext(
+                    "You have %(n)s unfinished duels against %(level)s bots: finish or resign "
+                    "one first."
+                )
+                % {"n": MAX_WORKER_DUELS, "level": bot_level_label(bot)}
+            )
     name = user.get_username()
     try:
         seating = choose(ruleset, seats, variants, layout)
@@ -74,9 +111,9 @@ def start_practice(
         try:
             game = play.start_game(
                 kind=KIND,
-                config=config_of(ruleset, name, seating),
+                config=config_of(ruleset, name, seating, bot),
                 seats=letters,
-                holders=holders(letters, user, BOT),
+                holders=holders(letters, user, bot),
             )
         except Unrestorable as err:
             raise Refused(refusal(err)) from None
@@ -89,10 +126,57 @@ def start_practice(
             variants=list(seating.variants),
             options=seating.options,
             teams=[list(team) for team in seating.teams],
+            bot=bot,
         )
         _settle_from(practice, game.status, None)
         forget_beyond_kept(PracticeDuel, user, KEPT_PER_PERSON)
+        if bot in WORKER_LEVELS:
+            wake_the_bots(practice)
     return practice
+
+
+def wake_the_bots(practice: PracticeDuel) -> None:
+    """At commit, the worker moves the bots of a table whose bots think there (a repeated or
+    needless wake changes nothing: the worker's command is refused when no bot is asked)."""
+    from . import tasks
+
+    redis_guard.send_on_commit(tasks.bots_turn, practice.pk)
+
+
+def bots_awaited(view: dict[str, Any]) -> bool:
+    """Whether the game waits for a bot (at a table whose bots think in the worker)."""
+    bots = set(view.get("bots", ()))
+    return any(a["seat"] in bots for a in view.get("awaiting", ()))
+
+
+def play_bots(practice_id: int) -> bool:
+    """The worker's move: one bot decision at the practice duel, through the write path, the
+    binding settled as after a person's move. Whether the bots have more to do."""
+    with transaction.atomic():
+        practice = (
+            PracticeDuel.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .get(pk=practice_id)
+        )
+        if practice.game_id is None or practice.finished:
+            return False
+        revision = practice.game.revision
+        try:
+            outcome = play.apply_command(
+                game_id=practice.game_id,
+                actor=play.Actor(BOTS_ACTOR, None),
+                command=Command(BOTS_COMMAND, None, {}),
+                key=f"bots:{revision}",
+                seen_revision=revision,
+                policy=owner_policy(practice, bots_command=BOTS_COMMAND),
+                viewer=ME,
+            )
+        except (Stale, NotAsked):
+            return False  # another wake moved them first, or nothing is asked of them
+        if outcome.repeat:
+            return False
+        _settle_from(practice, outcome.status, outcome.view)
+        return outcome.view is not None and bots_awaited(outcome.view)
 
 
 def open_duel(practice_id: int, user) -> tuple[PracticeDuel, dict[str, Any] | None]:
@@ -114,8 +198,49 @@ def person_won(seating: Seating, winner: str | None) -> bool:
     return winner is not None and PERSON in seating.team_of(winner)
 
 
+class NeedsConfirmation(Exception):
+    """A move that ends the game against the person, posted without its confirmation: nothing
+    was played. ``why`` says which (``ending``)."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def ending(practice: PracticeDuel, view: dict[str, Any], command: Command) -> str | None:
+    """Whether answering ``command`` ends the game against the person, and how — the choices
+    that ask once before they count (issue 30; resigning has its own form):
+
+    - ``"forfeit"``: refusing a DARE where refusing forfeits (RULES.md section 5);
+    - ``"hopeless"``: a challenge with a single action card under ``two_cards`` (section 6:
+      the challenger draws 1 and the seat at 0 wins at once, later opponents not asked);
+    - ``"concede"``: no challenge at two seats (the other seat wins at once).
+
+    All of it follows from public counts and the rules, never from the hidden hand."""
+    asked = view.get("commands", {}).get("answer")
+    if not asked or command.name != "answer":
+        return None
+    decision, choice = asked["decision"], command.args.get("choice")
+    rules = resolve_rules(practice.ruleset, list(practice.variants), dict(practice.options))
+    if decision == "dare" and choice == "refuse" and rules.dare_refused == "forfeit":
+        return "forfeit"
+    if decision == "challenge" and choice in ("draw_two", "draw_four"):
+        mine = view["state"]["seats"][PERSON]["action_cards"]
+        if rules.challenge == "two_cards" and mine == 1:
+            return "hopeless"
+    if decision == "challenge" and choice == "pass" and practice.seats == 2:
+        return "concede"
+    return None
+
+
 def play_move(
-    practice_id: int, user, command: Command, *, revision: int | None, intent: str
+    practice_id: int,
+    user,
+    command: Command,
+    *,
+    revision: int | None,
+    intent: str,
+    confirmed: bool = False,
 ) -> Played[PracticeDuel]:
     """Apply the person's ``command`` (seat A's) through the write path. ``revision`` is the
     game's revision the page was drawn at (a move without it is refused: it would skip the
@@ -125,6 +250,13 @@ def play_move(
     play.errors.Stale for a page another tab overtook (nothing stored)."""
     if revision is None:
         raise Refused(gettext(NO_REVISION))
+    if not confirmed and command.name == "answer":
+        # Read before the write; the write then checks the page's revision, so the state
+        # asked about here is the state the move would be applied to (else it is stale).
+        practice, view = open_duel(practice_id, user)
+        why = None if view is None else ending(practice, view, command)
+        if why is not None:
+            raise NeedsConfirmation(why)
     with transaction.atomic():
         # The binding's row first, then the game's (in apply_command): every write to a
         # practice duel takes the two locks in this order.
@@ -133,7 +265,7 @@ def play_move(
             if practice.archive:
                 raise Refused(gettext("This duel is over: start a new one."))
             raise Unreplayable(practice.pk)
-        return play_as_person(
+        played = play_as_person(
             practice,
             user,
             command,
@@ -142,11 +274,15 @@ def play_move(
             policy=owner_policy(practice),
             settle=lambda outcome: _settle_from(practice, outcome.status, outcome.view),
         )
+        if practice.bot in WORKER_LEVELS and not played.repeat:
+            wake_the_bots(practice)
+        return played
 
 
 def _settle_from(practice: PracticeDuel, status: str, view: dict[str, Any] | None) -> None:
     """The binding's outcome for the lists, from the game's status and the engine's winner
     (for the person's side: teams included)."""
+    was_finished = practice.finished
     practice.finished = status == GameStatus.FINISHED
     if practice.finished:
         if view is None:
@@ -160,3 +296,20 @@ def _settle_from(practice: PracticeDuel, status: str, view: dict[str, Any] | Non
             else Outcome.LOST
         )
     practice.save(update_fields=["finished", "outcome", "updated_at"])
+    if practice.finished and not was_finished:
+        assert view is not None
+        # Once per duel: the moment it finishes (in the move's transaction, under the
+        # binding's lock, so two racing moves cannot both count it).
+        _count_in_record(practice, view["state"]["rounds"])
+
+
+def _count_in_record(practice: PracticeDuel, rounds: int) -> None:
+    """A finished duel into its person's record for its kind of table (PracticeRecord)."""
+    record, _ = PracticeRecord.objects.select_for_update().get_or_create(
+        user_id=practice.user_id, ruleset=practice.ruleset, seats=practice.seats, bot=practice.bot
+    )
+    record.played = F("played") + 1
+    record.won = F("won") + (1 if practice.outcome == Outcome.WON else 0)
+    record.drawn = F("drawn") + (1 if practice.outcome == Outcome.DRAWN else 0)
+    record.rounds = F("rounds") + rounds
+    record.save(update_fields=["played", "won", "drawn", "rounds"])

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext, pgettext
+from django.utils import timezone
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.numbers import read_int
 from duels.forms import new_intent
-from duels.words import choice_label, decision_text
-from games.split_uno import COLORS, PRESETS
+from games.split_uno import COLORS, PRESETS, resolve_rules
 from games.split_uno.constants import CARD_LABELS
 from play.adapters.base import Command
 
@@ -24,6 +25,8 @@ from .game import Refused
 from .models import PracticeDuel
 from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
+from .selectors import record_of
+from .table_view import mine_lines, table_of
 from .words import (
     ARCHIVED,
     CHOOSE_TITLE,
@@ -31,12 +34,13 @@ from .words import (
     NO_SUCH_DUEL,
     UNREPLAYABLE_LISTED,
     bot_label,
+    bot_level_label,
+    cannot_answer,
     color_label,
+    consequence,
     decision_label,
-    mine_drew,
-    mine_hand,
-    mine_lost,
-    mine_took,
+    listing,
+    question,
     result_line,
     ruleset_label,
     variant_label,
@@ -56,12 +60,13 @@ def index(request: HttpRequest) -> HttpResponse:
     opponents = read_int(opponents_field, lo=1, hi=5)
     variants = tuple(request.POST.getlist("variants"))
     layout = request.POST.get("teams", "")
+    bot = request.POST.get("bot", services.BOT)[: MAX_FIELD * 2]
     if request.method == "POST":
         try:
             if opponents is None:
                 raise Refused(gettext("Choose from 1 to 5 bot opponents."))
             practice = services.start_practice(
-                request.user, chosen, opponents + 1, variants, layout
+                request.user, chosen, opponents + 1, variants, layout, bot
             )
         except Refused as err:
             error = str(err)
@@ -83,6 +88,9 @@ def index(request: HttpRequest) -> HttpResponse:
             for layout_id in ids
         ],
         "layout": layout,
+        "bot_levels": [(b, bot_level_label(b)) for b in services.BOT_LEVELS],
+        "record": record_of(request.user),
+        "bot": bot,
         "unreplayable_words": gettext(UNREPLAYABLE_LISTED),
     }
     return render(request, "practice/index.html", context, status=REFUSED if error else 200)
@@ -94,6 +102,24 @@ def table(request: HttpRequest, practice_id: int) -> HttpResponse:
     return show(request, PAGES, practice_id)
 
 
+#: A game waiting this long for bots that think in the worker has its bots woken again (a task
+#: lost with a broker down, or one that stopped on a racing move).
+WAKE_AFTER = timedelta(seconds=3)
+
+
+def _open(practice_id: int, user: Any) -> tuple[PracticeDuel, dict[str, Any] | None]:
+    """``services.open_duel``, waking the bots of a game that has waited for them too long."""
+    practice, view = services.open_duel(practice_id, user)
+    if (
+        view is not None
+        and practice.bot in services.WORKER_LEVELS
+        and services.bots_awaited(view)
+        and timezone.now() - practice.game.updated_at > WAKE_AFTER
+    ):
+        services.wake_the_bots(practice)
+    return practice, view
+
+
 @login_required
 @require_POST
 def move(request: HttpRequest, practice_id: int) -> HttpResponse:
@@ -103,14 +129,26 @@ def move(request: HttpRequest, practice_id: int) -> HttpResponse:
     from an older page is stale (409)."""
     post = request.POST
     revision, intent = form_keys(post)
-    return answer_move(
-        request,
-        PAGES,
-        practice_id,
-        lambda: services.play_move(
-            practice_id, request.user, command_of(post), revision=revision, intent=intent
-        ),
-    )
+    command = command_of(post)
+    try:
+        return answer_move(
+            request,
+            PAGES,
+            practice_id,
+            lambda: services.play_move(
+                practice_id,
+                request.user,
+                command,
+                revision=revision,
+                intent=intent,
+                confirmed=post.get("confirm") == "yes",
+            ),
+        )
+    except services.NeedsConfirmation as asked:
+        # Nothing was played: the table again, asking once whether to end the game so.
+        practice, view = services.open_duel(practice_id, request.user)
+        confirm = {"why": asked.why, "choice": command.args.get("choice")}
+        return _table(request, practice, view, confirm=confirm)
 
 
 def command_of(post: Mapping[str, str]) -> Command:
@@ -128,6 +166,9 @@ def command_of(post: Mapping[str, str]) -> Command:
         elif name == "play":
             card, _, color = rest.partition(":")
             args["card"] = card
+            if not color and card == "color_change":
+                # The card table names the colour in a field of its own (select, then play).
+                color = post.get("color", "")[:MAX_FIELD]
             if color:
                 args["color"] = color
         else:
@@ -156,12 +197,14 @@ def _table(
     error: str | None = None,
     status: int = 200,
     notice: str | None = None,
+    confirm: dict[str, Any] | None = None,
 ) -> HttpResponse:
-    """The page, drawn from the person's seat's view of the game (``adapter.view``) only; a
-    finished duel stored the old way from its archive (its result and log, read-only)."""
+    """The card table, drawn from the person's seat's view of the game (``adapter.view``)
+    only (practice/table_view.py); a finished duel stored the old way from its archive (its
+    result and log, read-only). htmx gets the table and, out of band, the log and the line a
+    screen reader announces; a plain request the whole page."""
     seating = practice.seating
     many = seating.seats > 2
-    template = "practice/table_many.html" if many else "practice/table.html"
     context: dict[str, Any] = {
         "practice": practice,
         "error": error,
@@ -170,20 +213,31 @@ def _table(
         "seating": seating,
         "table_words": practice.table_words,
         "rules": ruleset_label(practice.ruleset),
+        "bot_level": bot_level_label(practice.bot, short=True),
+        # The meta line names every variant (teams show on the tiles).
+        "variant_labels": [variant_label(v) for v in seating.variants if v != "team"],
         "layout": ",".join("".join(team) for team in seating.teams),
+        "keep": _set_up(practice),
     }
     if view is None:
         context |= {
             "archived": True,
             "archived_words": gettext(ARCHIVED),
             "result": practice.archive.get("result", ""),
-            "log": list(reversed(practice.archive.get("log", []))),
+            "log": [
+                {"number": "", "by_bot": False, "lines": [line]}
+                for line in reversed(practice.archive.get("log", []))
+            ],
         }
-        return render(request, template, context, status=status)
+        return render(request, "practice/table.html", context, status=status)
     state = view["state"]
     commands = view.get("commands", {})
     names = _names(state["seats"], seating.seats)
     mine = seating.team_of(PERSON)
+    labels = {letter: _seat_label(letter, names, mine) for letter in state["seats"]}
+    team_of = {letter: seating.team_of(letter) for letter in state["seats"]}
+    targets = _targets(commands)
+    table = table_of(view, names, labels, team_of, targets)
     winner = state["winner"]
     finished = view["phase"] == "finished"
     result = (
@@ -191,35 +245,33 @@ def _table(
         if finished
         else None
     )
+    # Bots that think in the worker: while one is asked, the person waits (the page polls),
+    # so that their move and the bot's never race.
+    thinking = (
+        [names[a["seat"]] for a in view["awaiting"] if a["seat"] in view["bots"]]
+        if practice.bot in services.WORKER_LEVELS and not finished
+        else []
+    )
+    if thinking:
+        commands = {}
     asked = commands.get("answer")
-    held = Counter(view.get("hand", {}).get("numbers", []))
-    actions = Counter(view.get("hand", {}).get("actions", []))
-    playable = commands.get("play", {})
     choose = commands.get("choose")
+    asked_words = None if asked is None else _asked(practice, asked, names, many, table)
+    seals = "seal" in commands
+    free = seals or "play" in commands
     context |= {
         "state": state,
-        "seats": [
-            (_seat_label(letter, names, mine), letter, seat)
-            for letter, seat in state["seats"].items()
-        ],
+        "table": table,
         "result": result,
-        "seals": "seal" in commands,
-        "free": "seal" in commands or "play" in commands,
+        "seals": seals,
+        "free": free,
+        "your_turn": bool(free or asked or choose),
+        "thinking": listing(thinking),
         "blocked": state["seats"][PERSON]["blocked"],
         "out": state["seats"][PERSON].get("out", False),
-        "numbers": sorted(held.items()),
-        "actions": [
-            {
-                "card": card,
-                "label": CARD_LABELS[card],
-                "count": count,
-                "playable": card in playable.get("cards", ()),
-                "targeted": many and card != "color_change",
-            }
-            for card, count in actions.items()
-        ],
         "colors": [(c, color_label(c)) for c in COLORS],
-        "asked": None if asked is None else _asked(asked, practice.name, names, many),
+        "asked": asked_words,
+        "confirm": confirm if asked_words is not None else None,
         "choose": None
         if choose is None
         else {
@@ -233,7 +285,7 @@ def _table(
             {
                 "number": e["n"],
                 "by_bot": e["by"].startswith("bot:"),
-                "lines": e["lines"] + _mine(e.get("mine") or {}, names),
+                "lines": e["lines"] + mine_lines(e.get("mine") or {}, names),
             }
             for e in reversed(view["log"])
         ],
@@ -241,10 +293,35 @@ def _table(
         # (a callable: the template calls it at every use, so no two forms share a key).
         "revision": practice.game.revision,
         "intent": new_intent,
-        "targets": [(letter, names[letter]) for letter in _targets(commands)],
-        "winners": seating.team_of(winner) if winner else (),
+        "targets": [(letter, names[letter]) for letter in targets],
+        "news": _news(table, result),
     }
-    return render(request, template, context, status=status)
+    template = "practice/table.html#answer" if request.htmx else "practice/table.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _set_up(practice: PracticeDuel) -> dict[str, Any]:
+    """What *Play again* sends: the whole set-up of this duel (rules, seats, variants, teams,
+    the bots' level), so the next duel is the same table."""
+    seating = practice.seating
+    return {
+        "ruleset": practice.ruleset,
+        "opponents": seating.seats - 1,
+        "variants": [v for v in seating.variants if v != "team"],
+        "teams": ",".join("".join(team) for team in seating.teams),
+        "bot": practice.bot,
+    }
+
+
+def _news(table: Any, result: str | None) -> str:
+    """The line a screen reader hears after a move (the page's live region): the game's
+    result, else the last round's outcome and what happened since the move."""
+    if result:
+        return result
+    parts = [table.last_round.words] if table.last_round else []
+    return " ".join(parts + list(table.steps[-3:]))
 
 
 def _names(seats: dict[str, Any], count: int) -> dict[str, str]:
@@ -264,44 +341,59 @@ def _targets(commands: dict[str, Any]) -> list[str]:
     return []
 
 
-def _label(card: int | str) -> str:
-    """A card as the log words it: a number card's value, an action card's label."""
-    return str(card) if isinstance(card, int) else CARD_LABELS.get(card, card)
-
-
-def _mine(mine: dict[str, Any], names: dict[str, str]) -> list[str]:
-    """What only the person sees of an event (the dealt view's ``mine``), in words: the cards
-    they drew, took or lost, their hand after a swap. Their seal and the deal show on the page
-    itself (the hand), so they add no line."""
-    lines = []
-    if mine.get("drew"):
-        lines.append(mine_drew(", ".join(_label(c) for c in mine["drew"])))
-    lines += [mine_took(_label(c), names[s]) for s, c in mine.get("stole", ())]
-    lines += [mine_lost(_label(c), names[s]) for s, c in mine.get("lost", ())]
-    if mine.get("hand"):
-        hand = [*mine["hand"]["numbers"], *mine["hand"]["actions"]]
-        lines.append(mine_hand(", ".join(_label(c) for c in hand)))
-    return lines
-
-
-def _asked(asked: dict[str, Any], me: str, names: dict[str, str], many: bool) -> dict[str, Any]:
-    """The decision asked of the person, with its choices in words; at more than two seats
-    the question names the seat the decision is about and the card that raised it, as the
-    engine has them (the dealt view's ``other`` and ``card``)."""
+def _asked(
+    practice: PracticeDuel,
+    asked: dict[str, Any],
+    names: dict[str, str],
+    many: bool,
+    table: Any,
+) -> dict[str, Any]:
+    """The decision asked of the person: its question in the second person, each choice with
+    what it does (a refusal that forfeits and a challenge that cannot succeed say so), and
+    where the rules explain it. ``other`` and ``card`` are the dealt view's: the seat the
+    decision is about and the card that raised it."""
     decision = asked["decision"]
-    # Translators: the card a decision answers, where the page cannot name it.
-    some_card = pgettext("the card a decision answers", "card")
-    other, card = bot_label("B", 2), some_card
-    if many:
-        seat = asked.get("other")
-        each = gettext("each opponent")
-        other = names.get(seat, each) if seat else each
-        card = CARD_LABELS.get(asked.get("card") or "", some_card)
+    other = names.get(asked.get("other") or "", "")
+    if not other:
+        other = bot_label("B", 2) if not many else gettext("each opponent")
+    card = asked.get("card")
+    rules = resolve_rules(practice.ruleset, list(practice.variants), dict(practice.options))
+    forfeit = decision == "dare" and rules.dare_refused == "forfeit"
+    my_actions = practice_actions(table)
+    hopeless = decision == "challenge" and rules.challenge == "two_cards" and my_actions == 1
     return {
+        "name": decision,
         "decision": decision_label(decision),
-        "question": decision_text(decision, me, other, card) if many else "",
-        "choices": [(c, choice_label(decision, c, me, other)) for c in asked["choices"]],
+        "question": question(decision, other, CARD_LABELS.get(card or "", card or "")),
+        "choices": [
+            {
+                "value": c,
+                "label": consequence(
+                    decision,
+                    c,
+                    other,
+                    card,
+                    many=many,
+                    forfeits=forfeit,
+                    hopeless=hopeless and c != "pass",
+                ),
+                "ends": (forfeit and c == "refuse")
+                or (hopeless and c != "pass")
+                or (decision == "challenge" and c == "pass" and not many),
+            }
+            for c in asked["choices"]
+        ],
+        "forfeit": forfeit,
+        "other": other,
+        # A decision left with one choice by the person's own hand is still asked (answering
+        # it for them at once would tell the others what they hold): the page says why.
+        "note": cannot_answer(decision) if list(asked["choices"]) == ["pass"] else "",
     }
+
+
+def practice_actions(table: Any) -> int:
+    """The action cards the person holds (their tile's count: public)."""
+    return next((t.action_cards for t in table.tiles if t.mine), 0)
 
 
 def _seat_label(letter: str, names: dict[str, str], mine: tuple[str, ...]) -> str:
@@ -319,6 +411,6 @@ PAGES = Pages(
     listing="practice:index",
     table="practice:table",
     moved_on=DUEL_MOVED_ON,
-    open=services.open_duel,
+    open=_open,
     draw=_table,
 )

@@ -63,6 +63,10 @@ def new_table(post: QueryDict) -> dict[str, Any]:
             % {"max": services.MAX_STARTING_ACTION_CARDS}
         )
     teams = None
+    if "team" not in variants and any(team for _, team in filled):
+        # Teams chosen are the team variant (they were silently ignored without its box ticked,
+        # issue 30); the console's meta line names the variant.
+        variants = [v for v in VARIANTS if v in variants or v == "team"]
     if "team" in variants:
         by_team: dict[int, list[str]] = {}
         for i, (_, raw) in enumerate(filled):

@@ -59,6 +59,38 @@ def co_referees(table: CasualTable) -> list[CoReferee]:
     return list(table.co_referees.filter(revoked_at=None).select_related("user"))
 
 
+@dataclass(frozen=True)
+class Shown:
+    """A card face-up in front of a seat since the last round began (issue 30): the number it
+    revealed in that round or an action card it played after, with the seat it named."""
+
+    kind: str  # "number" or "action"
+    label: str  # as printed: "7", "+4", "BLOCK"
+    target: str = ""  # the named seat's name
+    short: str = ""  # its letter, as a tile has room for it
+
+
+def shown_since_last_round(active: list[dict], names: dict[str, str]) -> dict[str, list[Shown]]:
+    """Each seat's cards face-up on the table from the active events: what it revealed in the
+    latest round and the action cards it played since (a refereed table's events are public)."""
+    start = next(
+        (i for i in range(len(active) - 1, -1, -1) if active[i].get("type") == "round"), None
+    )
+    out: dict[str, list[Shown]] = {}
+    if start is not None:
+        aims = active[start].get("targets") or {}
+        for seat, value in (active[start].get("cards") or {}).items():
+            aim = aims.get(seat) or ""
+            out.setdefault(seat, []).append(Shown("number", str(value), names.get(aim, ""), aim))
+    for event in active[(start + 1) if start is not None else 0 :]:
+        if event.get("type") == "action" and event.get("seat"):
+            card, aim = str(event.get("card")), event.get("target") or ""
+            out.setdefault(event["seat"], []).append(
+                Shown("action", CARD_LABELS.get(card, card), names.get(aim, ""), aim)
+            )
+    return out
+
+
 @dataclass
 class SeatView:
     letter: str
@@ -73,6 +105,7 @@ class SeatView:
     actions: list[Choice]
     color_change: bool
     targets: list[Choice]
+    shown: list[Shown] = field(default_factory=list)
 
 
 @dataclass
@@ -219,6 +252,9 @@ def console(table: CasualTable, after: Outcome | None = None) -> TableView:
     view.finished = shown["finished"]
     view.playing = not view.finished
     view.seats = _seats(table, view.state, after, view.playing)
+    face_up = shown_since_last_round(active, table.names)
+    for seat in view.seats:
+        seat.shown = face_up.get(seat.letter, [])
     view.in_play = [seat for seat in view.seats if not seat.out]
     view.pads = [seat for seat in view.seats if seat.reveals]
     view.can_play_round = view.playing and after.get("round") is not None

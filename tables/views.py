@@ -106,7 +106,8 @@ def index(request: HttpRequest) -> HttpResponse:
                 {
                     "i": i,
                     "name": request.POST.get(f"name_{i}", "")[: services.NAME_MAX],
-                    "team": request.POST.get(f"team_{i}") or str(2 - i % 2),
+                    # "no team" unless chosen: choosing teams is what plays the team variant.
+                    "team": request.POST.get(f"team_{i}", "")[:1],
                 }
                 for i in range(1, services.MAX_SEATS + 1)
             ],

@@ -154,8 +154,9 @@ class HeuristicBot(Bot):
     Action cards: from its last number card a COLOR CHANGE (or TRUTH/DARE) that reaches 0;
     TRUTH and DARE where only the actor sheds; BLOCK for a sure round (or back against a
     block); +2/+4 while the deck can serve them, keeping one to challenge with once the
-    opponent nears 0; REVERSE when its hand is ``reverse_gap`` cards bigger (never straight
-    back after a REVERSE); COLOR CHANGE to shed a 0 or when behind. Decisions: counter a +2
+    opponent nears 0; REVERSE when its hand is ``reverse_gap`` cards bigger and the swap
+    stands (``_reverse_target``; never straight back after a REVERSE); COLOR CHANGE to shed a
+    0 or when behind. Decisions: counter a +2
     with a +4 or +2 and a +4 with a +4 only; counter a BLOCK; answer every truth and dare;
     challenge a 0 whenever it can make the winner draw; pick the bonus and the penalty worth
     more in card counts. Chosen sheds give up a 0 first, then the lowest card but a 7. The
@@ -179,10 +180,14 @@ class HeuristicBot(Bot):
     action_worth = 3.0
     #: Play REVERSE when the opponent holds this many fewer number cards.
     reverse_gap = 3
+    #: Under ``reverse_discard: "after"`` the played REVERSE goes to the target with the
+    #: actor's hand, and the target can swap straight back: a REVERSE then only swaps with a
+    #: seat holding this few number cards, about to win, whose hand may finish the game first.
+    reverse_stop = 1
     #: Keep a +2/+4 to challenge with once the opponent holds this few number cards.
     reserve_at = 3
 
-    def __init__(self, **weights: float) -> None:
+    def __init__(self, **weights: int | float) -> None:
         for name, value in weights.items():
             if not hasattr(HeuristicBot, name) or callable(getattr(HeuristicBot, name)):
                 raise ValueError(f"unknown heuristic weight {name!r}")
@@ -224,7 +229,7 @@ class HeuristicBot(Bot):
         draws = [k for k in (DRAW_FOUR, DRAW_TWO) if k in has]
         if draws and deck >= 2 and not self._keep_for_challenge(sim, i, draws, theirs):
             return sim.action_event(i, draws[0])
-        if REVERSE in has and mine - theirs >= self.reverse_gap and not _just_reversed(sim):
+        if REVERSE in has and self._reverse_target(sim, i) >= 0:
             return sim.action_event(i, REVERSE)
         if theirs >= 3 and (mine < theirs or sim.hands.num[i][0]):
             for k in (COLOR_CHANGE, TRUTH, DARE):
@@ -339,9 +344,10 @@ class HeuristicBot(Bot):
     @staticmethod
     def _closest(sim: Simulator, seats: list[int]) -> int:
         """Of ``seats``, the one whose side is closest to winning (fewest number cards),
-        then the one holding fewest itself, then the first in seat order."""
+        then the one holding fewest itself, then one drawn at random: a tie-break by seat order
+        made every bot hit seat A first, which tilted the game between seats (issue 30)."""
         num = sim.table.num
-        return min(seats, key=lambda j: (sim.side_count(j), num[j], j))
+        return _pick(sim, seats, lambda j: (sim.side_count(j), num[j]))
 
     def _free_many(self, sim: Simulator, i: int) -> Move:
         t = sim.table
@@ -395,11 +401,36 @@ class HeuristicBot(Bot):
         draws = [k for k in (DRAW_FOUR, DRAW_TWO) if k in has]
         if draws and deck >= 2 and not self._keep_for_challenge(sim, i, draws, theirs):
             return sim.action_event(i, draws[0], target=o)
-        if REVERSE in has and not _just_reversed(sim):
-            fewest = min(sim.opponents(i), key=lambda j: (t.num[j], j))
-            if mine - t.num[fewest] >= self.reverse_gap:
-                return sim.action_event(i, REVERSE, target=fewest)
+        if REVERSE in has:
+            swap = self._reverse_target(sim, i)
+            if swap >= 0:
+                return sim.action_event(i, REVERSE, target=swap)
         return None
+
+    def _reverse_target(self, sim: Simulator, i: int) -> int:
+        """The opponent seat ``i`` would swap hands with by a REVERSE, or -1 when a swap
+        would not help it.
+
+        The swap trades this hand for the smallest, and helps only if it stands. Under
+        ``"before"`` the played REVERSE is discarded first, so the target, handed this hand
+        without it, can rarely undo the swap. Under ``"after"`` (``official``) the REVERSE goes
+        to the target with the hand, and the target can play it back at its next move: a
+        rule of "swap whenever bigger" made the big hand and its REVERSE go round the table
+        for ever (issue 30: three quarters of the action cards at four seats were REVERSEs).
+        So under ``"after"`` the bot swaps only with a seat holding ``reverse_stop`` number
+        cards or fewer: that seat was about to win, and the small hand may finish the game
+        before the REVERSE can come back. Never straight back after a REVERSE."""
+        if _just_reversed(sim):
+            return -1
+        t = sim.table
+        seats = sim.opponents(i) if sim.many else [1 - i]
+        fewest = min(t.num[j] for j in seats)
+        if t.num[i] - fewest < self.reverse_gap:
+            return -1
+        if sim.rules.reverse_discard == "after" and fewest > self.reverse_stop:
+            return -1
+        # Of the seats holding fewest, the side closest to winning; then chance, not seat order.
+        return _pick(sim, [j for j in seats if t.num[j] == fewest], sim.side_count)
 
     # -- decisions -------------------------------------------------------------------------
 
@@ -451,6 +482,17 @@ class HeuristicBot(Bot):
     def discard_action(self, sim: Simulator, i: int) -> int:
         held = sim.hands.act[i]
         return next(k for k in _DISCARD_ORDER if held[k])
+
+
+def _pick(sim: Simulator, seats: list[int], key: Callable[[int], Any]) -> int:
+    """The seat of ``seats`` with the least ``key``; among several, one drawn with equal odds
+    from the bot's random source (so that a seed still fixes a game), never the first in seat
+    order. No random number is drawn without a tie."""
+    best = min(key(j) for j in seats)
+    tied = [j for j in seats if key(j) == best]
+    if len(tied) == 1:
+        return tied[0]
+    return tied[floor(sim.random() * len(tied))]
 
 
 def _just_reversed(sim: Simulator) -> bool:

@@ -61,6 +61,8 @@ _REVEALED_SHEDS = frozenset({"round_won", "tie", "revealed_discarded"})
 _SPENDING = frozenset({"counter", "challenge"})
 #: A seat's words for its choice.
 _CHOOSE_WHAT = {"shed": "a number card to shed", "discard": "an action card to give up"}
+#: The worker's command at a table whose bots think in the worker (``bots_in_worker``).
+BOTS_COMMAND = "bots"
 #: The most events one command may bring about (the bots' answers included): a bug guard.
 _MAX_STEP_EVENTS = 50_000
 #: Minimum seed length (ONLINE.md 1: at least 128 bits).
@@ -82,6 +84,7 @@ WORDS: dict[str, str] = {
     "malformed": gettext_noop("This table cannot be dealt: %(why)s."),
     "not_a_seat": gettext_noop("A dealt game takes commands from its seats only."),
     "bot_seat": gettext_noop("A bot plays that seat."),
+    "no_bot_asked": gettext_noop("No bot is asked anything now."),
     "unknown": gettext_noop("Unknown command: seal, play, answer, choose or resign."),
     "sealed_already": gettext_noop("You have sealed your card for this round."),
     "nothing_to_seal": gettext_noop("You have no card to seal now."),
@@ -118,6 +121,10 @@ class DealtConfig:
     bot: str
     spread: str
     names: dict[str, str]
+    #: The bots think in the worker (issue 30: a searching bot never inside a web request):
+    #: a person's command stops where a bot must decide, and the ``bots`` command (the
+    #: worker's) makes one bot decision at a time.
+    in_worker: bool = False
 
 
 def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
@@ -148,7 +155,8 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         raise _say("bot", choices=", ".join(BOTS))
     spread = config.get("spread", "uniform")
     names = {seat: str(config.get("names", {}).get(seat, seat)) for seat in seats}
-    cfg = DealtConfig(ruleset, variants, options, teams, bots, bot, spread, names)
+    in_worker = config.get("bots_in_worker", False) is True
+    cfg = DealtConfig(ruleset, variants, options, teams, bots, bot, spread, names, in_worker)
     try:
         resolve_rules(ruleset, list(variants), options)
         _new_duel(cfg, seats)
@@ -342,6 +350,19 @@ class _Step:
         self.st = table.st.copy()
         self.events: list[Event] = []
         self.base = len(table.events)
+        #: How many bot decisions this step may make (None: as many as come; a table whose
+        #: bots think in the worker allows none to a person's command, one to the worker's).
+        self.bot_budget: int | None = 0 if table.cfg.in_worker else None
+
+    def bot_may_decide(self) -> bool:
+        """Whether a bot may decide now."""
+        return self.bot_budget is None or self.bot_budget > 0
+
+    def bot_decided(self) -> None:
+        """A bot's decision became a move (one that made none, a blocked bot keeping its
+        cards, costs nothing: the bots after it are asked in the same turn, as inline)."""
+        if self.bot_budget is not None:
+            self.bot_budget -= 1
 
     @property
     def index(self) -> int:
@@ -647,6 +668,8 @@ class SplitUnoDealt:
     def apply(self, table: DealtTable, command: Command) -> list[Event]:
         """Apply a seat's command and the bots' answers until a person is asked."""
         seat = command.seat
+        if command.name == BOTS_COMMAND and seat is None and table.cfg.in_worker:
+            return self._bots_turn(table)
         if seat is None or seat not in table.seats:
             raise _say("not_a_seat")
         if seat in table.cfg.bots:
@@ -778,6 +801,24 @@ class SplitUnoDealt:
         public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
         step.engine(by, public, engine, self._returned(st))
 
+    def _bots_turn(self, table: DealtTable) -> list[Event]:
+        """The worker's command: one bot decision (and the dealer's moves it brings about),
+        then stop where the next bot must decide. Refused when no bot is asked anything, so a
+        repeated or late task changes nothing."""
+        if not self.bots_to_move(table):
+            raise _say("no_bot_asked")
+        step = _Step(table)
+        step.bot_budget = 1
+        self._answers(step)
+        table.st = step.st
+        table.events.extend(step.events)
+        return step.events
+
+    def bots_to_move(self, table: DealtTable) -> list[str]:
+        """The bot seats the game waits for (a table whose bots think in the worker)."""
+        bots = table.cfg.bots
+        return [a.seat for a in self.awaiting(table) if a.seat in bots]
+
     # -- the bots, the dealer's own moves --------------------------------------------------
 
     def _answers(self, step: _Step) -> None:
@@ -805,7 +846,7 @@ class SplitUnoDealt:
                     self._give_up(step, seat, what, options[0], "dealer")
                     continue
                 asked = next((c for c in st.chooses if c[0] in bots), None)
-                if asked is None:
+                if asked is None or not step.bot_may_decide():
                     return
                 seat, what = asked[0], asked[1]
                 sim, i = _bot_sim(step.table, st, seat, step.index)
@@ -816,12 +857,13 @@ class SplitUnoDealt:
                 else:
                     card = CARDS[bot.discard_action(sim, i)]
                 self._give_up(step, seat, what, card, f"bot:{seat}")
+                step.bot_decided()
                 continue
             if phase == "deciding":
                 pending = t.pending
                 assert pending is not None
                 seat = st.duel._setup.seats[pending.seat]
-                if seat not in bots:
+                if seat not in bots or not step.bot_may_decide():
                     return
                 sim, i = _bot_sim(step.table, st, seat, step.index)
                 choices = _answer_choices(st, seat, pending.decision)
@@ -829,6 +871,7 @@ class SplitUnoDealt:
                 assert bot is not None
                 choice = bot.respond(sim, i, pending.decision, choices)
                 self._answer(step, seat, {"choice": choice}, f"bot:{seat}")
+                step.bot_decided()
                 continue
             # Sealing.
             if self._maybe_round(step):
@@ -852,6 +895,8 @@ class SplitUnoDealt:
         for k, seat in enumerate(step.seats):
             if seat not in step.cfg.bots or t.out[k] or seat in st.seals:
                 continue
+            if not step.bot_may_decide():
+                return acted
             sim, i = _bot_sim(step.table, st, seat, step.index)
             bot = sim.bots[i]
             assert bot is not None
@@ -862,6 +907,7 @@ class SplitUnoDealt:
                     key: move[key] for key in ("card", "color", "target") if key in move
                 }
                 self._play(step, seat, args, f"bot:{seat}")
+                step.bot_decided()
                 return True
             if seat in legal.round_seats:
                 if type(move) is not int:
@@ -873,6 +919,7 @@ class SplitUnoDealt:
                     why = "zero" if move == 0 else "seven"
                     args["target"] = step.seats[bot.target(sim, i, why)]
                 self._seal(step, seat, args, f"bot:{seat}")
+                step.bot_decided()
                 acted = True
                 st = step.st
                 if _phase(st) != "sealing" or not st.seals:
@@ -1008,6 +1055,9 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             if public.get("returned"):
                 lines.append({"say": "returned"})
         entry: dict[str, Any] = {"n": n, "by": event.by, "type": kind, "lines": lines}
+        # Each line's kind, cause and seat beside its words: a table view sorts the lines
+        # (the round's winner, a seat's draws) without reading the words.
+        entry["facets"] = [_facet(line) for line in lines]
         if kind == "round":
             entry["cards"] = dict(public["engine"]["cards"])
             entry["targets"] = dict(public["engine"].get("targets", {}))
@@ -1021,6 +1071,13 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             entry["mine"] = _facts(event.private[seat])
         out.append(entry)
     return out
+
+
+def _facet(line: Mapping[str, Any]) -> list[Any]:
+    """A stored line's kind (an adapter line's ``say``), cause and seat."""
+    if "say" in line:
+        return [line["say"], None, line.get("seat")]
+    return [line.get("kind"), line.get("cause"), line.get("seat")]
 
 
 def record(table: DealtTable) -> dict[str, Any]:

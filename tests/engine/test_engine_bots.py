@@ -249,19 +249,39 @@ def test_heuristic_spends_its_high_card_to_stop_an_opponent_at_one_card() -> Non
     assert free(sim) == 9
 
 
-def test_heuristic_reverses_a_much_bigger_hand_but_never_straight_back() -> None:
+def test_heuristic_reverses_a_much_bigger_hand_where_the_reverse_is_spent() -> None:
+    events = [{"type": "round", "cards": {"A": 1, "B": 9}}] * 2 + [
+        {"type": "respond", "seat": "B", "choice": "opponents_draw"}
+    ]
+    # Under "before" the REVERSE is discarded and B gets the 9 cards without it: the swap stands.
+    sim = table_with("tournament", a=[1, 2, 3, 4, 5, 6, 7, 8, 9], b=[4, 5, 6],
+                     a_actions=["reverse"], events=events, starting_number_cards=5)  # fmt: skip
+    assert free(sim)["card"] == "reverse"  # 9 cards against 3
+    sim = table_with("tournament", a=[1, 2, 3, 4, 5, 6, 7], b=[4, 5, 6, 7, 8],
+                     a_actions=["reverse"], events=events[:1], starting_number_cards=6)  # fmt: skip
+    assert isinstance(free(sim), int)  # 7 against 5: not worth a card
+
+
+def test_heuristic_keeps_a_reverse_that_would_come_straight_back() -> None:
+    """Under "after" (official) the played REVERSE goes to the target with the actor's hand, so
+    the target could undo the swap at once (issue 30: bots passed it back and forth). The bot
+    keeps it against 3 cards, and plays it to take the hand of a seat about to win."""
     events = [{"type": "round", "cards": {"A": 1, "B": 9}}] * 2 + [
         {"type": "respond", "seat": "B", "choice": "opponents_draw"}
     ]
     sim = table_with("official", a=[1, 2, 3, 4, 5, 6, 7, 8, 9], b=[4, 5, 6],
                      a_actions=["reverse"], events=events, starting_number_cards=5)  # fmt: skip
-    assert free(sim)["card"] == "reverse"  # 9 cards against 3
+    assert isinstance(free(sim), int)  # 9 cards against 3: B would only swap back
+    sim = table_with("official", a=[1, 2, 3, 4, 5, 6, 7], b=[5],
+                     a_actions=["reverse"], events=events, starting_number_cards=3)  # fmt: skip
+    assert free(sim)["card"] == "reverse"  # B, at 1 card, would win on its next high card
     sim.apply(free(sim))
-    # Under "after" the REVERSE went to B with the 9 cards: B would only undo the swap.
     assert sim.hands.action_cards("B") == ["reverse"]
+    # Never straight back; and after a round, only if A is about to win in turn.
     assert isinstance(free(sim, "B"), int)
-    sim.apply({"type": "round", "cards": {"A": 6, "B": 5}})
-    assert free(sim, "B")["card"] == "reverse"
+    sim.apply({"type": "round", "cards": {"A": 5, "B": 6}})
+    assert sim.duel.state()["seats"]["A"]["number_cards"] == 2
+    assert isinstance(free(sim, "B"), int)
 
 
 # -- strength ----------------------------------------------------------------------------------

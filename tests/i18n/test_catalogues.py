@@ -27,6 +27,7 @@ CODE = {
     "games",
     "play",
     "practice",
+    "rulebook",
     "tables",
     "tournaments",
     "templates",

@@ -3,8 +3,9 @@
 The pages of three tournaments (one played to the end with a correction, a void and its
 replay, a withdrawal, tie-breaks and the playoffs; one in its playoffs with a duel half
 played; one in registration), practice (Split UNO at two seats and in teams, Trois, CPT-113),
-a casual table with moves, the accounts' pages and the error pages are crawled as the
-organiser, a referee, a player and anonymously, in the pseudo-language of tests/i18n/pseudo.py.
+a casual table with moves, the rules pages, the accounts' pages and the error pages are crawled
+as the organiser, a referee, a player and anonymously, in the pseudo-language of
+tests/i18n/pseudo.py.
 A visible word outside its markers is a word that skipped the catalogue, unless it is a
 person's, a tournament's or a table's name, or one of the glossary's exceptions
 (docs/translating.md); and no page shows an internal key or a repr (the patterns of
@@ -136,7 +137,7 @@ def in_scope(url: str, slugs: set[str]) -> bool:
         slug = path.split("/")[2]
         return slug in slugs or slug == "new"
     return path in ("/", "/dashboard/") or path.startswith(
-        ("/me/", "/practice/", "/tables/", "/accounts/")
+        ("/me/", "/practice/", "/tables/", "/accounts/", "/rules/")
     )
 
 
@@ -232,6 +233,7 @@ def test_every_word_on_every_page_comes_through_the_catalogue(monkeypatch):
 
     slugs = {full.slug, out.slug, opening.slug}
     seeds = ["/", "/dashboard/", "/me/", "/me/duels/", "/practice/", "/tables/"]
+    seeds += ["/rules/", "/rules/trois/", "/rules/cpt113/"]  # the rules pages (issue 30)
     seeds += [
         "/accounts/login/",
         "/accounts/signup/",

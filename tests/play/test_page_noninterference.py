@@ -138,21 +138,27 @@ class Product:
     legal_form: Callable[[dict[str, Any], random.Random], dict[str, str] | None]
 
 
-def page(client: Client, product: Product, pk: int) -> bytes:
+#: What htmx adds to its requests: the card table then answers with its fragment (the table,
+#: and out of band the log and the screen reader's line; issue 30).
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def page(client: Client, product: Product, pk: int, htmx: bool = False) -> bytes:
     KEYS[0] = itertools.count()
-    response = client.get(reverse(product.page, args=[pk]))
+    response = client.get(reverse(product.page, args=[pk]), **(HTMX if htmx else {}))
     assert response.status_code == 200
     return as_bytes(response)
 
 
-def refused(client: Client, product: Product, pk: int, game_id: int) -> bytes:
-    """The page that answers a move refused whatever the cards."""
+def refused(client: Client, product: Product, pk: int, game_id: int, htmx: bool = False) -> bytes:
+    """The page (or with ``htmx`` the fragment) that answers a move refused whatever the
+    cards."""
     KEYS[0] = itertools.count()
     form = product.refused | {
         "revision": str(Game.objects.get(pk=game_id).revision),
         "intent": random_source.token_urlsafe(8),
     }
-    response = client.post(reverse(product.move, args=[pk]), form)
+    response = client.post(reverse(product.move, args=[pk]), form, **(HTMX if htmx else {}))
     assert response.status_code == 422
     return as_bytes(response)
 
@@ -164,6 +170,8 @@ def answers(client: Client, product: Product, pk: int, game_id: int) -> dict[str
     return {
         "page": page(client, product, pk),
         "refused": refused(client, product, pk, game_id),
+        "page (htmx)": page(client, product, pk, htmx=True),
+        "refused (htmx)": refused(client, product, pk, game_id, htmx=True),
     }
 
 

@@ -16,9 +16,10 @@ from django.utils import timezone
 from games.trois.bots import HeuristicBot as TroisHeuristic
 from games.trois.bots import RandomBot as TroisRandom
 from play import services as play
-from play.adapters.base import Command
+from play.adapters.base import Command, Viewer
 from play.errors import Forbidden, Hidden
 from play.models import Game, GameEvent
+from play.selectors import view_of
 from practice import cpt113_table, game_services, trois_table
 from practice.models import PracticeGame
 from practice.words import ALREADY_RECORDED, GAME_MOVED_ON, UNREPLAYABLE_TITLE
@@ -180,11 +181,14 @@ def test_the_migration_converts_a_game_stored_the_old_way(ada, kind, groups):
     assert row.game_id is not None and not row.unreplayable
     assert row.game.deadline == row.game.next_deadline == deadline
     assert row.game.revision == len(moves)
-    # The person reads the log the old page showed, event for event.
+    # The game's log is the old one, event for event, in the third person (the page says it
+    # in the second for the person's own lines, issue 30).
     client = client_for(ada)
-    page = client.get(url(row)).content.decode()
-    shown = [(int(n), text) for n, text in log_of(page)]
+    third = view_of(row.game_id, Viewer("seat", "A"))["log"]
+    shown = [(e["event"], " ".join(e["lines"])) for e in reversed(third)]
     assert shown == [(e.number, " ".join(e.lines)) for e in reversed(old.log)]
+    page = client.get(url(row)).content.decode()
+    assert "You " in page and "ada plays" not in page
     # And plays on through the write path.
     sent = first_move(row) | page_form(client, row)
     assert client.post(url(row, move=True), sent).status_code == 302

@@ -118,7 +118,8 @@ def test_nothing_hidden_reaches_the_page_during_a_game(ada):
     mine = set(state.hands[0])
     offered = set(re.findall(r'value="([BGYPORM]\d)"', page))
     assert offered <= mine  # none when nothing matches: then only "Take a card"
-    shown = set(re.findall(r'class="uno c-\w[^"]*"[^>]*>([BGYPORM]\d)<', page))
+    hand = re.search(r'<section class="hand game-hand".*?</section>', page, re.S)[0]
+    shown = set(re.findall(r'<span class="face"[^>]*>([BGYPORM]\d)<', hand))
     assert shown == mine
     hidden = set(state.deck) | {c for h in state.hands[1:] for c in h}
     for card in hidden - {state.top}:
@@ -145,9 +146,9 @@ def test_a_trois_move_is_played_and_the_bots_answer_in_the_log(ada):
     page = client.get(url(game)).content.decode()
     assert "Bot 1 " in page and "by-bot" in page
     # The cards carry their colour's letter: the page says which letter is which colour.
-    key = re.search(r'<p class="colour-key[^"]*">(.*?)</p>', page, re.S)[1]
-    assert re.sub(r"<[^>]+>", "", key) == (
-        "Colours: B blue · G green · Y yellow · P purple · O orange · R red · M magenta."
+    key = re.search(r'<span class="colour-key">(.*?)</h2>', page, re.S)[1]
+    assert re.sub(r"<[^>]+>", "", key).strip() == (
+        "B blue · G green · Y yellow · P purple · O orange · R red · M magenta"
     )
 
 
@@ -245,7 +246,7 @@ def test_the_trois_time_limit_is_enforced_on_the_next_request(ada, monkeypatch):
     client = client_for(ada)
     game = start(client)
     assert game.game.deadline is not None
-    assert "Time left: <strong>2" in client.get(url(game)).content.decode()
+    assert "Time left: <strong data-left>2" in client.get(url(game)).content.decode()
     later = timezone.now() + timedelta(minutes=26)
     monkeypatch.setattr(clock, "_now", lambda: later)
     page = client.get(url(game)).content.decode()
@@ -261,9 +262,26 @@ def test_a_move_after_the_deadline_ends_the_game_instead(ada, monkeypatch):
     move = first_move(game)
     later = timezone.now() + timedelta(minutes=25)
     monkeypatch.setattr(clock, "_now", lambda: later)
-    assert client.post(url(game, move=True), move | {"revision": 0}).status_code == 302
+    answer = client.post(url(game, move=True), move | {"revision": 0, "intent": "late"})
+    # Not a silent redirect to a finished game: the page says the move came too late, and
+    # shows the result.
+    assert answer.status_code == 200
+    page = answer.content.decode()
+    assert "Time was up: the game ended before your move, which was not played." in page
+    assert "Time is up" in page and "Play again" in page
     game.refresh_from_db()
     assert game.finished and revision(game) == 1 and last_move(game) == {"kind": "time"}
+    # The same as htmx sends it: the table, and the line a screen reader hears says it too.
+    other = start(client)
+    monkeypatch.setattr(clock, "_now", lambda: later + timedelta(minutes=30))
+    fragment = client.post(
+        url(other, move=True),
+        first_move(other) | {"revision": 0, "intent": "late"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "<!doctype" not in fragment.lower() and 'id="card-table"' in fragment
+    news = re.search(r'<div id="table-news" hx-swap-oob="innerHTML">(.*?)</div>', fragment, re.S)
+    assert news and news[1].startswith("Time was up: the game ended before your move")
 
 
 def test_the_sweep_ends_games_past_their_deadline_only(ada, monkeypatch):
@@ -339,3 +357,91 @@ def test_a_person_keeps_only_their_latest_games(ada, monkeypatch):
     # The forgotten games go with everything of theirs: no event is left behind.
     assert not Game.objects.filter(pk__in=[g.game_id for g in started[:2]]).exists()
     assert Game.objects.count() == 4
+
+
+def tiles_of(page: str) -> dict[str, list[str]]:
+    """Each tile's face-up cards as the page shows them, by its data-seat (a seat at Trois, a
+    group at CPT-113), read from the faces' reader words."""
+    tiles = {}
+    for letter, body in re.findall(r'data-seat="(\w)">(.*?)</div>', page, re.S):
+        tiles[letter] = re.findall(r'<li class="playing-card[^"]*">(.*?)</li>', body, re.S)
+    return tiles
+
+
+def last_plays_stored(game: PracticeGame) -> dict[str, list]:
+    """Each seat's last play, from the stored events (the test's own reading of them)."""
+    plays: dict[str, list] = {}
+    for by, public in GameEvent.objects.filter(game_id=game.game_id).values_list("by", "public"):
+        move = public.get("move") or {}
+        if move.get("kind") == "play":
+            seat = by.removeprefix("bot:")
+            plays[seat] = move.get("cards") or [move["card"]]
+    return plays
+
+
+def test_every_trois_seat_shows_its_last_play_and_the_top_card_is_marked(ada):
+    client = client_for(ada)
+    game = start(client)
+    for _ in range(3):
+        assert client.post(url(game, move=True), form(game, first_move(game))).status_code == 302
+    page = client.get(url(game)).content.decode()
+    tiles = tiles_of(page)
+    assert set(tiles) == {"A", "B", "C", "D"}
+    stored = last_plays_stored(game)
+    for letter, cards in stored.items():
+        faces = [re.search(r'aria-hidden="true">(\w+)<', li)[1] for li in tiles[letter]]
+        assert faces == cards, letter
+    # The card on top of the pile is marked on the tile of whoever laid it, and said so.
+    top = state_of(game).top
+    marked = re.findall(r'class="playing-card c-\w is-top"><span class="face"[^>]*>(\w+)<', page)
+    assert marked == [top] and f"{trois_label(top)}, on top of the pile" in page
+    assert "(played by " in page and "Since your last move" in page
+
+
+def test_every_cpt113_player_shows_its_last_play_and_a_wild_plays_in_one_tap(ada):
+    client = client_for(ada)
+    game = start(client, "cpt113", "4")
+    for _ in range(2):
+        if view_of(game.game_id, game_services.ME)["legal"] is None:
+            break  # the person's group is out, or the game is over
+        assert client.post(url(game, move=True), form(game, first_move(game))).status_code == 302
+    page = client.get(url(game)).content.decode()
+    assert set(tiles_of(page)) == {"A", "B", "C", "D"}
+    view = view_of(game.game_id, game_services.ME)
+    shown_as = {seat["seat"]: seat["name"] for seat in view["seats"]} | {"A": "You", "E": "Partner"}
+    for seat, cards in last_plays_stored(game).items():
+        player = re.search(
+            rf'<span class="player-name">{shown_as[seat]}</span>(.*?)</li></ul>', page, re.S
+        )
+        assert player and cpt_label(cards[0]) in player[1], seat
+    # A wild's colour button carries the card and the colour: one tap plays it.
+    if view["legal"] and "W" in view["legal"]["playable"]:
+        sent = {"kind": "play", "play": "W:G"} | {"revision": revision(game), "intent": "wild"}
+        assert client.post(url(game, move=True), sent).status_code == 302
+        assert any(
+            m.get("card") == "W" and m.get("colour") == "G"
+            for m in GameEvent.objects.filter(game_id=game.game_id).values_list(
+                "public__move", flat=True
+            )
+            if m
+        )
+
+
+@pytest.mark.parametrize(("kind", "groups"), [("trois", ""), ("cpt113", "3")])
+def test_htmx_gets_the_table_the_log_and_the_news_of_a_move(ada, kind, groups):
+    client = client_for(ada)
+    game = start(client, kind, groups)
+    answer = client.post(url(game, move=True), form(game, first_move(game)), HTTP_HX_REQUEST="true")
+    assert answer.status_code == 200 and "HX-Request" in answer["Vary"]
+    fragment = answer.content.decode()
+    assert fragment.lstrip().startswith('<section id="card-table"')
+    assert (
+        '<section id="table-log" class="console-log" aria-labelledby="log-title" hx-swap-oob'
+        in (fragment)
+    )
+    news = re.search(r'<div id="table-news" hx-swap-oob="innerHTML">(.*?)</div>', fragment, re.S)
+    assert news and news[1].strip()
+    # The forms of the swapped table post with htmx, their keys in the form, no CSRF field.
+    assert 'hx-post="' in fragment and "csrfmiddlewaretoken" not in fragment
+    # One line per action in the log; the person's own said "You".
+    assert '<ul class="log-lines"><li>You ' in fragment

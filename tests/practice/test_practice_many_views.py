@@ -8,8 +8,7 @@ from django.urls import reverse
 
 from practice import services
 from practice.models import PracticeDuel
-from practice.views import _asked
-from practice.words import CHOOSE_TITLE
+from practice.words import CHOOSE_TITLE, consequence, question
 from tests.factories import UserFactory
 from tests.practice.test_practice_views import mine, revision
 
@@ -78,10 +77,8 @@ def test_a_table_is_stored_with_its_seats_variants_options_and_teams(
     for letter in "BCDEF"[: seats - 1]:
         assert f"Bot {letter}" in page
     if "number_pool" in options:
-        assert "The number pool is raised to 188 cards, so that 68 stay in the deck" in page
-        assert "Decks: 68 number" in page
-    else:
-        assert "number pool is raised" not in page
+        # The pool is raised so that 68 number cards stay in the deck after the deal.
+        assert "Decks: 68 number, " in page
     if teams:
         partner = teams[0][1]
         assert f"Bot {partner} (your partner)" in page
@@ -121,8 +118,8 @@ def test_a_seven_is_played_at_the_chosen_target(ada):
     response = move(client, practice, play="seal:7", target="D")
     assert response.status_code == 302
     page = page_of(client, practice)
-    assert "ada reveals 7" in page
-    assert "Bot D draws 2 number cards and 1 action card (ada&#x27;s 7)" in page
+    assert "You reveal 7" in page
+    assert "Bot D draws 2 number cards and 1 action card (your 7)" in page
 
 
 @pytest.mark.parametrize(
@@ -185,8 +182,10 @@ def test_resigning_for_a_team_loses_and_says_who_won(ada):
     assert (practice.finished, practice.outcome) == (True, "lost")
     page = page_of(client, practice)
     assert "Bot B + Bot D win — forfeit." in page
-    assert "Play again (official rules, 4 seats)" in page
-    # Play again keeps the table.
+    # Play again keeps the whole set-up: its form sends this table's.
+    assert "Play again with the same set-up" in page
+    for hidden in ('name="opponents" value="3"', 'name="teams" value="AC,BD"', 'name="bot"'):
+        assert hidden in page
     response = client.post(
         reverse("practice:index"),
         {"ruleset": "official", "opponents": "3", "teams": "AC,BD"},
@@ -221,9 +220,62 @@ def test_a_whole_four_seat_game_through_the_views_ends_with_an_outcome(ada):
     assert practice.outcome == ("won" if won else "drawn" if winner is None else "lost")
 
 
-def test_a_decision_at_three_seats_names_the_card_and_who_played_it():
+def test_a_decision_names_the_card_and_who_played_it_and_says_what_each_choice_does():
     # From the dealt view's "other" and "card" (not from the log's latest move, which may be
-    # another seat's at more than two seats).
-    names = {"A": "ada", "B": "Bot B", "C": "Bot C"}
-    asked = {"decision": "counter", "choices": ["pass"], "other": "C", "card": "draw_two"}
-    assert _asked(asked, "ada", names, many=True)["question"] == "ada may counter Bot C's +2"
+    # another seat's at more than two seats), in the second person.
+    assert question("counter", "Bot C", "+2") == "Bot C played +2 on you. Counter it?"
+    says = {
+        c: consequence("counter", c, "Bot C", "draw_two", many=True, forfeits=False, hopeless=False)
+        for c in ("draw_two", "draw_four", "pass")
+    }
+    assert says == {
+        "draw_two": "Counter with +2: you both draw 1 number card",
+        "draw_four": "Counter with +4: Bot C draws 3 number cards",
+        "pass": "No counter: you draw 2 number cards",
+    }
+    refuse = consequence("dare", "refuse", "Bot", None, many=False, forfeits=True, hopeless=False)
+    assert refuse == "Refuse — you forfeit: Bot wins the game"
+    hopeless = consequence(
+        "challenge", "draw_two", "Bot", None, many=False, forfeits=False, hopeless=True
+    )
+    assert "cannot succeed" in hopeless
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "seats", "decision", "choice", "actions", "why"),
+    [
+        ("paper", 2, "dare", "refuse", 3, "forfeit"),
+        ("official", 4, "dare", "refuse", 3, "forfeit"),
+        ("arbiter", 2, "dare", "refuse", 3, None),  # refusing earns a penalty there
+        ("paper", 2, "dare", "complete", 3, None),
+        ("tournament", 2, "challenge", "draw_two", 1, "hopeless"),
+        ("tournament", 2, "challenge", "draw_two", 2, None),
+        ("official", 2, "challenge", "draw_two", 1, None),  # any_card: one card is enough
+        ("tournament", 2, "challenge", "pass", 2, "concede"),
+        ("official", 4, "challenge", "pass", 2, None),  # another opponent may challenge
+        ("tournament", 2, "counter", "pass", 1, None),
+    ],
+)
+def test_the_choices_that_end_the_game_against_the_person_are_asked_once(
+    ruleset, seats, decision, choice, actions, why
+):
+    practice = PracticeDuel(ruleset=ruleset, seats=seats, variants=[], options={})
+    view = {
+        "commands": {"answer": {"decision": decision, "choices": [choice]}},
+        "state": {"seats": {"A": {"action_cards": actions}}},
+    }
+    command = services.Command("answer", "A", {"choice": choice})
+    assert services.ending(practice, view, command) == why
+
+
+def test_a_decision_the_hand_leaves_one_answer_to_is_asked_and_says_why():
+    # Answering it at once would tell the others the person holds no +2 or +4 (issue 30).
+    from types import SimpleNamespace
+
+    from practice.views import _asked
+
+    practice = PracticeDuel(ruleset="tournament", seats=2, variants=[], options={})
+    asked = {"decision": "counter", "choices": ["pass"], "other": "B", "card": "draw_four"}
+    words = _asked(practice, asked, {"A": "ada", "B": "Bot"}, False, SimpleNamespace(tiles=[]))
+    assert words["note"] == "You hold no +2 or +4, so you cannot counter."
+    assert [c["label"] for c in words["choices"]] == ["No counter: you draw 4 number cards"]

@@ -85,7 +85,7 @@ def test_start_reveal_and_see_the_log_then_resign(ada):
     client = client_for(ada)
     practice = start(client, "paper")
     page = page_of(client, practice)
-    assert "Round 1: reveal a card" in page and "paper rules" in page
+    assert "Your turn: round 1, choose a card" in page and " · paper · " in page
     assert "Bot has sealed a card" in page  # the bot seals at once, its card hidden
     value = mine(practice)["hand"]["numbers"][0]
     button = f'name="play" value="seal:{value}"'
@@ -93,13 +93,13 @@ def test_start_reveal_and_see_the_log_then_resign(ada):
     response = client.post(move_url(practice), form_of(page, button) | {"play": f"seal:{value}"})
     assert response.status_code == 302
     page = client.get(response["Location"]).content.decode()
-    assert f"ada reveals {value}" in page and "Bot reveals" in page
+    assert f"You reveal {value}" in page and "Bot reveals" in page  # the log says You
     assert revision(practice) == 1
     client.post(move_url(practice), form_of(page, "Resign this duel") | {"kind": "resign"})
     practice.refresh_from_db()
     assert (practice.finished, practice.outcome) == (True, "lost")
     page = page_of(client, practice)
-    assert "The bot wins — forfeit." in page and "Play again (paper rules)" in page
+    assert "The bot wins — forfeit." in page and "Play again with the same set-up" in page
     assert "lost" in client.get(reverse("practice:index")).content.decode()
 
 
@@ -174,3 +174,80 @@ def test_the_log_tells_the_person_what_their_own_hand_drew(ada):
     cards = next(c for c in reversed(drawn) if c)
     labels = [str(c) if isinstance(c, int) else CARD_LABELS[c] for c in cards]
     assert f"You drew {', '.join(labels)}." in page_of(client, practice)
+
+
+def test_a_finished_duel_counts_once_in_the_record_which_outlives_the_duels(ada):
+    client = client_for(ada)
+    practice = start(client, "paper")
+    form = {"kind": "resign", "revision": revision(practice), "intent": "same-form"}
+    assert client.post(move_url(practice), form).status_code == 302
+    # The same form again (a double tap): already recorded, not counted twice.
+    assert client.post(move_url(practice), form).status_code == 200
+    record = ada.practice_records.get()
+    assert (record.ruleset, record.seats, record.bot) == ("paper", 2, "heuristic")
+    assert (record.played, record.won, record.drawn, record.rounds) == (1, 0, 0, 0)
+    listing = client.get(reverse("practice:index")).content.decode()
+    assert "My practice record" in listing
+    assert re.search(
+        r"<th scope=\"row\">paper</th><td>2</td><td>normal \(heuristic\)</td>"
+        r"<td>1</td><td>0</td><td>0</td><td>1</td><td>0.0</td>",
+        listing,
+    )
+    # Forgetting the duel (beyond the latest 50) leaves the record as it was.
+    PracticeDuel.objects.all().delete()
+    assert ada.practice_records.get().played == 1
+
+
+def test_the_bots_level_is_chosen_kept_and_refused_when_unknown(ada):
+    client = client_for(ada)
+    response = client.post(reverse("practice:index"), {"ruleset": "tournament", "bot": "random"})
+    assert response.status_code == 302
+    practice = PracticeDuel.objects.get()
+    assert practice.bot == "random" and "bots: easy" in page_of(client, practice)
+    assert Game.objects.get().config["bot"] == "random"
+    response = client.post(reverse("practice:index"), {"ruleset": "tournament", "bot": "oracle"})
+    assert response.status_code == 422 and "Choose the bots&#x27; level" in response.text
+    assert PracticeDuel.objects.count() == 1
+
+
+def challenged(client: Client, ada) -> PracticeDuel:
+    """A duel played until the person is asked to challenge the bot at 0: the person reveals
+    their lowest card every round and keeps their action cards (speed: 15 cards each)."""
+    for _ in range(20):
+        response = client.post(
+            reverse("practice:index"), {"ruleset": "tournament", "variants": "speed"}
+        )
+        practice = PracticeDuel.objects.get(pk=int(response["Location"].rstrip("/").split("/")[-1]))
+        for _ in range(200):
+            commands = mine(practice)["commands"]
+            asked = commands.get("answer")
+            if asked and asked["decision"] == "challenge":
+                return practice
+            if asked:
+                form = {"kind": "answer", "choice": asked["choices"][-1]}
+            elif "choose" in commands:
+                form = {"kind": "choose", "card": commands["choose"]["cards"][0]}
+            elif "seal" in commands:
+                form = {"play": f"seal:{commands['seal']['cards'][0]}"}
+            else:
+                break
+            form |= {"revision": revision(practice), "intent": f"k{revision(practice)}"}
+            assert client.post(move_url(practice), form).status_code == 302
+    pytest.fail("no duel reached a challenge")
+
+
+def test_no_challenge_at_two_seats_ends_the_duel_so_it_asks_once(ada):
+    client = client_for(ada)
+    practice = challenged(client, ada)
+    before = revision(practice)
+    form = {"kind": "answer", "choice": "pass", "revision": before, "intent": "pass-1"}
+    response = client.post(move_url(practice), form)
+    page = response.content.decode()
+    # Asked, not played: the words say what it does; the confirmation carries the choice.
+    assert response.status_code == 200 and revision(practice) == before
+    assert "End the game?" in page and "Without a challenge Bot wins the duel now." in page
+    assert 'name="confirm" value="yes"' in page and 'name="choice" value="pass"' in page
+    response = client.post(move_url(practice), form | {"confirm": "yes", "intent": "pass-2"})
+    assert response.status_code == 302
+    practice.refresh_from_db()
+    assert practice.finished and practice.outcome == "lost"

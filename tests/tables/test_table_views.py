@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tables import services
+from tables import selectors, services
 from tables.models import CasualTable
 from tests.factories import UserFactory
 from tests.tables.helpers import moves as stored_moves
@@ -304,6 +304,12 @@ def test_a_six_seat_table_says_its_deck_is_larger():
             },
             "engine refuses",
         ),
+        # Teams chosen for some seats only (the team variant follows from choosing teams).
+        (
+            {"ruleset": "official", **{f"name_{i}": n for i, n in enumerate("ABCD", 1)}}
+            | {"team_1": "1", "team_2": "2"},
+            "Put seat C in team 1, 2 or 3.",
+        ),
     ],
 )
 def test_a_refused_form_says_why_and_stores_nothing(post, words):
@@ -433,3 +439,30 @@ def test_a_team_games_result_names_the_team_on_the_console_and_the_replay():
     link = services.make_replay_link(table_id=table.pk, actor=owner)
     replay = Client().get(reverse("tables:replay", args=[link])).text
     assert "Team 1 (Ann and Cy) wins — forfeit" in replay
+
+
+def test_each_seat_shows_its_cards_of_the_round_face_up():
+    # The latest round's reveals (a 7 at its target) and the action cards played since.
+    names = {"A": "Ann", "B": "Bo", "C": "Cy"}
+    active = [
+        {"type": "round", "cards": {"A": 3, "B": 5, "C": 9}},
+        {"type": "action", "seat": "A", "card": "block", "target": "B"},
+        {"type": "round", "cards": {"A": 7, "C": 2}, "targets": {"A": "C"}},
+        {"type": "action", "seat": "C", "card": "draw_two", "target": "A"},
+        {"type": "respond", "seat": "A", "choice": "pass"},
+    ]
+    shown = selectors.shown_since_last_round(active, names)
+    assert shown == {
+        "A": [selectors.Shown("number", "7", "Cy", "C")],
+        "C": [selectors.Shown("number", "2"), selectors.Shown("action", "+2", "Ann", "A")],
+    }
+
+
+def test_teams_chosen_play_the_team_variant_without_its_box():
+    # They were silently ignored unless the separate box was ticked (issue 30).
+    owner = UserFactory()
+    post = {"ruleset": "official", **{f"name_{i}": n for i, n in enumerate("ABCD", 1)}}
+    post |= {"team_1": "1", "team_2": "2", "team_3": "1", "team_4": "2"}
+    assert client_for(owner).post(reverse("tables:index"), post).status_code == 302
+    table = CasualTable.objects.get()
+    assert "team" in table.variants and table.teams == [["A", "C"], ["B", "D"]]

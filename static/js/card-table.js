@@ -1,0 +1,36 @@
+// The practice card table (templates/practice/table.html, issue 30). The page works without
+// this: the cards are radios and one button plays the chosen one. Here the button says which
+// card it plays (and at whom), and after a move the focus goes to the headline, which says
+// whose turn it is, rather than being lost with the swapped-out button.
+(function () {
+  "use strict";
+  function label() {
+    var hand = document.getElementById("hand");
+    if (!hand) return;
+    var button = hand.querySelector(".play-button");
+    var card = hand.querySelector('input[name="play"]:checked');
+    if (!button) return;
+    if (!card) {
+      button.textContent = button.getAttribute("data-idle");
+      return;
+    }
+    var target = document.querySelector('input[name="target"]:checked');
+    var words = card.getAttribute("data-say");
+    if (target && card.hasAttribute("data-say-target")) {
+      words = card.getAttribute("data-say-target").replace("{target}", target.getAttribute("data-name"));
+    }
+    button.textContent = words;
+  }
+  document.addEventListener("change", function (event) {
+    var name = event.target && event.target.getAttribute("name");
+    if (name === "play" || name === "target") label();
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!event.detail || !event.detail.target || event.detail.target.id !== "card-table") return;
+    var table = document.getElementById("card-table");
+    var headline = document.getElementById("practice-headline");
+    if (table && headline) headline.focus();
+    label();
+  });
+  document.addEventListener("DOMContentLoaded", label);
+})();
