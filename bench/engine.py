@@ -17,7 +17,16 @@ loads (games/split_uno/native.py) and says which: ``SPLIT_UNO_ENGINE=python`` ti
 even when a compiled build is there. For scale it also times the
 engine alone replaying the finished random-bot records. Last, six-seat games
 (RULES.md section 11: ``official``, ``number_pool`` 188), free-for-all and in teams.
-``--no-replay`` or ``--no-sim`` skips a part.
+``--no-replay`` or ``--no-sim`` skips a part; ``--random-only`` times only the random-bot
+duels of two seats (issue 30's figure), ``--presets`` names the presets to time.
+
+The machine is shared, so every run also times a **reference loop** — a fixed piece of plain
+Python (whole-number arithmetic, a list and a dict), never compiled, that no change to the
+engine touches — before and after the simulations, in CPU time on the same core, and prints
+the load average. CPU time leaves out the time other processes hold the core, but not how
+they slow this one down (a shared cache, a sibling thread): when the reference loop is slower
+than usual the figures of that run are too, by about as much. ``duels per reference`` divides
+that out: the random-bot duels played in the CPU time of one reference loop.
 """
 
 from __future__ import annotations
@@ -76,6 +85,42 @@ def best_seconds(func: Any, repeat: int) -> float:
     return best
 
 
+#: How many steps the reference loop takes (about 0.1 s of CPU on the machines used).
+REFERENCE_STEPS = 200_000
+
+
+def reference_loop(steps: int = REFERENCE_STEPS) -> int:
+    """A fixed piece of plain Python of about the engine's mix: arithmetic on small whole
+    numbers, list and dict reads and writes, a call. Its result only keeps it from being
+    optimised away."""
+    counts = [0] * 10
+    seen: dict[int, int] = {}
+    total = 0
+    for k in range(steps):
+        v = (k * 7 + total) % 10
+        counts[v] += 1
+        seen[v] = seen.get(v, 0) + k
+        total = (total + len(counts) + v) & 0xFFFF
+    return total + sum(counts) + len(seen)
+
+
+def reference_seconds(repeat: int = 5) -> float:
+    """CPU seconds of one reference loop: the best of ``repeat``."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        reference_loop()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def load_average() -> str:
+    """The 1, 5 and 15-minute load averages, as the system reports them."""
+    if not hasattr(os, "getloadavg"):
+        return "unknown"
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> int:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from games.split_uno import PRESETS, Duel
@@ -87,6 +132,13 @@ def main() -> int:
     parser.add_argument("--sim-repeat", type=int, default=3)
     parser.add_argument("--no-replay", action="store_true")
     parser.add_argument("--no-sim", action="store_true")
+    parser.add_argument(
+        "--random-only",
+        action="store_true",
+        help="time only random-bot duels of two seats (no heuristic, no replay of the records, "
+        "no six seats)",
+    )
+    parser.add_argument("--presets", nargs="+", choices=sorted(PRESETS), default=list(PRESETS))
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
@@ -99,55 +151,72 @@ def main() -> int:
         else "the engine's sources (not compiled: run tools/build_engine.py)"
     )
     print(f"Python {platform.python_version()} on {platform.machine()}, one core, {build}")
-    if not args.no_replay:
-        replays(args, PRESETS, Duel)
+    presets = {name: PRESETS[name] for name in args.presets}
+    if not args.no_replay and not args.random_only:
+        replays(args, presets, Duel)
     if not args.no_sim:
         print()
-        simulations(args, PRESETS)
+        before = reference_seconds()
+        print(f"reference loop {before * 1e3:.1f} ms; load average {load_average()}")
+        simulations(args, presets, before)
+        after = reference_seconds()
+        print(f"reference loop {after * 1e3:.1f} ms after; load average {load_average()}")
     return 0
 
 
-def simulations(args: argparse.Namespace, presets: Any) -> None:
+def simulations(args: argparse.Namespace, presets: Any, reference: float) -> None:
     """Complete bot duels per second for each preset (issue 4), and, for scale, how fast the
-    engine alone replays the finished random-bot records (no bots, no hands)."""
+    engine alone replays the finished random-bot records (no bots, no hands). ``reference``
+    is the CPU time of one reference loop, measured just before."""
     import io
     import json
 
     from games.split_uno import Duel
     from games.split_uno.simulate import simulate
 
-    print(f"{'preset':<11} {'random duels/s':>15} {'events/duel':>12} {'replay only/s':>14}"
-          f" {'heuristic duels/s':>18} {'events/duel':>12}")  # fmt: skip
+    kinds: tuple[tuple[str, str], ...] = (("random", "random"),)
+    if not args.random_only:
+        kinds += (("heuristic", "heuristic"),)
+    header = f"{'preset':<11} {'random duels/s':>15} {'events/duel':>12} {'per reference':>14}"
+    if not args.random_only:
+        header += f" {'replay only/s':>14} {'heuristic duels/s':>18} {'events/duel':>12}"
+    print(header)
     slowest = float("inf")
     for preset in presets:
         row = [f"{preset:<11}"]
-        for bots, width in ((("random", "random"), 15), (("heuristic", "heuristic"), 18)):
+        for bots in kinds:
             best = float("inf")
             for _ in range(args.sim_repeat):
                 start = time.process_time()
                 summary = simulate(preset, args.duels, seed="bench", bots=bots)
                 best = min(best, time.process_time() - start)
             rate = args.duels / best
+            width = 15 if bots[0] == "random" else 18
             row.append(f"{rate:>{width},.0f} {summary.events / summary.duels:>12.1f}")
-            if bots[0] == "random":
-                slowest = min(slowest, rate)
-                out = io.StringIO()
-                simulate(preset, args.duels, seed="bench", bots=bots, records=out)
-                records = [json.loads(line) for line in out.getvalue().splitlines()]
-                best = float("inf")
-                for _ in range(args.sim_repeat):
-                    start = time.process_time()
-                    for record in records:
-                        Duel.from_record(record)
-                    best = min(best, time.process_time() - start)
-                row.append(f"{args.duels / best:>14,.0f}")
+            if bots[0] != "random":
+                continue
+            slowest = min(slowest, rate)
+            row.append(f"{rate * reference:>14.1f}")
+            if args.random_only:
+                continue
+            out = io.StringIO()
+            simulate(preset, args.duels, seed="bench", bots=bots, records=out)
+            records = [json.loads(line) for line in out.getvalue().splitlines()]
+            best = float("inf")
+            for _ in range(args.sim_repeat):
+                start = time.process_time()
+                for record in records:
+                    Duel.from_record(record)
+                best = min(best, time.process_time() - start)
+            row.append(f"{args.duels / best:>14,.0f}")
         print(" ".join(row))
     verdict = "within" if slowest >= BUDGET_DUELS else "UNDER"
     print(
         f"slowest random-bot rate: {slowest:,.0f} duels/s ({verdict} the {BUDGET_DUELS:,.0f}"
         " duels/s budget)"
     )
-    many_seats(args)
+    if not args.random_only:
+        many_seats(args)
 
 
 #: Six seats (RULES.md section 11): official, 20 cards each from a pool of 188 (68 left).

@@ -70,6 +70,18 @@ class Bot:
         return f"<{type(self).__name__} {self.name}>"
 
 
+def _distinct(counts: list[int]) -> int:
+    """How many entries of ``counts`` are not 0 (the distinct values or kinds a hand holds).
+
+    A loop over whole numbers: compiled, ``list.count`` compares every entry as a generic
+    object, several times the cost."""
+    n = 0
+    for count in counts:
+        if count != 0:
+            n += 1
+    return n
+
+
 class RandomBot(Bot):
     """Uniform over the moves its own hand allows, as docs/rules.md defines it.
 
@@ -91,9 +103,9 @@ class RandomBot(Bot):
         blocked = t.blocked[i]
         if t.act[i]:
             # The decks hold no card the rules forbid, so every kind held may be played.
-            values = 1 if blocked or not t.num[i] else 10 - counts.count(0)
+            values = 1 if blocked or not t.num[i] else _distinct(counts)
             held = sim.hands.act[i]
-            kinds = len(held) - held.count(0)
+            kinds = _distinct(held)
             r = floor(rnd() * (values + kinds))
             if r < kinds:
                 for k, count in enumerate(held):

@@ -48,23 +48,26 @@ def settle(t: Table, fx: list[RawEffect]) -> None:
         _settle_many(t, fx)
         return
     if t.pending is None:
+        # Two seats, named one by one: compiled, a loop or ``in`` over a list of whole numbers
+        # costs several times these four comparisons, and every event is settled.
         streak = t.streak
-        for i in t.order:
-            if streak[i] >= 2:
-                t.pending = pending("bonus", i)
-                break
+        if streak[0] >= 2:
+            t.pending = pending("bonus", 0)
+        elif streak[1] >= 2:
+            t.pending = pending("bonus", 1)
         else:
             num = t.num
-            if 0 in num:
-                zeros = [i for i in t.order if num[i] == 0]
-                if len(zeros) > 1:
+            if num[0] == 0:
+                if num[1] == 0:
                     t.end(-1, "double_zero", fx)
                     return
-                _potential_winner(t, zeros[0], fx)
+                _potential_winner(t, 0, fx)
+            elif num[1] == 0:
+                _potential_winner(t, 1, fx)
     p = t.pending
     if p is not None:
         # ``other``: the seat the decision is about, named in its words (two seats: the other).
-        fx.append(("await", t.seats[p.seat], t.seats[t.opponent(p.seat)], 0, 0, p.decision))
+        fx.append(("await", t.seats[p.seat], t.seats[1 - p.seat], 0, 0, p.decision))
 
 
 def _settle_many(t: Table, fx: list[RawEffect]) -> None:

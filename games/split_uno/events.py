@@ -13,7 +13,7 @@ which alone words the refusals.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from .constants import CARDS, COLORS, EVENT_TYPES
 from .errors import IllegalEvent, show
@@ -224,11 +224,11 @@ def already_canonical(raw: object, setup: Setup) -> bool:
     return False
 
 
-# The canonical keys, in the order parse_event writes them (``tuple(raw)`` lists them in
-# order, so one comparison checks the names, their number and their order).
-_ACTION_KEYS = ("type", "seat", "card")
-_COLOR_KEYS = ("type", "seat", "card", "color")
-_RESPOND_KEYS = ("type", "seat", "choice")
+# The canonical keys, in the order parse_event writes them (``_keys_are`` checks the names,
+# their number and their order in one pass).
+_ACTION_KEYS: Final = ("type", "seat", "card")
+_COLOR_KEYS: Final = ("type", "seat", "card", "color")
+_RESPOND_KEYS: Final = ("type", "seat", "choice")
 
 
 def _round_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
@@ -240,8 +240,7 @@ def _round_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
     # strings of the set-up (as the simulator uses them): that makes them exactly the
     # canonical keys, and is cheaper to check than their type and order apart.
     k = 0
-    for seat in cards:
-        value = cards[seat]
+    for seat, value in cards.items():
         if seat is not seats[k] or type(value) is not int or not 0 <= value <= 9:
             return False
         k += 1  # noqa: SIM113 - a counter: enumerate costs several times more here
@@ -249,8 +248,21 @@ def _round_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
         return False  # more than two seats: a 0 or a 7 needs its targets (section 11.3)
     # "type" and "cards" are both there (two keys); "type" must come first.
     for key in raw:
-        return key == "type"
+        return type(key) is str and key == "type"
     return False
+
+
+def _keys_are(raw: dict[Any, Any], keys: tuple[str, ...]) -> bool:
+    """Whether ``raw``'s keys are exactly ``keys``, in that order (``tuple(raw) == keys``
+    without building the tuple: compiled, about half the cost)."""
+    if len(raw) != len(keys):
+        return False
+    k = 0
+    for key in raw:
+        if type(key) is not str or key != keys[k]:
+            return False
+        k += 1  # noqa: SIM113 - a counter: enumerate costs several times more here
+    return True
 
 
 def _action_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
@@ -259,8 +271,8 @@ def _action_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
         return False
     if card == "color_change":
         color = raw.get("color")
-        return type(color) is str and color in COLORS and tuple(raw) == _COLOR_KEYS
-    return card in CARDS and tuple(raw) == _ACTION_KEYS
+        return type(color) is str and color in COLORS and _keys_are(raw, _COLOR_KEYS)
+    return card in CARDS and _keys_are(raw, _ACTION_KEYS)
 
 
 def _respond_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
@@ -269,7 +281,7 @@ def _respond_as_is(raw: dict[Any, Any], setup: Setup) -> bool:
         type(seat) is str
         and seat in setup.index
         and type(raw.get("choice")) is str
-        and tuple(raw) == _RESPOND_KEYS
+        and _keys_are(raw, _RESPOND_KEYS)
     )
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from math import floor
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from .constants import CARDS
 from .effects import RawEffect
@@ -53,14 +53,16 @@ ACTION_WEIGHTS: dict[str, int] = {
 TRUTH_DARE_WEIGHTS: dict[str, int] = {"truth": 3, "dare": 2}
 
 #: Action card kinds are held as indices into CARDS.
-KIND: dict[str, int] = {card: k for k, card in enumerate(CARDS)}
+KIND: Final[dict[str, int]] = {card: k for k, card in enumerate(CARDS)}
 
 Spread = str | Sequence[int]
 
-_REVEALED_SHEDS = frozenset({"round_won", "tie", "revealed_discarded"})
-_SPENDING_ANSWERS = frozenset({"counter", "challenge"})
+# ``Final``: compiled, a module constant is then read directly, not looked up by name in the
+# module's dictionary on every use.
+_REVEALED_SHEDS: Final = frozenset({"round_won", "tie", "revealed_discarded"})
+_SPENDING_ANSWERS: Final = frozenset({"counter", "challenge"})
 #: Effects that move no card (the draws and sheds that follow them do).
-_SILENT = frozenset(
+_SILENT: Final = frozenset(
     {
         "reveal",
         "win_round",
@@ -186,6 +188,15 @@ def _draw(deck: list[int], random: Callable[[], float]) -> int:
     return card
 
 
+def _total(counts: list[int], end: int) -> int:
+    """``sum(counts[:end])`` as a loop over whole numbers: compiled, several times cheaper than
+    the built-in ``sum`` (which adds generic objects) and the slice it would need."""
+    total = 0
+    for k in range(end):
+        total += counts[k]
+    return total
+
+
 def _nth(counts: list[int], n: int) -> int:
     """The value of the ``n``-th card (0-based) of a hand held as counts per value."""
     value = 0
@@ -266,7 +277,8 @@ class Hands:
             for _ in range(rules.starting_number_cards):
                 # _draw, inlined: a deal is forty draws or so, and duels start often.
                 j = floor(random() * len(numbers))
-                hand[numbers[j]] += 1
+                v = numbers[j]
+                hand[v] = hand[v] + 1  # compiled, ``+=`` on an item is a generic add
                 numbers[j] = numbers[-1]
                 numbers.pop()
         for seat, count in rules.starting_action_cards:
@@ -353,12 +365,12 @@ class Hands:
     def random_card(self, i: int, but: int = -1) -> int:
         """A uniformly random number card of seat ``i`` (not counting one copy of ``but``)."""
         counts = self.num[i]
-        size = sum(counts) - (1 if but >= 0 else 0)
+        size = _total(counts, len(counts)) - (1 if but >= 0 else 0)
         if size <= 0:
             raise HandsOutOfStep(f"seat {self.seats[i]} holds no card to take")
         n = floor(self.random() * size)
         # Laid out lowest first, the card skipped is the first ``but``: later ones move up.
-        if but >= 0 and n >= sum(counts[:but]):
+        if but >= 0 and n >= _total(counts, but):
             n += 1
         return _nth(counts, n)
 
@@ -373,22 +385,25 @@ class Hands:
                 self.num[i][self.random_card(i)] -= 1
                 self.num[i][value] += 1
 
-    def update(self, event: Mapping[str, Any], fx: Sequence[RawEffect], chooser: Chooser) -> None:
+    def update(self, event: dict[str, Any], fx: list[RawEffect], chooser: Chooser) -> None:
         """Follow one applied event through its raw effects (``Duel._apply``'s tuples: the
         fields of ``Effect`` in order, trailing ones possibly left out); ``event`` is the event
         as the record keeps it. ``chooser`` picks the cards a seat gives up by choice.
         """
         index = self.index
         num = self.num
-        cards = event["cards"] if event["type"] == "round" else None
+        cards: dict[str, int] | None = event["cards"] if event["type"] == "round" else None
         # Most effects move no card (a round's reveals, its win and loss): they are skipped
-        # first, then the commonest that do, draws and sheds.
+        # first, then the commonest that do, draws and sheds. ``kind`` is typed so that,
+        # compiled, each comparison is one of strings (the same interned words, so mostly a
+        # pointer compared) rather than a generic one.
         for e in fx:
-            kind = e[0]
+            kind: str = e[0]
             if kind in _SILENT:
                 continue
             if kind == "draw":
-                n = e[3]
+                n: int = e[3]
+                a: int = e[4]
                 if n:
                     hand = num[index[e[1]]]
                     deck = self.deck_num
@@ -396,32 +411,38 @@ class Hands:
                     while n:
                         # _draw, inlined: most events draw a card or two.
                         j = floor(random() * len(deck))
-                        hand[deck[j]] += 1
+                        v = deck[j]
+                        # Compiled, ``+=`` on an item is a generic add; this adds whole numbers.
+                        hand[v] = hand[v] + 1
                         deck[j] = deck[-1]
                         deck.pop()
                         n -= 1
-                if e[4]:
+                if a:
                     actions = self.act[index[e[1]]]
-                    for _ in range(e[4]):
+                    for _ in range(a):
                         actions[_draw(self.deck_act, self.random)] += 1
             elif kind == "shed":
                 if e[3]:
-                    i = index[e[1]]
+                    seat: str = e[1]
+                    i = index[seat]
                     if cards is not None and e[6] in _REVEALED_SHEDS:
-                        value = cards[e[1]]
+                        value = cards[seat]
                     else:
                         value = chooser.shed_choice(i)
-                    if num[i][value] <= 0:
-                        raise HandsOutOfStep(f"seat {e[1]} cannot shed a {value} it lacks")
-                    num[i][value] -= 1
-                    self.disc_num[value] += 1
+                    held = num[i]
+                    if held[value] <= 0:
+                        raise HandsOutOfStep(f"seat {seat} cannot shed a {value} it lacks")
+                    held[value] = held[value] - 1
+                    discards = self.disc_num
+                    discards[value] = discards[value] + 1
             elif kind == "steal":
                 if e[3]:
                     thief, victim = index[e[1]], index[e[2]]
                     shown = cards.get(e[2], -1) if cards is not None else -1
                     value = self.random_card(victim, shown)
-                    num[victim][value] -= 1
-                    num[thief][value] += 1
+                    lost, won = num[victim], num[thief]
+                    lost[value] = lost[value] - 1
+                    won[value] = won[value] + 1
             elif kind == "play":
                 if not (self.after and e[5] == "reverse"):
                     self._spend(index[e[1]], KIND[e[5]])
@@ -444,5 +465,6 @@ class Hands:
                 raise HandsOutOfStep(f"seat {self.seats[i]} plays {CARDS[k]} but holds none")
             # Not strict: the seat's real card was not the one modelled.
             k = _nth(held, floor(self.random() * sum(held)))
-        held[k] -= 1
-        self.disc_act[k] += 1
+        held[k] = held[k] - 1
+        discards = self.disc_act
+        discards[k] = discards[k] + 1

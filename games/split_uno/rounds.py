@@ -25,44 +25,88 @@ def play_round(t: Table, ev: Event, fx: list[RawEffect]) -> None:
     seats = t.seats
     blocked = t.blocked
     cards: dict[str, int] = ev["cards"]
+    if not blocked[0] and not blocked[1]:
+        # The usual round of a two-seat duel, both seats reveal (most events of a duel).
+        _round_of_two(t, cards, fx)
+        return
     values: Sequence[int]
     free: Sequence[int]
-    if len(seats) == 2 and not blocked[0] and not blocked[1]:
-        # The usual round of a two-seat duel, both seats reveal: the same steps as below on
-        # two named values, without the loops (this is most events of a duel).
-        a_seat, b_seat = seats
-        a, b = cards.get(a_seat, -1), cards.get(b_seat, -1)
-        if a < 0 or b < 0:
-            raise IllegalEvent(_which_seats(t))
-        t.rounds += 1
-        fx.append(("reveal", a_seat, None, 0, 0, a))
-        fx.append(("reveal", b_seat, None, 0, 0, b))
-        values = (a, b)
-        free = t.order
-    else:
-        order = t.order
-        # -1 stands for "revealed nothing"; the event's seats were checked when it was read.
-        values = [cards.get(s, -1) for s in seats]
-        # Exactly the seats that are not blocked reveal a card.
-        free = [i for i in order if not blocked[i]]
-        if [i for i in order if values[i] >= 0] != free:
-            raise IllegalEvent(_which_seats(t))
-        t.rounds += 1
-        if not free:
-            _all_blocked(t, fx)
-            return
-        for i in free:
-            fx.append(("reveal", seats[i], None, 0, 0, values[i]))
-        if len(free) < len(seats):
-            for i in order:
-                if blocked[i]:
-                    fx.append(("blocked_out", seats[i], None, 0, 0, None, t.rules.blocked_seat))
+    order = t.order
+    # -1 stands for "revealed nothing"; the event's seats were checked when it was read.
+    values = [cards.get(s, -1) for s in seats]
+    # Exactly the seats that are not blocked reveal a card.
+    free = [i for i in order if not blocked[i]]
+    if [i for i in order if values[i] >= 0] != free:
+        raise IllegalEvent(_which_seats(t))
+    t.rounds += 1
+    if not free:
+        _all_blocked(t, fx)
+        return
+    for i in free:
+        fx.append(("reveal", seats[i], None, 0, 0, values[i]))
+    if len(free) < len(seats):
+        for i in order:
+            if blocked[i]:
+                fx.append(("blocked_out", seats[i], None, 0, 0, None, t.rules.blocked_seat))
     if 0 in values or 7 in values:
         _zeros_then_sevens(t, free, values, fx)
     if len(free) == 1:
         _blocked_round(t, free[0], fx)
     else:
         _compare(t, free, values, fx)
+
+
+def _round_of_two(t: Table, cards: dict[str, int], fx: list[RawEffect]) -> None:
+    """Sections 3.1–3.4 for two seats that both reveal: the steps of the general code below
+    on two named values, without its lists and loops (compiled, a list or a sequence read
+    item by item costs several times a plain whole number)."""
+    a_seat, b_seat = t.seats
+    a: int = cards.get(a_seat, -1)
+    b: int = cards.get(b_seat, -1)
+    if a < 0 or b < 0:
+        raise IllegalEvent(_which_seats(t))
+    t.rounds += 1
+    # The shared reveal effects (``Table.reveals``): the event was read, so 0 <= a, b <= 9.
+    reveals = t.reveals
+    fx.append(reveals[0][a])
+    fx.append(reveals[1][b])
+    # Section 3.2: every 0, then every 7, in seat order. Both revealed, so a 0 never takes
+    # the card on the table: it needs the opponent to hold two.
+    if a == 0:
+        _steal_of_two(t, 0, 1, fx)
+    if b == 0:
+        _steal_of_two(t, 1, 0, fx)
+    if a == 7:
+        t.draw(1, 2, 1, fx, "seven", 0)
+    if b == 7:
+        t.draw(0, 2, 1, fx, "seven", 1)
+    streak = t.streak
+    if a != b:
+        w, loser, high = (0, 1, a) if a > b else (1, 0, b)
+        t.shed(w, fx, "round_won")
+        streak[w] = streak[w] + 1  # compiled, ``+=`` on an item is a generic add
+        fx.append(("win_round", t.seats[w], None, streak[w], 0, high))
+        _lose(t, loser, fx)
+    else:
+        # A tie: shed before draw, seat by seat in seat order (a short deck serves A first).
+        fx.append(("tie", None, None, 0, 0, a))
+        t.shed(0, fx, "tie")
+        t.draw(0, 1, 0, fx, "tie")
+        streak[0] = 0
+        t.shed(1, fx, "tie")
+        t.draw(1, 1, 0, fx, "tie")
+        streak[1] = 0
+
+
+def _steal_of_two(t: Table, i: int, j: int, fx: list[RawEffect]) -> None:
+    """``_steal`` when both seats revealed: ``j``'s revealed card stays on the table."""
+    num = t.num
+    if num[j] > 1:
+        num[j] = num[j] - 1
+        num[i] = num[i] + 1
+        fx.append(("steal", t.seats[i], t.seats[j], 1))
+    else:
+        fx.append(("steal", t.seats[i], t.seats[j], 0, 0, None, "revealed"))
 
 
 def _which_seats(t: Table) -> str:
@@ -161,12 +205,13 @@ def _lose(t: Table, i: int, fx: list[RawEffect]) -> None:
     """Seat ``i`` lost the round: under ``loser_discards_revealed`` its card goes to the
     discard pile; it draws 1 and its streak goes back to 0."""
     if t.rules.loser_discards_revealed:
-        t.num[i] -= 1
+        num = t.num
+        num[i] = num[i] - 1
         t.disc_n += 1
         fx.append(("shed", t.seats[i], None, 1, 0, None, "revealed_discarded"))
     t.draw(i, 1, 0, fx, "round_lost")
     t.streak[i] = 0
-    fx.append(("lose_round", t.seats[i]))
+    fx.append(t.losses[i])
 
 
 # -- more than two seats (section 11.3) -------------------------------------------------------

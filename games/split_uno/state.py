@@ -60,6 +60,21 @@ class Pending:
 pending = functools.cache(Pending)
 
 
+def _common_effects(
+    seats: tuple[str, ...],
+) -> tuple[tuple[tuple[RawEffect, ...], ...], tuple[RawEffect, ...]]:
+    """The effects a round repeats most, built once per seating and shared: per seat, its
+    reveal of each value 0–9, and its lost round. Sharing is safe because a raw effect is an
+    immutable tuple; it saves a tuple built and freed for most of them (compiled, that is most
+    of their cost)."""
+    reveals = tuple(tuple(("reveal", seat, None, 0, 0, v) for v in range(10)) for seat in seats)
+    losses = tuple(("lose_round", seat) for seat in seats)
+    return reveals, losses
+
+
+common_effects = functools.cache(_common_effects)
+
+
 class Table:
     """Counts per seat, the two decks and discard piles, the pending decision, the outcome."""
 
@@ -84,6 +99,8 @@ class Table:
         "multi",
         "out",
         "team_of",
+        "reveals",
+        "losses",
     )
 
     def __init__(self, setup: Setup) -> None:
@@ -119,6 +136,9 @@ class Table:
         #: changed in place, so that a snapshot holds it as one value.
         self.out: tuple[bool, ...] = (False,) * n
         self.team_of = setup.team_of or tuple(range(n))
+        #: ``reveals[i][v]``: seat ``i`` reveals ``v``; ``losses[i]``: seat ``i`` loses the
+        #: round (``common_effects``).
+        self.reveals, self.losses = common_effects(setup.seats)
 
     def copy(self) -> Table:
         """An independent table with the same values (its lists are fresh)."""
@@ -126,17 +146,48 @@ class Table:
         other.restore(self.snapshot())
         return other
 
-    def snapshot(self) -> list[Any]:
-        """Every value of the table in one flat list, for ``restore``.
+    def snapshot(self) -> tuple[Any, ...]:
+        """Every value of the table in one flat tuple, for ``restore``.
 
-        One list is far cheaper to build than a copy of the table (four lists and a new
-        object), and ``Duel.apply`` takes one before every event.
+        One tuple is far cheaper to build than a copy of the table (four lists and a new
+        object), and ``Duel.apply`` takes one before every event. Two seats (nearly every
+        event) name their eight per-seat values one by one: a single allocation, where
+        unpacking the four lists costs four list extensions (about a quarter of the cost of
+        a simple round, compiled).
         """
-        return [
-            *self.num,
-            *self.act,
-            *self.streak,
-            *self.blocked,
+        # Read as lists of objects: compiled, each value is then copied as it is, where a
+        # list of whole numbers would have it unboxed and boxed again.
+        num: list[Any] = self.num
+        act: list[Any] = self.act
+        streak: list[Any] = self.streak
+        blocked: list[Any] = self.blocked
+        if not self.multi:
+            return (
+                num[0],
+                num[1],
+                act[0],
+                act[1],
+                streak[0],
+                streak[1],
+                blocked[0],
+                blocked[1],
+                self.deck_n,
+                self.deck_a,
+                self.disc_n,
+                self.disc_a,
+                self.pending,
+                self.winner,
+                self.finish,
+                self.events,
+                self.rounds,
+                self.out,
+                self.setup,
+            )
+        return (
+            *num,
+            *act,
+            *streak,
+            *blocked,
             self.deck_n,
             self.deck_a,
             self.disc_n,
@@ -148,17 +199,17 @@ class Table:
             self.rounds,
             self.out,
             self.setup,
-        ]
+        )
 
-    def restore(self, saved: list[Any]) -> None:
+    def restore(self, saved: tuple[Any, ...]) -> None:
         """Put the table back as it was at ``snapshot``: every slot, even one a bug rebound
         (``setup``, ``rules``, ``seats``, ``order`` come from the saved set-up; the lists are
         fresh), so that a failed event leaves nothing behind."""
         n = (len(saved) - 11) // 4  # four values per seat, then eleven more
-        self.num = saved[0:n]
-        self.act = saved[n : 2 * n]
-        self.streak = saved[2 * n : 3 * n]
-        self.blocked = saved[3 * n : 4 * n]
+        self.num = list(saved[0:n])
+        self.act = list(saved[n : 2 * n])
+        self.streak = list(saved[2 * n : 3 * n])
+        self.blocked = list(saved[3 * n : 4 * n])
         (
             self.deck_n,
             self.deck_a,
@@ -177,6 +228,7 @@ class Table:
         self.order = tuple(range(n))
         self.multi = n > 2
         self.team_of = self.setup.team_of or self.order
+        self.reveals, self.losses = common_effects(self.seats)
 
     # -- the primitives every rule is made of (section 3, "Draws never exceed ...") --------
 
@@ -193,9 +245,12 @@ class Table:
         means "draw 0"."""
         deck_n = self.deck_n
         n = number if number <= deck_n else deck_n
+        # ``x[i] = x[i] + n`` rather than ``x[i] += n`` here and below: compiled, the first
+        # adds two whole numbers, the second goes through Python's generic in-place add.
         if n:
             self.deck_n = deck_n - n
-            self.num[i] += n
+            num = self.num
+            num[i] = num[i] + n
         a = 0
         if action:
             # Most draws are number cards only: the action deck is not looked at for them.
@@ -203,7 +258,8 @@ class Table:
             a = action if action <= deck_a else deck_a
             if a:
                 self.deck_a = deck_a - a
-                self.act[i] += a
+                act = self.act
+                act[i] = act[i] + a
         seats = self.seats
         fx.append(
             (
@@ -221,8 +277,9 @@ class Table:
 
     def shed(self, i: int, fx: list[RawEffect], cause: str, source: int = -1) -> None:
         """Seat ``i`` sheds 1 number card to the discard pile; never below 0."""
-        n = 1 if self.num[i] > 0 else 0
-        self.num[i] -= n
+        num = self.num
+        n = 1 if num[i] > 0 else 0
+        num[i] = num[i] - n
         self.disc_n += n
         seats = self.seats
         fx.append(
@@ -231,7 +288,8 @@ class Table:
 
     def spend_action(self, i: int) -> None:
         """Seat ``i`` discards one action card (played, countered, or used to challenge)."""
-        self.act[i] -= 1
+        act = self.act
+        act[i] = act[i] - 1
         self.disc_a += 1
 
     def opponent(self, i: int) -> int:

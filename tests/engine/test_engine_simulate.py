@@ -3,11 +3,13 @@ determinism, the event cap, records that replay, and the ``simulate`` command li
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -546,3 +548,80 @@ def test_4_cli_simulate_refuses_bad_arguments_with_one_line(args: list[str]) -> 
     assert done.returncode == 2
     assert done.stdout == b""
     assert done.stderr.startswith(b"error: ") and done.stderr.count(b"\n") == 1
+
+
+# -- several processes (issue 30) --------------------------------------------------------------
+
+
+def _noting(seen: list[tuple[int, int]]) -> Any:
+    return lambda done, count: seen.append((done, count))
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        {"ruleset": "tournament", "count": 23, "seed": 30},
+        {"ruleset": "paper", "count": 12, "seed": "x", "bots": ("heuristic", "random"),
+         "swap": True},
+        {"ruleset": "official", "count": 9, "seed": 4, "bots": ["random"] * 6, "swap": True,
+         "options": {"number_pool": 188}, "variants": ["team"],
+         "teams": [["A", "D"], ["B", "E"], ["C", "F"]]},
+    ],
+    ids=["random", "heuristic swapped", "six seats in teams"],
+)  # fmt: skip
+def test_30_several_processes_play_exactly_the_duels_of_one(run: dict[str, Any]) -> None:
+    """The same seed gives the same summary and the same records, in the same order, whether
+    one process plays every duel or three share them; the progress reaches every duel."""
+    outputs = []
+    for jobs in (1, 3):
+        records, seen = io.StringIO(), []
+        summary = simulate(**run, records=records, jobs=jobs, progress=_noting(seen))
+        outputs.append((summary.as_dict(), summary.text(), records.getvalue()))
+        assert seen[-1] == (run["count"], run["count"])
+        assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    (one, one_text, one_records), (three, three_text, three_records) = outputs
+    assert one == three and one_text == three_text
+    assert one_records == three_records
+    assert one_records.count("\n") == run["count"]
+
+
+def test_30_a_bad_run_is_refused_before_any_process_starts() -> None:
+    with pytest.raises(ValueError, match="jobs must be at least 1"):
+        simulate("paper", 4, jobs=0)
+    with pytest.raises(EngineError, match="no_such_switch"):
+        simulate("paper", 4, options={"no_such_switch": 1}, jobs=2)
+    with pytest.raises(ValueError, match="max_events"):
+        simulate("paper", 4, max_events=0, jobs=2)
+    with pytest.raises(ValueError):
+        simulate("paper", 4, bots=("random", "genius"), jobs=2)
+
+
+def test_30_cli_jobs_prints_the_same_summary_and_records(tmp_path) -> None:
+    outputs = []
+    for jobs in ("1", "2"):
+        path = tmp_path / f"jobs{jobs}.jsonl"
+        done = cli("simulate", "--ruleset", "arbiter", "--count", "16", "--seed", "30", "--swap",
+                   "--bot", "A:heuristic", "--records", str(path), "--jobs", jobs)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outputs.append((done.stdout, path.read_bytes()))
+    assert outputs[0] == outputs[1]
+    refused = cli("simulate", "--ruleset", "arbiter", "--count", "4", "--jobs", "2",
+                  "--option", "no_such_switch=1")  # fmt: skip
+    assert refused.returncode == 2 and refused.stdout == b""
+    assert refused.stderr.startswith(b"error: ") and refused.stderr.count(b"\n") == 1
+
+
+def test_30_a_caller_with_threads_gets_the_same_duels_from_clean_processes() -> None:
+    """With another thread running the workers do not start by forking this process (a lock
+    held by that thread would be copied held); they still play the same duels."""
+    from games.split_uno.simulate import _start_method
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert _start_method() != "fork"
+        assert simulate("paper", 6, seed=3, jobs=2) == simulate("paper", 6, seed=3)
+    finally:
+        stop.set()
+        other.join()
