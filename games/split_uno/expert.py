@@ -109,11 +109,11 @@ class ExpertBot(Bot):
     watches = True
 
     #: Rollouts per searched decision, split over the candidates.
-    budget = 240
+    budget = 120
     #: The fewest worlds each candidate is tried in, whatever the number of candidates.
     min_worlds = 8
     #: A rollout stops after this many events and is scored by the card-count margin.
-    horizon = 120
+    horizon = 10
     #: The margin (in number cards) that the logistic score of a cut rollout counts as one unit.
     margin_scale = 3.0
     #: Another move replaces the default policy's only when its paired gain over it, in the
