@@ -310,8 +310,8 @@ def report_duel(x: str, y: str, seats: int, tally: Tally, seconds: float) -> dic
             timing[bot] = {"decisions": len(times), "p50": percentile(times, 50),
                            "p95": percentile(times, 95), "max": max(times)}  # fmt: skip
             print(f"  {bot}: {len(times):,} decisions, time per decision p50"
-                  f" {timing[bot]['p50']:.4f} s, p95 {timing[bot]['p95']:.4f} s,"
-                  f" max {timing[bot]['max']:.4f} s")  # fmt: skip
+                  f" {1000 * timing[bot]['p50']:.2f} ms, p95 {1000 * timing[bot]['p95']:.2f} ms,"
+                  f" max {1000 * timing[bot]['max']:.1f} ms")  # fmt: skip
     return {"x": x, "y": y, "duels": n, "x_wins": x_won, "drawn": drawn,
             "x_wins_by_seat": dict(tally.x_wins), "capped": tally.capped,
             "timing": timing}  # fmt: skip
