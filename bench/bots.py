@@ -4,7 +4,7 @@ one bot against another.
     python bench/bots.py seats [--preset official] [--seats 4] [--games 4000] [--seed 2026]
         [--bot random --bot heuristic] [--variant V] [--teams AC,BD] [--option NAME=JSON] [--jobs N]
     python bench/bots.py duel X Y [--seats 2] [--preset tournament] [--games 4000] [--seed 2026]
-        [--variant V] [--option NAME=JSON] [--jobs N]
+        [--variant V] [--option NAME=JSON] [--jobs N] [--timing]
 
 ``seats``: for each ``--bot`` (a bot as below), ``--games`` games with that
 bot in every seat. It prints each seat's share of the games won with a 95 % interval (Wilson),
@@ -16,7 +16,10 @@ them (REVERSE passed round the table is the flaw of issue 30's first finding).
 ``duel``: bot X against bot Y at two seats, X in seat A in the even-numbered duels and in seat B
 in the odd-numbered ones, so that a seat's edge cannot pass for strength. It prints X's win rate
 among the decided duels with a 95 % interval, X's wins in each seat, and the drawn duels. With
-``--seats N`` X plays against N - 1 Y bots, in seat ``k mod N`` of game ``k``.
+``--seats N`` X plays against N - 1 Y bots, in seat ``k mod N`` of game ``k``. With
+``--timing`` it also prints, for each bot, the median (p50) and 95th percentile (p95) of its time
+per decision — each free moment and each decision the engine asks of it, in seconds of the
+process's wall clock (so on a busy machine they grow; the first line says the load).
 
 A bot is a name in ``games.split_uno.bots.BOTS`` (what ``make_bot`` takes), optionally with
 weights for its constructor: ``heuristic:reverse_stop=99`` plays ``HeuristicBot(reverse_stop=99)``
@@ -65,6 +68,8 @@ class Tally:
     #: ``duel`` mode: X's wins by the seat it held, and the duels X played in each seat.
     x_wins: Counter[str] = field(default_factory=Counter)
     x_games: Counter[str] = field(default_factory=Counter)
+    #: ``--timing``: each bot's seconds per decision (free moments and asked decisions).
+    times: dict[str, list[float]] = field(default_factory=dict)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -75,6 +80,8 @@ class Tally:
         self.actions.update(other.actions)
         self.x_wins.update(other.x_wins)
         self.x_games.update(other.x_games)
+        for bot, times in other.times.items():
+            self.times.setdefault(bot, []).extend(times)
 
 
 @dataclass(frozen=True)
@@ -102,12 +109,54 @@ def make(spec: str) -> Any:
     return BOTS[name](**{key: json.loads(value) for key, value in given.items()})  # type: ignore[call-arg]
 
 
-def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool]) -> Tally:
+def timed(spec: str, times: list[float]) -> Any:
+    """The bot of ``spec``, timed: each free moment and decision it answers adds its seconds
+    to ``times``. Its name, ``watches`` and choices are the bot's own."""
+    from games.split_uno.bots import Bot
+
+    bot = make(spec)
+
+    class Timed(Bot):
+        name = bot.name
+        watches = bot.watches
+
+        def free(self, sim: Any, i: int) -> Any:
+            start = time.perf_counter()
+            move = bot.free(sim, i)
+            times.append(time.perf_counter() - start)
+            return move
+
+        def respond(self, sim: Any, i: int, decision: str, choices: Any) -> str:
+            start = time.perf_counter()
+            choice = bot.respond(sim, i, decision, choices)
+            times.append(time.perf_counter() - start)
+            return choice  # type: ignore[no-any-return]
+
+        def shed(self, sim: Any, i: int) -> int:
+            return bot.shed(sim, i)  # type: ignore[no-any-return]
+
+        def discard_action(self, sim: Any, i: int) -> int:
+            return bot.discard_action(sim, i)  # type: ignore[no-any-return]
+
+        def target(self, sim: Any, i: int, why: str) -> int:
+            return bot.target(sim, i, why)  # type: ignore[no-any-return]
+
+    return Timed()
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0–100) of ``values``, the nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
+
+
+def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool, bool]) -> Tally:
     """Games ``start`` to ``stop - 1`` of a run: ``bots`` in seat order, or with ``swap``
-    (``duel`` mode, ``bots`` = (X, Y)) X in seat ``k mod n`` of game ``k`` and Y in the others."""
+    (``duel`` mode, ``bots`` = (X, Y)) X in seat ``k mod n`` of game ``k`` and Y in the others.
+    With ``timing`` every bot is timed (``timed``)."""
     from games.split_uno.simulate import duel_rng, play_duel
 
-    setting, bots, start, stop, swap = job
+    setting, bots, start, stop, swap, timing = job
     letters = LETTERS[: setting.seats]
     options = dict(setting.options)
     teams = [list(team) for team in setting.teams] if setting.teams else None
@@ -121,7 +170,10 @@ def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool]) -> Tally:
         played = play_duel(
             setting.preset,
             dict(zip(letters, seated, strict=True)),
-            [make(spec) for spec in seated],
+            [
+                timed(spec, tally.times.setdefault(spec, [])) if timing else make(spec)
+                for spec in seated
+            ],
             duel_rng(setting.seed, k),
             setting.variants,
             options,
@@ -144,11 +196,19 @@ def play_block(job: tuple[Setting, tuple[str, ...], int, int, bool]) -> Tally:
     return tally
 
 
-def run(setting: Setting, bots: Sequence[str], games: int, jobs: int, swap: bool) -> Tally:
-    """``games`` games in blocks of BLOCK, over ``jobs`` processes; their summed tally."""
+def run(
+    setting: Setting,
+    bots: Sequence[str],
+    games: int,
+    jobs: int,
+    swap: bool,
+    timing: bool = False,
+    block: int = BLOCK,
+) -> Tally:
+    """``games`` games in blocks of ``block``, over ``jobs`` processes; their summed tally."""
     blocks = [
-        (setting, tuple(bots), start, min(start + BLOCK, games), swap)
-        for start in range(0, games, BLOCK)
+        (setting, tuple(bots), start, min(start + block, games), swap, timing)
+        for start in range(0, games, block)
     ]
     total = Tally()
     if jobs <= 1:
@@ -244,8 +304,17 @@ def report_duel(x: str, y: str, seats: int, tally: Tally, seconds: float) -> dic
         print(f"  {x} in seat {seat}: won {won:,} of {of:,} ({percent(won / max(of, 1))})")
     print(f"  drawn {drawn:,} ({percent(drawn / n)}); ended by the event cap {tally.capped:,}")
     print(f"  average length: {tally.events / n:.1f} events, {tally.rounds / n:.1f} rounds")
+    timing = {}
+    for bot, times in sorted(tally.times.items()):
+        if times:
+            timing[bot] = {"decisions": len(times), "p50": percentile(times, 50),
+                           "p95": percentile(times, 95), "max": max(times)}  # fmt: skip
+            print(f"  {bot}: {len(times):,} decisions, time per decision p50"
+                  f" {1000 * timing[bot]['p50']:.2f} ms, p95 {1000 * timing[bot]['p95']:.2f} ms,"
+                  f" max {1000 * timing[bot]['max']:.1f} ms")  # fmt: skip
     return {"x": x, "y": y, "duels": n, "x_wins": x_won, "drawn": drawn,
-            "x_wins_by_seat": dict(tally.x_wins), "capped": tally.capped}  # fmt: skip
+            "x_wins_by_seat": dict(tally.x_wins), "capped": tally.capped,
+            "timing": timing}  # fmt: skip
 
 
 def parse_options(given: Sequence[str]) -> dict[str, Any]:
@@ -279,6 +348,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     duel.add_argument("y", help="a bot, as X")
     duel.add_argument("--seats", type=int, default=2, choices=range(2, 7), metavar="N",
                       help="seats (default 2): X in one, Y in the others")  # fmt: skip
+    duel.add_argument("--timing", action="store_true",
+                      help="print each bot's time per decision (p50, p95)")  # fmt: skip
+    duel.add_argument("--block", type=int, default=BLOCK, metavar="GAMES",
+                      help=f"games per block handed to a process (default {BLOCK}; fewer"
+                      " for slow bots, so that every process gets work)")  # fmt: skip
     for mode, preset in ((seats, "official"), (duel, "tournament")):
         mode.add_argument("--preset", default=preset)
         mode.add_argument("--games", type=int, default=4000)
@@ -307,7 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     build = "compiled engine" if games.split_uno.COMPILED else "engine from its sources"
     print(f"{args.preset}, {n_seats} seats, variants {variants or 'none'}, options"
           f" {options or 'none'}{', teams ' + args.teams if teams else ''}; seed {args.seed};"
-          f" {args.jobs} processes; {build}")  # fmt: skip
+          f" {args.jobs} processes; {build}; load average at the start"
+          f" {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")  # fmt: skip
     results: list[dict[str, Any]] = []
     if args.mode == "seats":
         names = args.bots or ["random", "heuristic"]
@@ -325,8 +400,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         make(args.x), make(args.y)
         start = time.monotonic()
-        tally = run(setting, [args.x, args.y], args.games, args.jobs, swap=True)
+        tally = run(setting, [args.x, args.y], args.games, args.jobs, swap=True,
+                    timing=args.timing, block=args.block)  # fmt: skip
         results.append(report_duel(args.x, args.y, n_seats, tally, time.monotonic() - start))
+        print(f"  load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.json:
         Path(args.json).write_text(json.dumps({"setting": vars(args), "results": results},
                                               indent=1, default=str))  # fmt: skip

@@ -513,8 +513,21 @@ _ANSWERS: dict[str, Callable[[HeuristicBot, Simulator, int, Sequence[str]], str]
     "challenge": HeuristicBot._challenge,
 }
 
+
+def _expert(**settings: int | float) -> Bot:
+    """The expert bot (expert.py), imported when first asked for: it searches through the
+    simulator, which imports this module."""
+    from .expert import ExpertBot
+
+    return ExpertBot(**settings)
+
+
 #: Bots by the names the command line and ``play_duel`` take.
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "expert": _expert,
+}
 
 
 def make_bot(bot: str | Bot) -> Bot:

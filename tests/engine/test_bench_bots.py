@@ -28,7 +28,9 @@ def test_the_figures_are_the_same_whatever_the_number_of_processes() -> None:
     # threaded, where forking is unsafe): the sum is the same.
     shared = b.Tally()
     for start in (100, 0):
-        shared.add(b.play_block((setting, ("heuristic",) * 3, start, min(start + 100, 150), False)))
+        shared.add(
+            b.play_block((setting, ("heuristic",) * 3, start, min(start + 100, 150), False, False))
+        )
     assert alone == shared
     assert alone.games == 150 and sum(alone.wins.values()) == 150
     assert alone.actions  # the bots played action cards, counted by kind

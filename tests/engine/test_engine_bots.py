@@ -68,7 +68,7 @@ def answer(sim: Simulator) -> str:
 
 
 def test_bots_are_made_by_name() -> None:
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "expert"}
     assert isinstance(make_bot("random"), RandomBot)
     assert isinstance(make_bot("heuristic"), HeuristicBot)
     bot = HeuristicBot(keep_worth=2.0)
