@@ -49,10 +49,10 @@ from .words import NO_REVISION, bot_level_label
 #: unless the person chooses another level (the engine's bots: games.split_uno.BOTS).
 KIND = "split_uno_dealt"
 BOT = "heuristic"
-BOT_LEVELS = ("random", "heuristic")
+BOT_LEVELS = ("random", "heuristic", "expert")
 #: The levels whose bots think in the worker, never inside a web request (a searching bot
 #: takes up to a second a move): the page learns of their moves by its poll.
-WORKER_LEVELS: frozenset[str] = frozenset()
+WORKER_LEVELS: frozenset[str] = frozenset({"expert"})
 #: How many unfinished duels against bots thinking in the worker a person may have at once.
 MAX_WORKER_DUELS = 3
 #: How many practice duels a person keeps: starting one more forgets the oldest beyond this.

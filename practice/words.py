@@ -321,6 +321,8 @@ BOT_LEVELS = {
     "random": pgettext_lazy("bot level", "easy (random moves)"),
     # Translators: the bots' level: the engine's rule-of-thumb bot.
     "heuristic": pgettext_lazy("bot level", "normal (heuristic)"),
+    # Translators: the bots' level: a bot that searches the possible deals before each move.
+    "expert": pgettext_lazy("bot level", "hard (expert, thinks for up to a second)"),
 }
 
 
@@ -330,6 +332,8 @@ BOT_LEVELS_SHORT = {
     "random": pgettext_lazy("bot level, short", "easy"),
     # Translators: the bots' level, short: the heuristic bot.
     "heuristic": pgettext_lazy("bot level, short", "normal"),
+    # Translators: the bots' level, short: the expert bot.
+    "expert": pgettext_lazy("bot level, short", "hard"),
 }
 
 

@@ -76,3 +76,15 @@ def test_nobody_but_the_worker_moves_the_bots(ada, in_worker):
     form = {"kind": "bots", "revision": revision(practice), "intent": "forged"}
     assert client.post(move_url(practice), form).status_code == 422
     assert revision(practice) == 0
+
+
+def test_the_expert_bots_think_in_the_worker(ada):
+    client = client_for(ada)
+    post = {"ruleset": "tournament", "bot": "expert"}
+    assert client.post(reverse("practice:index"), post).status_code == 302
+    practice = PracticeDuel.objects.get()
+    assert practice.game.config["bots_in_worker"] is True
+    page = page_of(client, practice)
+    assert "bots: hard" in page and "Bot: thinking…" in page
+    assert tasks.bots_turn(practice.pk) >= 1
+    assert 'id="hand"' in page_of(client, practice)
