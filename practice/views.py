@@ -211,12 +211,10 @@ def _table(
         "notice": notice,
         "many": many,
         "seating": seating,
-        "table_words": practice.table_words,
         "rules": ruleset_label(practice.ruleset),
         "bot_level": bot_level_label(practice.bot, short=True),
         # The meta line names every variant (teams show on the tiles).
         "variant_labels": [variant_label(v) for v in seating.variants if v != "team"],
-        "layout": ",".join("".join(team) for team in seating.teams),
         "keep": _set_up(practice),
     }
     if view is None:
