@@ -6,7 +6,7 @@ from django.db import models
 from django.utils.translation import pgettext_lazy
 
 from .seating import Seating, stored, table_words
-from .words import rules_words
+from .words import rules_words, seats_words, variant_label
 
 
 class Outcome(models.TextChoices):
@@ -146,3 +146,102 @@ class PracticeRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.ruleset}, {self.seats} seats, {self.bot}"
+
+
+class OnlineTable(models.Model):
+    """An online table with friends (issue 31, ONLINE.md section 7; docs/online.md): a host's
+    table of Split UNO where several people (accounts) play, each their own seat on their own
+    device, on the table core's dealt adapter, empty seats held by bots. Before the start it
+    is a lobby (who joined, by the join link); ``game`` is dealt at the start."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", pgettext_lazy("online table", "Waiting to start")
+        PLAYING = "playing", pgettext_lazy("online table", "Playing")
+        FINISHED = "finished", pgettext_lazy("online table", "Finished")
+        ENDED = "ended", pgettext_lazy("online table", "Ended without a result")
+
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_online_tables"
+    )
+    #: The table as practice/seating.py stores it: the number of seats (persons and bots
+    #: together), the record's variants and options, teams as lists of seat letters.
+    ruleset = models.CharField(max_length=20)
+    seats = models.PositiveSmallIntegerField(default=2)
+    variants = models.JSONField(default=list, blank=True)
+    options = models.JSONField(default=dict, blank=True)
+    teams = models.JSONField(default=list, blank=True)
+    #: The team layout chosen (practice/seating.py LAYOUTS), kept for a rematch.
+    layout = models.CharField(max_length=20, blank=True, default="")
+    #: The level of the bots that fill the empty seats at the start.
+    bot = models.CharField(max_length=12, default="heuristic")
+    #: The seat clock in seconds (10–120), or None for no clock (passed to the game's config as
+    #: ``seat_clock``; the table core keeps it).
+    seat_clock = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The join link's token (random, 32 bytes in URL-safe base64); None when there is no live
+    #: link (revoked, or the table started). Kept in clear: the host's lobby shows the link and
+    #: its QR code for as long as it lives.
+    join_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.LOBBY)
+    game = models.OneToOneField(
+        "play.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="online_table"
+    )
+    #: The table this one's people moved on to (a rematch: same settings, same people).
+    rematch = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch_of"
+    )
+    #: Moves with every change of the lobby (joins, leaves, order, link) and of the status: the
+    #: lobby's poll compares it.
+    version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"Online table {self.pk} ({self.ruleset}, {self.seats} seats) of {self.host_id}"
+
+    @property
+    def seating(self) -> Seating:
+        return stored(self.seats, self.variants, self.options, self.teams)
+
+    @property
+    def rules(self) -> str:
+        return rules_words(self.ruleset)
+
+    @property
+    def table_words(self) -> str:
+        """ "4 seats, teams …, speed": people and bots together."""
+        seating = self.seating
+        parts = [seats_words(seating.seats)]
+        parts.extend(variant_label(v) for v in seating.variants if v != "team")
+        return ", ".join(parts)
+
+    @property
+    def over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ENDED)
+
+
+class OnlinePlayer(models.Model):
+    """A person at an online table: joined by the link (the host at once), ``position`` their
+    place in the seat order (lettered A, B, … at the start: join order, which the host may
+    change before it), ``seat`` their letter once the game is dealt, ``active`` until they
+    resign or a bot takes their seat."""
+
+    table = models.ForeignKey(OnlineTable, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="online_seats"
+    )
+    position = models.PositiveSmallIntegerField()
+    seat = models.CharField(max_length=1, blank=True, default="")
+    active = models.BooleanField(default=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_person"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} at online table {self.table_id} ({self.position})"

@@ -103,6 +103,7 @@ def play_as_person(
     intent: str,
     policy: play.Policy,
     settle: Callable[[play.Outcome], None],
+    seat: str = PERSON,
 ) -> Played[Any]:
     """The person's ``command`` through the write path, the binding's row already locked (the
     caller's, first: every write to a practice table takes the two locks in this order); the
@@ -116,7 +117,7 @@ def play_as_person(
             key=intent,
             seen_revision=revision,
             policy=policy,
-            viewer=ME,
+            viewer=Viewer("seat", seat),
         )
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err
@@ -125,12 +126,12 @@ def play_as_person(
     return Played(practice, repeat=outcome.repeat)
 
 
-def person_view(game_id: int) -> dict[str, Any]:
+def person_view(game_id: int, seat: str = PERSON) -> dict[str, Any]:
     """The person's seat's view of the game (``adapter.view``); Unreplayable when its stored
     events no longer restore."""
     try:
         # The log calls the person "You" (issue 30): their seat said in the second person.
-        return view_of(game_id, ME, person=PERSON)
+        return view_of(game_id, Viewer("seat", seat), person=seat)
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from .models import PracticeRecord
+from .models import OnlineTable, PracticeRecord
 from .words import bot_level_label, ruleset_label
 
 
@@ -38,3 +39,12 @@ def record_of(user) -> list[RecordRow]:
         )
         for r in PracticeRecord.objects.filter(user=user, played__gt=0)
     ]
+
+
+def online_tables_of(user: Any, limit: int = 20) -> list[Any]:
+    """The person's online tables (issue 31), latest first, for the practice page's list."""
+    return list(
+        OnlineTable.objects.filter(players__user=user)
+        .select_related("host")
+        .order_by("-updated_at", "-pk")[:limit]
+    )

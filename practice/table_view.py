@@ -91,16 +91,22 @@ class Table:
     teams: tuple[tuple[str, int], ...] = field(default=())
 
 
-def person_moves(log: Sequence[Mapping[str, Any]]) -> list[int]:
-    """The positions in ``log`` of the person's own moves (events a user, not a bot or the
-    dealer, brought about)."""
-    return [i for i, e in enumerate(log) if str(e.get("by", "")).startswith("user:")]
+def person_moves(log: Sequence[Mapping[str, Any]], person: str = PERSON) -> list[int]:
+    """The positions in ``log`` of the person's own moves (the events of their seat, by its
+    letter, not a bot's, another person's or the dealer's)."""
+    return [
+        i
+        for i, e in enumerate(log)
+        if e.get("by") == person or str(e.get("by", "")).startswith("user:")
+    ]
 
 
-def since_last_move(log: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def since_last_move(
+    log: Sequence[Mapping[str, Any]], person: str = PERSON
+) -> list[Mapping[str, Any]]:
     """The events from the person's last move on (the move itself included), or the whole log
     before their first."""
-    mine = person_moves(log)
+    mine = person_moves(log, person)
     return list(log[mine[-1] :]) if mine else list(log)
 
 
@@ -143,10 +149,12 @@ def table_of(
     labels: Mapping[str, str],
     team_of: Mapping[str, tuple[str, ...]],
     targets: Sequence[str],
+    person: str = PERSON,
 ) -> Table:
     """The card table of ``view`` (the person's seat's, its log in words): ``names`` say the
     seats in the steps, ``labels`` on the tiles ("You", "Bot C (your partner)"), ``team_of``
-    each seat's side, ``targets`` the seats the person may name now."""
+    each seat's side, ``targets`` the seats the person may name now, ``person`` the seat the
+    view is of (A at practice; any seat at an online table)."""
     log = view["log"]
     state = view["state"]
     at = last_round_at(log)
@@ -156,31 +164,38 @@ def table_of(
     if round_entry:
         aims = round_entry.get("targets", {})
         for seat, value in round_entry.get("cards", {}).items():
-            shown[seat].append(Shown("number", value, str(value), *_aim(aims.get(seat), names)))
+            shown[seat].append(
+                Shown("number", value, str(value), *_aim(aims.get(seat), names, person))
+            )
     for entry in log[(at + 1) if at is not None else 0 :]:
         move = entry.get("move") or {}
         if entry.get("type") == "play" and move.get("seat") in shown:
             card = str(move.get("card"))
             shown[move["seat"]].append(
-                Shown("action", card, CARD_LABELS.get(card, card), *_aim(move.get("target"), names))
+                Shown(
+                    "action",
+                    card,
+                    CARD_LABELS.get(card, card),
+                    *_aim(move.get("target"), names, person),
+                )
             )
     sealed = set(view.get("sealed", ()))
     winner = state.get("winner")
     winners = set(team_of.get(winner, (winner,))) if winner else set()
-    mine = set(team_of.get(PERSON, (PERSON,)))
+    mine = set(team_of.get(person, (person,)))
     tiles = tuple(
         Tile(
             letter=letter,
             label=labels[letter],
-            mine=letter == PERSON,
-            partner=letter in mine and letter != PERSON,
+            mine=letter == person,
+            partner=letter in mine and letter != person,
             number_cards=seat["number_cards"],
             action_cards=seat["action_cards"],
             streak=seat["streak"],
             blocked=seat["blocked"],
             out=bool(seat.get("out")),
             winner=letter in winners,
-            sealed=letter in sealed and letter != PERSON,
+            sealed=letter in sealed and letter != person,
             targetable=letter in targets,
             shown=tuple(shown[letter]),
             outcome=outcomes.get(letter, ""),
@@ -190,54 +205,60 @@ def table_of(
     last = None
     if round_entry is not None:
         rounds = sum(1 for e in log[: at + 1] if e.get("type") == "round")
-        last = Round(rounds, round_words(round_entry, outcomes, names))
-    chosen = last_target(log)
+        last = Round(rounds, round_words(round_entry, outcomes, names, person))
+    chosen = last_target(log, person)
     return Table(
         tiles=tiles,
         last_round=last,
-        steps=tuple(steps_since(log, names)),
+        steps=tuple(steps_since(log, names, person)),
         hand=hand_of(view),
         target=chosen if chosen in targets else (targets[0] if targets else ""),
         teams=team_totals(
             state["seats"],
             team_of,
-            {s: words.you() if s == PERSON else n for s, n in names.items()},
+            {s: words.you() if s == person else n for s, n in names.items()},
+            person,
         ),
     )
 
 
-def _aim(seat: str | None, names: Mapping[str, str]) -> tuple[str, str]:
+def _aim(seat: str | None, names: Mapping[str, str], person: str = PERSON) -> tuple[str, str]:
     """A named seat as a face-up card says it: its name in full, and short (its letter)."""
     if not seat:
         return "", ""
-    if seat == PERSON:
+    if seat == person:
         return words.you(), words.you()
     return names.get(seat, seat), seat
 
 
 def round_words(
-    entry: Mapping[str, Any], outcomes: Mapping[str, str], names: Mapping[str, str]
+    entry: Mapping[str, Any],
+    outcomes: Mapping[str, str],
+    names: Mapping[str, str],
+    person: str = PERSON,
 ) -> str:
     """What the round came to: who won it and with which card, or the tie."""
     cards = entry.get("cards", {})
     won = [s for s, o in outcomes.items() if o == "won"]
-    if won == [PERSON]:
-        return words.you_won_round(cards.get(PERSON))
+    if won == [person]:
+        return words.you_won_round(cards.get(person))
     if won:
-        said = [words.you() if s == PERSON else names.get(s, s) for s in won]
+        said = [words.you() if s == person else names.get(s, s) for s in won]
         return words.round_won(said, cards.get(won[0]))
     if cards:
         return words.round_tied(sorted(set(cards.values()))[-1])
     return words.round_empty()
 
 
-def steps_since(log: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> list[str]:
+def steps_since(
+    log: Sequence[Mapping[str, Any]], names: Mapping[str, str], person: str = PERSON
+) -> list[str]:
     """What happened since the person's last move, one line each, in order: the round's
     winner and its consequences, the bots' action cards and their answers, the cards the
     person drew or lost. The reveals and seals are on the tiles, and the round losers'
     one-card draws are said once for all."""
     out: list[str] = []
-    for entry in since_last_move(log):
+    for entry in since_last_move(log, person):
         lost: list[str] = []  # seat letters
         facets = entry.get("facets") or [[None, None, None]] * len(entry["lines"])
         for line, (kind, cause, seat) in zip(entry["lines"], facets, strict=False):
@@ -248,8 +269,8 @@ def steps_since(log: Sequence[Mapping[str, Any]], names: Mapping[str, str]) -> l
                 continue
             out.append(line)
         if lost:
-            others = [names.get(s, s) for s in lost if s != PERSON]
-            out.append(words.round_losers_drew(others, you=PERSON in lost))
+            others = [names.get(s, s) for s in lost if s != person]
+            out.append(words.round_losers_drew(others, you=person in lost))
         out.extend(mine_lines(entry.get("mine") or {}, names))
     return out
 
@@ -295,6 +316,7 @@ def team_totals(
     seats: Mapping[str, Mapping[str, Any]],
     team_of: Mapping[str, tuple[str, ...]],
     labels: Mapping[str, str],
+    person: str = PERSON,
 ) -> tuple[tuple[str, int], ...]:
     """Each team's number cards together (RULES.md 11.9: a team wins when all its seats are
     at 0), the person's team first; empty without teams."""
@@ -305,5 +327,5 @@ def team_totals(
             teams.append(team)
     return tuple(
         (" + ".join(labels[s] for s in team), sum(seats[s]["number_cards"] for s in team))
-        for team in sorted(teams, key=lambda t: PERSON not in t)
+        for team in sorted(teams, key=lambda t: person not in t)
     )

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import game_views, views
+from . import game_views, online_views, views
 
 app_name = "practice"
 
@@ -11,4 +11,14 @@ urlpatterns = [
     path("games/", game_views.index, name="games"),
     path("games/<int:game_id>/", game_views.table, name="game"),
     path("games/<int:game_id>/move/", game_views.move, name="game_move"),
+    # Online tables with friends (issue 31; docs/online.md).
+    path("online/new/", online_views.new, name="online_new"),
+    path("online/<int:table_id>/", online_views.table, name="online"),
+    path("online/<int:table_id>/poll/", online_views.poll, name="online_poll"),
+    path("online/<int:table_id>/lobby/", online_views.lobby_action, name="online_lobby"),
+    path("online/<int:table_id>/move/", online_views.move, name="online_move"),
+    path("online/<int:table_id>/resign/", online_views.resign, name="online_resign"),
+    path("online/<int:table_id>/end/", online_views.end, name="online_end"),
+    path("online/<int:table_id>/rematch/", online_views.rematch, name="online_rematch"),
+    path("online/join/<str:token>/", online_views.join, name="online_join"),
 ]

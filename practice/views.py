@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
@@ -25,7 +26,7 @@ from .game import Refused
 from .models import PracticeDuel
 from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
-from .selectors import record_of
+from .selectors import online_tables_of, record_of
 from .table_view import mine_lines, table_of
 from .words import (
     ARCHIVED,
@@ -92,6 +93,7 @@ def index(request: HttpRequest) -> HttpResponse:
         "record": record_of(request.user),
         "bot": bot,
         "unreplayable_words": gettext(UNREPLAYABLE_LISTED),
+        "online_tables": online_tables_of(request.user),
     }
     return render(request, "practice/index.html", context, status=REFUSED if error else 200)
 
@@ -203,22 +205,24 @@ def _table(
     only (practice/table_view.py); a finished duel stored the old way from its archive (its
     result and log, read-only). htmx gets the table and, out of band, the log and the line a
     screen reader announces; a plain request the whole page."""
-    seating = practice.seating
-    many = seating.seats > 2
     context: dict[str, Any] = {
         "practice": practice,
-        "error": error,
-        "notice": notice,
-        "many": many,
-        "seating": seating,
-        "rules": ruleset_label(practice.ruleset),
-        "bot_level": bot_level_label(practice.bot, short=True),
-        # The meta line names every variant (teams show on the tiles).
-        "variant_labels": [variant_label(v) for v in seating.variants if v != "team"],
         "keep": _set_up(practice),
+        "bot_level": bot_level_label(practice.bot, short=True),
+        "home_url": reverse("practice:index"),
+        "table_url": reverse("practice:table", args=[practice.pk]),
+        "move_url": reverse("practice:move", args=[practice.pk]),
     }
     if view is None:
+        seating = practice.seating
         context |= {
+            "error": error,
+            "notice": notice,
+            "many": seating.seats > 2,
+            "seating": seating,
+            "rules": ruleset_label(practice.ruleset),
+            "ruleset": practice.ruleset,
+            "variant_labels": [variant_label(v) for v in seating.variants if v != "team"],
             "archived": True,
             "archived_words": gettext(ARCHIVED),
             "result": practice.archive.get("result", ""),
@@ -228,18 +232,70 @@ def _table(
             ],
         }
         return render(request, "practice/table.html", context, status=status)
+    names = _names(view["state"]["seats"], practice.seating.seats)
+    return card_table(
+        request,
+        practice,
+        view,
+        seat=PERSON,
+        names=names,
+        context=context,
+        worker_bots=practice.bot in services.WORKER_LEVELS,
+        error=error,
+        status=status,
+        notice=notice,
+        confirm=confirm,
+    )
+
+
+def card_table(
+    request: HttpRequest,
+    binding: Any,
+    view: dict[str, Any],
+    *,
+    seat: str,
+    names: dict[str, str],
+    context: dict[str, Any],
+    worker_bots: bool = False,
+    persons: bool = False,
+    error: str | None = None,
+    status: int = 200,
+    notice: str | None = None,
+    confirm: dict[str, Any] | None = None,
+) -> HttpResponse:
+    """The card table of ``seat`` (the person's), drawn from that seat's view of the game
+    only: a practice duel's (seat A) or an online table's (any seat held by a person;
+    practice/online_views.py). ``binding`` is the product's row (its ``ruleset``,
+    ``seating``, ``variants``, ``options`` and ``game``); ``context`` the product's own keys
+    (its addresses: ``home_url``, ``table_url``, ``move_url``; the bots' level).
+    ``persons``: other seats are people's too (an online table), so the result names the
+    winner even at two seats."""
+    seating = binding.seating
+    many = seating.seats > 2
+    context = {
+        **context,
+        "error": error,
+        "notice": notice,
+        "many": many,
+        "seating": seating,
+        "rules": ruleset_label(binding.ruleset),
+        "ruleset": binding.ruleset,
+        # The meta line names every variant (teams show on the tiles).
+        "variant_labels": [variant_label(v) for v in seating.variants if v != "team"],
+    }
     state = view["state"]
     commands = view.get("commands", {})
-    names = _names(state["seats"], seating.seats)
-    mine = seating.team_of(PERSON)
-    labels = {letter: _seat_label(letter, names, mine) for letter in state["seats"]}
+    mine = seating.team_of(seat)
+    labels = {letter: _seat_label(letter, names, mine, seat) for letter in state["seats"]}
     team_of = {letter: seating.team_of(letter) for letter in state["seats"]}
     targets = _targets(commands)
-    table = table_of(view, names, labels, team_of, targets)
+    table = table_of(view, names, labels, team_of, targets, seat)
     winner = state["winner"]
     finished = view["phase"] == "finished"
     result = (
-        result_line(many, seating.team_of(winner or PERSON), winner, state["finish"], names)
+        result_line(
+            many or persons, seating.team_of(winner or seat), winner, state["finish"], names, seat
+        )
         if finished
         else None
     )
@@ -247,14 +303,14 @@ def _table(
     # so that their move and the bot's never race.
     thinking = (
         [names[a["seat"]] for a in view["awaiting"] if a["seat"] in view["bots"]]
-        if practice.bot in services.WORKER_LEVELS and not finished
+        if worker_bots and not finished
         else []
     )
     if thinking:
         commands = {}
     asked = commands.get("answer")
     choose = commands.get("choose")
-    asked_words = None if asked is None else _asked(practice, asked, names, many, table)
+    asked_words = None if asked is None else _asked(binding, asked, names, many, table, seat)
     seals = "seal" in commands
     free = seals or "play" in commands
     context |= {
@@ -265,8 +321,8 @@ def _table(
         "free": free,
         "your_turn": bool(free or asked or choose),
         "thinking": listing(thinking),
-        "blocked": state["seats"][PERSON]["blocked"],
-        "out": state["seats"][PERSON].get("out", False),
+        "blocked": state["seats"][seat]["blocked"],
+        "out": state["seats"][seat].get("out", False),
         "colors": [(c, color_label(c)) for c in COLORS],
         "asked": asked_words,
         "confirm": confirm if asked_words is not None else None,
@@ -289,7 +345,7 @@ def _table(
         ],
         # The game's revision the page was drawn at, and a fresh key for each form on it
         # (a callable: the template calls it at every use, so no two forms share a key).
-        "revision": practice.game.revision,
+        "revision": binding.game.revision,
         "intent": new_intent,
         "targets": [(letter, names[letter]) for letter in targets],
         "news": _news(table, result),
@@ -345,6 +401,7 @@ def _asked(
     names: dict[str, str],
     many: bool,
     table: Any,
+    seat: str = PERSON,
 ) -> dict[str, Any]:
     """The decision asked of the person: its question in the second person, each choice with
     what it does (a refusal that forfeits and a challenge that cannot succeed say so), and
@@ -353,7 +410,8 @@ def _asked(
     decision = asked["decision"]
     other = names.get(asked.get("other") or "", "")
     if not other:
-        other = bot_label("B", 2) if not many else gettext("each opponent")
+        facing = [name for letter, name in names.items() if letter != seat]
+        other = facing[0] if not many and facing else gettext("each opponent")
     card = asked.get("card")
     rules = resolve_rules(practice.ruleset, list(practice.variants), dict(practice.options))
     forfeit = decision == "dare" and rules.dare_refused == "forfeit"
@@ -394,8 +452,10 @@ def practice_actions(table: Any) -> int:
     return next((t.action_cards for t in table.tiles if t.mine), 0)
 
 
-def _seat_label(letter: str, names: dict[str, str], mine: tuple[str, ...]) -> str:
-    if letter == PERSON:
+def _seat_label(
+    letter: str, names: dict[str, str], mine: tuple[str, ...], person: str = PERSON
+) -> str:
+    if letter == person:
         return you()
     if letter in mine:
         return gettext("%(name)s (your partner)") % {"name": names[letter]}

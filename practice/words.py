@@ -111,19 +111,25 @@ def listing(names: Sequence[str]) -> str:
 
 
 def result_line(
-    many: bool, side_of_winner: tuple[str, ...], winner: str | None, finish: str, names: dict
+    many: bool,
+    side_of_winner: tuple[str, ...],
+    winner: str | None,
+    finish: str,
+    names: dict,
+    person: str = "A",
 ) -> str:
     """The headline of a finished duel: "You win — …", "The bot wins — …", at more than two
-    seats "Your team wins — …", "Bot C wins — …", "Bot B + Bot D win — …", or "Drawn — …".
-    ``side_of_winner`` is the winning seat's team (the seat alone without teams)."""
+    seats (or between persons: ``many``) "Your team wins — …", "Bot C wins — …", "Bot B + Bot
+    D win — …", or "Drawn — …". ``side_of_winner`` is the winning seat's team (the seat alone
+    without teams); ``person`` the reader's seat."""
     how = {"how": finish_label(finish)}
     if winner is None:
         return gettext("Drawn — %(how)s.") % how
     if not many:
-        if winner == "A":
+        if winner == person:
             return gettext("You win — %(how)s.") % how
         return gettext("The bot wins — %(how)s.") % how
-    if "A" in side_of_winner:
+    if person in side_of_winner:
         if len(side_of_winner) > 1:
             return gettext("Your team wins — %(how)s.") % how
         return gettext("You win — %(how)s.") % how

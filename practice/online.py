@@ -1,0 +1,474 @@
+"""Writes for online tables with friends (issue 31, ONLINE.md section 7; docs/online.md).
+
+A host opens a table (the rules, the seats, teams, the bots' level, the seat clock), people
+join by its one link (up to the empty seats), the host orders the seats and starts: the
+people are dealt in at seats A, B, … in the lobby's order and bots of the chosen level hold
+the rest. The game is a ``play.Game`` of the dealt adapter, as a practice duel is, played
+through the table core's one write path, with this module's policy: a person acts for their
+own seat only; anyone else is told there is no such game.
+
+Every write locks the table's row first (then the game's, in ``apply_command``). The lobby's
+forms carry the lobby's ``version`` they were drawn at: a form from before a change (a
+double post of *Move up*, a start after someone left) is refused in words, nothing done."""
+
+from __future__ import annotations
+
+import secrets as random_source
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
+
+from play import services as play
+from play.adapters.base import Command
+from play.adapters.base import Refused as Unrestorable
+from play.adapters.split_uno_dealt import read_config
+from play.effect_words import refusal
+from play.errors import Forbidden, Hidden
+from play.models import Game, GameStatus, HolderKind
+
+from .game import Refused
+from .models import OnlinePlayer, OnlineTable
+from .seat import Played, play_as_person
+from .seating import SeatingRefused, choose
+from .words import NO_REVISION, bot_level_label
+
+#: The bots' levels an online table offers: the bots that answer inside the request. The
+#: expert bot thinks in the worker (practice's ``bots_turn`` is bound to a practice duel):
+#: not offered here yet (docs/online.md, "Not built yet").
+BOT_LEVELS = ("random", "heuristic")
+BOT = "heuristic"
+#: The seat clock's bounds in seconds (ONLINE.md section 3); None is no clock.
+CLOCK_MIN, CLOCK_MAX = 10, 120
+#: How many unfinished online tables a person may host at once (bounded storage).
+MAX_OPEN_HOSTED = 10
+#: The join link's token: 32 random bytes.
+TOKEN_BYTES = 32
+
+STALE_LOBBY = gettext_noop("The table changed since this page was drawn: look again.")
+NOT_HOST = gettext_noop("Only the host can do this.")
+STARTED = gettext_noop("This table has started: the link no longer admits anyone.")
+DEAD_LINK = gettext_noop("This join link no longer works: ask the host for the new one.")
+FULL = gettext_noop("This table is full: every seat is taken.")
+NOT_IN_LOBBY = gettext_noop("This table has already started.")
+
+
+class LinkDead(Exception):
+    """A join link that admits no one (revoked, replaced, or its table started): 404."""
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """A table and its people in seat order."""
+
+    table: OnlineTable
+    players: list[OnlinePlayer]
+
+
+def sides(seats: int, teams: list | tuple) -> int:
+    return len(teams) if teams else seats
+
+
+def on_abandon(table: OnlineTable) -> str:
+    """ONLINE.md section 4: with two sides a person who leaves forfeits; with more sides, or
+    in a team game, a bot of the table's level takes their seat."""
+    return "forfeit" if sides(table.seats, table.teams) == 2 and not table.teams else "bot"
+
+
+def new_token() -> str:
+    return random_source.token_urlsafe(TOKEN_BYTES)
+
+
+def open_table(
+    *,
+    host: Any,
+    ruleset: str,
+    seats: int,
+    variants: tuple[str, ...] = (),
+    layout: str = "",
+    bot: str = BOT,
+    seat_clock: int | None = None,
+) -> OnlineTable:
+    """A new table in its lobby, the host its first person, with a live join link. Refused
+    in words for a table the rules or this page do not offer; nothing stored then."""
+    if bot not in BOT_LEVELS:
+        raise Refused(
+            gettext("Choose the bots' level from: %(levels)s.")
+            % {"levels": ", ".join(bot_level_label(b) for b in BOT_LEVELS)}
+        )
+    if seat_clock is not None and not CLOCK_MIN <= seat_clock <= CLOCK_MAX:
+        raise Refused(
+            gettext("Choose a seat clock from %(lo)s to %(hi)s seconds, or none.")
+            % {"lo": CLOCK_MIN, "hi": CLOCK_MAX}
+        )
+    if not 2 <= seats <= 6:
+        raise Refused(gettext("Choose from 2 to 6 seats."))
+    try:
+        seating = choose(ruleset, seats, variants, layout)
+    except SeatingRefused as err:
+        raise Refused(str(err)) from None
+    try:
+        # The table as it would be dealt, every seat a bot's but A: refused now, not at the
+        # start, if the rules cannot deal it.
+        read_config(_config(ruleset, seating, {"A": "A"}, bot, seat_clock, "bot"), seating.letters)
+    except Unrestorable as err:
+        raise Refused(refusal(err)) from None
+    with transaction.atomic():
+        open_ones = OnlineTable.objects.filter(
+            host=host, status__in=(OnlineTable.Status.LOBBY, OnlineTable.Status.PLAYING)
+        )
+        if open_ones.count() >= MAX_OPEN_HOSTED:
+            raise Refused(
+                gettext("You host %(n)s tables that have not ended: end one first.")
+                % {"n": MAX_OPEN_HOSTED}
+            )
+        table = OnlineTable.objects.create(
+            host=host,
+            ruleset=ruleset,
+            seats=seating.seats,
+            variants=list(seating.variants),
+            options=dict(seating.options),
+            teams=[list(team) for team in seating.teams],
+            layout=layout,
+            bot=bot,
+            seat_clock=seat_clock,
+            join_token=new_token(),
+        )
+        OnlinePlayer.objects.create(table=table, user=host, position=0)
+    return table
+
+
+def _config(
+    ruleset: str,
+    seating: Any,
+    persons: dict[str, str],
+    bot: str,
+    seat_clock: int | None,
+    abandon: str,
+) -> dict[str, Any]:
+    """The dealt adapter's config: ``persons`` (seat letter → name) hold their seats, bots
+    the rest ("Bot C" in the log). ``seat_clock`` and ``on_abandon`` are the table core's
+    (issue 31's seat clocks)."""
+    letters = seating.letters
+    return {
+        "ruleset": ruleset,
+        "variants": list(seating.variants),
+        "options": dict(seating.options),
+        "teams": [list(team) for team in seating.teams],
+        "bots": [s for s in letters if s not in persons],
+        "bot": bot,
+        "names": {s: persons.get(s, f"Bot {s}") for s in letters},
+        "seat_clock": seat_clock,
+        "on_abandon": abandon,
+    }
+
+
+def lobby(table_id: int, user: Any) -> Lobby:
+    """The table and its people, for one of its people (the host is one). DoesNotExist for
+    anyone else: a table is no one else's business."""
+    table = OnlineTable.objects.select_related("host", "game", "rematch").get(
+        pk=table_id, players__user=user
+    )
+    players = list(table.players.select_related("user").order_by("position", "pk"))
+    return Lobby(table, players)
+
+
+def _locked(table_id: int, user: Any) -> OnlineTable:
+    """The table's row, locked, for one of its people; DoesNotExist for anyone else."""
+    table = OnlineTable.objects.select_for_update().get(pk=table_id)
+    if not OnlinePlayer.objects.filter(table=table, user=user).exists():
+        raise OnlineTable.DoesNotExist()
+    return table
+
+
+def _host_in_lobby(table: OnlineTable, user: Any, version: int | None) -> None:
+    if table.host_id != user.pk:
+        raise Forbidden(gettext(NOT_HOST))
+    if table.status != OnlineTable.Status.LOBBY:
+        raise Refused(gettext(NOT_IN_LOBBY))
+    if version is None or version != table.version:
+        raise Refused(gettext(STALE_LOBBY))
+
+
+def _changed(table: OnlineTable, **fields: Any) -> None:
+    for name, value in fields.items():
+        setattr(table, name, value)
+    table.version += 1
+    table.save(update_fields=[*fields, "version", "updated_at"])
+
+
+def new_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
+    """The host's new join link: the old one is dead from now on."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        _host_in_lobby(table, user, version)
+        _changed(table, join_token=new_token())
+        return table
+
+
+def revoke_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
+    """The join link dead: nobody joins until the host issues a new one."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        _host_in_lobby(table, user, version)
+        _changed(table, join_token=None)
+        return table
+
+
+def table_of_link(token: str) -> OnlineTable:
+    """The table a live link admits to; LinkDead otherwise (a wrong, revoked or replaced
+    token, or a table that started)."""
+    if not token:
+        raise LinkDead()
+    table = (
+        OnlineTable.objects.select_related("host")
+        .filter(join_token=token, status=OnlineTable.Status.LOBBY)
+        .first()
+    )
+    if table is None:
+        raise LinkDead()
+    return table
+
+
+def join(*, token: str, user: Any) -> OnlineTable:
+    """``user`` takes the next place at the link's table (joining twice is joining once);
+    LinkDead for a link that admits no one, Refused when every seat is taken."""
+    with transaction.atomic():
+        found = table_of_link(token)
+        table = OnlineTable.objects.select_for_update().get(pk=found.pk)
+        if table.join_token != token or table.status != OnlineTable.Status.LOBBY:
+            raise LinkDead()
+        if OnlinePlayer.objects.filter(table=table, user=user).exists():
+            return table
+        here = OnlinePlayer.objects.filter(table=table)
+        if here.count() >= table.seats:
+            raise Refused(gettext(FULL))
+        last = here.aggregate(m=Max("position"))["m"]
+        OnlinePlayer.objects.create(table=table, user=user, position=(last or 0) + 1)
+        _changed(table)
+        return table
+
+
+def _renumber(table: OnlineTable) -> None:
+    for i, player in enumerate(table.players.order_by("position", "pk")):
+        if player.position != i:
+            OnlinePlayer.objects.filter(pk=player.pk).update(position=i)
+
+
+def leave(*, table_id: int, user: Any) -> None:
+    """A person (not the host) leaves the lobby; leaving twice is leaving once."""
+    with transaction.atomic():
+        try:
+            table = _locked(table_id, user)
+        except OnlineTable.DoesNotExist:
+            return
+        if table.status != OnlineTable.Status.LOBBY:
+            raise Refused(gettext(NOT_IN_LOBBY))
+        if table.host_id == user.pk:
+            raise Refused(gettext("The host cannot leave: end the table instead."))
+        OnlinePlayer.objects.filter(table=table, user=user).delete()
+        _renumber(table)
+        _changed(table)
+
+
+def remove(*, table_id: int, user: Any, player_id: int, version: int | None) -> None:
+    """The host removes a person before the start (not themself)."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        _host_in_lobby(table, user, version)
+        player = OnlinePlayer.objects.filter(table=table, pk=player_id).first()
+        if player is None or player.user_id == table.host_id:
+            raise Refused(gettext("Choose a person at this table other than you."))
+        player.delete()
+        _renumber(table)
+        _changed(table)
+
+
+def move(*, table_id: int, user: Any, player_id: int, up: bool, version: int | None) -> None:
+    """The host moves a person one place up or down the seat order."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        _host_in_lobby(table, user, version)
+        order = list(table.players.order_by("position", "pk"))
+        at = next((i for i, p in enumerate(order) if p.pk == player_id), None)
+        if at is None:
+            raise Refused(gettext("Choose a person at this table."))
+        other = at - 1 if up else at + 1
+        if not 0 <= other < len(order):
+            raise Refused(gettext("This person cannot move further that way."))
+        order[at], order[other] = order[other], order[at]
+        for i, player in enumerate(order):
+            OnlinePlayer.objects.filter(pk=player.pk).update(position=i)
+        _changed(table)
+
+
+def start(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
+    """The host starts the game: the people at A, B, … in the lobby's order, bots of the
+    table's level at the empty seats; the link is dead from now on. Starting a table that
+    already started is no second start (a double post): the table as it is."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        if table.host_id != user.pk:
+            raise Forbidden(gettext(NOT_HOST))
+        if table.status == OnlineTable.Status.PLAYING and table.game_id is not None:
+            return table
+        _host_in_lobby(table, user, version)
+        players = list(table.players.select_related("user").order_by("position", "pk"))
+        seating = table.seating
+        letters = list(seating.letters)
+        persons = {letters[i]: p.user.get_username() for i, p in enumerate(players)}
+        config = _config(
+            table.ruleset, seating, persons, table.bot, table.seat_clock, on_abandon(table)
+        )
+        holders = {
+            letter: play.Holder(HolderKind.ACCOUNT, account=players[i].user)
+            if i < len(players)
+            else play.Holder(HolderKind.BOT, bot_level=table.bot)
+            for i, letter in enumerate(letters)
+        }
+        try:
+            game = play.start_game(
+                kind="split_uno_dealt", config=config, seats=letters, holders=holders
+            )
+        except Unrestorable as err:
+            raise Refused(refusal(err)) from None
+        for i, player in enumerate(players):
+            OnlinePlayer.objects.filter(pk=player.pk).update(seat=letters[i])
+        status = (
+            OnlineTable.Status.FINISHED
+            if game.status == GameStatus.FINISHED
+            else OnlineTable.Status.PLAYING
+        )
+        _changed(table, game=game, status=status, join_token=None)
+        return table
+
+
+def seat_of(table: OnlineTable, user: Any) -> OnlinePlayer:
+    """The person's place at a started table; DoesNotExist for anyone else."""
+    return OnlinePlayer.objects.get(table=table, user=user)
+
+
+def seat_policy(table: OnlineTable) -> play.Policy:
+    """The table's policy: a person at it acts for their own seat, while they hold it; anyone
+    else is told there is no such game (404)."""
+
+    def policy(game: Game, actor: play.Actor, command: Command) -> None:
+        if game.pk != table.game_id or actor.user is None:
+            raise Hidden()
+        player = OnlinePlayer.objects.filter(table=table, user=actor.user).first()
+        if player is None:
+            raise Hidden()
+        if not player.active or not player.seat or command.seat != player.seat:
+            raise Forbidden()
+
+    return policy
+
+
+def play_move(
+    table_id: int, user: Any, command: Command, *, revision: int | None, intent: str
+) -> Played[OnlineTable]:
+    """The person's ``command`` for their own seat through the write path (the page's
+    ``revision``, the form's key ``intent``: a repeat is answered as one, an older page is
+    Stale). DoesNotExist for anyone not at the table."""
+    if revision is None:
+        raise Refused(gettext(NO_REVISION))
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        if table.game_id is None:
+            raise Refused(gettext("This table has not started yet."))
+        if table.status == OnlineTable.Status.ENDED:
+            raise Refused(gettext("The host ended this game: no move is taken."))
+        player = seat_of(table, user)
+        command = Command(command.name, player.seat, dict(command.args))
+        played = play_as_person(
+            table,
+            user,
+            command,
+            revision=revision,
+            intent=intent,
+            policy=seat_policy(table),
+            settle=lambda outcome: _settle(table, outcome.status),
+            seat=player.seat,
+        )
+        return played
+
+
+def _settle(table: OnlineTable, status: str) -> None:
+    if status == GameStatus.FINISHED and table.status != OnlineTable.Status.FINISHED:
+        _changed(table, status=OnlineTable.Status.FINISHED)
+    else:
+        # The lists order tables by their latest move.
+        OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
+
+
+def may_resign(table: OnlineTable) -> bool:
+    """Whether resigning is built for this table: two sides without teams (the other side
+    wins). With more sides, or teams, a bot of the table's level takes the seat (ONLINE.md 4),
+    which waits for the table core's ``hand_seat_to_bot`` (docs/online.md)."""
+    return on_abandon(table) == "forfeit"
+
+
+def resign(table_id: int, user: Any, *, revision: int | None, intent: str) -> Played[OnlineTable]:
+    """The person resigns their seat (confirmed on its own page): at two sides the other side
+    wins."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        if not may_resign(table):
+            raise Refused(
+                gettext(
+                    "Resigning at a table of more than two sides, or in a team game, is not "
+                    "available yet: ask the host to end the game."
+                )
+            )
+        return play_move(
+            table_id, user, Command("resign", None, {}), revision=revision, intent=intent
+        )
+
+
+def end(*, table_id: int, user: Any) -> OnlineTable:
+    """The host ends the table at any time, without a result (its game abandoned). Ending an
+    ended or finished table changes nothing."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        if table.host_id != user.pk:
+            raise Forbidden(gettext(NOT_HOST))
+        if table.over:
+            return table
+        if table.game_id is not None:
+            play.abandon_game(game_id=table.game_id)
+        _changed(table, status=OnlineTable.Status.ENDED, join_token=None)
+        return table
+
+
+def rematch(*, table_id: int, user: Any) -> OnlineTable:
+    """A new table with the same settings and the same people in the same order, in its
+    lobby, hosted by whoever asked; the others see a link to it on the old table. Asked
+    twice (or by two people), the one rematch."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        if not table.over:
+            raise Refused(gettext("The game is not over yet."))
+        if table.rematch_id is not None:
+            return table.rematch  # type: ignore[return-value]
+        new = OnlineTable.objects.create(
+            host=user,
+            ruleset=table.ruleset,
+            seats=table.seats,
+            variants=list(table.variants),
+            options=dict(table.options),
+            teams=list(table.teams),
+            layout=table.layout,
+            bot=table.bot,
+            seat_clock=table.seat_clock,
+            join_token=new_token(),
+        )
+        people = list(table.players.order_by("position", "pk"))
+        people.sort(key=lambda p: p.user_id != user.pk)  # the new host first
+        OnlinePlayer.objects.bulk_create(
+            OnlinePlayer(table=new, user_id=p.user_id, position=i) for i, p in enumerate(people)
+        )
+        _changed(table, rematch=new)
+        return new

@@ -1,0 +1,463 @@
+"""Online tables with friends (issue 31; docs/online.md): the host's form, the lobby with its
+join link, the join page, and each person's own seat at the card table (the practice card
+table's view, ``views.card_table``, drawn from that seat's view only).
+
+Who may do what: only the table's people see it (anyone else: 404, as for a practice game);
+a person acts for their own seat only; the host's actions (the link, the order, removing,
+starting, ending) are the host's (403 for the others); the join page needs an account."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from core.numbers import read_int
+from core.qr import qr_svg
+from duels.forms import new_intent
+from games.split_uno import PRESETS
+from play.errors import Forbidden, Stale
+from play.errors import Refused as Illegal
+
+from . import online
+from .game import Refused, Unreplayable
+from .models import OnlineTable
+from .pages import MAX_FIELD, MAX_INTENT, REFUSED, STALE, form_keys
+from .seat import person_view
+from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
+from .views import card_table, command_of
+from .words import (
+    ALREADY_RECORDED,
+    bot_label,
+    bot_level_label,
+    listing,
+    ruleset_label,
+    variant_label,
+)
+
+NO_SUCH_TABLE = "There is no such online table."
+MOVED_ON = "This game moved on: here it is as it is now."
+#: The seat clocks the form offers (seconds; 0 is none).
+CLOCKS = (0, 10, 15, 20, 30, 45, 60, 90, 120)
+
+
+def _missing() -> Http404:
+    return Http404(gettext(NO_SUCH_TABLE))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new(request: HttpRequest) -> HttpResponse:
+    """The host's form: rules, seats, variants, teams, the bots' level, the seat clock."""
+    post = request.POST
+    chosen = post.get("ruleset", "tournament")[: MAX_FIELD * 2]
+    seats = read_int(post.get("seats", "2")[:MAX_FIELD], lo=2, hi=6)
+    variants = tuple(v[: MAX_FIELD * 2] for v in post.getlist("variants")[:8])
+    layout = post.get("teams", "")[: MAX_FIELD * 2]
+    bot = post.get("bot", online.BOT)[: MAX_FIELD * 2]
+    clock_field = post.get("clock", "30")[:MAX_FIELD]
+    clock = read_int(clock_field, lo=0, hi=online.CLOCK_MAX)
+    error = None
+    if request.method == "POST":
+        try:
+            if seats is None:
+                raise Refused(gettext("Choose from 2 to 6 seats."))
+            if clock is None:
+                raise Refused(
+                    gettext("Choose a seat clock from %(lo)s to %(hi)s seconds, or none.")
+                    % {"lo": online.CLOCK_MIN, "hi": online.CLOCK_MAX}
+                )
+            table = online.open_table(
+                host=request.user,
+                ruleset=chosen,
+                seats=seats,
+                variants=variants,
+                layout=layout,
+                bot=bot,
+                seat_clock=clock or None,
+            )
+        except Refused as err:
+            error = str(err)
+        else:
+            return redirect("practice:online", table.pk)
+    context = {
+        "presets": [(p, ruleset_label(p)) for p in PRESETS],
+        "chosen": chosen,
+        "seat_counts": range(2, 7),
+        "seats": seats or 2,
+        "ticked_variants": [(v, variant_label(v)) for v in TICKED_VARIANTS],
+        "variants": variants,
+        "layouts": [
+            (layout_id, n, layout_label(layout_id))
+            for n, ids in LAYOUTS.items()
+            for layout_id in ids
+        ],
+        "layout": layout,
+        "bot_levels": [(b, bot_level_label(b)) for b in online.BOT_LEVELS],
+        "bot": bot,
+        "clocks": CLOCKS,
+        "clock": clock if clock is not None else 30,
+        "error": error,
+    }
+    return render(request, "practice/online_new.html", context, status=REFUSED if error else 200)
+
+
+def _lobby_context(request: HttpRequest, lobby: online.Lobby) -> dict[str, Any]:
+    table = lobby.table
+    host = table.host_id == request.user.pk
+    link = (
+        request.build_absolute_uri(reverse("practice:online_join", args=[table.join_token]))
+        if host and table.join_token
+        else ""
+    )
+    letters = table.seating.letters
+    people = [
+        {
+            "player": p,
+            "letter": letters[i],
+            "name": p.user.get_username(),
+            "host": p.user_id == table.host_id,
+            "me": p.user_id == request.user.pk,
+            "first": i == 0,
+            "last": i == len(lobby.players) - 1,
+        }
+        for i, p in enumerate(lobby.players)
+    ]
+    bots = [bot_label(letter, 3) for letter in letters[len(lobby.players) :]]
+    return {
+        "online_table": table,
+        "host": host,
+        "people": people,
+        "bots": bots,
+        "bots_words": listing(bots),
+        "bot_level": bot_level_label(table.bot, short=True),
+        "rules": ruleset_label(table.ruleset),
+        "variant_labels": [variant_label(v) for v in table.seating.variants if v != "team"],
+        "link": link,
+        "qr": qr_svg(link, title=gettext("QR code of this table's join link")) if link else "",
+        "version": table.version,
+        "poll_url": reverse("practice:online_poll", args=[table.pk]),
+    }
+
+
+def _lobby(
+    request: HttpRequest, lobby: online.Lobby, error: str | None = None, status: int = 200
+) -> HttpResponse:
+    context = _lobby_context(request, lobby) | {"error": error}
+    template = "practice/online_lobby.html#lobby" if request.htmx else "practice/online_lobby.html"
+    response = render(request, template, context, status=status)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+def _open(table_id: int, user: Any) -> online.Lobby:
+    try:
+        return online.lobby(table_id, user)
+    except OnlineTable.DoesNotExist:
+        raise _missing() from None
+
+
+@login_required
+@require_safe
+def table(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The lobby before the start; the person's own seat at the card table after it."""
+    lobby = _open(table_id, request.user)
+    if lobby.table.game_id is None:
+        return _lobby(request, lobby)
+    return _seat(request, lobby)
+
+
+def _seat(
+    request: HttpRequest,
+    lobby: online.Lobby,
+    *,
+    error: str | None = None,
+    notice: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The card table of the person's own seat, drawn from that seat's view only."""
+    table = lobby.table
+    me = next(p for p in lobby.players if p.user_id == request.user.pk)
+    if not me.seat:
+        # Someone who never held a seat (the table ended in its lobby).
+        return _lobby(request, lobby)
+    try:
+        view = person_view(table.game_id, me.seat)  # type: ignore[arg-type]
+    except Unreplayable:
+        raise _missing() from None
+    persons = {p.seat: p.user.get_username() for p in lobby.players if p.seat}
+    names = {
+        letter: persons.get(letter) or bot_label(letter, 3) for letter in view["state"]["seats"]
+    }
+    over = table.over or view["phase"] == "finished"
+    if over or not me.active:
+        view = {**view, "commands": {}}
+    awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != me.seat]
+    host = table.host_id == request.user.pk
+    context = {
+        "online": {
+            "table": table,
+            "host": host,
+            "over": over,
+            "ended": gettext("The host ended this game: no result.")
+            if table.status == OnlineTable.Status.ENDED
+            else "",
+            "poll_url": reverse("practice:online_poll", args=[table.pk]),
+            "resign_url": reverse("practice:online_resign", args=[table.pk]),
+            "end_url": reverse("practice:online_end", args=[table.pk]),
+            "rematch_url": reverse("practice:online_rematch", args=[table.pk]),
+            "rematch": table.rematch_id,
+            "may_resign": online.may_resign(table) and me.active,
+        },
+        "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
+        "bot_level": bot_level_label(table.bot, short=True) if len(persons) < table.seats else "",
+        "home_url": reverse("practice:index") + "#online-heading",
+        "table_url": reverse("practice:online", args=[table.pk]),
+        "move_url": reverse("practice:online_move", args=[table.pk]),
+    }
+    return card_table(
+        request,
+        table,
+        view,
+        seat=me.seat,
+        names=names,
+        context=context,
+        persons=True,
+        error=error,
+        status=status,
+        notice=notice,
+    )
+
+
+@login_required
+@require_safe
+def poll(request: HttpRequest, table_id: int) -> HttpResponse:
+    """What a page polls (every 2 s): 204 while nothing changed since it was drawn (the
+    lobby's ``version``; at the table its game's ``revision`` and the table's version ``v``),
+    else the lobby or the table as it is now; a lobby whose game started (or a table page
+    of a table that has none) is sent to load the page in full."""
+    lobby = _open(table_id, request.user)
+    table = lobby.table
+    get = request.GET
+    version = read_int(get.get("version", "")[:MAX_FIELD])
+    in_lobby = table.game_id is None and table.status == OnlineTable.Status.LOBBY
+    if "version" in get:  # the lobby's page
+        if in_lobby:
+            return HttpResponse(status=204) if version == table.version else _lobby(request, lobby)
+        return _load(table)
+    if table.game_id is None:
+        return _load(table)
+    revision = read_int(get.get("revision", "")[:MAX_FIELD])
+    seen = read_int(get.get("v", "")[:MAX_FIELD])
+    if revision == table.game.revision and seen == table.version:  # type: ignore[union-attr]
+        return HttpResponse(status=204)
+    return _seat(request, lobby)
+
+
+def _load(table: OnlineTable) -> HttpResponse:
+    """htmx told to load the table's page in full (``HX-Redirect``)."""
+    response = HttpResponse(status=204)
+    response["HX-Redirect"] = reverse("practice:online", args=[table.pk])
+    return response
+
+
+@login_required
+@require_POST
+def lobby_action(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The lobby's forms: ``do`` = link, revoke, up, down, remove, start (the host's), leave
+    (a person's). Each carries the lobby's version it was drawn at."""
+    post = request.POST
+    do = post.get("do", "")[:MAX_FIELD]
+    version = read_int(post.get("version", "")[:MAX_FIELD])
+    player = read_int(post.get("player", "")[: MAX_FIELD * 2]) or 0
+    user = request.user
+    try:
+        if do == "link":
+            online.new_link(table_id=table_id, user=user, version=version)
+        elif do == "revoke":
+            online.revoke_link(table_id=table_id, user=user, version=version)
+        elif do in ("up", "down"):
+            online.move(
+                table_id=table_id, user=user, player_id=player, up=do == "up", version=version
+            )
+        elif do == "remove":
+            online.remove(table_id=table_id, user=user, player_id=player, version=version)
+        elif do == "start":
+            online.start(table_id=table_id, user=user, version=version)
+        elif do == "leave":
+            online.leave(table_id=table_id, user=user)
+            return redirect(reverse("practice:index") + "#online-heading")
+        else:
+            raise Refused(gettext("Unknown action."))
+    except OnlineTable.DoesNotExist:
+        raise _missing() from None
+    except Forbidden as err:
+        return _lobby(request, _open(table_id, user), str(err), 403)
+    except Refused as err:
+        lobby = _open(table_id, user)
+        if lobby.table.game_id is not None:
+            return redirect("practice:online", table_id)
+        return _lobby(request, lobby, str(err), STALE if "changed" in str(err) else REFUSED)
+    return redirect("practice:online", table_id)
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The person's move for their own seat (the card table's forms, as practice's)."""
+    revision, intent = form_keys(request.POST)
+    command = command_of(request.POST)
+    if command.name == "resign":
+        return _again(request, table_id, gettext("Resign from its own page."), REFUSED)
+    return _moved(
+        request,
+        table_id,
+        lambda: online.play_move(table_id, request.user, command, revision=revision, intent=intent),
+    )
+
+
+def _moved(request: HttpRequest, table_id: int, play: Any) -> HttpResponse:
+    try:
+        played = play()
+    except OnlineTable.DoesNotExist:
+        raise _missing() from None
+    except Unreplayable:
+        raise _missing() from None
+    except Forbidden:
+        return _again(request, table_id, gettext("This is not your seat's move."), 403)
+    except Stale:
+        return _again(request, table_id, gettext(MOVED_ON), STALE)
+    except (Refused, Illegal) as err:
+        return _again(request, table_id, str(err), REFUSED)
+    if played.repeat:
+        return _again(request, table_id, gettext(ALREADY_RECORDED), 200, notice=True)
+    if request.htmx:
+        return _seat(request, _open(table_id, request.user))
+    return redirect("practice:online", table_id)
+
+
+def _again(
+    request: HttpRequest, table_id: int, words: str, status: int, notice: bool = False
+) -> HttpResponse:
+    lobby = _open(table_id, request.user)
+    if lobby.table.game_id is None:
+        return _lobby(request, lobby, words, status)
+    if notice:
+        return _seat(request, lobby, notice=words, status=status)
+    return _seat(request, lobby, error=words, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def resign(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Resigning, confirmed on a page of its own (no script needed): GET asks, POST with
+    ``confirm`` resigns."""
+    lobby = _open(table_id, request.user)
+    table = lobby.table
+    me = next(p for p in lobby.players if p.user_id == request.user.pk)
+    if table.game_id is None or table.over or not me.active:
+        return redirect("practice:online", table_id)
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        revision, intent = form_keys(request.POST)
+        return _moved(
+            request,
+            table_id,
+            lambda: online.resign(table_id, request.user, revision=revision, intent=intent),
+        )
+    others = [p.user.get_username() for p in lobby.players if p.user_id != request.user.pk]
+    context = {
+        "online_table": table,
+        "may": online.may_resign(table),
+        "others": listing(others) if others else bot_label("B", 3),
+        "revision": table.game.revision,  # type: ignore[union-attr]
+        "intent": new_intent(),
+        "back": reverse("practice:online", args=[table_id]),
+    }
+    return render(request, "practice/online_resign.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def end(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host ends the table (no result), confirmed on a page of its own."""
+    lobby = _open(table_id, request.user)
+    table = lobby.table
+    if table.host_id != request.user.pk:
+        return render(
+            request,
+            "practice/online_confirm.html",
+            {
+                "forbidden": gettext(online.NOT_HOST),
+                "back": reverse("practice:online", args=[table_id]),
+            },
+            status=403,
+        )
+    if request.method == "POST" and request.POST.get("confirm") == "yes":
+        online.end(table_id=table_id, user=request.user)
+        return redirect("practice:online", table_id)
+    if table.over:
+        return redirect("practice:online", table_id)
+    return render(
+        request,
+        "practice/online_confirm.html",
+        {"online_table": table, "back": reverse("practice:online", args=[table_id])},
+    )
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A new table with the same settings and people (the one rematch, however often asked)."""
+    try:
+        new_table = online.rematch(table_id=table_id, user=request.user)
+    except OnlineTable.DoesNotExist:
+        raise _missing() from None
+    except Refused as err:
+        return _again(request, table_id, str(err), REFUSED)
+    return redirect("practice:online", new_table.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def join(request: HttpRequest, token: str) -> HttpResponse:
+    """The join link: the table and who is there, and a button to take a seat (an account
+    needed: signing in comes back here). A link that admits no one is 404, in words."""
+    token = token[: MAX_INTENT * 2]
+    try:
+        found = online.table_of_link(token)
+    except online.LinkDead:
+        return render(
+            request, "practice/online_join.html", {"dead": gettext(online.DEAD_LINK)}, status=404
+        )
+    if found.players.filter(user=request.user).exists():
+        return redirect("practice:online", found.pk)
+    error = None
+    if request.method == "POST":
+        try:
+            joined = online.join(token=token, user=request.user)
+        except online.LinkDead:
+            return render(
+                request,
+                "practice/online_join.html",
+                {"dead": gettext(online.DEAD_LINK)},
+                status=404,
+            )
+        except Refused as err:
+            error = str(err)
+        else:
+            return redirect("practice:online", joined.pk)
+    people = [p.user.get_username() for p in found.players.select_related("user")]
+    context = {
+        "online_table": found,
+        "rules": ruleset_label(found.ruleset),
+        "people": listing(people),
+        "free": found.seats - len(people),
+        "error": error,
+    }
+    return render(request, "practice/online_join.html", context, status=REFUSED if error else 200)

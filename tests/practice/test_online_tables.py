@@ -1,0 +1,478 @@
+"""Online tables with friends (issue 31; docs/online.md): the host's form, the join link, the
+lobby, each person's own seat, resigning, ending, a rematch and who may do what."""
+
+from __future__ import annotations
+
+import random
+import secrets as random_source
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from play.adapters.base import Viewer
+from play.models import Game, GameStatus, HolderKind, Seat
+from play.selectors import view_of
+from practice import online
+from practice.models import OnlinePlayer, OnlineTable
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+#: A short deal: a whole game in a few dozen moves.
+SHORT = {"starting_number_cards": 2}
+
+
+def client_for(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def ada():
+    return UserFactory(username="ada")
+
+
+@pytest.fixture
+def bo():
+    return UserFactory(username="bo")
+
+
+@pytest.fixture
+def cy():
+    return UserFactory(username="cy")
+
+
+def open_table(client: Client, **fields: Any) -> OnlineTable:
+    data = {"ruleset": "tournament", "seats": "3", "bot": "heuristic", "clock": "30", **fields}
+    response = client.post(reverse("practice:online_new"), data)
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    return OnlineTable.objects.latest("pk")
+
+
+def join_url(table: OnlineTable) -> str:
+    table.refresh_from_db()
+    return reverse("practice:online_join", args=[table.join_token])
+
+
+def lobby_post(client: Client, table: OnlineTable, **data: Any):
+    table.refresh_from_db()
+    data.setdefault("version", str(table.version))
+    return client.post(reverse("practice:online_lobby", args=[table.pk]), data)
+
+
+def started(ada_c: Client, bo_c: Client, table: OnlineTable) -> OnlineTable:
+    assert bo_c.post(join_url(table)).status_code == 302
+    response = lobby_post(ada_c, table, do="start")
+    assert response.status_code == 302
+    table.refresh_from_db()
+    assert table.status == OnlineTable.Status.PLAYING
+    return table
+
+
+def seat_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | None:
+    """A random legal move of a seat's, as the card table's forms send it (never resigning)."""
+    offers = [(n, spec) for n, spec in view["commands"].items() if n != "resign"]
+    if not offers:
+        return None
+    name, spec = rnd.choice(offers)
+    if name in ("seal", "play"):
+        card = rnd.choice(spec["cards"])
+        form = {"play": f"{name}:{card}"}
+        if card == "color_change":
+            form["play"] += f":{rnd.choice(spec['colors'])}"
+        if spec.get("targets"):
+            form["target"] = rnd.choice(spec["targets"])
+        return form
+    if name == "answer":
+        return {"kind": "answer", "choice": rnd.choice(spec["choices"])}
+    return {"kind": "choose", "card": str(rnd.choice(spec["cards"]))}
+
+
+class TestOpening:
+    def test_the_host_opens_a_table_and_is_its_first_person(self, ada):
+        table = open_table(client_for(ada), seats="4", teams="AC,BD", clock="0")
+        assert table.seats == 4 and table.teams == [["A", "C"], ["B", "D"]]
+        assert table.seat_clock is None and table.status == OnlineTable.Status.LOBBY
+        assert list(table.players.values_list("user__username", "position")) == [("ada", 0)]
+        assert table.join_token and len(table.join_token) >= 40
+
+    @pytest.mark.parametrize(
+        ("fields", "words"),
+        [
+            ({"seats": "7"}, "Choose from 2 to 6 seats."),
+            ({"seats": "x"}, "Choose from 2 to 6 seats."),
+            ({"clock": "5"}, "Choose a seat clock from 10 to 120 seconds, or none."),
+            ({"clock": "500"}, "Choose a seat clock from 10 to 120 seconds, or none."),
+            ({"bot": "expert"}, "Choose the bots&#x27; level from"),
+            ({"ruleset": "chess"}, "Choose one of the rule sets"),
+            ({"seats": "3", "teams": "AC,BD"}, "Teams need 4 to 6 seats"),
+            ({"variants": ["team"]}, "Choose variants from"),
+        ],
+    )
+    def test_a_table_the_form_does_not_offer_is_refused_in_words_nothing_stored(
+        self, ada, fields, words
+    ):
+        data = {"ruleset": "tournament", "seats": "3", "bot": "heuristic", "clock": "30", **fields}
+        response = client_for(ada).post(reverse("practice:online_new"), data)
+        assert response.status_code == 422
+        assert words in response.content.decode()
+        assert not OnlineTable.objects.exists() and not OnlinePlayer.objects.exists()
+
+    def test_anonymous_visitors_are_sent_to_sign_in(self):
+        response = Client().get(reverse("practice:online_new"))
+        assert response.status_code == 302 and "login" in response["Location"]
+
+
+class TestJoinLink:
+    def test_joining_needs_an_account_and_comes_back_to_the_join_page(self, ada):
+        table = open_table(client_for(ada))
+        url = join_url(table)
+        response = Client().get(url)
+        assert response.status_code == 302
+        assert "login" in response["Location"] and "next=" in response["Location"]
+        assert url.replace("/", "%2F") in response["Location"]
+
+    def test_people_join_in_order_and_joining_twice_is_once(self, ada, bo, cy):
+        table = open_table(client_for(ada))
+        bo_c = client_for(bo)
+        page = bo_c.get(join_url(table))
+        assert page.status_code == 200 and "Take a seat" in page.content.decode()
+        assert bo_c.post(join_url(table)).status_code == 302
+        assert bo_c.post(join_url(table)).status_code == 302
+        assert client_for(cy).post(join_url(table)).status_code == 302
+        assert list(table.players.values_list("user__username", "position")) == [
+            ("ada", 0),
+            ("bo", 1),
+            ("cy", 2),
+        ]
+        lobby = client_for(ada).get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert lobby.index(">A</strong> ada") < lobby.index(">B</strong> bo")
+        assert lobby.index(">B</strong> bo") < lobby.index(">C</strong> cy")
+
+    def test_a_full_table_admits_no_one_more(self, ada, bo, cy):
+        table = open_table(client_for(ada), seats="2")
+        assert client_for(bo).post(join_url(table)).status_code == 302
+        response = client_for(cy).post(join_url(table))
+        assert response.status_code == 422
+        assert "This table is full" in response.content.decode()
+        assert not table.players.filter(user=cy).exists()
+
+    def test_a_revoked_link_is_dead_and_a_new_one_works(self, ada, bo, cy):
+        ada_c = client_for(ada)
+        table = open_table(ada_c)
+        old = join_url(table)
+        assert lobby_post(ada_c, table, do="revoke").status_code == 302
+        response = client_for(bo).post(old)
+        assert response.status_code == 404
+        assert "no longer works" in response.content.decode()
+        assert client_for(bo).get(old).status_code == 404
+        assert lobby_post(ada_c, table, do="link").status_code == 302
+        new = join_url(table)
+        assert new != old
+        assert client_for(cy).post(old).status_code == 404
+        assert client_for(cy).post(new).status_code == 302
+        assert not table.players.filter(user=bo).exists()
+
+    def test_the_link_is_dead_at_the_start(self, ada, bo, cy):
+        ada_c = client_for(ada)
+        table = open_table(ada_c)
+        url = join_url(table)
+        started(ada_c, client_for(bo), table)
+        assert client_for(cy).post(url).status_code == 404
+        assert client_for(cy).get(url).status_code == 404
+        assert table.join_token is None
+
+    def test_only_the_host_sees_the_link_and_its_qr_code(self, ada, bo):
+        table = open_table(client_for(ada))
+        url = join_url(table)
+        client_for(bo).post(url)
+        host = client_for(ada).get(reverse("practice:online", args=[table.pk])).content.decode()
+        guest = client_for(bo).get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert table.join_token in host and "<svg" in host
+        assert table.join_token not in guest and "<svg" not in guest
+
+
+class TestLobby:
+    def test_the_host_reorders_removes_and_a_person_leaves(self, ada, bo, cy):
+        ada_c = client_for(ada)
+        table = open_table(ada_c, seats="4")
+        client_for(bo).post(join_url(table))
+        client_for(cy).post(join_url(table))
+        cy_row = table.players.get(user=cy)
+        assert lobby_post(ada_c, table, do="up", player=cy_row.pk).status_code == 302
+        order = list(table.players.order_by("position").values_list("user__username", flat=True))
+        assert order == ["ada", "cy", "bo"]
+        # The same form again (its version is the old one): refused, nothing moved.
+        response = ada_c.post(
+            reverse("practice:online_lobby", args=[table.pk]),
+            {"do": "up", "player": cy_row.pk, "version": str(table.version)},
+        )
+        assert response.status_code == 409
+        assert "changed since this page was drawn" in response.content.decode()
+        order = list(table.players.order_by("position").values_list("user__username", flat=True))
+        assert order == ["ada", "cy", "bo"]
+        bo_row = table.players.get(user=bo)
+        assert lobby_post(ada_c, table, do="remove", player=bo_row.pk).status_code == 302
+        assert client_for(bo).get(reverse("practice:online", args=[table.pk])).status_code == 404
+        cy_c = client_for(cy)
+        assert lobby_post(cy_c, table, do="leave").status_code == 302
+        assert lobby_post(cy_c, table, do="leave").status_code == 302  # twice: once
+        assert list(table.players.values_list("user__username", flat=True)) == ["ada"]
+
+    def test_the_start_seats_people_in_order_and_bots_at_the_empty_seats(self, ada, bo, cy):
+        ada_c = client_for(ada)
+        table = open_table(ada_c, seats="4", bot="random", clock="45")
+        client_for(bo).post(join_url(table))
+        client_for(cy).post(join_url(table))
+        lobby_post(ada_c, table, do="down", player=table.players.get(user=ada).pk)
+        assert lobby_post(ada_c, table, do="start").status_code == 302
+        # A double post of the start: the table as it is.
+        assert (
+            ada_c.post(
+                reverse("practice:online_lobby", args=[table.pk]),
+                {"do": "start", "version": "0"},
+            ).status_code
+            == 302
+        )
+        table.refresh_from_db()
+        game = Game.objects.get(pk=table.game_id)
+        seats = {s.letter: s for s in Seat.objects.filter(game=game)}
+        assert seats["A"].holder_kind == HolderKind.ACCOUNT and seats["A"].account_id == bo.pk
+        assert seats["B"].account_id == ada.pk and seats["C"].account_id == cy.pk
+        assert seats["D"].holder_kind == HolderKind.BOT and seats["D"].bot_level == "random"
+        assert game.config["bots"] == ["D"] and game.config["bot"] == "random"
+        assert game.config["seat_clock"] == 45 and game.config["on_abandon"] == "bot"
+        assert game.config["names"] == {"A": "bo", "B": "ada", "C": "cy", "D": "Bot D"}
+        assert Game.objects.count() == 1
+
+    def test_one_person_and_bots_may_start(self, ada):
+        ada_c = client_for(ada)
+        table = open_table(ada_c, seats="2")
+        assert lobby_post(ada_c, table, do="start").status_code == 302
+        table.refresh_from_db()
+        assert table.status == OnlineTable.Status.PLAYING
+        assert Game.objects.get(pk=table.game_id).config["on_abandon"] == "forfeit"
+
+    def test_the_lobby_poll_answers_204_until_something_changes(self, ada, bo):
+        ada_c = client_for(ada)
+        table = open_table(ada_c)
+        poll = reverse("practice:online_poll", args=[table.pk])
+        htmx = {"HTTP_HX_REQUEST": "true"}
+        assert ada_c.get(poll, {"version": table.version}, **htmx).status_code == 204
+        client_for(bo).post(join_url(table))
+        response = ada_c.get(poll, {"version": table.version}, **htmx)
+        assert response.status_code == 200 and "bo" in response.content.decode()
+        table.refresh_from_db()
+        lobby_post(ada_c, table, do="start")
+        response = client_for(bo).get(poll, {"version": table.version}, **htmx)
+        assert response.status_code == 204
+        assert response["HX-Redirect"] == reverse("practice:online", args=[table.pk])
+
+
+class TestRoles:
+    """Every view of a table against the host, a seated person, another signed-in user and
+    an anonymous visitor."""
+
+    def test_the_role_matrix(self, ada, bo, cy):
+        ada_c, bo_c, cy_c, anon = client_for(ada), client_for(bo), client_for(cy), Client()
+        table = open_table(ada_c)
+        client_for(bo).post(join_url(table))
+        pk = table.pk
+        gets = [
+            reverse("practice:online", args=[pk]),
+            reverse("practice:online_poll", args=[pk]),
+            reverse("practice:online_end", args=[pk]),
+            reverse("practice:online_resign", args=[pk]),
+        ]
+        posts = [
+            (reverse("practice:online_lobby", args=[pk]), {"do": "start", "version": "0"}),
+            (reverse("practice:online_move", args=[pk]), {"play": "seal:1", "revision": "0"}),
+            (reverse("practice:online_end", args=[pk]), {"confirm": "yes"}),
+            (reverse("practice:online_rematch", args=[pk]), {}),
+            (reverse("practice:online_resign", args=[pk]), {"confirm": "yes"}),
+        ]
+        for url in gets:
+            assert cy_c.get(url).status_code == 404, url
+            assert anon.get(url).status_code == 302, url
+        for url, data in posts:
+            assert cy_c.post(url, data).status_code == 404, url
+            assert anon.post(url, data).status_code == 302, url
+        # A seated person who is not the host: the host's actions are refused.
+        table.refresh_from_db()
+        assert lobby_post(bo_c, table, do="start").status_code == 403
+        assert lobby_post(bo_c, table, do="revoke").status_code == 403
+        assert bo_c.get(reverse("practice:online_end", args=[pk])).status_code == 403
+        assert bo_c.post(reverse("practice:online_end", args=[pk]), {"confirm": "yes"}).status_code == 403
+        table.refresh_from_db()
+        assert table.status == OnlineTable.Status.LOBBY and table.join_token
+        # Their own pages: fine.
+        assert bo_c.get(reverse("practice:online", args=[pk])).status_code == 200
+        assert ada_c.get(reverse("practice:online", args=[pk])).status_code == 200
+
+    def test_csrf_is_on(self, ada):
+        table = open_table(client_for(ada))
+        strict = Client(enforce_csrf_checks=True)
+        strict.force_login(ada)
+        response = strict.post(
+            reverse("practice:online_lobby", args=[table.pk]), {"do": "revoke", "version": "0"}
+        )
+        assert response.status_code == 403
+        table.refresh_from_db()
+        assert table.join_token
+
+
+def play_out(clients: dict[str, Client], table: OnlineTable, rnd: random.Random) -> int:
+    """Random legal moves of every person's seat through the move view until the game ends;
+    how many were made."""
+    seats = dict(OnlinePlayer.objects.filter(table=table).values_list("seat", "user__username"))
+    made = 0
+    for _ in range(2000):
+        game = Game.objects.get(pk=table.game_id)
+        if game.status != GameStatus.PLAYING:
+            return made
+        asked = [
+            (seat, form)
+            for seat in seats
+            if (form := seat_form(view_of(game.pk, Viewer("seat", seat)), rnd)) is not None
+        ]
+        assert asked, "a game goes on but no person is asked anything"
+        seat, form = rnd.choice(asked)
+        form |= {"revision": str(game.revision), "intent": random_source.token_urlsafe(8)}
+        response = clients[seats[seat]].post(
+            reverse("practice:online_move", args=[table.pk]), form
+        )
+        assert response.status_code == 302, response.content.decode()[-1500:]
+        made += 1
+    raise AssertionError("the game did not end")
+
+
+class TestPlaying:
+    def test_two_people_and_a_bot_play_a_whole_game_each_their_own_seat(self, ada, bo):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = open_table(ada_c)
+        OnlineTable.objects.filter(pk=table.pk).update(options=SHORT)
+        table = started(ada_c, bo_c, table)
+        page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert "Your turn" in page and "Bot C" in page and "ada" in page
+        made = play_out({"ada": ada_c, "bo": bo_c}, table, random.Random(1))
+        assert made > 0
+        table.refresh_from_db()
+        assert table.status == OnlineTable.Status.FINISHED
+        for client in (ada_c, bo_c):
+            page = client.get(reverse("practice:online", args=[table.pk])).content.decode()
+            assert "Rematch with the same people" in page
+            assert any(w in page for w in ("You win", "wins —", "Drawn", "win —"))
+
+    def test_a_person_moves_only_their_own_seat_and_moves_carry_the_revision(self, ada, bo):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+        game = Game.objects.get(pk=table.game_id)
+        view = view_of(game.pk, Viewer("seat", "A"))
+        card = view["commands"]["seal"]["cards"][0]
+        form = {"play": f"seal:{card}", "revision": str(game.revision), "intent": "k1"}
+        url = reverse("practice:online_move", args=[table.pk])
+        # bo's form names ada's card: played for bo's own seat B, never A's.
+        assert ada_c.post(url, form).status_code == 302
+        again = ada_c.post(url, form)
+        assert again.status_code == 200 and "already recorded" in again.content.decode()
+        assert Game.objects.get(pk=game.pk).revision == game.revision + 1
+        stale = ada_c.post(url, form | {"intent": "k2"})
+        assert stale.status_code == 409
+        missing = ada_c.post(url, {"play": f"seal:{card}", "intent": "k3"})
+        assert missing.status_code == 422
+        b_view = view_of(game.pk, Viewer("seat", "B"))
+        assert b_view["sealed"] == ["A"]
+        page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert "Card sealed" in page
+
+    def test_the_table_poll_answers_204_until_the_game_moves(self, ada, bo):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+        game = Game.objects.get(pk=table.game_id)
+        poll = reverse("practice:online_poll", args=[table.pk])
+        htmx = {"HTTP_HX_REQUEST": "true"}
+        fresh = {"revision": game.revision, "v": table.version}
+        assert bo_c.get(poll, fresh, **htmx).status_code == 204
+        view = view_of(game.pk, Viewer("seat", "A"))
+        card = view["commands"]["seal"]["cards"][0]
+        ada_c.post(
+            reverse("practice:online_move", args=[table.pk]),
+            {"play": f"seal:{card}", "revision": str(game.revision), "intent": "x"},
+        )
+        response = bo_c.get(poll, fresh, **htmx)
+        assert response.status_code == 200
+        assert 'id="card-table"' in response.content.decode()
+
+    def test_resigning_at_two_sides_asks_then_the_other_side_wins(self, ada, bo):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+        url = reverse("practice:online_resign", args=[table.pk])
+        ask = bo_c.get(url)
+        assert ask.status_code == 200 and "ada wins" in ask.content.decode()
+        game = Game.objects.get(pk=table.game_id)
+        form = {"revision": str(game.revision), "intent": "r1"}
+        assert bo_c.post(url, form).status_code == 200  # no confirmation: asked again
+        assert Game.objects.get(pk=game.pk).status == GameStatus.PLAYING
+        assert bo_c.post(url, form | {"confirm": "yes"}).status_code == 302
+        assert bo_c.post(url, form | {"confirm": "yes"}).status_code == 302  # twice: once
+        table.refresh_from_db()
+        assert table.status == OnlineTable.Status.FINISHED
+        view = view_of(game.pk, Viewer("seat", "A"))
+        assert view["state"]["winner"] == "A"
+        page = ada_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert "You win" in page
+
+    def test_resigning_at_more_sides_is_not_built_yet_and_says_so(self, ada, bo):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="3"))
+        url = reverse("practice:online_resign", args=[table.pk])
+        assert "not available yet" in bo_c.get(url).content.decode()
+        game = Game.objects.get(pk=table.game_id)
+        response = bo_c.post(url, {"revision": str(game.revision), "intent": "r", "confirm": "yes"})
+        assert response.status_code == 422
+        assert Game.objects.get(pk=game.pk).status == GameStatus.PLAYING
+
+    def test_the_host_ends_the_game_without_a_result(self, ada, bo):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c))
+        url = reverse("practice:online_end", args=[table.pk])
+        assert "End this table?" in ada_c.get(url).content.decode()
+        assert ada_c.post(url, {"confirm": "yes"}).status_code == 302
+        assert ada_c.post(url, {"confirm": "yes"}).status_code == 302
+        table.refresh_from_db()
+        assert table.status == OnlineTable.Status.ENDED
+        assert Game.objects.get(pk=table.game_id).status == GameStatus.ABANDONED
+        page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert "The host ended this game: no result." in page
+        assert 'name="play"' not in page
+        game = Game.objects.get(pk=table.game_id)
+        response = bo_c.post(
+            reverse("practice:online_move", args=[table.pk]),
+            {"play": "seal:1", "revision": str(game.revision), "intent": "e"},
+        )
+        assert response.status_code == 422
+
+    def test_a_rematch_has_the_same_settings_and_people_and_the_others_see_it(self, ada, bo):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="3", clock="60", bot="random"))
+        ada_c.post(reverse("practice:online_end", args=[table.pk]), {"confirm": "yes"})
+        url = reverse("practice:online_rematch", args=[table.pk])
+        first = bo_c.post(url)
+        second = ada_c.post(url)
+        assert first.status_code == 302 and first["Location"] == second["Location"]
+        new = OnlineTable.objects.latest("pk")
+        assert new.pk != table.pk and new.host == bo and new.status == OnlineTable.Status.LOBBY
+        assert (new.seats, new.bot, new.seat_clock) == (3, "random", 60)
+        assert list(new.players.values_list("user__username", flat=True)) == ["bo", "ada"]
+        page = ada_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert reverse("practice:online", args=[new.pk]) in page
+
+    def test_the_practice_page_lists_a_person_s_online_tables(self, ada, bo, cy):
+        table = open_table(client_for(ada))
+        client_for(bo).post(join_url(table))
+        for user, listed in ((ada, True), (bo, True), (cy, False)):
+            page = client_for(user).get(reverse("practice:index")).content.decode()
+            assert (reverse("practice:online", args=[table.pk]) in page) is listed
