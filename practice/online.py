@@ -27,13 +27,15 @@ from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
 from play.adapters.split_uno_dealt import read_config
 from play.effect_words import refusal
-from play.errors import Forbidden, Hidden
+from play.errors import Forbidden, Hidden, Stale
 from play.models import Game, GameStatus, HolderKind
+from play.selectors import log_since
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
-from .seat import Played, play_as_person
+from .seat import Played, person_view, play_as_person
 from .seating import SeatingRefused, choose
+from .services import NeedsConfirmation, ending
 from .words import NO_REVISION, bot_level_label
 
 #: The bots' levels an online table offers: the bots that answer inside the request. The
@@ -368,13 +370,31 @@ def seat_policy(table: OnlineTable) -> play.Policy:
 
 
 def play_move(
-    table_id: int, user: Any, command: Command, *, revision: int | None, intent: str
+    table_id: int,
+    user: Any,
+    command: Command,
+    *,
+    revision: int | None,
+    intent: str,
+    confirmed: bool = True,
 ) -> Played[OnlineTable]:
     """The person's ``command`` for their own seat through the write path (the page's
     ``revision``, the form's key ``intent``: a repeat is answered as one, an older page is
-    Stale). DoesNotExist for anyone not at the table."""
+    Stale). DoesNotExist for anyone not at the table. Unless ``confirmed``, an answer that
+    ends the game against the person's side is NeedsConfirmation (practice's ``ending``:
+    from public counts and the rules only), nothing played."""
     if revision is None:
         raise Refused(gettext(NO_REVISION))
+    if not confirmed and command.name == "answer":
+        # Read before the write, which then checks the page's revision: the state asked
+        # about is the state the move would be applied to (else it is stale).
+        table = OnlineTable.objects.get(pk=table_id, players__user=user)
+        player = seat_of(table, user)
+        if table.game_id is not None and player.seat:
+            view = person_view(table.game_id, player.seat)
+            why = ending(table, view, command, player.seat)
+            if why is not None:
+                raise NeedsConfirmation(why)
     with transaction.atomic():
         table = _locked(table_id, user)
         if table.game_id is None:
@@ -383,17 +403,38 @@ def play_move(
             raise Refused(gettext("The host ended this game: no move is taken."))
         player = seat_of(table, user)
         command = Command(command.name, player.seat, dict(command.args))
-        played = play_as_person(
-            table,
-            user,
-            command,
-            revision=revision,
-            intent=intent,
-            policy=seat_policy(table),
-            settle=lambda outcome: _settle(table, outcome.status),
-            seat=player.seat,
-        )
-        return played
+
+        def send(seen: int) -> Played[OnlineTable]:
+            return play_as_person(
+                table,
+                user,
+                command,
+                revision=seen,
+                intent=intent,
+                policy=seat_policy(table),
+                settle=lambda outcome: _settle(table, outcome.status),
+                seat=player.seat,
+            )
+
+        try:
+            return send(revision)
+        except Stale:
+            # People seal at the same time: a page overtaken only by other seats' seals is
+            # not out of date for a seal or an action card (a seal changes nothing another
+            # seat can do; ONLINE.md section 2). Anything else since the page is stale.
+            if command.name not in ("seal", "play") or not _only_seals_since(
+                table.game_id, revision, player.seat
+            ):
+                raise
+            return send(Game.objects.get(pk=table.game_id).revision)
+
+
+def _only_seals_since(game_id: int | None, revision: int, seat: str) -> bool:
+    """Whether every event after ``revision`` is another seat's seal (and there was one)."""
+    since = log_since(game_id, revision) if game_id is not None else []
+    return bool(since) and all(
+        e["public"].get("type") == "seal" and e["public"].get("seat") != seat for e in since
+    )
 
 
 def _settle(table: OnlineTable, status: str) -> None:

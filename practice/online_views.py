@@ -31,6 +31,7 @@ from .models import OnlineTable
 from .pages import MAX_FIELD, MAX_INTENT, REFUSED, STALE, form_keys
 from .seat import person_view
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
+from .services import NeedsConfirmation
 from .views import card_table, command_of
 from .words import (
     ALREADY_RECORDED,
@@ -180,6 +181,7 @@ def _seat(
     error: str | None = None,
     notice: str | None = None,
     status: int = 200,
+    confirm: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The card table of the person's own seat, drawn from that seat's view only."""
     table = lobby.table
@@ -232,6 +234,7 @@ def _seat(
         error=error,
         status=status,
         notice=notice,
+        confirm=confirm,
     )
 
 
@@ -315,11 +318,23 @@ def move(request: HttpRequest, table_id: int) -> HttpResponse:
     command = command_of(request.POST)
     if command.name == "resign":
         return _again(request, table_id, gettext("Resign from its own page."), REFUSED)
-    return _moved(
-        request,
-        table_id,
-        lambda: online.play_move(table_id, request.user, command, revision=revision, intent=intent),
-    )
+    try:
+        return _moved(
+            request,
+            table_id,
+            lambda: online.play_move(
+                table_id,
+                request.user,
+                command,
+                revision=revision,
+                intent=intent,
+                confirmed=request.POST.get("confirm") == "yes",
+            ),
+        )
+    except NeedsConfirmation as asked:
+        # Nothing was played: the table again, asking once whether to end the game so.
+        confirm = {"why": asked.why, "choice": command.args.get("choice")}
+        return _seat(request, _open(table_id, request.user), confirm=confirm)
 
 
 def _moved(request: HttpRequest, table_id: int, play: Any) -> HttpResponse:

@@ -207,7 +207,7 @@ class NeedsConfirmation(Exception):
         self.why = why
 
 
-def ending(practice: PracticeDuel, view: dict[str, Any], command: Command) -> str | None:
+def ending(practice: Any, view: dict[str, Any], command: Command, seat: str = PERSON) -> str | None:
     """Whether answering ``command`` ends the game against the person, and how — the choices
     that ask once before they count (issue 30; resigning has its own form):
 
@@ -225,7 +225,7 @@ def ending(practice: PracticeDuel, view: dict[str, Any], command: Command) -> st
     if decision == "dare" and choice == "refuse" and rules.dare_refused == "forfeit":
         return "forfeit"
     if decision == "challenge" and choice in ("draw_two", "draw_four"):
-        mine = view["state"]["seats"][PERSON]["action_cards"]
+        mine = view["state"]["seats"][seat]["action_cards"]
         if rules.challenge == "two_cards" and mine == 1:
             return "hopeless"
     if decision == "challenge" and choice == "pass" and practice.seats == 2:

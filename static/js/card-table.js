@@ -32,5 +32,13 @@
     if (table && headline) headline.focus();
     label();
   });
+  // An online table polls for the others' moves (issue 31): while a card is selected, a
+  // polled table is not swapped in (the selection would be lost under the finger); the
+  // next poll, still at the page's revision, brings it once the card is played or let go.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var elt = event.detail && event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!elt || !elt.classList || !elt.classList.contains("poller")) return;
+    if (document.querySelector('#hand input[name="play"]:checked')) event.detail.shouldSwap = false;
+  });
   document.addEventListener("DOMContentLoaded", label);
 })();

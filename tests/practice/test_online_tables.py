@@ -384,6 +384,33 @@ class TestPlaying:
         page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
         assert "Card sealed" in page
 
+    def test_a_page_overtaken_only_by_another_person_s_seal_may_still_seal(self, ada, bo, cy):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = open_table(ada_c, seats="3")
+        client_for(bo).post(join_url(table))
+        client_for(cy).post(join_url(table))
+        lobby_post(ada_c, table, do="start")
+        table.refresh_from_db()
+        game = Game.objects.get(pk=table.game_id)
+        drawn_at = game.revision
+        url = reverse("practice:online_move", args=[table.pk])
+
+        def seal(client: Client, seat: str, revision: int, key: str):
+            cards = view_of(game.pk, Viewer("seat", seat))["commands"]["seal"]["cards"]
+            card = next(c for c in cards if c not in (0, 7))  # no target to name
+            return client.post(
+                url, {"play": f"seal:{card}", "revision": str(revision), "intent": key}
+            )
+
+        assert seal(bo_c, "B", drawn_at, "b").status_code == 302
+        # ada's page was drawn before bo sealed: only a seal since, so hers counts.
+        assert seal(ada_c, "A", drawn_at, "a").status_code == 302
+        assert set(view_of(game.pk, Viewer("public"))["sealed"]) == {"A", "B"}
+        # cy seals last: the round is revealed. A page from before it is stale now.
+        revealed_at = Game.objects.get(pk=game.pk).revision
+        assert seal(client_for(cy), "C", revealed_at, "c").status_code == 302
+        assert seal(ada_c, "A", revealed_at, "a2").status_code == 409
+
     def test_the_table_poll_answers_204_until_the_game_moves(self, ada, bo):
         ada_c, bo_c = client_for(ada), client_for(bo)
         table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
