@@ -12,8 +12,11 @@ class PracticeConfig(AppConfig):
         from core import push
         from play import clock
 
+        from . import online
         from .game_services import clock_keeper, may_follow_game
 
         clock.keep(clock_keeper)
-        # A practice game's news (issue 28: its clock), for the person who plays it.
+        # A practice game's news (issue 28: its clock), for the person who plays it; an
+        # online table's game's (issue 31), for the people at the table.
         push.register("game", may_follow_game)
+        push.register("game", online.may_follow_game)

@@ -513,3 +513,13 @@ def rematch(*, table_id: int, user: Any) -> OnlineTable:
         )
         _changed(table, rematch=new)
         return new
+
+
+def may_follow_game(request: Any, key: str) -> bool:
+    """May this viewer follow game ``key``'s news (push)? A person at the online table whose
+    game it is."""
+    user = request.user
+    return (
+        user.is_authenticated
+        and OnlinePlayer.objects.filter(table__game_id=int(key), user=user).exists()
+    )

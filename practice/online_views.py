@@ -18,6 +18,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core import push
 from core.numbers import read_int
 from core.qr import qr_svg
 from duels.forms import new_intent
@@ -44,6 +45,9 @@ from .words import (
 
 NO_SUCH_TABLE = "There is no such online table."
 MOVED_ON = "This game moved on: here it is as it is now."
+#: How often an open page asks whether anything changed (the lobby, and the table for the
+#: others' moves), in seconds.
+POLL_SECONDS = 2
 #: The seat clocks the form offers (seconds; 0 is none).
 CLOCKS = (0, 10, 15, 20, 30, 45, 60, 90, 120)
 
@@ -144,6 +148,7 @@ def _lobby_context(request: HttpRequest, lobby: online.Lobby) -> dict[str, Any]:
         "qr": qr_svg(link, title=gettext("QR code of this table's join link")) if link else "",
         "version": table.version,
         "poll_url": reverse("practice:online_poll", args=[table.pk]),
+        "poll_seconds": POLL_SECONDS,
     }
 
 
@@ -211,6 +216,8 @@ def _seat(
             if table.status == OnlineTable.Status.ENDED
             else "",
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
+            "poll_seconds": POLL_SECONDS,
+            "topic": f"game:{table.game_id}",
             "resign_url": reverse("practice:online_resign", args=[table.pk]),
             "end_url": reverse("practice:online_end", args=[table.pk]),
             "rematch_url": reverse("practice:online_rematch", args=[table.pk]),
@@ -220,6 +227,9 @@ def _seat(
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
         "bot_level": bot_level_label(table.bot, short=True) if len(persons) < table.seats else "",
         "home_url": reverse("practice:index") + "#online-heading",
+        # Push (docs/architecture.md, "Push to open pages"): the game's news sooner than the
+        # poll, where push runs; the poll alone otherwise.
+        "push": None if request.htmx else push.stream([f"game:{table.game_id}"]),
         "table_url": reverse("practice:online", args=[table.pk]),
         "move_url": reverse("practice:online_move", args=[table.pk]),
     }
