@@ -182,39 +182,10 @@ def apply_command(
     ``play.errors.Refused``; each leaves everything as it was. Inside a caller's transaction
     the command has its own savepoint, so that a refusal leaves the caller's work usable;
     ``savepoint=False`` for a caller that gives up its whole transaction on any refusal (the
-    tournament console: two round trips fewer a move)."""
-    if command.name in RESERVED and actor.key != CLOCK:
-        raise Forbidden()
-    return _apply(
-        game_id=game_id,
-        actor=actor,
-        command=command,
-        key=key,
-        seen_revision=seen_revision,
-        policy=policy,
-        lock_first=lock_first,
-        viewer=viewer,
-        with_log=with_log,
-        takes_moves=takes_moves,
-        savepoint=savepoint,
-    )
-
-
-def _apply(
-    *,
-    game_id: int,
-    actor: Actor,
-    command: Command,
-    key: str,
-    seen_revision: int,
-    policy: Policy,
-    lock_first: Callable[[], object] | None,
-    viewer: Viewer | None,
-    with_log: bool,
-    takes_moves: Callable[[], None] | None,
-    savepoint: bool,
-) -> Outcome:
-    """``apply_command`` without its guard of the core's own commands."""
+    tournament console: two round trips fewer a move). The core's own commands (``RESERVED``)
+    are Forbidden to any actor but the clock, whatever ``policy`` says."""
+    if command.name in RESERVED and actor.key != CLOCK and policy is not _decided:
+        raise Forbidden()  # the clock's, or hand_seat_to_bot's (its policy is _decided)
     with transaction.atomic(savepoint=savepoint):
         game, digest, repeat = _checked(
             game_id, actor, command, key, seen_revision, policy, lock_first, viewer
@@ -288,7 +259,7 @@ def hand_seat_to_bot(*, game_id: int, seat: str, actor: Actor) -> bool:
             raise Illegal(words.NO_SEAT)
         going_on = game.status in (GameStatus.OPEN, GameStatus.PLAYING)
         if going_on and holder.get() != HolderKind.BOT:
-            _apply(
+            apply_command(
                 game_id=game_id,
                 actor=actor,
                 command=Command("take_over", seat),
@@ -296,10 +267,6 @@ def hand_seat_to_bot(*, game_id: int, seat: str, actor: Actor) -> bool:
                 seen_revision=game.revision,
                 policy=_decided,
                 lock_first=lambda: game,
-                viewer=None,
-                with_log=False,
-                takes_moves=None,
-                savepoint=True,
             )
         return persons_left(game)
 
