@@ -223,11 +223,21 @@ def act_if_due(
     return True
 
 
+#: The most acts one page load makes: a seat clock each (six seats at most) and the game's.
+_ACTS_ON_REQUEST = 7
+
+
 def check_on_request(game_id: int, now: datetime | None = None) -> bool:
     """For a product's page, before it reads the game: a game past its deadline is acted on
-    now (eager mode has no worker to do it; with one, a page never waits for the sweep).
-    One small query when nothing is due. True if the clock acted."""
-    return act_if_due(game_id, now=now)
+    now (eager mode has no worker to do it; with one, a page never waits for the sweep) —
+    every deadline that has passed, one act each (two seats of a dealt game both away: both
+    clocks play). One small query when nothing is due. True if the clock acted."""
+    acted = False
+    for _ in range(_ACTS_ON_REQUEST):
+        if not act_if_due(game_id, now=now):
+            break
+        acted = True
+    return acted
 
 
 def sweep(now: datetime | None = None) -> int:

@@ -41,7 +41,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.publish import publish_at_commit
-from play import secrets
+from play import secrets, selectors
 from play.adapters.base import Await, Command, Event, Refused, Viewer
 from play.clock import CLOCK, schedule_at_commit
 from play.effect_words import refusal
@@ -268,21 +268,11 @@ def hand_seat_to_bot(*, game_id: int, seat: str, actor: Actor) -> bool:
                 policy=_decided,
                 lock_first=lambda: game,
             )
-        return persons_left(game)
+        return selectors.persons_left(game)
 
 
 def _decided(game: Game, actor: Actor, command: Command) -> None:
     """The policy of a write its product has already decided on."""
-
-
-def persons_left(game: Game) -> bool:
-    """Whether a person still holds a seat in play: the adapter's ``persons_in_play`` where
-    it has one, else any seat not a bot's."""
-    restored = restore(game)
-    in_play = getattr(restored.adapter, "persons_in_play", None)
-    if in_play is not None:
-        return bool(in_play(restored.table))
-    return Seat.objects.filter(game=game).exclude(holder=HolderKind.BOT).exists()
 
 
 def _checked(

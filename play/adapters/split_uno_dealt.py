@@ -358,8 +358,8 @@ def _absorb(st: _State, event: Event) -> None:
 def _count_clock_outs(st: _State, event: Event) -> None:
     """A seat's own move resets its count of clock-outs in a row; the clock's move for it
     adds one (a state rebuilt from the events: ``restore`` counts the same)."""
-    seat = event.public.get("seat")
     if event.by == CLOCK and event.public["type"] in ("seal", "answer", "choose"):
+        seat = str(event.public["seat"])
         st.clock_outs[seat] = st.clock_outs.get(seat, 0) + 1
     elif event.by in st.hand_n:
         st.clock_outs.pop(event.by, None)
