@@ -7,9 +7,13 @@ When a deadline passes, what happens is the adapter's: ``on_deadline(table, seat
 command the clock sends (``seat`` None for the game's own deadline), or None for nothing. An
 adapter may define that method; the adapters written before the clock (play/adapters/base.py
 is shared and fixed) are answered by ``ON_DEADLINE`` here: Trois and the refereed Split UNO
-adapter (a tournament duel's time limit) call time at the game's own deadline; their seats,
-the dealt Split UNO adapter and CPT-113 have no clock yet (seat clocks of dealt games come
-with issue 31).
+adapter (a tournament duel's time limit) call time at the game's own deadline; their seats and
+CPT-113 have no clock. The dealt Split UNO adapter has its own (issue 31): a table whose config
+names a ``seat_clock`` gives each pending seal or decision of a person's seat that many seconds,
+and at a seat's deadline the clock sends ``timeout``, the move ONLINE.md section 3 prescribes
+(three in a row abandon the seat: ``on_abandon``). ``timeout`` and ``take_over`` are the core's
+own commands: ``play.services.apply_command`` takes them from the clock only (a take-over from
+``play.services.hand_seat_to_bot``).
 
 The clock acts through the one write path (``play.services.apply_command``, actor ``clock``,
 no idempotency key), in one transaction, and only if the deadline has passed and — for a task
@@ -75,8 +79,8 @@ def _game_time(table: Any, seat: str | None) -> Command | None:
 
 
 #: What the clock sends when a deadline passes, per kind, for adapters without their own
-#: ``on_deadline``. Not listed: "split_uno_dealt" (seat clocks come with issue 31), "cpt113"
-#: (no time limit).
+#: ``on_deadline``. Not listed: "split_uno_dealt" (its own ``on_deadline``: seat clocks),
+#: "cpt113" (no time limit).
 ON_DEADLINE: dict[str, OnDeadline] = {"trois": _game_time, "split_uno_refereed": _game_time}
 
 
@@ -219,11 +223,21 @@ def act_if_due(
     return True
 
 
+#: The most acts one page load makes: a seat clock each (six seats at most) and the game's.
+_ACTS_ON_REQUEST = 7
+
+
 def check_on_request(game_id: int, now: datetime | None = None) -> bool:
     """For a product's page, before it reads the game: a game past its deadline is acted on
-    now (eager mode has no worker to do it; with one, a page never waits for the sweep).
-    One small query when nothing is due. True if the clock acted."""
-    return act_if_due(game_id, now=now)
+    now (eager mode has no worker to do it; with one, a page never waits for the sweep) —
+    every deadline that has passed, one act each (two seats of a dealt game both away: both
+    clocks play). One small query when nothing is due. True if the clock acted."""
+    acted = False
+    for _ in range(_ACTS_ON_REQUEST):
+        if not act_if_due(game_id, now=now):
+            break
+        acted = True
+    return acted
 
 
 def sweep(now: datetime | None = None) -> int:

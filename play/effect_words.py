@@ -733,6 +733,8 @@ def reason_words(reason: object) -> str:
         "deadline": pgettext("ending reason", "deadline"),
         # Translators: why a duel ended: the player resigned.
         "resigned": pgettext("ending reason", "resigned"),
+        # Translators: why a duel ended: the player's seat clock ran out three times in a row.
+        "abandoned": pgettext("ending reason", "abandoned"),
     }.get(str(reason), str(reason))
 
 
@@ -744,6 +746,8 @@ def _your_reason(reason: object) -> str:
         "no_show": pgettext("the reader's ending reason", "did not show up"),
         # Translators: why the reader's duel ended: the reader resigned.
         "resigned": pgettext("the reader's ending reason", "resigned"),
+        # Translators: why the reader's duel ended: the reader's clock ran out three times.
+        "abandoned": pgettext("the reader's ending reason", "abandoned"),
     }.get(str(reason)) or reason_words(reason)
 
 
@@ -1062,6 +1066,25 @@ def adapter_line(
         return _("%(name)s gives up %(card)s") % {"name": who, "card": _label(line.get("card"))}
     if key == "returned":
         return _("Every sealed card goes back to its owner")
+    if key == "clock":
+        if you:
+            # Translators: the reader's seat clock ran out and the app moves for them
+            # (ONLINE.md 3); the next line says what it played.
+            return _("Time is up: the clock plays for you")
+        return _("Time is up: the clock plays for %(name)s") % {"name": who}
+    if key == "abandoned":
+        if you:
+            # Translators: the reader's clock ran out three times in a row: that is leaving.
+            return _("The clock played for you three times in a row: you abandon your seat")
+        return _(
+            "The clock played for %(name)s three times in a row: %(name)s abandons the seat"
+        ) % {"name": who}
+    if key == "taken_over":
+        if you:
+            # Translators: a computer player plays the reader's seat from now on.
+            return _("A bot takes over your seat")
+        # Translators: a computer player plays this person's seat from now on.
+        return _("A bot takes over %(name)s's seat") % {"name": who}
     return str(line.get("text", key))
 
 

@@ -12,7 +12,7 @@ from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
 from play.effect_words import Person, language_key, localised_event, localised_view
 from play.errors import Hidden
-from play.models import Game, GameEvent
+from play.models import Game, GameEvent, HolderKind, Seat
 from play.registry import adapter_for
 
 from . import rows
@@ -124,3 +124,15 @@ def in_words(stored: Sequence[StoredEvent]) -> list[StoredEvent]:
         )  # type: ignore[misc]
         for pk, seq, revision, by, public, created, undone in stored
     ]
+
+
+def persons_left(game: Game) -> bool:
+    """Whether a person still holds a seat in play: the adapter's ``persons_in_play`` where
+    it has one, else any seat not a bot's. A product asks after the clock's act (an
+    abandonment that handed the last person's seat to a bot): none left, the table ends
+    without a result (ONLINE.md 4), as the product decides."""
+    restored = restore(game)
+    in_play = getattr(restored.adapter, "persons_in_play", None)
+    if in_play is not None:
+        return bool(in_play(restored.table))
+    return Seat.objects.filter(game=game).exclude(holder=HolderKind.BOT).exists()

@@ -41,11 +41,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.publish import publish_at_commit
-from play import secrets
+from play import secrets, selectors
 from play.adapters.base import Await, Command, Event, Refused, Viewer
-from play.clock import schedule_at_commit
+from play.clock import CLOCK, schedule_at_commit
 from play.effect_words import refusal
-from play.errors import Hidden, Stale
+from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
 from play.registry import adapter_for
@@ -56,6 +56,10 @@ from . import words
 
 #: The command a product's policy is asked about for an undo (``undo_last``).
 UNDO = "undo"
+#: Commands only the core sends, whatever a product's policy lets through: the clock's
+#: (``timeout``, actor ``clock``) and a take-over (``hand_seat_to_bot``). A person's form
+#: naming one is Forbidden.
+RESERVED = frozenset({"timeout", "take_over"})
 SEED_BYTES = 16  # 128 bits: a dealt game's least (issue 27)
 _clock = timezone.now  # the seats' clocks start from it; a test moves it
 
@@ -178,7 +182,10 @@ def apply_command(
     ``play.errors.Refused``; each leaves everything as it was. Inside a caller's transaction
     the command has its own savepoint, so that a refusal leaves the caller's work usable;
     ``savepoint=False`` for a caller that gives up its whole transaction on any refusal (the
-    tournament console: two round trips fewer a move)."""
+    tournament console: two round trips fewer a move). The core's own commands (``RESERVED``)
+    are Forbidden to any actor but the clock, whatever ``policy`` says."""
+    if command.name in RESERVED and actor.key != CLOCK and policy is not _decided:
+        raise Forbidden()  # the clock's, or hand_seat_to_bot's (its policy is _decided)
     with transaction.atomic(savepoint=savepoint):
         game, digest, repeat = _checked(
             game_id, actor, command, key, seen_revision, policy, lock_first, viewer
@@ -196,6 +203,7 @@ def apply_command(
         game.revision += 1
         first = restored.last_seq + 1
         stored = _store_events(game, events, first_seq=first, actor=actor.key)
+        _hand_to_bots(game, restored.adapter, events)
         if log is not None:
             log = in_words([*log, *stored])
         if restored.adapter.finished(restored.table):
@@ -222,6 +230,49 @@ def apply_command(
             log=log,
             table=restored.table if with_log else None,
         )
+
+
+def _hand_to_bots(game: Game, adapter: Any, events: Sequence[Event]) -> None:
+    """The seats the new events hand to a bot (a take-over, an abandonment: the adapter's
+    ``taken_over``) are bot seats from now on: their holder and the bot's level."""
+    taken_over = getattr(adapter, "taken_over", None)
+    for letter, level in (taken_over(events, game.config) if taken_over else {}).items():
+        Seat.objects.filter(game=game, letter=letter).update(holder=HolderKind.BOT, bot_level=level)
+
+
+def hand_seat_to_bot(*, game_id: int, seat: str, actor: Actor) -> bool:
+    """A bot of the table's level takes ``seat`` for the rest of the game (ONLINE.md 4: a
+    person who resigns at a table of more sides, or leaves it): every seal goes back to its
+    owner, the log says so to all, and the seat's holder becomes the bot. The product has
+    decided (no policy, no key); ``actor`` is recorded as the command's. Idempotent: a seat a
+    bot holds already, or a game over, is left as it is. Returns whether a person still holds
+    a seat in play — when none does, the table ends without a result as its product decides
+    (``abandon_game``): the bots wait, they do not play on (ONLINE.md 4). Raises ``Hidden``
+    (no such game) or ``play.errors.Refused`` (a seat out of play, an adapter without
+    take-overs); each leaves everything as it was."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            raise Hidden()
+        holder = Seat.objects.filter(game=game, letter=seat).values_list("holder", flat=True)
+        if not holder.exists():
+            raise Illegal(words.NO_SEAT)
+        going_on = game.status in (GameStatus.OPEN, GameStatus.PLAYING)
+        if going_on and holder.get() != HolderKind.BOT:
+            apply_command(
+                game_id=game_id,
+                actor=actor,
+                command=Command("take_over", seat),
+                key="",
+                seen_revision=game.revision,
+                policy=_decided,
+                lock_first=lambda: game,
+            )
+        return selectors.persons_left(game)
+
+
+def _decided(game: Game, actor: Actor, command: Command) -> None:
+    """The policy of a write its product has already decided on."""
 
 
 def _checked(

@@ -17,3 +17,5 @@ ABANDONED = gettext_lazy("This game was stopped: it takes no more moves.")
 NOTHING_TO_UNDO = gettext_lazy("There is no move to undo.")
 #: A change of set-up asked of a game that has begun.
 BEGUN = gettext_lazy("This game has begun: its set-up can no longer change.")
+#: A seat letter the game does not have (a take-over of a seat that is not there).
+NO_SEAT = gettext_lazy("This game has no such seat.")

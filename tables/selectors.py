@@ -137,6 +137,16 @@ class TableView:
     deck_note: str = ""
 
     @property
+    def team_totals(self) -> list[tuple[str, int]]:
+        """Each team's number cards together (RULES.md 11.9: a team wins when all its seats
+        are at 0), in the order of the teams' labels; empty without teams."""
+        totals: dict[str, int] = {}
+        for seat in self.seats:
+            if seat.team:
+                totals[seat.team] = totals.get(seat.team, 0) + seat.number_cards
+        return sorted(totals.items())
+
+    @property
     def round_number(self) -> int:
         return (self.state or {}).get("rounds", 0) + 1
 

@@ -144,6 +144,9 @@ def _context(
         "is_owner": view.table.owner_id == request.user.pk,
         "keypad": KEYPAD,
         "colors": [(c, words.color_label(c)) for c in COLORS],
+        # The log's moves line by line (templates/duels/_log.html): a round at six seats is
+        # some twenty lines.
+        "log_by_line": True,
         "poll_seconds": POLL_SECONDS,
         # Push (issue 28): a co-referee's move within a second; the poll slows meanwhile.
         "topic": f"game:{view.table.game_id}",

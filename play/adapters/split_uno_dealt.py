@@ -67,6 +67,24 @@ BOTS_COMMAND = "bots"
 _MAX_STEP_EVENTS = 50_000
 #: Minimum seed length (ONLINE.md 1: at least 128 bits).
 MIN_SEED_BYTES = 16
+#: The ``by`` of the clock's events (``play.clock.CLOCK``: the adapter imports no Django).
+CLOCK = "clock"
+#: The ``by`` of a take-over a product asks (``take_over``: a person left the table).
+TABLE = "table"
+#: The clock's command for a seat whose time ran out (sent by ``play.clock`` only).
+TIMEOUT = "timeout"
+#: A product's command: a bot takes the seat for the rest of the game
+#: (``play.services.hand_seat_to_bot`` only).
+TAKE_OVER = "take_over"
+#: The seat clock's bounds in seconds (ONLINE.md 3).
+SEAT_CLOCK = (10, 120)
+#: Clock-outs in a row that are an abandonment (ONLINE.md 3).
+ABANDON_AFTER = 3
+#: What an abandonment does (``config["on_abandon"]``): the seat forfeits (reason
+#: ``abandoned``), or a bot of the table's level takes it (ONLINE.md 4).
+ON_ABANDON = ("forfeit", "bot")
+#: Decisions the clock passes (ONLINE.md 3); any other takes its first choice.
+_PASSED = frozenset({"counter", "block_counter", "challenge"})
 
 Card = list[Any]  # [identity, value or name]
 
@@ -98,6 +116,9 @@ WORDS: dict[str, str] = {
     "nothing_to_choose": gettext_noop("You have no card to choose now."),
     "choose_first": gettext_noop("The cards being chosen come first: resign once they are."),
     "not_in_play": gettext_noop("You are no longer in play."),
+    "seat_clock": gettext_noop("A seat clock runs %(low)s to %(high)s seconds, or none (0)."),
+    "on_abandon": gettext_noop("When a seat abandons, choose one of: %(choices)s."),
+    "no_clock": gettext_noop("No seat clock runs at this table."),
 }
 
 
@@ -125,6 +146,11 @@ class DealtConfig:
     #: a person's command stops where a bot must decide, and the ``bots`` command (the
     #: worker's) makes one bot decision at a time.
     in_worker: bool = False
+    #: Each pending seal or decision of a person's seat has this many seconds (ONLINE.md 3);
+    #: None: no seat clock (practice).
+    seat_clock: int | None = None
+    #: What three clock-outs in a row do: "forfeit" or "bot" (``ON_ABANDON``).
+    on_abandon: str = "forfeit"
 
 
 def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
@@ -156,7 +182,26 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
     spread = config.get("spread", "uniform")
     names = {seat: str(config.get("names", {}).get(seat, seat)) for seat in seats}
     in_worker = config.get("bots_in_worker", False) is True
-    cfg = DealtConfig(ruleset, variants, options, teams, bots, bot, spread, names, in_worker)
+    seat_clock = config.get("seat_clock") or None
+    low, high = SEAT_CLOCK
+    if seat_clock is not None and (type(seat_clock) is not int or not low <= seat_clock <= high):
+        raise _say("seat_clock", low=low, high=high)
+    on_abandon = config.get("on_abandon", "forfeit")
+    if on_abandon not in ON_ABANDON:
+        raise _say("on_abandon", choices=", ".join(ON_ABANDON))
+    cfg = DealtConfig(
+        ruleset,
+        variants,
+        options,
+        teams,
+        bots,
+        bot,
+        spread,
+        names,
+        in_worker,
+        seat_clock=seat_clock,
+        on_abandon=on_abandon,
+    )
     try:
         resolve_rules(ruleset, list(variants), options)
         _new_duel(cfg, seats)
@@ -207,6 +252,8 @@ class _State:
         "disc_a",
         "seals",
         "chooses",
+        "taken",
+        "clock_outs",
     )
 
     def __init__(self, duel: Duel) -> None:
@@ -223,6 +270,10 @@ class _State:
         self.seals: dict[str, tuple[int, str | None]] = {}
         #: [seat, "shed" | "discard", cause] in the order the event asked them.
         self.chooses: list[list[str]] = []
+        #: The seats a bot took over during the game (``take_over`` events), in that order.
+        self.taken: list[str] = []
+        #: seat -> the clock's moves for it in a row since its own last move (ONLINE.md 3).
+        self.clock_outs: dict[str, int] = {}
 
     def copy(self) -> _State:
         other = _State(self.duel.copy())
@@ -236,7 +287,13 @@ class _State:
         other.disc_a = self.disc_a[:]
         other.seals = dict(self.seals)
         other.chooses = [c[:] for c in self.chooses]
+        other.taken = self.taken[:]
+        other.clock_outs = dict(self.clock_outs)
         return other
+
+    def bots(self, cfg: DealtConfig) -> frozenset[str]:
+        """The seats bots play now: the table's from the start and those taken over."""
+        return frozenset(cfg.bots).union(self.taken)
 
 
 def _do(st: _State, move: Sequence[Any]) -> None:
@@ -288,11 +345,24 @@ def _absorb(st: _State, event: Event) -> None:
     if public["type"] == "deal":
         _absorb_deal(st, event)
         return
+    _count_clock_outs(st, event)
+    if public["type"] == TAKE_OVER:
+        st.taken.append(public["seat"])
     engine = public.get("engine")
     if engine is not None:
         st.duel._apply(engine)
     for move in event.private.get(DEALER, {}).get("moves", ()):
         _do(st, move)
+
+
+def _count_clock_outs(st: _State, event: Event) -> None:
+    """A seat's own move resets its count of clock-outs in a row; the clock's move for it
+    adds one (a state rebuilt from the events: ``restore`` counts the same)."""
+    if event.by == CLOCK and event.public["type"] in ("seal", "answer", "choose"):
+        seat = str(event.public["seat"])
+        st.clock_outs[seat] = st.clock_outs.get(seat, 0) + 1
+    elif event.by in st.hand_n:
+        st.clock_outs.pop(event.by, None)
 
 
 def _absorb_deal(st: _State, event: Event) -> None:
@@ -672,7 +742,7 @@ class SplitUnoDealt:
             return self._bots_turn(table)
         if seat is None or seat not in table.seats:
             raise _say("not_a_seat")
-        if seat in table.cfg.bots:
+        if seat in table.st.bots(table.cfg):
             raise _say("bot_seat")
         step = _Step(table)
         handler = {
@@ -681,6 +751,8 @@ class SplitUnoDealt:
             "answer": self._answer,
             "choose": self._choose,
             "resign": self._resign,
+            TIMEOUT: self._timeout,
+            TAKE_OVER: self._take_over,
         }.get(command.name)
         if handler is None:
             raise _say("unknown")
@@ -801,6 +873,43 @@ class SplitUnoDealt:
         public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
         step.engine(by, public, engine, self._returned(st))
 
+    def _timeout(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
+        """The clock's move for ``seat`` (ONLINE.md 3: ``clock_move``), by ``clock``; its
+        ``args`` are not read: the table says what the clock plays."""
+        if step.cfg.seat_clock is None:
+            raise _say("no_clock")
+        move = _clock_move(step.st, step.seats, seat)
+        if move is None:
+            raise _say("nothing_asked")
+        name, chosen = move
+        handler = {"seal": self._seal, "answer": self._answer, "choose": self._choose}[name]
+        handler(step, seat, chosen, CLOCK)
+
+    def _take_over(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
+        """A product's take-over (a person left a table of more sides): a bot of the table's
+        level plays the seat for the rest of the game."""
+        st = step.st
+        if _phase(st) == "finished" or st.duel._table.out[st.duel._setup.index[seat]]:
+            raise _say("not_in_play")
+        self._hand_over(step, seat, TABLE)
+
+    def _hand_over(self, step: _Step, seat: str, by: str) -> None:
+        """The seat becomes a bot's; every seal goes back to its owner (ONLINE.md 2)."""
+        st = step.st
+        public = {"type": TAKE_OVER, "seat": seat, "returned": sorted(st.seals)}
+        step.emit(by, public, {}, self._returned(st))
+
+    def _abandon(self, step: _Step, seat: str) -> None:
+        """Three clock-outs in a row (ONLINE.md 3 and 4): the seat forfeits, reason
+        ``abandoned``, or a bot takes it, as the config's ``on_abandon`` says."""
+        st = step.st
+        if step.cfg.on_abandon == "bot":
+            self._hand_over(step, seat, CLOCK)
+            return
+        engine = {"type": "forfeit", "seat": seat, "reason": "abandoned"}
+        public = {"type": "abandon", "seat": seat, "returned": sorted(st.seals)}
+        step.engine(CLOCK, public, engine, self._returned(st))
+
     def _bots_turn(self, table: DealtTable) -> list[Event]:
         """The worker's command: one bot decision (and the dealer's moves it brings about),
         then stop where the next bot must decide. Refused when no bot is asked anything, so a
@@ -816,7 +925,9 @@ class SplitUnoDealt:
 
     def bots_to_move(self, table: DealtTable) -> list[str]:
         """The bot seats the game waits for (a table whose bots think in the worker)."""
-        bots = table.cfg.bots
+        bots = table.st.bots(table.cfg)
+        if _waiting_for_the_product(table.st, table.cfg, table.seats):
+            return []
         return [a.seat for a in self.awaiting(table) if a.seat in bots]
 
     # -- the bots, the dealer's own moves --------------------------------------------------
@@ -829,13 +940,23 @@ class SplitUnoDealt:
             raise RuntimeError(f"a bot or the dealer made a move the table refused: {bug}") from bug
 
     def _run(self, step: _Step) -> None:
-        """Bots act, and the dealer plays what nobody chooses, until a person is asked."""
-        bots = step.cfg.bots
+        """Bots act, and the dealer plays what nobody chooses, until a person is asked. A
+        seat with three clock-outs in a row abandons first, once no card is being chosen.
+        Once a bot has taken over the last person's seat in play, the bots wait: a table in
+        which no person is left ends without a result, as its product decides (ONLINE.md 4)."""
         while True:
             st = step.st
+            bots = st.bots(step.cfg)
             phase = _phase(st)
             t = st.duel._table
             if phase == "finished":
+                return
+            if phase != "choosing":
+                gone = _abandoning(st, step.cfg, step.seats)
+                if gone is not None:
+                    self._abandon(step, gone)
+                    continue
+            if _waiting_for_the_product(st, step.cfg, step.seats):
                 return
             if phase == "choosing":
                 if st.duel.finished:
@@ -892,8 +1013,9 @@ class SplitUnoDealt:
         legal = st.duel.legal()
         many = len(step.seats) > 2
         acted = False
+        bots = st.bots(step.cfg)
         for k, seat in enumerate(step.seats):
-            if seat not in step.cfg.bots or t.out[k] or seat in st.seals:
+            if seat not in bots or t.out[k] or seat in st.seals:
                 continue
             if not step.bot_may_decide():
                 return acted
@@ -929,21 +1051,51 @@ class SplitUnoDealt:
     # -- reading ---------------------------------------------------------------------------
 
     def awaiting(self, table: DealtTable) -> list[Await]:
+        """Who is asked what; a person's seat with the table's seat clock (a bot's none)."""
         st = table.st
         phase = _phase(st)
         if phase == "choosing":
             seen: dict[str, None] = {}
             for asked in st.chooses:
                 seen[asked[0]] = None
-            return [Await(seat, "choose") for seat in seen]
-        if phase == "deciding":
+            asked_now = [(seat, "choose") for seat in seen]
+        elif phase == "deciding":
             pending = st.duel._table.pending
             assert pending is not None
-            return [Await(st.duel._setup.seats[pending.seat], "decide")]
-        if phase == "sealing":
+            asked_now = [(st.duel._setup.seats[pending.seat], "decide")]
+        elif phase == "sealing":
             legal = st.duel.legal()
-            return [Await(s, "seal") for s in legal.round_seats if s not in st.seals]
-        return []
+            asked_now = [(s, "seal") for s in legal.round_seats if s not in st.seals]
+        else:
+            return []
+        bots = st.bots(table.cfg)
+        seconds = table.cfg.seat_clock
+        return [Await(s, what, None if s in bots else seconds) for s, what in asked_now]
+
+    def on_deadline(self, table: DealtTable, seat: str | None) -> Command | None:
+        """The clock's command when ``seat``'s time has run out (``play.clock``): ``timeout``
+        for a seat asked something with a clock, its ``args`` the move ``clock_move`` names
+        (for the reader; the adapter plays the move the table prescribes when it applies
+        it). None for the game's own deadline (a dealt game has none) or a seat not asked."""
+        if seat is None or table.cfg.seat_clock is None:
+            return None
+        if not any(a.seat == seat and a.seconds for a in self.awaiting(table)):
+            return None
+        move = clock_move(table, seat)
+        if move is None:
+            return None
+        return Command(TIMEOUT, seat, {"command": move.name, **move.args})
+
+    def taken_over(self, events: Sequence[Event], cfg: Mapping[str, Any]) -> dict[str, str]:
+        """The seats ``events`` hand to a bot, each with the bot's level (the table's
+        ``bot``): the table core updates their ``Seat`` rows (``play.services``)."""
+        level = str(cfg.get("bot", "heuristic"))
+        return {e.public["seat"]: level for e in events if e.public.get("type") == TAKE_OVER}
+
+    def persons_in_play(self, table: DealtTable) -> list[str]:
+        """The seats in play that a person holds (no bot): none left, the table's product
+        ends the game without a result (ONLINE.md 4)."""
+        return _persons_in_play(table.st, table.cfg, table.seats)
 
     def finished(self, table: DealtTable) -> bool:
         return _phase(table.st) == "finished"
@@ -965,7 +1117,9 @@ class SplitUnoDealt:
             "ruleset": table.cfg.ruleset,
             "variants": list(table.cfg.variants),
             "teams": [list(team) for team in table.cfg.teams],
-            "bots": list(table.cfg.bots),
+            "bots": [s for s in table.seats if s in st.bots(table.cfg)],
+            "seat_clock": table.cfg.seat_clock,
+            "clock_outs": {s: n for s, n in sorted(st.clock_outs.items()) if n},
             "phase": _phase(st),
             "state": state,
             "round_seats": list(legal.round_seats) if _phase(st) == "sealing" else [],
@@ -999,6 +1153,60 @@ class SplitUnoDealt:
                 "actions": [st.akind[c] for c in st.deck_a],
             }
         return out
+
+
+def _persons_in_play(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> list[str]:
+    bots = st.bots(cfg)
+    out = st.duel._table.out
+    return [s for k, s in enumerate(seats) if s not in bots and not out[k]]
+
+
+def _waiting_for_the_product(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> bool:
+    """A bot took over a seat and no person is left in play: the bots do not play on."""
+    return bool(st.taken) and not st.duel.finished and not _persons_in_play(st, cfg, seats)
+
+
+def _abandoning(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> str | None:
+    """The first person's seat in play with three clock-outs in a row, if any."""
+    for seat in _persons_in_play(st, cfg, seats):
+        if st.clock_outs.get(seat, 0) >= ABANDON_AFTER:
+            return seat
+    return None
+
+
+def clock_move(table: DealtTable, seat: str) -> Command | None:
+    """What the clock plays for ``seat`` when its time runs out (ONLINE.md 3), as the seat's
+    own command would say it; None when the seat is asked nothing."""
+    move = _clock_move(table.st, table.seats, seat)
+    return None if move is None else Command(move[0], seat, move[1])
+
+
+def _clock_move(st: _State, seats: Sequence[str], seat: str) -> tuple[str, dict[str, Any]] | None:
+    """ONLINE.md 3: a card to choose, the lowest number card (for a REVERSE discard, the
+    first action card in RULES.md 4's order: ``_kinds``'s); a counter, BLOCK counter or
+    challenge passed, any other decision its first choice in RULES.md 7's order (truth and
+    dare "completed"); a seal, the lowest number card (the target of a 0 or 7, the first
+    opponent after the seat in seat order)."""
+    offer = _commands(st, seat)
+    if "choose" in offer:
+        return "choose", {"card": offer["choose"]["cards"][0]}
+    if "answer" in offer:
+        asked = offer["answer"]
+        choice = "pass" if asked["decision"] in _PASSED else asked["choices"][0]
+        return "answer", {"choice": choice}
+    seal = offer.get("seal")
+    if not seal or not seal["cards"]:
+        return None
+    cards = seal["cards"]
+    many = len(seats) > 2
+    if many and not seal["targets"]:  # no one to aim a 0 or 7 at: another card if held
+        cards = [c for c in cards if c not in (0, 7)] or cards
+    args: dict[str, Any] = {"card": cards[0]}
+    if many and cards[0] in (0, 7):
+        i = seats.index(seat)
+        after = [*seats[i + 1 :], *seats[:i]]
+        args["target"] = next((s for s in after if s in seal["targets"]), None)
+    return "seal", args
 
 
 def _commands_after_end(st: _State, seat: str, what: str) -> list[Any]:
@@ -1050,10 +1258,16 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
         elif kind == "choose":
             said = "shed" if public["what"] == "shed" else "gives_up"
             lines = [{"say": said, "seat": public["seat"], "card": public["card"]}]
+        elif kind == TAKE_OVER:
+            lines = [{"say": "taken_over", "seat": public["seat"]}]
         else:
             lines = log_lines(build([tuple(e) for e in public["effects"]]))
-            if public.get("returned"):
-                lines.append({"say": "returned"})
+        if public.get("returned"):
+            lines.append({"say": "returned"})
+        if event.by == CLOCK:
+            # The clock's own moves say so first (ONLINE.md 3: "time: the clock played …").
+            said = "clock" if kind in ("seal", "answer", "choose") else "abandoned"
+            lines.insert(0, {"say": said, "seat": public["seat"]})
         entry: dict[str, Any] = {"n": n, "by": event.by, "type": kind, "lines": lines}
         # Each line's kind, cause and seat beside its words: a table view sorts the lines
         # (the round's winner, a seat's draws) without reading the words.
@@ -1061,7 +1275,7 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
         if kind == "round":
             entry["cards"] = dict(public["engine"]["cards"])
             entry["targets"] = dict(public["engine"].get("targets", {}))
-        if kind in ("play", "answer", "resign", "time_limit"):
+        if kind in ("play", "answer", "resign", "time_limit", "abandon"):
             entry["move"] = {k: v for k, v in public["engine"].items() if k != "type"}
         if everything:
             entry["private"] = {

@@ -175,7 +175,8 @@ def check_events(shadow: DealtTable, new: list[Event]) -> None:
 
     for event in new:
         assert from_json(as_json(event)) == event
-        assert event.by in ("dealer", *shadow.seats, *(f"bot:{s}" for s in shadow.cfg.bots))
+        bots = shadow.st.bots(shadow.cfg)  # the table's and those taken over so far
+        assert event.by in ("dealer", "clock", "table", *shadow.seats, *(f"bot:{s}" for s in bots))
         check_public_part(shadow, event)
         if event.public["type"] == "round":
             # ONLINE.md 1: the card a seat revealed is the one a round sheds, and a 0 never
@@ -202,6 +203,8 @@ PUBLIC_KEYS = {
     "resign": {"type", "seat", "returned", "engine", "effects"},
     "answer": {"type", "seat", "engine", "effects"},
     "time_limit": {"type", "engine", "effects"},
+    "abandon": {"type", "seat", "returned", "engine", "effects"},
+    "take_over": {"type", "seat", "returned"},
 }
 
 
@@ -229,7 +232,7 @@ def check_public_part(shadow: DealtTable, event: Event) -> None:
         assert kinds == ([choice] if choice in CARDS else []) and not values
     # Counters and challenges name the card they spend; a seal, a resignation, a bonus or a
     # penalty shows none.
-    if public["type"] in ("seal", "resign", "time_limit"):
+    if public["type"] in ("seal", "resign", "time_limit", "abandon", "take_over"):
         assert shown == []
 
 

@@ -107,3 +107,34 @@ def test_a_page_too_far_behind_or_of_an_unknown_revision_gets_its_log_replaced(
         url(table, "move"), {"type": "round", "card_A": "1", "rev": "1"}, headers=HTMX
     )
     assert stale.status_code == 409 and text(stale).count('<li id="log-') == 2
+
+
+def test_a_round_at_many_seats_reads_line_by_line_and_an_undo_strikes_each_line():
+    """Issue 30: a six-seat round is some twenty lines; one paragraph of them was unreadable.
+    The page and the htmx answer both write a move's lines one under the other."""
+    owner = UserFactory()
+    names = ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"]
+    table = services.open_table(owner=owner, ruleset="official", names=names)
+    client = Client()
+    client.force_login(owner)
+    cards = {letter: str(3 + i) for i, letter in enumerate("ABCDEF")}
+    move = {"type": "round", "rev": str(rev(table))}
+    move.update({f"card_{letter}": value for letter, value in cards.items()})
+    move["target_E"] = "A"  # Ed's 7 takes from Ann (the form's select names a target per seat)
+    answer = text(client.post(url(table, "move"), move, headers=HTMX))
+    (entry,) = moves(table)
+    page = client.get(url(table, "console")).content.decode()
+    for html in (answer, page):
+        block = html[html.index(f'<li id="log-{entry.pk}"') :]
+        block = block[: block.index("</ul>")]
+        items = block.split("<li>")[1:]
+        # Every seat's reveal its own line, then the round's draws and the winner's.
+        assert [i.split("</li>")[0] for i in items[:6]] == [
+            f"{name} reveals {value}" for name, value in zip(names, cards.values(), strict=True)
+        ]
+        assert any(i.startswith("Flo wins the round") for i in items)
+        assert len(items) > 12
+    undone = text(client.post(url(table, "undo"), {"rev": str(rev(table))}, headers=HTMX))
+    block = undone[undone.index(f'<li id="log-{entry.pk}" class="undone"') :]
+    block = block[: block.index("</ul>")]
+    assert block.count("<li><del>") == len(items)

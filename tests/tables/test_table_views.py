@@ -466,3 +466,30 @@ def test_teams_chosen_play_the_team_variant_without_its_box():
     assert client_for(owner).post(reverse("tables:index"), post).status_code == 302
     table = CasualTable.objects.get()
     assert "team" in table.variants and table.teams == [["A", "C"], ["B", "D"]]
+
+
+def test_a_team_table_shows_each_teams_number_cards_together():
+    # Team totals were shown nowhere (issue 30); a team wins when all its seats are at 0.
+    owner = UserFactory()
+    table = services.open_table(
+        owner=owner,
+        ruleset="official",
+        names=["Ann", "Bo", "Cy", "Di"],
+        variants=["team"],
+        teams=[["A", "C"], ["B", "D"]],
+    )
+    services.append_event(
+        table_id=table.pk,
+        actor=owner,
+        event={"type": "round", "cards": {"A": 9, "B": 1, "C": 2, "D": 3}},
+        expected_revision=0,
+    )
+    view = selectors.console(CasualTable.objects.get(pk=table.pk))
+    counts = {seat.letter: seat.number_cards for seat in view.seats}
+    assert counts["A"] != counts["B"]  # the round moved cards: the totals are not the deal's
+    console = client_for(owner).get(urls(table)["console"]).text
+    assert f"Team 1 (Ann and Cy): {counts['A'] + counts['C']} number cards" in console
+    assert f"Team 2 (Bo and Di): {counts['B'] + counts['D']} number cards" in console
+    # Without teams, no such line.
+    solo = services.open_table(owner=owner, ruleset="official", names=["Ann", "Bo", "Cy"])
+    assert "team-totals" not in client_for(owner).get(urls(solo)["console"]).text
