@@ -16,6 +16,8 @@ class PracticeConfig(AppConfig):
         from .game_services import clock_keeper, may_follow_game
 
         clock.keep(clock_keeper)
+        # An online table's seat clocks (issue 31): the table's row first, then settled.
+        clock.keep(online.clock_keeper)
         # A practice game's news (issue 28: its clock), for the person who plays it; an
         # online table's game's (issue 31), for the people at the table.
         push.register("game", may_follow_game)

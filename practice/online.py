@@ -22,14 +22,16 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from play import clock
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
-from play.adapters.split_uno_dealt import read_config
+from play.adapters.split_uno_dealt import TIMEOUT, read_config
 from play.effect_words import refusal
 from play.errors import Forbidden, Hidden, Stale
-from play.models import Game, GameStatus, HolderKind
-from play.selectors import log_since
+from play.errors import Refused as Illegal
+from play.models import Game, GameStatus, HolderKind, Seat
+from play.selectors import log_since, persons_left
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
@@ -358,7 +360,14 @@ def seat_policy(table: OnlineTable) -> play.Policy:
     else is told there is no such game (404)."""
 
     def policy(game: Game, actor: play.Actor, command: Command) -> None:
-        if game.pk != table.game_id or actor.user is None:
+        if game.pk != table.game_id:
+            raise Hidden()
+        if actor.key == clock.CLOCK:
+            # The seat clock's move (the core sends only its own command as the clock).
+            if command.name != TIMEOUT:
+                raise Forbidden()
+            return
+        if actor.user is None:
             raise Hidden()
         player = OnlinePlayer.objects.filter(table=table, user=actor.user).first()
         if player is None:
@@ -438,35 +447,85 @@ def _only_seals_since(game_id: int | None, revision: int, seat: str) -> bool:
 
 
 def _settle(table: OnlineTable, status: str) -> None:
-    if status == GameStatus.FINISHED and table.status != OnlineTable.Status.FINISHED:
-        _changed(table, status=OnlineTable.Status.FINISHED)
-    else:
-        # The lists order tables by their latest move.
-        OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
+    """The table's rows after a command of its game (a person's, or the clock's): the seats
+    a bot took over (an abandonment) no longer a person's, the table finished with its game,
+    or ended without a result when no person is left in play (ONLINE.md 4)."""
+    game = Game.objects.get(pk=table.game_id)
+    bots = Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+    OnlinePlayer.objects.filter(table=table, seat__in=list(bots), active=True).update(active=False)
+    if status == GameStatus.FINISHED:
+        if table.status != OnlineTable.Status.FINISHED:
+            _changed(table, status=OnlineTable.Status.FINISHED)
+        return
+    if status in (GameStatus.OPEN, GameStatus.PLAYING) and not persons_left(game):
+        play.abandon_game(game_id=game.pk)
+        _changed(table, status=OnlineTable.Status.ENDED)
+        return
+    # The lists order tables by their latest move.
+    OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
 
 
-def may_resign(table: OnlineTable) -> bool:
-    """Whether resigning is built for this table: two sides without teams (the other side
-    wins). With more sides, or teams, a bot of the table's level takes the seat (ONLINE.md 4),
-    which waits for the table core's ``hand_seat_to_bot`` (docs/online.md)."""
+def clock_keeper(game_id: int) -> clock.Keeper | None:
+    """The table's part when the seat clock acts on its game (``play.clock.keep``, in
+    PracticeConfig.ready): the table's row locked first, as for every write to it, the
+    table's policy (the clock's own move), and the table settled in the same transaction."""
+    table = OnlineTable.objects.filter(game_id=game_id).first()
+    if table is None:
+        return None
+    held: dict[str, OnlineTable] = {}
+
+    def lock_first() -> None:
+        held["table"] = OnlineTable.objects.select_for_update().get(pk=table.pk)
+
+    return clock.Keeper(
+        policy=seat_policy(table),
+        lock_first=lock_first,
+        settle=lambda outcome: _settle(held.get("table", table), outcome.status),
+    )
+
+
+def check_clock(table: OnlineTable) -> None:
+    """Before a page of a running table is drawn: a seat whose clock ran out is played for
+    now (ONLINE.md 3), as the sweep would (in eager mode, with no worker, the only way)."""
+    if table.game_id is not None and table.status == OnlineTable.Status.PLAYING:
+        clock.check_on_request(table.game_id)
+
+
+def forfeits(table: OnlineTable) -> bool:
+    """Whether resigning here forfeits (two sides, no teams: the other side wins); else a
+    bot of the table's level takes the seat (ONLINE.md 4)."""
     return on_abandon(table) == "forfeit"
 
 
 def resign(table_id: int, user: Any, *, revision: int | None, intent: str) -> Played[OnlineTable]:
     """The person resigns their seat (confirmed on its own page): at two sides the other side
-    wins."""
+    wins; with more sides, or in a team game, a bot of the table's level takes the seat
+    (``play.services.hand_seat_to_bot``) and the person watches their old seat; when no
+    person is left in play the table ends without a result. Resigning twice is once."""
     with transaction.atomic():
         table = _locked(table_id, user)
-        if not may_resign(table):
-            raise Refused(
-                gettext(
-                    "Resigning at a table of more than two sides, or in a team game, is not "
-                    "available yet: ask the host to end the game."
-                )
+        if forfeits(table):
+            return play_move(
+                table_id, user, Command("resign", None, {}), revision=revision, intent=intent
             )
-        return play_move(
-            table_id, user, Command("resign", None, {}), revision=revision, intent=intent
-        )
+        player = seat_of(table, user)
+        if table.game_id is None or not player.seat:
+            raise Refused(gettext("This table has not started yet."))
+        if not player.active or table.over:
+            return Played(table, repeat=True)
+        if revision is None:
+            raise Refused(gettext(NO_REVISION))
+        try:
+            play.hand_seat_to_bot(
+                game_id=table.game_id,
+                seat=player.seat,
+                actor=play.Actor(f"user:{user.pk}", user),
+            )
+        except Illegal as err:
+            raise Refused(str(err)) from None
+        OnlinePlayer.objects.filter(pk=player.pk).update(active=False)
+        _settle(table, Game.objects.get(pk=table.game_id).status)
+        return Played(table)
 
 
 def end(*, table_id: int, user: Any) -> OnlineTable:

@@ -176,6 +176,9 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     lobby = _open(table_id, request.user)
     if lobby.table.game_id is None:
         return _lobby(request, lobby)
+    if lobby.table.status == OnlineTable.Status.PLAYING:
+        online.check_clock(lobby.table)
+        lobby = _open(table_id, request.user)
     return _seat(request, lobby)
 
 
@@ -222,7 +225,7 @@ def _seat(
             "end_url": reverse("practice:online_end", args=[table.pk]),
             "rematch_url": reverse("practice:online_rematch", args=[table.pk]),
             "rematch": table.rematch_id,
-            "may_resign": online.may_resign(table) and me.active,
+            "may_resign": me.active and not over,
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
         "bot_level": bot_level_label(table.bot, short=True) if len(persons) < table.seats else "",
@@ -256,6 +259,9 @@ def poll(request: HttpRequest, table_id: int) -> HttpResponse:
     else the lobby or the table as it is now; a lobby whose game started (or a table page
     of a table that has none) is sent to load the page in full."""
     lobby = _open(table_id, request.user)
+    if lobby.table.status == OnlineTable.Status.PLAYING:
+        online.check_clock(lobby.table)
+        lobby = _open(table_id, request.user)
     table = lobby.table
     get = request.GET
     version = read_int(get.get("version", "")[:MAX_FIELD])
@@ -398,7 +404,8 @@ def resign(request: HttpRequest, table_id: int) -> HttpResponse:
     others = [p.user.get_username() for p in lobby.players if p.user_id != request.user.pk]
     context = {
         "online_table": table,
-        "may": online.may_resign(table),
+        "forfeits": online.forfeits(table),
+        "bot_level": bot_level_label(table.bot, short=True),
         "others": listing(others) if others else bot_label("B", 3),
         "revision": table.game.revision,  # type: ignore[union-attr]
         "intent": new_intent(),

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import random
 import secrets as random_source
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from play.adapters.base import Viewer
-from play.models import Game, GameStatus, HolderKind, Seat
+from play.models import Game, GameEvent, GameStatus, HolderKind, Seat
 from play.selectors import view_of
 from practice.models import OnlinePlayer, OnlineTable
 from tests.factories import UserFactory
@@ -448,15 +450,71 @@ class TestPlaying:
         page = ada_c.get(reverse("practice:online", args=[table.pk])).content.decode()
         assert "You win" in page
 
-    def test_resigning_at_more_sides_is_not_built_yet_and_says_so(self, ada, bo):
+    def test_resigning_at_more_sides_hands_the_seat_to_a_bot_and_no_person_left_ends_it(
+        self, ada, bo
+    ):
         ada_c, bo_c = client_for(ada), client_for(bo)
-        table = started(ada_c, bo_c, open_table(ada_c, seats="3"))
+        table = started(ada_c, bo_c, open_table(ada_c, seats="3", bot="random"))
         url = reverse("practice:online_resign", args=[table.pk])
-        assert "not available yet" in bo_c.get(url).content.decode()
+        assert "A bot (easy) takes your seat" in bo_c.get(url).content.decode()
         game = Game.objects.get(pk=table.game_id)
-        response = bo_c.post(url, {"revision": str(game.revision), "intent": "r", "confirm": "yes"})
-        assert response.status_code == 422
+        form = {"revision": str(game.revision), "intent": "r", "confirm": "yes"}
+        assert bo_c.post(url, form).status_code == 302
+        assert bo_c.post(url, form).status_code == 302  # twice: once
+        seat = Seat.objects.get(game=game, letter="B")
+        assert (seat.holder, seat.bot_level) == (HolderKind.BOT, "random")
+        assert not table.players.get(user=bo).active
+        game.refresh_from_db()
+        assert game.status == GameStatus.PLAYING
+        table.refresh_from_db()
+        assert table.status == OnlineTable.Status.PLAYING
+        # bo watches his old seat: no move of his is taken.
+        page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert 'name="play"' not in page and "Resign…" not in page
+        move = {"play": "seal:1", "revision": str(game.revision), "intent": "m"}
+        assert bo_c.post(reverse("practice:online_move", args=[table.pk]), move).status_code == 403
+        # ada resigns too: no person is left, the table ends without a result.
+        form = {"revision": str(game.revision), "intent": "r2", "confirm": "yes"}
+        assert ada_c.post(url, form).status_code == 302
+        table.refresh_from_db()
+        assert table.status == OnlineTable.Status.ENDED
+        assert Game.objects.get(pk=game.pk).status == GameStatus.ABANDONED
+
+    def test_in_a_team_game_a_bot_takes_the_resigning_seat(self, ada, bo):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="4", teams="AC,BD"))
+        game = Game.objects.get(pk=table.game_id)
+        assert game.config["on_abandon"] == "bot"
+        form = {"revision": str(game.revision), "intent": "r", "confirm": "yes"}
+        assert (
+            ada_c.post(reverse("practice:online_resign", args=[table.pk]), form).status_code == 302
+        )
+        assert Seat.objects.get(game=game, letter="A").holder == HolderKind.BOT
         assert Game.objects.get(pk=game.pk).status == GameStatus.PLAYING
+
+    def test_the_seat_clock_plays_for_a_person_away_when_a_page_loads(self, ada, bo, monkeypatch):
+        start = timezone.now()
+        moment = [start]
+        monkeypatch.setattr("play.services._clock", lambda: moment[0])
+        monkeypatch.setattr("play.clock._now", lambda: moment[0])
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2", clock="10"))
+        game = Game.objects.get(pk=table.game_id)
+        assert {a["seat"]: a["seconds"] for a in game.awaited} == {"A": 10, "B": 10}
+        moment[0] = start + timedelta(seconds=11)
+        page = bo_c.get(reverse("practice:online", args=[table.pk]))
+        assert page.status_code == 200
+        clocked = GameEvent.objects.filter(game=game, by="clock").count()
+        assert clocked >= 2  # both seals played by the clock
+        # Three clock-outs in a row at two sides: the seat forfeits (the table finishes).
+        for k in range(2, 8):
+            moment[0] = start + timedelta(seconds=11 * k)
+            ada_c.get(reverse("practice:online_poll", args=[table.pk]), {"revision": 0, "v": 0})
+            table.refresh_from_db()
+            if table.status != OnlineTable.Status.PLAYING:
+                break
+        assert table.status == OnlineTable.Status.FINISHED
+        assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
 
     def test_the_host_ends_the_game_without_a_result(self, ada, bo):
         ada_c, bo_c = client_for(ada), client_for(bo)
