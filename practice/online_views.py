@@ -8,6 +8,7 @@ starting, ending) are the host's (403 for the others); the join page needs an ac
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -23,8 +24,10 @@ from core.numbers import read_int
 from core.qr import qr_svg
 from duels.forms import new_intent
 from games.split_uno import PRESETS
+from play import clock
 from play.errors import Forbidden, Stale
 from play.errors import Refused as Illegal
+from play.models import Seat
 
 from . import online
 from .game import Refused, Unreplayable
@@ -209,6 +212,13 @@ def _seat(
     if over or not me.active:
         view = {**view, "commands": {}}
     awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != me.seat]
+    deadline = (
+        None
+        if over or not me.active
+        else Seat.objects.filter(game_id=table.game_id, letter=me.seat)
+        .values_list("deadline", flat=True)
+        .first()
+    )
     host = table.host_id == request.user.pk
     context = {
         "online": {
@@ -221,6 +231,7 @@ def _seat(
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
+            "clock": _seat_clock(deadline),
             "resign_url": reverse("practice:online_resign", args=[table.pk]),
             "end_url": reverse("practice:online_end", args=[table.pk]),
             "rematch_url": reverse("practice:online_rematch", args=[table.pk]),
@@ -249,6 +260,21 @@ def _seat(
         notice=notice,
         confirm=confirm,
     )
+
+
+def _seat_clock(deadline: datetime | None) -> dict[str, Any] | None:
+    """The person's seat clock while they are asked something (ONLINE.md 3): the page shows
+    the time left and static/js/countdown.js counts it down from the deadline and the
+    server's now; at zero it asks for the table, whose load lets the clock play."""
+    if deadline is None:
+        return None
+    now = clock.now()
+    seconds = max(0, int((deadline - now).total_seconds()))
+    return {
+        "left": f"{seconds // 60}:{seconds % 60:02d}",
+        "deadline": int(deadline.timestamp() * 1000),
+        "now": int(now.timestamp() * 1000),
+    }
 
 
 @login_required

@@ -501,6 +501,8 @@ class TestPlaying:
         table = started(ada_c, bo_c, open_table(ada_c, seats="2", clock="10"))
         game = Game.objects.get(pk=table.game_id)
         assert {a["seat"]: a["seconds"] for a in game.awaited} == {"A": 10, "B": 10}
+        page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert "Your clock: <strong data-left>0:10</strong>" in page
         moment[0] = start + timedelta(seconds=11)
         page = bo_c.get(reverse("practice:online", args=[table.pk]))
         assert page.status_code == 200
