@@ -54,7 +54,6 @@ TOKEN_BYTES = 32
 
 STALE_LOBBY = gettext_noop("The table changed since this page was drawn: look again.")
 NOT_HOST = gettext_noop("Only the host can do this.")
-STARTED = gettext_noop("This table has started: the link no longer admits anyone.")
 DEAD_LINK = gettext_noop("This join link no longer works: ask the host for the new one.")
 FULL = gettext_noop("This table is full: every seat is taken.")
 NOT_IN_LOBBY = gettext_noop("This table has already started.")

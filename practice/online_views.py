@@ -16,7 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import push
@@ -46,8 +46,8 @@ from .words import (
     variant_label,
 )
 
-NO_SUCH_TABLE = "There is no such online table."
-MOVED_ON = "This game moved on: here it is as it is now."
+NO_SUCH_TABLE = gettext_noop("There is no such online table.")
+MOVED_ON = gettext_noop("This game moved on: here it is as it is now.")
 #: How often an open page asks whether anything changed (the lobby, and the table for the
 #: others' moves), in seconds.
 POLL_SECONDS = 2
