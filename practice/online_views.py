@@ -212,6 +212,8 @@ def _seat(
     if over or not me.active:
         view = {**view, "commands": {}}
     awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != me.seat]
+    # The card the person sealed this round (their own, never another's: ONLINE.md 5).
+    my_seal = (view.get("my_seal") or {}).get("card")
     deadline = (
         None
         if over or not me.active
@@ -232,6 +234,7 @@ def _seat(
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
             "clock": _seat_clock(deadline),
+            "my_seal": my_seal,
             "resign_url": reverse("practice:online_resign", args=[table.pk]),
             "end_url": reverse("practice:online_end", args=[table.pk]),
             "rematch_url": reverse("practice:online_rematch", args=[table.pk]),

@@ -384,7 +384,9 @@ class TestPlaying:
         b_view = view_of(game.pk, Viewer("seat", "B"))
         assert b_view["sealed"] == ["A"]
         page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
-        assert "Card sealed" in page
+        assert "Card sealed" in page and "you sealed" not in page
+        mine = ada_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert f"(you sealed {card})" in mine and "Waiting for bo" in mine
 
     def test_a_page_overtaken_only_by_another_person_s_seal_may_still_seal(self, ada, bo, cy):
         ada_c, bo_c = client_for(ada), client_for(bo)
