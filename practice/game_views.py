@@ -20,7 +20,6 @@ from games.cpt113.cards import is_wild
 from games.cpt113.state import LETTERS
 from games.trois.cards import COLOURS as TROIS_COLOURS
 from games.trois.cards import sort_key as trois_sort_key
-from play import clock
 from play.models import GameStatus
 
 from . import game_services, words
@@ -30,7 +29,7 @@ from .game_services import BOT_NAMES, PARTNER, PERSON
 from .game_table import last_plays, since_my_move, top_player
 from .game_table import news as table_news
 from .models import PracticeGame
-from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
+from .pages import MAX_FIELD, REFUSED, Pages, answer_move, countdown, form_keys, show
 from .seat import Played
 from .words import (
     GAME_MOVED_ON,
@@ -184,16 +183,7 @@ def _clock(game: PracticeGame, finished: bool) -> dict[str, Any] | None:
     """Trois's time left, by the server's clock: the page shows it and a small script
     (static/js/countdown.js) counts it down from the deadline and the server's now, both
     sent; at zero it asks the server, which calls time."""
-    deadline = game.game.deadline
-    if finished or deadline is None:
-        return None
-    now = clock.now()
-    seconds = max(0, int((deadline - now).total_seconds()))
-    return {
-        "left": f"{seconds // 60}:{seconds % 60:02d}",
-        "deadline": int(deadline.timestamp() * 1000),
-        "now": int(now.timestamp() * 1000),
-    }
+    return None if finished else countdown(game.game.deadline)
 
 
 def _trois(game: PracticeGame, view: dict) -> dict:

@@ -8,7 +8,6 @@ starting, ending) are the host's (403 for the others); the join page needs an ac
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -24,7 +23,6 @@ from core.numbers import read_int
 from core.qr import qr_svg
 from duels.forms import new_intent
 from games.split_uno import PRESETS
-from play import clock
 from play.errors import Forbidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Seat
@@ -32,7 +30,7 @@ from play.models import Seat
 from . import online
 from .game import Refused, Unreplayable
 from .models import OnlineTable
-from .pages import MAX_FIELD, MAX_INTENT, REFUSED, STALE, form_keys
+from .pages import MAX_FIELD, MAX_INTENT, REFUSED, STALE, countdown, form_keys
 from .seat import person_view
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
 from .services import NeedsConfirmation
@@ -233,7 +231,7 @@ def _seat(
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
-            "clock": _seat_clock(deadline),
+            "clock": countdown(deadline),
             "my_seal": my_seal,
             "resign_url": reverse("practice:online_resign", args=[table.pk]),
             "end_url": reverse("practice:online_end", args=[table.pk]),
@@ -263,21 +261,6 @@ def _seat(
         notice=notice,
         confirm=confirm,
     )
-
-
-def _seat_clock(deadline: datetime | None) -> dict[str, Any] | None:
-    """The person's seat clock while they are asked something (ONLINE.md 3): the page shows
-    the time left and static/js/countdown.js counts it down from the deadline and the
-    server's now; at zero it asks for the table, whose load lets the clock play."""
-    if deadline is None:
-        return None
-    now = clock.now()
-    seconds = max(0, int((deadline - now).total_seconds()))
-    return {
-        "left": f"{seconds // 60}:{seconds % 60:02d}",
-        "deadline": int(deadline.timestamp() * 1000),
-        "now": int(now.timestamp() * 1000),
-    }
 
 
 @login_required

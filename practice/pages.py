@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
 from core.numbers import read_int
+from play import clock
 from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 
@@ -113,3 +115,19 @@ def _again(
     if notice:
         return pages.draw(request, binding, view, notice=words, status=status)
     return pages.draw(request, binding, view, error=words, status=status)
+
+
+def countdown(deadline: datetime | None) -> dict[str, Any] | None:
+    """A clock a page shows by the server's time (Trois's 25 minutes, an online table's seat
+    clock): the time left, and the deadline and the server's now in ms, from which
+    static/js/countdown.js counts down; at zero it asks the server, which acts. None without
+    a deadline."""
+    if deadline is None:
+        return None
+    now = clock.now()
+    seconds = max(0, int((deadline - now).total_seconds()))
+    return {
+        "left": f"{seconds // 60}:{seconds % 60:02d}",
+        "deadline": int(deadline.timestamp() * 1000),
+        "now": int(now.timestamp() * 1000),
+    }

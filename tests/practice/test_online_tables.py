@@ -18,17 +18,12 @@ from play.models import Game, GameEvent, GameStatus, HolderKind, Seat
 from play.selectors import view_of
 from practice.models import OnlinePlayer, OnlineTable
 from tests.factories import UserFactory
+from tests.practice.test_practice_many_views import client_for
 
 pytestmark = pytest.mark.django_db
 
 #: A short deal: a whole game in a few dozen moves.
 SHORT = {"starting_number_cards": 2}
-
-
-def client_for(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture
