@@ -19,7 +19,12 @@ from practice import online, online_views
 from practice.models import OnlineTable
 from tests.e2e.conftest import PHONE
 from tests.e2e.test_card_table_browser import settled
-from tests.e2e.test_console_browser import PASSWORD, phone_signed_in, watch
+from tests.e2e.test_console_browser import (
+    PASSWORD,
+    no_accessibility_violations,
+    phone_signed_in,
+    watch,
+)
 from tests.factories import UserFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -90,10 +95,13 @@ def test_two_friends_and_a_bot_play_an_online_table_to_its_end(
         # The host's lobby learns of bo by its poll; the third seat will be a bot.
         expect(host.locator('.lobby-seats li[data-seat="B"]')).to_contain_text("bo")
         expect(host.get_by_text("Bots take the empty seats: Bot C.")).to_be_visible()
+        no_accessibility_violations(host)
         host.get_by_role("button", name="Start the game").click()
         expect(host.locator("#card-table")).to_be_visible()
         # bo's lobby follows by itself to the table.
         expect(friend.locator("#card-table")).to_be_visible()
+        settled(friend)
+        no_accessibility_violations(friend)
 
         table = OnlineTable.objects.latest("pk")
         pages = {"A": host, "B": friend}
@@ -114,6 +122,8 @@ def test_two_friends_and_a_bot_play_an_online_table_to_its_end(
             raise AssertionError("the game did not end")
         expect(host.locator(".turn-cue")).to_have_text(RESULT)
         expect(friend.locator(".turn-cue")).to_have_text(RESULT)
+        settled(host)
+        no_accessibility_violations(host)
         host.screenshot(path=str(artifacts_dir / "online-table-end.png"))
         expect(host.get_by_role("button", name="Rematch with the same people")).to_be_visible()
         friend_context.close()
