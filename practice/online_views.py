@@ -153,6 +153,16 @@ def _lobby_context(request: HttpRequest, lobby: online.Lobby) -> dict[str, Any]:
     }
 
 
+def _ended(table: OnlineTable, players: list[Any]) -> str:
+    """Why a table ended without a result: no person left in play (ONLINE.md 4), or the
+    host's ending."""
+    if table.status != OnlineTable.Status.ENDED:
+        return ""
+    if not any(p.active for p in players):
+        return gettext("No person is left in play at this table: it ended without a result.")
+    return gettext("The host ended this game: no result.")
+
+
 def _lobby(
     request: HttpRequest, lobby: online.Lobby, error: str | None = None, status: int = 200
 ) -> HttpResponse:
@@ -225,9 +235,7 @@ def _seat(
             "table": table,
             "host": host,
             "over": over,
-            "ended": gettext("The host ended this game: no result.")
-            if table.status == OnlineTable.Status.ENDED
-            else "",
+            "ended": _ended(table, lobby.players),
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",

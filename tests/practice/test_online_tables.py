@@ -515,6 +515,29 @@ class TestPlaying:
         assert table.status == OnlineTable.Status.FINISHED
         assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
 
+    def test_when_the_clock_hands_every_person_s_seat_to_a_bot_the_table_ends(
+        self, ada, bo, monkeypatch
+    ):
+        start = timezone.now()
+        moment = [start]
+        monkeypatch.setattr("play.services._clock", lambda: moment[0])
+        monkeypatch.setattr("play.clock._now", lambda: moment[0])
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="3", clock="10"))
+        for k in range(1, 20):
+            moment[0] = start + timedelta(seconds=11 * k)
+            assert bo_c.get(reverse("practice:online", args=[table.pk])).status_code == 200
+            table.refresh_from_db()
+            if table.status != OnlineTable.Status.PLAYING:
+                break
+        assert table.status == OnlineTable.Status.ENDED
+        game = Game.objects.get(pk=table.game_id)
+        assert game.status == GameStatus.ABANDONED
+        assert not table.players.filter(active=True).exists()
+        page = ada_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert "No person is left in play at this table" in page
+        assert "Rematch with the same people" in page
+
     def test_the_host_ends_the_game_without_a_result(self, ada, bo):
         ada_c, bo_c = client_for(ada), client_for(bo)
         table = started(ada_c, bo_c, open_table(ada_c))
