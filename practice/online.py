@@ -120,14 +120,7 @@ def open_table(
     except Unrestorable as err:
         raise Refused(refusal(err)) from None
     with transaction.atomic():
-        open_ones = OnlineTable.objects.filter(
-            host=host, status__in=(OnlineTable.Status.LOBBY, OnlineTable.Status.PLAYING)
-        )
-        if open_ones.count() >= MAX_OPEN_HOSTED:
-            raise Refused(
-                gettext("You host %(n)s tables that have not ended: end one first.")
-                % {"n": MAX_OPEN_HOSTED}
-            )
+        _check_hosting(host)
         table = OnlineTable.objects.create(
             host=host,
             ruleset=ruleset,
@@ -142,6 +135,18 @@ def open_table(
         )
         OnlinePlayer.objects.create(table=table, user=host, position=0)
     return table
+
+
+def _check_hosting(host: Any) -> None:
+    """Bounded storage: a person hosts at most MAX_OPEN_HOSTED tables not yet ended."""
+    open_ones = OnlineTable.objects.filter(
+        host=host, status__in=(OnlineTable.Status.LOBBY, OnlineTable.Status.PLAYING)
+    )
+    if open_ones.count() >= MAX_OPEN_HOSTED:
+        raise Refused(
+            gettext("You host %(n)s tables that have not ended: end one first.")
+            % {"n": MAX_OPEN_HOSTED}
+        )
 
 
 def _config(
@@ -552,6 +557,7 @@ def rematch(*, table_id: int, user: Any) -> OnlineTable:
             raise Refused(gettext("The game is not over yet."))
         if table.rematch_id is not None:
             return table.rematch  # type: ignore[return-value]
+        _check_hosting(user)
         new = OnlineTable.objects.create(
             host=user,
             ruleset=table.ruleset,

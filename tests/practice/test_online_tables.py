@@ -117,6 +117,17 @@ class TestOpening:
         assert words in response.content.decode()
         assert not OnlineTable.objects.exists() and not OnlinePlayer.objects.exists()
 
+    def test_a_person_hosts_a_bounded_number_of_open_tables(self, ada, monkeypatch):
+        monkeypatch.setattr("practice.online.MAX_OPEN_HOSTED", 2)
+        client = client_for(ada)
+        open_table(client)
+        open_table(client)
+        data = {"ruleset": "tournament", "seats": "3", "bot": "heuristic", "clock": "30"}
+        response = client.post(reverse("practice:online_new"), data)
+        assert response.status_code == 422
+        assert "You host 2 tables that have not ended" in response.content.decode()
+        assert OnlineTable.objects.count() == 2
+
     def test_anonymous_visitors_are_sent_to_sign_in(self):
         response = Client().get(reverse("practice:online_new"))
         assert response.status_code == 302 and "login" in response["Location"]
