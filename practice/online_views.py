@@ -222,13 +222,18 @@ def _seat(
     awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != me.seat]
     # The card the person sealed this round (their own, never another's: ONLINE.md 5).
     my_seal = (view.get("my_seal") or {}).get("card")
-    deadline = (
-        None
-        if over or not me.active
-        else Seat.objects.filter(game_id=table.game_id, letter=me.seat)
-        .values_list("deadline", flat=True)
-        .first()
+    # Every seat's clock while it is asked something (ONLINE.md 3: the clock shows on every
+    # device): the person's own counts down in the headline, the others' on their tiles.
+    deadlines = (
+        {}
+        if over
+        else dict(
+            Seat.objects.filter(game_id=table.game_id, deadline__isnull=False).values_list(
+                "letter", "deadline"
+            )
+        )
     )
+    deadline = deadlines.pop(me.seat, None) if me.active else None
     host = table.host_id == request.user.pk
     context = {
         "online": {
@@ -240,6 +245,11 @@ def _seat(
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
             "clock": countdown(deadline),
+            "seat_clocks": [
+                (letter, countdown(at))
+                for letter, at in sorted(deadlines.items())
+                if letter != me.seat
+            ],
             "my_seal": my_seal,
             "resign_url": reverse("practice:online_resign", args=[table.pk]),
             "end_url": reverse("practice:online_end", args=[table.pk]),

@@ -511,6 +511,9 @@ class TestPlaying:
         assert {a["seat"]: a["seconds"] for a in game.awaited} == {"A": 10, "B": 10}
         page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
         assert "Your clock: <strong data-left>0:10</strong>" in page
+        # ada's clock on her tile, on bo's page.
+        tile = page[page.index('data-seat="A"') :]
+        assert "clock <span data-left>0:10</span>" in tile[: tile.index("</div>")]
         moment[0] = start + timedelta(seconds=11)
         page = bo_c.get(reverse("practice:online", args=[table.pk]))
         assert page.status_code == 200
