@@ -132,8 +132,16 @@
       (box.contains(elt) || (!!ending && ending.contains(elt)));
   }
   document.body.addEventListener("htmx:configRequest", function (event) {
-    if (!keyed(event.detail.elt)) return;
+    var elt = event.detail.elt;
     var box = document.getElementById("console");
+    // Every request whose answer replaces the console (its forms, the ending form, the poll,
+    // a Retry from #console) names the pads the page shows: an answer that would bring them
+    // back the same leaves these in place (hx-preserve; issue 26, a quicker tap).
+    if (box && elt && (keyed(elt) || elt === box || (elt.classList && elt.classList.contains("poller") && box.contains(elt)))) {
+      var shown = document.getElementById("pads");
+      event.detail.parameters.pads = (shown && shown.getAttribute("data-pads")) || "";
+    }
+    if (!keyed(elt)) return;
     event.detail.parameters.seq = box.getAttribute("data-seq");
     event.detail.parameters.rev = box.getAttribute("data-rev");
     // The console's key, new with every answer: the same form sent again (Retry after a lost
@@ -181,6 +189,17 @@
       unsent = !!waiting && target.contains(waiting);
     }
     waiting = null;
+  });
+
+  // Pads kept across the swap (hx-preserve) keep their radios' state: the cards picked were
+  // for the state before this answer, as when the pads came new, so none stays picked.
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    if (!event.detail.elt || event.detail.elt.id !== "console") return;
+    var kept = document.getElementById("pads");
+    if (!kept) return;
+    Array.prototype.forEach.call(kept.querySelectorAll("input:checked"), function (input) {
+      input.checked = false;
+    });
   });
 
   function tellDropped() {

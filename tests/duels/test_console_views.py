@@ -255,6 +255,39 @@ def test_a_blocked_seats_pad_is_off():
     assert [m.payload for m in moves(duel) if m.seq == 3] == [{"type": "round", "cards": {"B": 5}}]
 
 
+def pads_of(html: str) -> str:
+    """The pads' opening tag in a console."""
+    found = re.search(r'<div class="pads" id="pads"[^>]*>', html)
+    assert found, "no pads"
+    return found.group(0)
+
+
+def test_an_answer_keeps_the_pages_pads_while_they_would_come_back_the_same():
+    """Issue 26, a quicker tap: a page names the key of the pads it shows (console.js sends
+    it with every request of the console); an answer whose pads are the same leaves the
+    page's own in place (hx-preserve), any change of a pad brings them new."""
+    duel, referee = group_phase_duel()
+    client = client_for(referee)
+    key = re.search(r'data-pads="(\w+)"', pads_of(client.get(url(duel)).content.decode()))[1]
+    # A round: both pads open before and after; the page's key is the answer's.
+    answer = client.post(url(duel, "move"), round_(7, 3) | {"pads": key}, headers=HTMX)
+    assert 'hx-preserve="true"' in pads_of(answer.content.decode())
+    assert f'data-pads="{key}"' in pads_of(answer.content.decode())
+    # A seat blocked: its pad closes, the key changes and the pads come new.
+    playing = {"type": "action", "seq": 1, "rev": 1, "play": "B:block", "pads": key}
+    blocked = client.post(url(duel, "move"), playing, headers=HTMX).content.decode()
+    assert "Alice is blocked" in blocked
+    assert "hx-preserve" not in pads_of(blocked) and f'data-pads="{key}"' not in blocked
+    assert '<fieldset class="pad" data-seat="A" disabled>' in blocked
+    # A poll from a page that shows other pads (or names none: a script) gets them new.
+    for asked in (f"?rev=1&pads={key}", "?rev=1"):
+        polled = client.get(url(duel, "poll") + asked, headers=HTMX).content.decode()
+        assert "hx-preserve" not in pads_of(polled)
+    # The whole page never preserves: it has nothing to keep (and no JavaScript to ask).
+    page = client.get(url(duel) + f"?pads={key}").content.decode()
+    assert "hx-preserve" not in page
+
+
 def test_a_colour_change_needs_its_colour():
     duel, referee = group_phase_duel()
     refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)

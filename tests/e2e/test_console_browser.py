@@ -281,9 +281,14 @@ def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     page.keyboard.press("Backspace")
     expect(radio_of(page, "B", 3)).not_to_be_checked()
     page.keyboard.type("3")
+    page.evaluate("document.getElementById('pads').dataset.marked = 'before the round'")
     page.keyboard.press("Enter")
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
     expect(radio_of(page, "A", 1)).to_be_focused()  # ready for the next round
+    # Both pads open before and after: the answer left the page's own pads in place
+    # (hx-preserve; issue 26, a quicker tap), the cards picked for the round cleared.
+    expect(page.locator("#pads[data-marked='before the round']")).to_have_count(1)
+    expect(page.locator("#pads input:checked")).to_have_count(0)
     expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 7")
     shot(page, artifacts_dir / "console-desktop.png")
     # Enter with a pad still empty plays nothing: the browser points at the empty pad.
