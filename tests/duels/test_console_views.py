@@ -288,6 +288,24 @@ def test_an_answer_keeps_the_pages_pads_while_they_would_come_back_the_same():
     assert "hx-preserve" not in page
 
 
+def test_an_answer_keeps_the_pages_action_cards_while_they_would_come_back_the_same():
+    duel, referee = group_phase_duel()
+    client = client_for(referee)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    page = client.get(url(duel)).content.decode()
+    key = re.search(r'class="seat-actions" data-actions="(\w+)"', page)[1]
+    assert '<fieldset id="actions-B">' in page and "hx-preserve" not in page
+    # The page's own (named by their key) stay; another page's come new.
+    kept = client.get(url(duel, "poll") + f"?rev=0&actions={key}", headers=HTMX)
+    assert '<fieldset id="actions-B" hx-preserve="true">' in kept.content.decode()
+    new = client.get(url(duel, "poll") + "?rev=0&actions=0badc0de", headers=HTMX)
+    assert '<fieldset id="actions-B">' in new.content.decode()
+    # Bob plays his BLOCK: his cards change, and so does the key.
+    playing = {"type": "action", "seq": 1, "rev": 1, "play": "B:block", "actions": key}
+    answer = client.post(url(duel, "move"), playing, headers=HTMX).content.decode()
+    assert f'data-actions="{key}"' not in answer and 'hx-preserve="true"><legend>Bob' not in answer
+
+
 def test_a_colour_change_needs_its_colour():
     duel, referee = group_phase_duel()
     refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)

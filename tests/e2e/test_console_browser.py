@@ -302,6 +302,29 @@ def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
 
 
+@pytest.mark.live
+def test_action_cards_kept_across_a_round_stay_playable(page):
+    """Issue 26, a quicker tap: a round that leaves the seats' action cards as they were
+    leaves the page's own buttons in place (hx-preserve); disabled while the round was on its
+    way (one request at a time), they are enabled again, and a tap on one plays it."""
+    duel, referee = group_phase_duel()
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    sign_in(page, referee.username)
+    page.goto(console_url(duel))
+    block = page.get_by_role("group", name="Bob plays an action card").get_by_role(
+        "button", name="BLOCK", exact=True
+    )
+    expect(block).to_be_enabled()
+    page.evaluate("document.getElementById('actions-B').dataset.marked = 'before the round'")
+    tap_a_round(page, 5, 6)
+    expect(page.locator("#console")).to_have_attribute("data-seq", "2")
+    expect(page.locator("#actions-B[data-marked='before the round']")).to_have_count(1)
+    expect(block).to_be_enabled()
+    block.click()
+    expect(page.locator("#console")).to_have_attribute("data-seq", "3")
+    expect(page.locator("#console-headline")).to_contain_text("Alice is blocked")
+
+
 def two_devices(browser, live_server, page):
     """A duel open on the referee's `page` and on the organiser's phone: (duel, the second
     context, its page, the second page's script errors)."""

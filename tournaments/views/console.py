@@ -109,16 +109,33 @@ def _seat_names(duel: Duel) -> dict[str, str]:
     }
 
 
+def _key(parts: list[str]) -> str:
+    """A short key of what a part of the console shows, with the language it is written in."""
+    return format(zlib.crc32("\x1f".join([get_language() or "", *parts]).encode()), "08x")
+
+
 def _pads_key(view: selectors.ConsoleView, may_move: bool) -> str:
-    """What the round form's pads show, as a short key ("" without pads): which seat's pad is
-    open, the seats' names (the legends), the language. A move's answer leaves the page's own
-    pads in place (htmx's `hx-preserve`) when the page names the same key: they change only
-    when a pad opens or closes, and rebuilding them was half of what a move's swap walked."""
+    """What the round form's pads show ("" without pads): which seat's pad is open, and the
+    seats' names (the legends). A move's answer leaves the page's own pads in place (htmx's
+    `hx-preserve`) when the page names the same key: they change only when a pad opens or
+    closes, and rebuilding them was half of what a move's swap walked (issue 26)."""
     if not (may_move and view.can_play_round):
         return ""
-    parts = [get_language() or ""]
-    parts += [f"{seat.letter}{'+' if seat.reveals else '-'}{seat.name}" for seat in view.seats]
-    return format(zlib.crc32("\x1f".join(parts).encode()), "08x")
+    return _key([f"{seat.letter}{'+' if seat.reveals else '-'}{seat.name}" for seat in view.seats])
+
+
+def _actions_key(view: selectors.ConsoleView, may_move: bool) -> str:
+    """What the seats' action cards show ("" without any): each acting seat's name and
+    cards. Kept across an answer as the pads are: most moves leave them as they were."""
+    if not (may_move and view.acting):
+        return ""
+    return _key(
+        [
+            f"{seat.letter}{seat.name}:{','.join(c.value for c in seat.actions)}"
+            f":{int(seat.color_change)}"
+            for seat in view.acting
+        ]
+    )
 
 
 def _context(
@@ -153,6 +170,7 @@ def _context(
         "taken_words": refereeing.taken_from(duel, user) if view.playing else None,
         "keypad": KEYPAD,
         "pads_key": _pads_key(view, may_move),
+        "actions_key": _actions_key(view, may_move),
         "colors": COLOR_LABELS,
         # One key per rendered console: every form sent from it carries it (console.js, or
         # the plain page's hidden input), so the same form sent again is known as a repeat.
@@ -213,12 +231,12 @@ def _console_response(
             or not context["may_move"]
             or log_update.reset is not None
         )
-        # The page's pads stay (hx-preserve) when they would come back the same: console.js
-        # names the key of the pads it shows with every request of the console.
+        # The page's pads and action cards stay (hx-preserve) when they would come back the
+        # same: console.js names the keys of those it shows with every request of the console.
         source = request.POST if request.method == "POST" else request.GET
-        context["pads_kept"] = bool(context["pads_key"]) and (
-            source.get("pads") == context["pads_key"]
-        )
+        for part in ("pads", "actions"):
+            key = context[f"{part}_key"]
+            context[f"{part}_kept"] = bool(key) and source.get(part) == key
         # One render for every part (the context processors run once).
         body = render_to_string("duels/console.html#answer", context, request)
         # The template's indentation and blank lines are a tenth of a move's answer.
