@@ -203,7 +203,7 @@
     Array.prototype.forEach.call(box.querySelectorAll("#pads input:checked"), function (input) {
       input.checked = false;
     });
-    Array.prototype.forEach.call(box.querySelectorAll(".seat-actions details[open]"), function (details) {
+    Array.prototype.forEach.call(box.querySelectorAll("#actions details[open]"), function (details) {
       details.open = false;
     });
   });

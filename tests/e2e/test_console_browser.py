@@ -315,10 +315,10 @@ def test_action_cards_kept_across_a_round_stay_playable(page):
         "button", name="BLOCK", exact=True
     )
     expect(block).to_be_enabled()
-    page.evaluate("document.getElementById('actions-B').dataset.marked = 'before the round'")
+    page.evaluate("document.getElementById('actions').dataset.marked = 'before the round'")
     tap_a_round(page, 5, 6)
     expect(page.locator("#console")).to_have_attribute("data-seq", "2")
-    expect(page.locator("#actions-B[data-marked='before the round']")).to_have_count(1)
+    expect(page.locator("#actions[data-marked='before the round']")).to_have_count(1)
     expect(block).to_be_enabled()
     block.click()
     expect(page.locator("#console")).to_have_attribute("data-seq", "3")
