@@ -38,7 +38,8 @@ A tap that waited for a poll already in flight (`hx-sync`: one request of the co
 time; the page polls every 2 s) is counted apart and left out of the figures: its wait is the
 poll's round trip, not the browser's work.
 
-It starts its own server: gunicorn (one process, the project's gthread worker) on 127.0.0.1
+It starts its own server: gunicorn (one process, the threaded worker gthread: this bench wraps the
+WSGI application; without Redis the page polls, as it does without push) on 127.0.0.1
 with the production settings (DEBUG off, plain HTTP, as bench/pages.py; static files collected
 into a directory of its own and served by WhiteNoise, as bench/crowd.py),
 on SQLite in a temporary file, and stops it afterwards. Every figure is printed as p50 / p95.
@@ -296,6 +297,10 @@ def serve(port: int) -> subprocess.Popen:
         [
             str(Path(sys.executable).parent / "gunicorn"),
             "console_tap:application",
+            # The threaded worker, not gunicorn.conf.py's uvicorn worker (issue 28), which
+            # serves ASGI: this bench's wrapper is a WSGI application.
+            "--worker-class",
+            "gthread",
             "--pythonpath",
             f"{ROOT / 'bench'},{ROOT}",
             "-b",

@@ -92,8 +92,9 @@
 // A control that its own request swapped away (the Undo of the only move, a form replaced by
 // its answer) leaves the focus on the page's body, and a keyboard or screen-reader user
 // starts again from the top. The focus goes instead to what took its place: the new part's
-// first control (a referee's first pad). Polls never move the focus, nor does a swap that
-// left it somewhere, or one whose page already placed it (console.js, autofocus).
+// first control. Polls never move the focus, nor does a swap that left it somewhere, or one
+// whose page already placed it (autofocus), or places it itself (`data-own-focus`: the
+// referee console).
 (function () {
   "use strict";
   var CONTROL =
@@ -109,6 +110,9 @@
     if (trigger && trigger.indexOf("every") !== -1) return;
     var part = event.target;
     if (!part || !part.isConnected || !part.querySelector) return;
+    // A part whose page places the focus itself, once the new state is drawn (the referee
+    // console, console.js): focusing here would lay the page out at once (issue 26).
+    if (part.closest && part.closest("[data-own-focus]")) return;
     var control = part.querySelector(CONTROL);
     if (control) control.focus();
   });

@@ -132,8 +132,19 @@
       (box.contains(elt) || (!!ending && ending.contains(elt)));
   }
   document.body.addEventListener("htmx:configRequest", function (event) {
-    if (!keyed(event.detail.elt)) return;
+    var elt = event.detail.elt;
     var box = document.getElementById("console");
+    // Every request whose answer replaces the console (its forms, the ending form, the poll,
+    // a Retry from #console) names the pads and action cards the page shows: an answer that
+    // would bring them back the same leaves these in place (hx-preserve; issue 26, a quicker
+    // tap: htmx neither cleans up the old ones nor builds new ones).
+    if (box && elt && (keyed(elt) || elt === box || (elt.classList && elt.classList.contains("poller") && box.contains(elt)))) {
+      var pads = document.getElementById("pads");
+      var actions = box.querySelector(".seat-actions");
+      event.detail.parameters.pads = (pads && pads.getAttribute("data-pads")) || "";
+      event.detail.parameters.actions = (actions && actions.getAttribute("data-actions")) || "";
+    }
+    if (!keyed(elt)) return;
     event.detail.parameters.seq = box.getAttribute("data-seq");
     event.detail.parameters.rev = box.getAttribute("data-rev");
     // The console's key, new with every answer: the same form sent again (Retry after a lost
@@ -181,6 +192,20 @@
       unsent = !!waiting && target.contains(waiting);
     }
     waiting = null;
+  });
+
+  // Pads and action cards kept across the swap (hx-preserve) keep their state: the cards
+  // picked were for the state before this answer, as when they came new, so none stays
+  // picked, and COLOR CHANGE's colours are folded away again.
+  document.body.addEventListener("htmx:afterSwap", function (event) {
+    var box = event.detail.elt;
+    if (!box || box.id !== "console") return;
+    Array.prototype.forEach.call(box.querySelectorAll("#pads input:checked"), function (input) {
+      input.checked = false;
+    });
+    Array.prototype.forEach.call(box.querySelectorAll("#actions details[open]"), function (details) {
+      details.open = false;
+    });
   });
 
   function tellDropped() {

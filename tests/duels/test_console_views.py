@@ -255,6 +255,60 @@ def test_a_blocked_seats_pad_is_off():
     assert [m.payload for m in moves(duel) if m.seq == 3] == [{"type": "round", "cards": {"B": 5}}]
 
 
+def pads_of(html: str) -> str:
+    """The pads' opening tag in a console."""
+    found = re.search(r'<div class="pads" id="pads"[^>]*>', html)
+    assert found, "no pads"
+    return found.group(0)
+
+
+def test_an_answer_keeps_the_pages_pads_while_they_would_come_back_the_same():
+    """Issue 26, a quicker tap: a page names the key of the pads it shows (console.js sends
+    it with every request of the console); an answer whose pads are the same leaves the
+    page's own in place (hx-preserve), any change of a pad brings them new."""
+    duel, referee = group_phase_duel()
+    client = client_for(referee)
+    key = re.search(r'data-pads="(\w+)"', pads_of(client.get(url(duel)).content.decode()))[1]
+    # A round: both pads open before and after; the page's key is the answer's.
+    answer = client.post(url(duel, "move"), round_(7, 3) | {"pads": key}, headers=HTMX)
+    # An empty placeholder, which htmx fills with the page's own pads.
+    assert f'<div class="pads" id="pads" data-pads="{key}" hx-preserve="true"></div>' in (
+        answer.content.decode()
+    )
+    # A seat blocked: its pad closes, the key changes and the pads come new.
+    playing = {"type": "action", "seq": 1, "rev": 1, "play": "B:block", "pads": key}
+    blocked = client.post(url(duel, "move"), playing, headers=HTMX).content.decode()
+    assert "Alice is blocked" in blocked
+    assert "hx-preserve" not in pads_of(blocked) and f'data-pads="{key}"' not in blocked
+    assert '<fieldset class="pad" data-seat="A" disabled>' in blocked
+    # A poll from a page that shows other pads (or names none: a script) gets them new.
+    for asked in (f"?rev=1&pads={key}", "?rev=1"):
+        polled = client.get(url(duel, "poll") + asked, headers=HTMX).content.decode()
+        assert "hx-preserve" not in pads_of(polled)
+    # The whole page never preserves: it has nothing to keep (and no JavaScript to ask).
+    page = client.get(url(duel) + f"?pads={key}").content.decode()
+    assert "hx-preserve" not in page
+
+
+def test_an_answer_keeps_the_pages_action_cards_while_they_would_come_back_the_same():
+    duel, referee = group_phase_duel()
+    client = client_for(referee)
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    page = client.get(url(duel)).content.decode()
+    key = re.search(r'class="seat-actions" data-actions="(\w+)"', page)[1]
+    assert '<div id="actions"><fieldset><legend>Bob' in page and "hx-preserve" not in page
+    # The page's own (named by their key) stay: an empty placeholder that htmx fills with
+    # them; another page's come new.
+    kept = client.get(url(duel, "poll") + f"?rev=0&actions={key}", headers=HTMX)
+    assert '<div id="actions" hx-preserve="true"></div>' in kept.content.decode()
+    new = client.get(url(duel, "poll") + "?rev=0&actions=0badc0de", headers=HTMX)
+    assert '<div id="actions"><fieldset><legend>Bob' in new.content.decode()
+    # Bob plays his BLOCK: his cards change, and so does the key.
+    playing = {"type": "action", "seq": 1, "rev": 1, "play": "B:block", "actions": key}
+    answer = client.post(url(duel, "move"), playing, headers=HTMX).content.decode()
+    assert f'data-actions="{key}"' not in answer and "hx-preserve" not in answer
+
+
 def test_a_colour_change_needs_its_colour():
     duel, referee = group_phase_duel()
     refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)

@@ -281,9 +281,14 @@ def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     page.keyboard.press("Backspace")
     expect(radio_of(page, "B", 3)).not_to_be_checked()
     page.keyboard.type("3")
+    page.evaluate("document.getElementById('pads').dataset.marked = 'before the round'")
     page.keyboard.press("Enter")
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
     expect(radio_of(page, "A", 1)).to_be_focused()  # ready for the next round
+    # Both pads open before and after: the answer left the page's own pads in place
+    # (hx-preserve; issue 26, a quicker tap), the cards picked for the round cleared.
+    expect(page.locator("#pads[data-marked='before the round']")).to_have_count(1)
+    expect(page.locator("#pads input:checked")).to_have_count(0)
     expect(page.locator("#console-news")).to_contain_text("Move 1: Alice reveals 7")
     shot(page, artifacts_dir / "console-desktop.png")
     # Enter with a pad still empty plays nothing: the browser points at the empty pad.
@@ -295,6 +300,29 @@ def test_digits_then_enter_and_focus_stays_on_the_pad(page, artifacts_dir):
     expect(radio_of(page, "B", 1)).to_be_focused()  # reportValidity: the first empty pad
     assert posted == []  # a submission would have left with the key press
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+
+
+@pytest.mark.live
+def test_action_cards_kept_across_a_round_stay_playable(page):
+    """Issue 26, a quicker tap: a round that leaves the seats' action cards as they were
+    leaves the page's own buttons in place (hx-preserve); disabled while the round was on its
+    way (one request at a time), they are enabled again, and a tap on one plays it."""
+    duel, referee = group_phase_duel()
+    refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 7, "B": 3}}, 0)
+    sign_in(page, referee.username)
+    page.goto(console_url(duel))
+    block = page.get_by_role("group", name="Bob plays an action card").get_by_role(
+        "button", name="BLOCK", exact=True
+    )
+    expect(block).to_be_enabled()
+    page.evaluate("document.getElementById('actions').dataset.marked = 'before the round'")
+    tap_a_round(page, 5, 6)
+    expect(page.locator("#console")).to_have_attribute("data-seq", "2")
+    expect(page.locator("#actions[data-marked='before the round']")).to_have_count(1)
+    expect(block).to_be_enabled()
+    block.click()
+    expect(page.locator("#console")).to_have_attribute("data-seq", "3")
+    expect(page.locator("#console-headline")).to_contain_text("Alice is blocked")
 
 
 def two_devices(browser, live_server, page):

@@ -11,6 +11,7 @@ a refusal or a conflict is shown where the referee is looking).
 
 import json
 import re
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -21,8 +22,8 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
@@ -108,6 +109,35 @@ def _seat_names(duel: Duel) -> dict[str, str]:
     }
 
 
+def _key(parts: list[str]) -> str:
+    """A short key of what a part of the console shows, with the language it is written in."""
+    return format(zlib.crc32("\x1f".join([get_language() or "", *parts]).encode()), "08x")
+
+
+def _pads_key(view: selectors.ConsoleView, may_move: bool) -> str:
+    """What the round form's pads show ("" without pads): which seat's pad is open, and the
+    seats' names (the legends). A move's answer leaves the page's own pads in place (htmx's
+    `hx-preserve`) when the page names the same key: they change only when a pad opens or
+    closes, and rebuilding them was half of what a move's swap walked (issue 26)."""
+    if not (may_move and view.can_play_round):
+        return ""
+    return _key([f"{seat.letter}{'+' if seat.reveals else '-'}{seat.name}" for seat in view.seats])
+
+
+def _actions_key(view: selectors.ConsoleView, may_move: bool) -> str:
+    """What the seats' action cards show ("" without any): each acting seat's name and
+    cards. Kept across an answer as the pads are: most moves leave them as they were."""
+    if not (may_move and view.acting):
+        return ""
+    return _key(
+        [
+            f"{seat.letter}{seat.name}:{','.join(c.value for c in seat.actions)}"
+            f":{int(seat.color_change)}"
+            for seat in view.acting
+        ]
+    )
+
+
 def _context(
     request: HttpRequest,
     tournament: Tournament,
@@ -139,6 +169,8 @@ def _context(
         # someone who is not the duel's referee: never on the referee's own moves).
         "taken_words": refereeing.taken_from(duel, user) if view.playing else None,
         "keypad": KEYPAD,
+        "pads_key": _pads_key(view, may_move),
+        "actions_key": _actions_key(view, may_move),
         "colors": COLOR_LABELS,
         # One key per rendered console: every form sent from it carries it (console.js, or
         # the plain page's hidden input), so the same form sent again is known as a repeat.
@@ -199,6 +231,12 @@ def _console_response(
             or not context["may_move"]
             or log_update.reset is not None
         )
+        # The page's pads and action cards stay (hx-preserve) when they would come back the
+        # same: console.js names the keys of those it shows with every request of the console.
+        source = request.POST if request.method == "POST" else request.GET
+        for part in ("pads", "actions"):
+            key = context[f"{part}_key"]
+            context[f"{part}_kept"] = bool(key) and source.get(part) == key
         # One render for every part (the context processors run once).
         body = render_to_string("duels/console.html#answer", context, request)
         # The template's indentation and blank lines are a tenth of a move's answer.
