@@ -181,6 +181,9 @@ class OnlineTable(models.Model):
     #: link (revoked, or the table started). Kept in clear: the host's lobby shows the link and
     #: its QR code for as long as it lives.
     join_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    #: The accounts the host removed from the lobby: the link they had does not admit them again
+    #: (else removing would last until they tapped it). A new link from the host admits them.
+    removed = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.LOBBY)
     game = models.OneToOneField(
         "play.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="online_table"

@@ -57,6 +57,7 @@ NOT_HOST = gettext_noop("Only the host can do this.")
 DEAD_LINK = gettext_noop("This join link no longer works: ask the host for the new one.")
 FULL = gettext_noop("This table is full: every seat is taken.")
 NOT_IN_LOBBY = gettext_noop("This table has already started.")
+REMOVED = gettext_noop("The host removed you from this table: ask them for a new link.")
 
 
 class LinkDead(Exception):
@@ -209,11 +210,12 @@ def _changed(table: OnlineTable, **fields: Any) -> None:
 
 
 def new_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
-    """The host's new join link: the old one is dead from now on."""
+    """The host's new join link: the old one is dead from now on. It admits the people the
+    host removed too (the host chooses whom to give it)."""
     with transaction.atomic():
         table = _locked(table_id, user)
         _host_in_lobby(table, user, version)
-        _changed(table, join_token=new_token())
+        _changed(table, join_token=new_token(), removed=[])
         return table
 
 
@@ -251,6 +253,8 @@ def join(*, token: str, user: Any) -> OnlineTable:
             raise LinkDead()
         if OnlinePlayer.objects.filter(table=table, user=user).exists():
             return table
+        if user.pk in table.removed:
+            raise Refused(gettext(REMOVED))
         here = OnlinePlayer.objects.filter(table=table)
         if here.count() >= table.seats:
             raise Refused(gettext(FULL))
@@ -283,7 +287,8 @@ def leave(*, table_id: int, user: Any) -> None:
 
 
 def remove(*, table_id: int, user: Any, player_id: int, version: int | None) -> None:
-    """The host removes a person before the start (not themself)."""
+    """The host removes a person before the start (not themself); the link they had does not
+    admit them again (a new link does)."""
     with transaction.atomic():
         table = _locked(table_id, user)
         _host_in_lobby(table, user, version)
@@ -292,7 +297,7 @@ def remove(*, table_id: int, user: Any, player_id: int, version: int | None) -> 
             raise Refused(gettext("Choose a person at this table other than you."))
         player.delete()
         _renumber(table)
-        _changed(table)
+        _changed(table, removed=sorted({*table.removed, player.user_id}))
 
 
 def move(*, table_id: int, user: Any, player_id: int, up: bool, version: int | None) -> None:

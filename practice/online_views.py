@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import push
+from core.htmx import reload_when_gone
 from core.numbers import read_int
 from core.qr import qr_svg
 from duels.forms import new_intent
@@ -283,6 +284,7 @@ def _seat(
 
 @login_required
 @require_safe
+@reload_when_gone(NO_SUCH_TABLE)
 def poll(request: HttpRequest, table_id: int) -> HttpResponse:
     """What a page polls (every 2 s): 204 while nothing changed since it was drawn (the
     lobby's ``version``; at the table its game's ``revision`` and the table's version ``v``),
@@ -358,6 +360,7 @@ def lobby_action(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@reload_when_gone(NO_SUCH_TABLE)
 def move(request: HttpRequest, table_id: int) -> HttpResponse:
     """The person's move for their own seat (the card table's forms, as practice's)."""
     revision, intent = form_keys(request.POST)

@@ -16,7 +16,6 @@ Posts are read by the refereed adapter's `parse`, the one reader of the consoles
 
 import json
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +33,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from core import push
 from core.errors import ServiceError
+from core.htmx import reload_when_gone
 from core.numbers import read_int
 from games.split_uno import COLORS, PRESETS, VARIANTS
 from play.adapters.base import Command, Refused
@@ -58,26 +58,11 @@ def _table(request: HttpRequest, table_id: int) -> CasualTable:
     return selectors.refereed_table(request.user, table_id)
 
 
-def _console_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """The console's own requests (a poll, a move) after the owner revoked this person, or
-    deleted the table: htmx reloads the whole page, which then says "not found", rather than
-    draw a 404 page inside the console. Only the console's addresses: the record, the sharing
-    page and its posts answer an ordinary 404, with or without htmx."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return view(request, *args, **kwargs)
-        except Http404:
-            if not request.htmx:
-                raise
-            response = HttpResponse(
-                gettext(words.NO_SUCH_TABLE), status=404, content_type="text/plain"
-            )
-            response["HX-Refresh"] = "true"
-            return response
-
-    return wrapped
+#: The console's own requests (a poll, a move) after the owner revoked this person, or deleted
+#: the table: htmx reloads the whole page, which then says "not found", rather than draw a 404
+#: page inside the console. Only the console's addresses: the record, the sharing page and its
+#: posts answer an ordinary 404, with or without htmx.
+_console_view = reload_when_gone(words.NO_SUCH_TABLE)
 
 
 # Opening and listing --------------------------------------------------------------------------

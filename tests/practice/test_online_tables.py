@@ -142,6 +142,23 @@ class TestJoinLink:
         assert "login" in response["Location"] and "next=" in response["Location"]
         assert response["Location"].endswith(f"next={url}")
 
+    def test_a_removed_person_is_not_admitted_again_by_the_same_link(self, ada, bo, cy):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = open_table(ada_c)
+        url = join_url(table)
+        bo_c.post(url)
+        lobby_post(ada_c, table, do="remove", player=table.players.get(user=bo).pk)
+        response = bo_c.post(url)
+        assert response.status_code == 422
+        assert "The host removed you from this table" in response.content.decode()
+        assert list(table.players.values_list("user__username", flat=True)) == ["ada"]
+        # The link still admits the others; a new link from the host admits the removed too.
+        assert client_for(cy).post(url).status_code == 302
+        lobby_post(ada_c, table, do="link")
+        assert bo_c.post(join_url(table)).status_code == 302
+        order = list(table.players.order_by("position").values_list("user__username", flat=True))
+        assert order == ["ada", "cy", "bo"]
+
     def test_people_join_in_order_and_joining_twice_is_once(self, ada, bo, cy):
         table = open_table(client_for(ada))
         bo_c = client_for(bo)
@@ -277,6 +294,23 @@ class TestLobby:
         response = client_for(bo).get(poll, {"version": table.version}, **htmx)
         assert response.status_code == 204
         assert response["HX-Redirect"] == reverse("practice:online", args=[table.pk])
+
+    def test_a_removed_persons_open_lobby_reloads_into_not_found(self, ada, bo):
+        """The removed person's lobby keeps polling: its answer makes htmx reload the page
+        (which then says there is no such table), rather than a 404 page drawn inside it."""
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = open_table(ada_c)
+        bo_c.post(join_url(table))
+        table.refresh_from_db()
+        seen = table.version
+        lobby_post(ada_c, table, do="remove", player=table.players.get(user=bo).pk)
+        poll = reverse("practice:online_poll", args=[table.pk])
+        response = bo_c.get(poll, {"version": seen}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 404 and response["HX-Refresh"] == "true"
+        assert response.content.decode() == "There is no such online table."
+        # A plain request (the reload) gets the page of words, without the header.
+        response = bo_c.get(reverse("practice:online", args=[table.pk]))
+        assert response.status_code == 404 and "HX-Refresh" not in response
 
 
 class TestRoles:
