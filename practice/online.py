@@ -509,8 +509,8 @@ def forfeits(table: OnlineTable) -> bool:
 def resign(table_id: int, user: Any, *, revision: int | None, intent: str) -> Played[OnlineTable]:
     """The person resigns their seat (confirmed on its own page): at two sides the other side
     wins; with more sides, or in a team game, a bot of the table's level takes the seat
-    (``play.services.hand_seat_to_bot``) and the person watches their old seat; when no
-    person is left in play the table ends without a result. Resigning twice is once."""
+    (``play.services.hand_seat_to_bot``) and the person watches the game as the public does;
+    when no person is left in play the table ends without a result. Resigning twice is once."""
     with transaction.atomic():
         table = _locked(table_id, user)
         if forfeits(table):

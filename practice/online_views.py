@@ -32,7 +32,7 @@ from . import online
 from .game import Refused, Unreplayable
 from .models import OnlineTable
 from .pages import MAX_FIELD, MAX_INTENT, REFUSED, STALE, countdown, form_keys
-from .seat import person_view
+from .seat import person_view, watcher_view
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
 from .services import NeedsConfirmation
 from .views import card_table, command_of
@@ -210,7 +210,11 @@ def _seat(
         # Someone who never held a seat (the table ended in its lobby).
         return _lobby(request, lobby)
     try:
-        view = person_view(table.game_id, me.seat)  # type: ignore[arg-type]
+        if me.active or table.over:
+            view = person_view(table.game_id, me.seat)  # type: ignore[arg-type]
+        else:
+            # A bot holds their old seat: they watch it as the public does (ONLINE.md 5).
+            view = watcher_view(table.game_id, me.seat)  # type: ignore[arg-type]
     except Unreplayable:
         raise _missing() from None
     persons = {p.seat: p.user.get_username() for p in lobby.players if p.seat}

@@ -136,6 +136,17 @@ def person_view(game_id: int, seat: str = PERSON) -> dict[str, Any]:
         raise Unreplayable(refusal(err)) from err
 
 
+def watcher_view(game_id: int, seat: str) -> dict[str, Any]:
+    """What a person whose seat a bot took sees of the running game: the public view (counts,
+    face-up cards, sealed yes/no; ONLINE.md 5), never the bot's hand nor its sealed card,
+    which they could tell a person still playing. Their old seat is still "you" in the log.
+    Unreplayable as ``person_view``."""
+    try:
+        return view_of(game_id, Viewer("public"), person=seat)
+    except Unrestorable as err:
+        raise Unreplayable(refusal(err)) from err
+
+
 def person_view_with_facts(game_id: int) -> dict[str, Any]:
     """``person_view``, and under ``facts`` the same log as stored (each line the data its
     words are said from: the kind, the seat by index, the cards), from which a card table

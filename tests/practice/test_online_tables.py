@@ -522,6 +522,30 @@ class TestPlaying:
         assert table.status == OnlineTable.Status.ENDED
         assert Game.objects.get(pk=game.pk).status == GameStatus.ABANDONED
 
+    def test_a_person_whose_seat_a_bot_took_watches_it_as_the_public_does(self, ada, bo, cy):
+        """bo resigned at three sides: the bot at B seals; bo's page (and its poll) shows that
+        B sealed, never the card nor B's hand (bo could tell a person still playing)."""
+        ada_c, bo_c, cy_c = client_for(ada), client_for(bo), client_for(cy)
+        table = open_table(ada_c, seats="3", bot="random")
+        bo_c.post(join_url(table))
+        table = started(ada_c, cy_c, table)
+        game = Game.objects.get(pk=table.game_id)
+        url = reverse("practice:online_resign", args=[table.pk])
+        form = {"revision": str(game.revision), "intent": "r", "confirm": "yes"}
+        assert bo_c.post(url, form).status_code == 302
+        game.refresh_from_db()
+        sealed = view_of(game.pk, Viewer("seat", "B"))["my_seal"]["card"]
+        hand = view_of(game.pk, Viewer("seat", "B"))["state"]
+        page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        poll = bo_c.get(
+            reverse("practice:online_poll", args=[table.pk]), HTTP_HX_REQUEST="true"
+        ).content.decode()
+        for answer in (page, poll):
+            assert "You have sealed a card" in answer  # the public fact, in bo's words
+            assert f"you sealed {sealed}" not in answer and "Your number cards" not in answer
+            assert 'class="card-pick' not in answer
+        assert hand["seats"]  # B's own view has its hand; bo's answers show none of it
+
     def test_in_a_team_game_a_bot_takes_the_resigning_seat(self, ada, bo):
         ada_c, bo_c = client_for(ada), client_for(bo)
         table = started(ada_c, bo_c, open_table(ada_c, seats="4", teams="AC,BD"))
