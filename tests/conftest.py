@@ -124,20 +124,32 @@ def _required_markers(session) -> tuple[str, ...]:
     return tuple(m for m in REQUIRED_MARKERS if m in _chosen)
 
 
-# The longest tests of a run (wall time, 2026-11-27: 15 to 46 s each on a quiet two-core
-# machine, about a third of a worker's run together). Under pytest-xdist they go first, so that
-# the workers share them out at the start instead of one worker finishing them alone while the
-# others wait at the end. A name here that no longer exists only loses its place.
+# The longest tests of a run (wall time, `--durations`, 2026-11-27 evening, the whole suite on
+# PostgreSQL and Redis on two workers at load 8-9: 20 to 111 s each, about a sixth of the
+# workers' time together; every parametrization of a name). Under pytest-xdist they go first,
+# so that no worker is left finishing one of them alone at the end while the other waits: the
+# engine's property tests (pure, so pytest-django puts them last) ended the run before. A test
+# whose module builds a costly module-scoped fixture (test_htmx_everywhere) is not moved: its
+# tests stay together on one worker. A name here that no longer exists only loses its place.
 HEAVY = (
-    "test_no_page_shows_an_internal_key_or_a_repr",
     "test_a_tournaments_life_keeps_its_invariants",
-    "test_a_four_seat_game_against_three_bots_to_the_end",
-    "test_the_same_duel_without_javascript",
+    "test_every_word_on_every_page_comes_through_the_catalogue",
     "test_a_simulated_tournament_completes_through_the_worker",
-    "test_no_serious_accessibility_violation_on_any_public_page",
     "test_a_simulated_tournament_reaches_complete",
     "test_a_chaos_simulation_still_reaches_complete",
-    "test_no_serious_accessibility_violation_on_the_organiser_pages",
+    "test_a_moves_answer_does_not_grow_with_the_duel",
+    "test_tasks_shuffled_and_duplicated_leave_the_same_state_as_once_in_order",
+    "test_a_referee_plays_a_duel_to_the_end_on_a_phone",
+    "test_11_random_games_of_three_to_six_seats_and_teams_keep_every_invariant",
+    "test_random_play_restores_refuses_conserves_and_hides",
+    "test_a_pending_shared_card_changes_no_public_byte",
+    "test_no_serious_accessibility_violation_on_any_public_page",
+    "test_a_whole_duel_with_the_keyboard_only",
+    "test_every_branch_of_every_kind_in_english",
+    "test_an_event_is_taken_as_it_is_only_when_parse_event_would_return_it_unchanged",
+    "test_the_same_duel_without_javascript",
+    "test_1_8_random_duels_conserve_cards_refuse_cleanly_and_replay_identically",
+    "test_an_organiser_runs_set_up_and_the_first_transfers",
 )
 
 
@@ -151,7 +163,11 @@ def pytest_collection_modifyitems(config, items):
     if _worker(config):
         items.sort(
             key=lambda item: (
-                0 if item.name == source_run.TEST_NAME else 1 if item.name in HEAVY else 2
+                0
+                if item.name == source_run.TEST_NAME
+                else 1
+                if getattr(item, "originalname", item.name) in HEAVY
+                else 2
             )
         )
 
