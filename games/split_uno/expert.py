@@ -17,9 +17,11 @@ Worlds. A world is a determinisation of what the seat cannot see, drawn consiste
 it may know: its own hand exactly; the other hands', the decks' and the discards' sizes from
 the public table; the cards seen going to the discards, read from the public record (a round's
 winner, or each seat tied for the highest card, sheds the card it revealed; action cards are
-played face up); every other card of the pools shuffled and dealt to the other hands and the
-decks. Nothing of another seat's real cards, nor of the real decks, is read: the same public
-history and hand give the same worlds, whatever the hidden cards are
+played face up); at three seats or more, the values the record shows still in another hand (a
+round's loser keeps the card it revealed: ``_known_in_hand``) in that hand; every other card
+of the pools shuffled and dealt to the other hands and the decks. Nothing of another seat's
+real cards, nor of the real decks, is read: the same public history and hand give the same
+worlds, whatever the hidden cards are
 (``test_its_move_does_not_depend_on_the_cards_it_cannot_see``).
 
 Why flat and anchored, not a tree. A Split UNO moment is a simultaneous sealed bid: every seat
@@ -37,10 +39,14 @@ bot (38–46 % of 40 duels; the anchored search won 74 %: docs/performance.md). 
 improves on the default policy where the worlds show a clear gain — a round worth winning now,
 an action card worth holding — and plays like it elsewhere.
 
-Budget. ``budget`` rollouts per searched decision (never wall time, so that a seed fixes a
-game), split evenly over the candidates, at least ``min_worlds`` worlds each. All randomness
-comes from one number drawn from ``sim.random`` per searched decision, which seeds the
-search's own generator: a seed fixes the bot's moves.
+Budget. ``budget`` rollouts per searched decision at two seats, ``budget_many`` at three or
+more (never wall time, so that a seed fixes a game), split evenly over the candidates, at least
+``min_worlds`` worlds each. At two seats the bot plays exactly as it did when its two-seat
+figures were measured (``test_it_plays_as_measured_at_two_seats``): the bigger budget and the
+known cards are for three seats or more, where a round has several losers to learn from and
+each action card a candidate per target. All randomness comes from one number drawn from
+``sim.random`` per searched decision, which seeds the search's own generator: a seed fixes
+the bot's moves.
 """
 
 from __future__ import annotations
@@ -117,9 +123,6 @@ class ExpertBot(Bot):
     #: known to hold (a round's loser keeps the card it revealed, under rules where losers do
     #: not discard it) — see ``_known_in_hand``.
     known_cards = 1
-    #: At three seats or more, an action card's targets searched: those within this many
-    #: number cards of the fewest an opponent (or its side) holds; -1 searches every target.
-    prune_gap = -1
     #: The fewest worlds each candidate is tried in, whatever the number of candidates.
     min_worlds = 8
     #: A rollout stops after this many events and is scored by the card-count margin.
@@ -181,28 +184,14 @@ class ExpertBot(Bot):
             counts = sim.hands.num[i]
             moves.extend(v for v in range(10) if counts[v])
         held = sim.hands.act[i]
-        targets = self._targets(sim, i) if sim.many and any(held) else []
         for k in sim.kinds:
             if not held[k]:
                 continue
             if sim.many and k != _COLOR_CHANGE:
-                moves.extend((k, j) for j in targets)
+                moves.extend((k, j) for j in sim.opponents(i))
             else:
                 moves.append((k, -1))
         return moves
-
-    def _targets(self, sim: Simulator, i: int) -> list[int]:
-        """The targets searched for an action card at three seats or more: every opponent,
-        or (``prune_gap`` ≥ 0) those near the fewest cards — the heuristic's own targets, the
-        opponent closest to winning and the one holding fewest, are always among them."""
-        opponents = sim.opponents(i)
-        gap = self.prune_gap
-        if gap < 0:
-            return opponents
-        num = sim.table.num
-        fewest = min(num[j] for j in opponents)
-        side = min(sim.side_count(j) for j in opponents)
-        return [j for j in opponents if num[j] - fewest <= gap or sim.side_count(j) - side <= gap]
 
     # -- search ----------------------------------------------------------------------------
 

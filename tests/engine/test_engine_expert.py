@@ -65,7 +65,7 @@ def test_a_seed_fixes_its_moves() -> None:
     assert events(1) != events(2)
 
 
-def test_its_two_seat_moves_are_those_of_before_the_four_seat_search_changed() -> None:
+def test_it_plays_as_measured_at_two_seats() -> None:
     # The two-seat benchmark (docs/performance.md, "The expert bot (issue 30)") stands only
     # while the bot plays the same moves at two seats: these digests of seeded duels were
     # taken with the expert bot as it was measured (commit bee8698), before the budget, the
