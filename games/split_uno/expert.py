@@ -17,9 +17,11 @@ Worlds. A world is a determinisation of what the seat cannot see, drawn consiste
 it may know: its own hand exactly; the other hands', the decks' and the discards' sizes from
 the public table; the cards seen going to the discards, read from the public record (a round's
 winner, or each seat tied for the highest card, sheds the card it revealed; action cards are
-played face up); every other card of the pools shuffled and dealt to the other hands and the
-decks. Nothing of another seat's real cards, nor of the real decks, is read: the same public
-history and hand give the same worlds, whatever the hidden cards are
+played face up); at three seats or more, the values the record shows still in another hand (a
+round's loser keeps the card it revealed: ``_known_in_hand``) in that hand; every other card
+of the pools shuffled and dealt to the other hands and the decks. Nothing of another seat's
+real cards, nor of the real decks, is read: the same public history and hand give the same
+worlds, whatever the hidden cards are
 (``test_its_move_does_not_depend_on_the_cards_it_cannot_see``).
 
 Why flat and anchored, not a tree. A Split UNO moment is a simultaneous sealed bid: every seat
@@ -37,10 +39,14 @@ bot (38–46 % of 40 duels; the anchored search won 74 %: docs/performance.md). 
 improves on the default policy where the worlds show a clear gain — a round worth winning now,
 an action card worth holding — and plays like it elsewhere.
 
-Budget. ``budget`` rollouts per searched decision (never wall time, so that a seed fixes a
-game), split evenly over the candidates, at least ``min_worlds`` worlds each. All randomness
-comes from one number drawn from ``sim.random`` per searched decision, which seeds the
-search's own generator: a seed fixes the bot's moves.
+Budget. ``budget`` rollouts per searched decision at two seats, ``budget_many`` at three or
+more (never wall time, so that a seed fixes a game), split evenly over the candidates, at least
+``min_worlds`` worlds each. At two seats the bot plays exactly as it did when its two-seat
+figures were measured (``test_it_plays_as_measured_at_two_seats``): the bigger budget and the
+known cards are for three seats or more, where a round has several losers to learn from and
+each action card a candidate per target. All randomness comes from one number drawn from
+``sim.random`` per searched decision, which seeds the search's own generator: a seed fixes
+the bot's moves.
 """
 
 from __future__ import annotations
@@ -108,8 +114,15 @@ class ExpertBot(Bot):
     name = "expert"
     watches = True
 
-    #: Rollouts per searched decision, split over the candidates.
+    #: Rollouts per searched decision at two seats, split over the candidates.
     budget = 120
+    #: Rollouts per searched decision at three seats or more, where there are more candidates
+    #: (each action card with each target) and a decision costs more.
+    budget_many = 240
+    #: At three seats or more: whether the worlds keep in each other hand the values it is
+    #: known to hold (a round's loser keeps the card it revealed, under rules where losers do
+    #: not discard it) — see ``_known_in_hand``.
+    known_cards = 1
     #: The fewest worlds each candidate is tried in, whatever the number of candidates.
     min_worlds = 8
     #: A rollout stops after this many events and is scored by the card-count margin.
@@ -190,11 +203,12 @@ class ExpertBot(Bot):
         than ``confidence`` standard errors of the paired difference."""
         rng = random.Random(sim.random())
         n = len(moves)
-        worlds = max(self.min_worlds, self.budget // n)
+        worlds = self._worlds(sim, n)
         shown = _public_discards(sim)
+        known = _known_in_hand(sim, i) if sim.many and self.known_cards else None
         scores = [[0.0] * worlds for _ in range(n)]
         for w in range(worlds):
-            world = _deal_world(sim, i, rng, shown)
+            world = _deal_world(sim, i, rng, shown, known)
             seed = rng.random()
             for c in range(n):
                 scores[c][w] = self._rollout(sim, i, world, seed, moves[c], answers[c])
@@ -210,6 +224,11 @@ class ExpertBot(Bot):
             if bound > best_bound:
                 best, best_bound = c, bound
         return best
+
+    def _worlds(self, sim: Simulator, n: int) -> int:
+        """The worlds each of ``n`` candidates is played in: the budget for this many seats
+        (``budget`` at two, ``budget_many`` at more) split evenly, at least ``min_worlds``."""
+        return max(self.min_worlds, (self.budget_many if sim.many else self.budget) // n)
 
     def _rollout(
         self, sim: Simulator, i: int, world: Hands, seed: float, move: Candidate, answer: str
@@ -318,12 +337,66 @@ def _public_discards(sim: Simulator) -> tuple[list[int], list[int]]:
     return numbers, actions
 
 
+def _known_in_hand(sim: Simulator, i: int) -> list[list[int]] | None:
+    """For each seat but ``i``, the number cards (counts by value) the public record shows it
+    still holds, or None when it shows none (``loser_discards_revealed``: losers discard).
+
+    A round's loser keeps the card it revealed: that value is in its hand until something
+    could take it out unseen. Followed event by event: a seat revealing a known value and
+    winning or tying sheds it; a REVERSE swaps what is known with the hands; a seat robbed by a
+    0 may lose any card but the one it shows, a chosen shed (COLOR CHANGE, TRUTH, DARE, a block
+    battle) any card: then what was known of it is forgotten."""
+    if sim.rules.loser_discards_revealed:
+        return None
+    index = sim.hands.index
+    seats = len(sim.seats)
+    known = [[0] * 10 for _ in range(seats)]
+    for event in sim.duel._events:
+        kind = event["type"]
+        if kind == "round":
+            cards: dict[str, int] = event["cards"]
+            if not cards:
+                continue
+            for seat, target in event.get("targets", {}).items():
+                if cards[seat] == 0:
+                    known[index[target]] = [0] * 10
+            top = max(cards.values())
+            for seat, value in cards.items():
+                held = known[index[seat]]
+                if value == top:
+                    if held[value]:
+                        held[value] -= 1
+                elif not held[value]:
+                    held[value] = 1
+        elif kind == "action":
+            card = event["card"]
+            if card == "reverse":
+                a, b = index[event["seat"]], index[event["target"]]
+                known[a], known[b] = known[b], known[a]
+            elif card not in _NO_SHED:
+                known = [[0] * 10 for _ in range(seats)]
+        elif kind == "respond" and event["choice"] == "block":
+            known = [[0] * 10 for _ in range(seats)]
+    known[i] = [0] * 10
+    return known
+
+
+#: Action cards after which no seat has shed a card of its choice.
+_NO_SHED = frozenset({"block", "draw_two", "draw_four"})
+
+
 def _deal_world(
-    sim: Simulator, i: int, rng: random.Random, shown: tuple[list[int], list[int]]
+    sim: Simulator,
+    i: int,
+    rng: random.Random,
+    shown: tuple[list[int], list[int]],
+    known: list[list[int]] | None = None,
 ) -> Hands:
     """One determinisation: seat ``i``'s own hand as it is, the discards seen (``shown``) in
-    the discards, and every unseen card dealt at random to the other hands, the decks and the
-    rest of the discards, in the sizes the public table shows."""
+    the discards, the cards the record shows in another hand (``known``, as far as the unseen
+    cards and the hand's size allow) in that hand, and every other unseen card dealt at
+    random to the other hands, the decks and the rest of the discards, in the sizes the public
+    table shows."""
     t = sim.table
     rules = sim.rules
     own_num = sim.hands.num[i]
@@ -347,9 +420,31 @@ def _deal_world(
     numbers, actions = dealt
     world.num[i] = own_num[:]
     world.act[i] = own_act[:]
-    for j in others:
+    placed = [0] * len(others)
+    if known is not None:
+        left = [0] * 10
+        for v in numbers:
+            left[v] += 1
+        for n, j in enumerate(others):
+            hand = world.num[j]
+            for v in range(10):
+                take = min(known[j][v], left[v], t.num[j] - placed[n])
+                if take > 0:
+                    hand[v] += take
+                    left[v] -= take
+                    placed[n] += take
+        if any(placed):
+            # The rest of the unseen cards, in the order shuffled, less those placed.
+            taken = [left[v] for v in range(10)]
+            rest: list[int] = []
+            for v in numbers:
+                if taken[v]:
+                    taken[v] -= 1
+                    rest.append(v)
+            numbers = rest
+    for n, j in enumerate(others):
         hand = world.num[j]
-        for _ in range(t.num[j]):
+        for _ in range(t.num[j] - placed[n]):
             if numbers:
                 hand[numbers.pop()] += 1
         held = world.act[j]
