@@ -103,6 +103,9 @@ class World:
     table: Any = None  # a casual table the player owns
     table_invite: str = ""  # a co-referee invitation to it
     replay_token: str = ""
+    lobby: Any = None  # an online table in its lobby, hosted by the player (issue 31)
+    online: Any = None  # an online table started: the player against a bot
+    online_token: str = ""  # the lobby's join link
 
     def kwargs(self, names: list[str], view: str = "") -> dict[str, Any]:
         values = {
@@ -117,10 +120,19 @@ class World:
                 "tournaments:invite": self.invite_token,
                 "tables:invitation": self.table_invite,
                 "tables:replay": self.replay_token,
+                "practice:online_join": self.online_token,
             }.get(view, self.token),
             "uidb64": "MQ",
             "invitation_id": self.invitation.pk,
-            "table_id": self.table.pk,
+            # The online tables' views name an online table (the join link's lobby, or the one
+            # being played); the casual tables' a casual table.
+            "table_id": (
+                self.lobby.pk
+                if view in ("practice:online_lobby", "practice:online_join")
+                else self.online.pk
+                if view.startswith("practice:online")
+                else self.table.pk
+            ),
             "withdrawal_id": 1,  # none in the world: the undo is refused in words
         }
         return {name: values[name] for name in names}
@@ -137,7 +149,7 @@ class World:
 
 def _people(tournament, entrants) -> dict[str, Any]:
     from accounts import services as role_services
-    from practice import game_services
+    from practice import game_services, online
     from practice import services as practice_services
     from tables import services as table_services
 
@@ -150,7 +162,15 @@ def _people(tournament, entrants) -> dict[str, Any]:
         organiser, tournament, role=Role.REFEREE, label="Ref"
     )
     table = table_services.open_table(owner=player, ruleset="tournament", names=["Ann", "Ben"])
+    outsider = UserFactory()
+    lobby = online.open_table(host=player, ruleset="tournament", seats=3, seat_clock=30)
+    online.join(token=lobby.join_token, user=outsider)  # someone the host may move or remove
+    playing = online.open_table(host=player, ruleset="tournament", seats=2)
+    playing = online.start(table_id=playing.pk, user=player, version=playing.version)
     return {
+        "lobby": lobby,
+        "online": playing,
+        "online_token": lobby.join_token,
         "invitation": invitation,
         "invite_token": invite_token,
         "table": table,
@@ -159,7 +179,7 @@ def _people(tournament, entrants) -> dict[str, Any]:
         "organiser": organiser,
         "referee": grant.user,
         "player": player,
-        "outsider": UserFactory(),
+        "outsider": outsider,
         "grant": grant,
         "practice": practice_services.start_practice(player, "tournament"),
         "game": game_services.start_game(player, "cpt113", 2),
@@ -353,6 +373,27 @@ FORMS: dict[str, Form] = {
         "player",
         fields={"kind": "draw", "revision": "0", "intent": "k", "card": "R1", "colour": "red"},
     ),
+    # Online tables with friends (issue 31): the player hosts both tables.
+    "practice:online_new": Form(
+        "player", fields={"ruleset": "tournament", "seats": "3", "bot": "heuristic", "clock": "30"}
+    ),
+    "practice:online_join": Form("referee"),
+    "practice:online_lobby": Form(
+        "player",
+        fields=lambda w: {
+            "do": "up",
+            "version": str(type(w.lobby).objects.get(pk=w.lobby.pk).version),
+            "player": str(w.lobby.players.get(user=w.outsider).pk),
+        },
+    ),
+    "practice:online_move": Form(
+        "player", fields={"play": "seal:3", "target": "B", "revision": "0", "intent": "k"}
+    ),
+    "practice:online_resign": Form(
+        "player", fields={"confirm": "yes", "revision": "0", "intent": "k"}
+    ),
+    "practice:online_end": Form("player", fields={"confirm": "yes"}),
+    "practice:online_rematch": Form("player"),
     "duels:redo": Form("referee", fields={"seq": "0", "rev": "0"}),
     # Event-day pages (issue 16)
     "organiser:call_duel": Form("organiser", fields={"table": "3"}),
@@ -458,6 +499,7 @@ QUERIES: dict[str, tuple[str, list[str]]] = {
     "organiser:audit": ("organiser", ["page", "action", "who"]),
     "public:screen": ("anonymous", ["panel", "show"]),
     "tables:poll": ("player", ["rev"]),
+    "practice:online_poll": ("player", ["rev", "version"]),
     "tables:replay": ("anonymous", ["step"]),
 }
 

@@ -25,8 +25,22 @@
     var name = event.target && event.target.getAttribute("name");
     if (name === "play" || name === "target") label();
   });
+  // The target the person chose stays chosen from move to move (issue 30). The server keeps
+  // the last target a move recorded; a number card other than a 0 or a 7 records none, so the
+  // page carries the choice across its own swap (when that seat can still be aimed at).
+  var aimed = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail || !event.detail.target || event.detail.target.id !== "card-table") return;
+    var chosen = document.querySelector('#card-table input[name="target"]:checked');
+    aimed = chosen ? chosen.value : null;
+  });
   document.addEventListener("htmx:afterSwap", function (event) {
     if (!event.detail || !event.detail.target || event.detail.target.id !== "card-table") return;
+    if (aimed !== null) {
+      var again = document.querySelector('#card-table input[name="target"][value="' + aimed + '"]');
+      if (again) again.checked = true;
+      aimed = null;
+    }
     var table = document.getElementById("card-table");
     var headline = document.getElementById("practice-headline");
     if (table && headline) headline.focus();
