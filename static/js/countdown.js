@@ -28,6 +28,9 @@
     var left = parseInt(clock.getAttribute("data-deadline"), 10) - parseInt(clock.getAttribute("data-now"), 10);
     if (isNaN(left)) return;
     var drawnAt = Date.now();
+    // Said on the element, so that whoever waits for the clock to run (a test moving the
+    // page's clock) knows it is counting from now on.
+    clock.setAttribute("data-running", "");
     // A table drawn at or past its deadline asks nothing more (the server had its say).
     var asked = left <= 0;
     function tick() {
