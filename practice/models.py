@@ -17,7 +17,28 @@ class Outcome(models.TextChoices):
     DRAWN = "drawn", pgettext_lazy("practice outcome", "Drawn")
 
 
-class PracticeDuel(models.Model):
+class _SetUp:
+    """The set-up a Split UNO table is dealt from (its fields ``ruleset``, ``seats``,
+    ``variants``, ``options`` and ``teams``), read as one: a practice duel's and an online
+    table's."""
+
+    ruleset: str
+    seats: int
+    variants: list[str]
+    options: dict
+    teams: list[list[str]]
+
+    @property
+    def seating(self) -> Seating:
+        return stored(self.seats, self.variants, self.options, self.teams)
+
+    @property
+    def rules(self) -> str:
+        """ "tournament rules", in the request's language."""
+        return rules_words(self.ruleset)
+
+
+class PracticeDuel(_SetUp, models.Model):
     """A Split UNO duel against the bots (docs/practice.md): the product's binding of a
     ``play.Game`` of kind ``split_uno_dealt`` — whose it is, its table, the outcome for the
     lists and the keep-50 policy. The game itself — its seats, every event (the bots' and the
@@ -61,15 +82,6 @@ class PracticeDuel(models.Model):
 
     def __str__(self) -> str:
         return f"Practice {self.pk} ({self.ruleset}, {self.seats} seats) of {self.user}"
-
-    @property
-    def seating(self) -> Seating:
-        return stored(self.seats, self.variants, self.options, self.teams)
-
-    @property
-    def rules(self) -> str:
-        """ "tournament rules", in the request's language."""
-        return rules_words(self.ruleset)
 
     @property
     def table_words(self) -> str:
@@ -148,7 +160,7 @@ class PracticeRecord(models.Model):
         return f"{self.user_id}: {self.ruleset}, {self.seats} seats, {self.bot}"
 
 
-class OnlineTable(models.Model):
+class OnlineTable(_SetUp, models.Model):
     """An online table with friends (issue 31, ONLINE.md section 7; docs/online.md): a host's
     table of Split UNO where several people (accounts) play, each their own seat on their own
     device, on the table core's dealt adapter, empty seats held by bots. Before the start it
@@ -203,14 +215,6 @@ class OnlineTable(models.Model):
 
     def __str__(self) -> str:
         return f"Online table {self.pk} ({self.ruleset}, {self.seats} seats) of {self.host_id}"
-
-    @property
-    def seating(self) -> Seating:
-        return stored(self.seats, self.variants, self.options, self.teams)
-
-    @property
-    def rules(self) -> str:
-        return rules_words(self.ruleset)
 
     @property
     def table_words(self) -> str:

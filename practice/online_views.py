@@ -23,7 +23,6 @@ from core.htmx import reload_when_gone
 from core.numbers import read_int
 from core.qr import qr_svg
 from duels.forms import new_intent
-from games.split_uno import PRESETS
 from play.errors import Forbidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Seat
@@ -33,9 +32,8 @@ from .game import Refused, Unreplayable
 from .models import OnlineTable
 from .pages import MAX_FIELD, MAX_INTENT, REFUSED, STALE, countdown, form_keys
 from .seat import person_view, watcher_view
-from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
 from .services import NeedsConfirmation
-from .views import card_table, command_of
+from .views import card_table, command_of, set_up_choices
 from .words import (
     ALREADY_RECORDED,
     bot_label,
@@ -94,17 +92,11 @@ def new(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("practice:online", table.pk)
     context = {
-        "presets": [(p, ruleset_label(p)) for p in PRESETS],
+        **set_up_choices(),
         "chosen": chosen,
         "seat_counts": range(2, 7),
         "seats": seats or 2,
-        "ticked_variants": [(v, variant_label(v)) for v in TICKED_VARIANTS],
         "variants": variants,
-        "layouts": [
-            (layout_id, n, layout_label(layout_id))
-            for n, ids in LAYOUTS.items()
-            for layout_id in ids
-        ],
         "layout": layout,
         "bot_levels": [(b, bot_level_label(b)) for b in online.BOT_LEVELS],
         "bot": bot,

@@ -51,6 +51,20 @@ from .words import (
 PERSON = services.PERSON
 
 
+def set_up_choices() -> dict[str, Any]:
+    """What a table's set-up form offers (practice's and an online table's): the presets,
+    the variants ticked by a box, the team layouts by number of seats."""
+    return {
+        "presets": [(p, ruleset_label(p)) for p in PRESETS],
+        "ticked_variants": [(v, variant_label(v)) for v in TICKED_VARIANTS],
+        "layouts": [
+            (layout_id, seats, layout_label(layout_id))
+            for seats, ids in LAYOUTS.items()
+            for layout_id in ids
+        ],
+    }
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def index(request: HttpRequest) -> HttpResponse:
@@ -76,18 +90,12 @@ def index(request: HttpRequest) -> HttpResponse:
     duels = PracticeDuel.objects.filter(user=request.user)[:20]
     context = {
         "duels": duels,
-        "presets": [(p, ruleset_label(p)) for p in PRESETS],
+        **set_up_choices(),
         "chosen": chosen,
         "error": error,
         "opponent_counts": range(1, 6),
         "opponents": opponents or 1,
-        "ticked_variants": [(v, variant_label(v)) for v in TICKED_VARIANTS],
         "variants": variants,
-        "layouts": [
-            (layout_id, seats, layout_label(layout_id))
-            for seats, ids in LAYOUTS.items()
-            for layout_id in ids
-        ],
         "layout": layout,
         "bot_levels": [(b, bot_level_label(b)) for b in services.BOT_LEVELS],
         "record": record_of(request.user),
