@@ -441,7 +441,10 @@ def test_htmx_gets_the_table_the_log_and_the_news_of_a_move(ada, kind, groups):
     )
     news = re.search(r'<div id="table-news" hx-swap-oob="innerHTML">(.*?)</div>', fragment, re.S)
     assert news and news[1].strip()
-    # The forms of the swapped table post with htmx, their keys in the form, no CSRF field.
-    assert 'hx-post="' in fragment and "csrfmiddlewaretoken" not in fragment
+    # The forms of the swapped table post with htmx, their keys in the form, no CSRF field
+    # (a CPT-113 deal the bots finish after the first move leaves no move to post).
+    game.refresh_from_db()
+    assert game.finished or 'hx-post="' in fragment
+    assert "csrfmiddlewaretoken" not in fragment
     # One line per action in the log; the person's own said "You".
     assert '<ul class="log-lines"><li>You ' in fragment
