@@ -1,5 +1,5 @@
 """The card table of a practice game of Trois or CPT-113 (issue 30): the person's seat's view
-of the game laid out as the Split UNO table is (practice/table_view.py) — each seat with its
+of the game laid out as the Split UNO table is (cardtable/table_view.py) — each seat with its
 count and its last play face-up, what happened since the person's own move, the log below.
 
 Plain functions over the view's plain data, no database. A view's log comes twice: as stored

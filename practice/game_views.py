@@ -12,6 +12,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cardtable.words import you
 from core import push
 from core.numbers import read_int
 from duels.forms import new_intent
@@ -42,7 +43,6 @@ from .words import (
     numbered_bot,
     trois_colour,
     trois_label,
-    you,
 )
 
 

@@ -1,6 +1,6 @@
 """Online tables with friends (issue 31; docs/online.md): the host's form, the lobby with its
 join link, the join page, and each person's own seat at the card table (the practice card
-table's view, ``views.card_table``, drawn from that seat's view only).
+table's view, ``cardtable.page.card_table``, drawn from that seat's view only).
 
 Who may do what: only the table's people see it (anyone else: 404, as for a practice game);
 a person acts for their own seat only; the host's actions (the link, the order, removing,
@@ -18,6 +18,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cardtable.page import card_table
+from cardtable.words import listing
 from core import push
 from core.htmx import reload_when_gone
 from core.numbers import read_int
@@ -33,12 +35,11 @@ from .models import OnlineTable
 from .pages import MAX_FIELD, MAX_INTENT, REFUSED, STALE, countdown, form_keys
 from .seat import person_view, watcher_view
 from .services import NeedsConfirmation
-from .views import card_table, command_of, set_up_choices
+from .views import command_of, set_up_choices
 from .words import (
     ALREADY_RECORDED,
     bot_label,
     bot_level_label,
-    listing,
     ruleset_label,
     variant_label,
 )

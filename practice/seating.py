@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext, ngettext
 
+from cardtable.words import you
 from games.split_uno import PRESETS, VARIANTS, resolve_rules
 
 from . import words
@@ -67,7 +68,7 @@ class Seating:
 def layout_label(layout: str) -> str:
     """ "You + Bot C against Bot B + Bot D" for "AC,BD" (three teams: "… against … against …")."""
     names = [
-        " + ".join(words.you() if s == "A" else words.bot_label(s, 6) for s in team)
+        " + ".join(you() if s == "A" else words.bot_label(s, 6) for s in team)
         for team in layout.split(",")
     ]
     if len(names) == 3:

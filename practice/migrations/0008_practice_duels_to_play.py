@@ -44,7 +44,7 @@ def archived(row) -> dict | None:
     finished. Raises whatever today's code raises for a duel it cannot set out again."""
     from practice.game import replay
     from practice.seating import stored
-    from practice.words import result_line
+    from cardtable.words import result_line
 
     seating = stored(row.seats, list(row.variants), dict(row.options), list(row.teams))
     game = replay(row.ruleset, row.seed, row.name, list(row.moves), seating)

@@ -1,4 +1,4 @@
-// The practice card table (templates/practice/table.html, issue 30). The page works without
+// The practice card table (templates/cardtable/table.html, issue 30). The page works without
 // this: the cards are radios and one button plays the chosen one. Here the button says which
 // card it plays (and at whom), and after a move the focus goes to the headline, which says
 // whose turn it is, rather than being lost with the swapped-out button.

@@ -1,4 +1,4 @@
-// The other seats' clocks at an online table (issue 31; templates/practice/table.html): each
+// The other seats' clocks at an online table (issue 31; templates/cardtable/table.html): each
 // tile of a seat asked something carries its deadline and the server's now when the table was
 // drawn (data-deadline, data-now, ms); this counts the seconds since, so the device's own
 // clock never matters, only its pace. Nothing is asked at zero: the server plays for the seat

@@ -94,7 +94,7 @@ def frozen(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("play.clock._now", lambda: FROZEN)
     # The CSP nonce, fixed where Django draws it (its LazyNonce calls this at each request).
     monkeypatch.setattr("django.utils.csp.generate_nonce", lambda: "nonce")
-    monkeypatch.setattr("practice.views.new_intent", form_key)
+    monkeypatch.setattr("cardtable.page.new_intent", form_key)
     monkeypatch.setattr("practice.game_views.new_intent", form_key)
 
 

@@ -7,6 +7,7 @@ from django.apps.registry import Apps
 from django.test import Client
 from django.urls import reverse
 
+from cardtable.words import CHOOSE_TITLE
 from games.split_uno.bots import HeuristicBot
 from play import services as play_services
 from play.adapters.base import Viewer
@@ -17,13 +18,7 @@ from practice.game import replay as replay_old
 from practice.game import start as start_old
 from practice.models import PracticeDuel
 from practice.seating import choose as choose_table
-from practice.words import (
-    ALREADY_RECORDED,
-    CHOOSE_TITLE,
-    DUEL_MOVED_ON,
-    UNREPLAYABLE_LISTED,
-    UNREPLAYABLE_TITLE,
-)
+from practice.words import ALREADY_RECORDED, DUEL_MOVED_ON, UNREPLAYABLE_LISTED, UNREPLAYABLE_TITLE
 from tests.factories import UserFactory
 from tests.practice import migrating
 from tests.practice.test_practice_views import (

@@ -6,9 +6,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from cardtable.words import CHOOSE_TITLE, consequence, question
 from practice import services
 from practice.models import PracticeDuel
-from practice.words import CHOOSE_TITLE, consequence, question
 from tests.factories import UserFactory
 from tests.practice.test_practice_views import mine, revision
 
@@ -272,10 +272,10 @@ def test_a_decision_the_hand_leaves_one_answer_to_is_asked_and_says_why():
     # Answering it at once would tell the others the person holds no +2 or +4 (issue 30).
     from types import SimpleNamespace
 
-    from practice.views import _asked
+    from cardtable.page import _asked
 
     practice = PracticeDuel(ruleset="tournament", seats=2, variants=[], options={})
     asked = {"decision": "counter", "choices": ["pass"], "other": "B", "card": "draw_four"}
-    words = _asked(practice, asked, {"A": "ada", "B": "Bot"}, False, SimpleNamespace(tiles=[]))
+    words = _asked(practice, asked, {"A": "ada", "B": "Bot"}, False, SimpleNamespace(tiles=[]), "A")
     assert words["note"] == "You hold no +2 or +4, so you cannot counter."
     assert [c["label"] for c in words["choices"]] == ["No counter: you draw 4 number cards"]
