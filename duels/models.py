@@ -91,6 +91,15 @@ class Duel(models.Model):
     closed_reason = models.CharField(max_length=200, blank=True)
     # When staff last called the duel's players to its table (issue 16); the table is `table`.
     called_at = models.DateTimeField(null=True, blank=True)
+    # ONLINE.md 6: played online by the accounts of its two entrants (its game dealt by the
+    # app, each seat an account) rather than at a table; switchable until it starts.
+    online = models.BooleanField(default=False)
+    # When each seat's player said they were ready (an online duel starts when both are), and
+    # the moment a player not ready by then forfeits (`no_show`): 5 minutes after the duel was
+    # called or both its players named, later if the organiser extends the wait.
+    ready_a = models.DateTimeField(null=True, blank=True)
+    ready_b = models.DateTimeField(null=True, blank=True)
+    ready_by = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

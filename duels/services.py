@@ -25,12 +25,13 @@ from core.names import clean_name
 from games.split_uno import Duel as EngineDuel
 from play import services as play
 from play import words as play_words
-from play.adapters.base import Command
+from play.adapters.base import Command, Viewer
+from play.adapters.split_uno_dealt import FORFEIT
 from play.adapters.split_uno_refereed import KIND as REFEREED
 from play.errors import Refused as Illegal
 from play.errors import Stale
 from play.models import GameEvent, HolderKind, Intent
-from play.selectors import events_of
+from play.selectors import events_of, view_of
 
 from . import rows, words
 from .models import Duel, DuelKind, DuelStatus, Result
@@ -43,6 +44,10 @@ OPEN_STATUSES = (DuelStatus.READY, DuelStatus.RUNNING)
 UNSTARTED_STATUSES = (DuelStatus.PENDING, DuelStatus.READY)
 SEATS = ("A", "B")
 TABLE_MAX = 40
+#: The table core's adapter of an online duel (ONLINE.md 6): cards dealt by the app.
+DEALT = "split_uno_dealt"
+#: Everyone's view of an online duel: what the duel row caches, and its referee sees.
+PUBLIC = Viewer("public")
 
 
 class Conflict(ServiceError):
@@ -107,8 +112,13 @@ def create_duel(
     referee: Any = None,
     replay_of: Duel | None = None,
     status: str = DuelStatus.READY,
+    online: bool | None = None,
 ) -> Duel:
+    """A new duel; ``online`` (ONLINE.md 6) defaults to its tournament's setting."""
+    if online is None:
+        online = bool(getattr(tournament, "online_duels", False))
     return Duel.objects.create(
+        online=online,
         tournament=tournament,
         kind=kind,
         round=round,
@@ -144,6 +154,7 @@ def create_replay(duel: Duel) -> Duel:
         ruleset=duel.ruleset,
         variants=duel.variants,
         options=duel.options,
+        online=duel.online,
     )
 
 
@@ -523,7 +534,18 @@ def just_undone(duel: Duel) -> dict | None:
 
 def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Outcome:
     """The absent player's duel ends as a forfeit, scored as a loss (a withdrawal, a walkover,
-    a no-show ruled by the tournament)."""
+    a no-show ruled by the tournament). An online duel under way forfeits through its dealt
+    game (the adapter's product ruling); one not started is recorded as any duel is."""
+    if is_dealt(duel):
+        finished = apply_dealt(
+            duel,
+            actor,
+            Command(FORFEIT, seat, {"reason": reason}),
+            intent="",
+            seen_revision=None,
+            policy=lambda game, who, command: None,  # the tournament ruled it
+        )
+        return Outcome([], finished)
     if duel.seq == 0:
         duel.status = DuelStatus.RUNNING
         duel.started_at = timezone.now()
@@ -534,6 +556,82 @@ def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Out
         {"type": "forfeit", "seat": seat, "reason": reason},
         check=lambda: None,  # the tournament ruled it: any duel not over may be forfeited
     )
+
+
+# Online duels (ONLINE.md 6) -----------------------------------------------------------------
+
+
+def is_dealt(duel: Duel) -> bool:
+    """Whether the duel is played as a dealt game (online, started)."""
+    return duel.game_id is not None and duel.game.kind == DEALT
+
+
+def deal_online(
+    duel: Duel,
+    *,
+    accounts: Mapping[str, Any],
+    seat_clock: int,
+    starting_action_cards: Mapping[str, int] | None = None,
+    now: datetime | None = None,
+) -> None:
+    """An online duel starts (both players ready): its game is dealt by the app, each seat
+    held by its player's account (``accounts`` by seat), every pending seal or decision on a
+    ``seat_clock`` of seconds; three clock-outs, or a resignation, forfeit with reason
+    ``abandoned`` (ONLINE.md 3, 4). No duel time limit: the seat clock bounds it."""
+    if duel.game_id is not None:
+        raise ServiceError(_("This duel has already started."), code="conflict")
+    if starting_action_cards:
+        duel.options = {**duel.options, "starting_action_cards": dict(starting_action_cards)}
+    config = {
+        **game_config(duel),
+        "seat_clock": seat_clock,
+        "on_abandon": "forfeit",
+        "resign_reason": "abandoned",
+    }
+    duel.game = play.start_game(
+        kind=DEALT,
+        config=config,
+        seats=SEATS,
+        holders={s: play.Holder(HolderKind.ACCOUNT, account=accounts[s]) for s in SEATS},
+    )
+    duel.status = DuelStatus.RUNNING
+    duel.started_at = now or timezone.now()
+    duel.revision = duel.game.revision
+    duel.state = view_of(duel.game.pk, PUBLIC)["state"]
+    duel.save()
+
+
+def apply_dealt(
+    duel: Duel,
+    actor: Any,
+    command: Command,
+    *,
+    intent: str,
+    seen_revision: int | None,
+    policy: play.Policy,
+) -> bool:
+    """A command of an online duel's dealt game through the table core's write path (the
+    locked duel row in hand, the tournament locked first): a player's for their seat, or the
+    tournament's ruling. The duel row follows its game as after the clock's move
+    (``clock_settled``); a repeated key raises ``Repeated``. Returns whether it finished."""
+    check_open(duel)
+    try:
+        outcome = play.apply_command(
+            game_id=duel.game_id,
+            actor=actor_of(actor),
+            command=command,
+            key=intent,
+            seen_revision=duel.revision if seen_revision is None else seen_revision,
+            policy=policy,
+            lock_first=lambda: duel.game,
+            viewer=PUBLIC,
+            savepoint=False,  # every caller's transaction ends with a refusal
+        )
+    except Illegal as err:
+        raise ServiceError(err.message, code="illegal") from None
+    if outcome.repeat:
+        raise Repeated(repeat_of(duel, outcome.recorded))
+    return clock_settled(duel, outcome)
 
 
 def mark_warned(duel: Duel, now: datetime) -> bool:

@@ -54,6 +54,12 @@ class Tournament(models.Model):
     )
     shared_cards = models.BooleanField(default=True)
     duel_time_limit_minutes = models.PositiveIntegerField(null=True, blank=True)
+    # ONLINE.md 6: duels played online (each player on their own device, cards dealt by the
+    # app) rather than at a table with a referee; each duel copies it when created
+    # (`Duel.online`) and may be switched before it starts. Locks with the duel rules.
+    online_duels = models.BooleanField(default=False)
+    # ONLINE.md 3: the seconds of each pending seal or decision of an online duel (10–120).
+    seat_clock = models.PositiveSmallIntegerField(default=30)
     split_seed = models.CharField(max_length=40, blank=True)
     tiebreak_seed = models.CharField(max_length=40, blank=True)
     # Bumped on every change of tournament state: one number serves as the ETag of public pages.

@@ -20,8 +20,13 @@ Commands (``Command.name``; ``args`` as a form or JSON gives them, checked here)
 - ``choose`` ``{"card": value or name}``: the number card a COLOR CHANGE or BLOCK battle sheds,
   or the action card a REVERSE actor gives up under ``reverse_discard: "after"``. The choices of
   one event are all asked at once and nothing else happens until they are made.
-- ``resign``: the seat forfeits (its side leaves; RULES.md 11.7). Refused while cards are being
-  chosen.
+- ``resign``: the seat forfeits (its side leaves; RULES.md 11.7), with the reason the config's
+  ``resign_reason`` names ("resigned"; a tournament's online duel says "abandoned", ONLINE.md
+  4). Refused while cards are being chosen.
+- ``forfeit`` ``{"reason": …}``: a product's ruling (a tournament's withdrawal, no-show or an
+  organiser's forfeit: ONLINE.md 6, "as TOURNAMENT.md says for any duel"): the seat forfeits at
+  once, whatever is pending; every seal and every card being chosen goes back to its owner.
+  Sent by the product only (``FORFEIT``; its policy says who may).
 
 Truth and dare are switched off: a config that asks for them is refused (ONLINE.md 2 needs the
 actor's typed question, not built yet). Bots (``config["bots"]``) act inside ``start`` and
@@ -76,6 +81,14 @@ TIMEOUT = "timeout"
 #: A product's command: a bot takes the seat for the rest of the game
 #: (``play.services.hand_seat_to_bot`` only).
 TAKE_OVER = "take_over"
+#: A product's command: the seat forfeits by the product's ruling, with its reason.
+FORFEIT = "forfeit"
+#: The ``by`` of a product's forfeit.
+RULING = "ruling"
+#: The reasons a resignation may be recorded with (``config["resign_reason"]``).
+RESIGN_REASONS = ("resigned", "abandoned")
+#: The longest reason a product's forfeit may carry (the record's ``reason`` string).
+MAX_REASON = 40
 #: The seat clock's bounds in seconds (ONLINE.md 3).
 SEAT_CLOCK = (10, 120)
 #: Clock-outs in a row that are an abandonment (ONLINE.md 3).
@@ -116,6 +129,8 @@ WORDS: dict[str, str] = {
     "nothing_to_choose": gettext_noop("You have no card to choose now."),
     "choose_first": gettext_noop("The cards being chosen come first: resign once they are."),
     "not_in_play": gettext_noop("You are no longer in play."),
+    "resign_reason": gettext_noop("A resignation's reason is one of: %(choices)s."),
+    "reason": gettext_noop("A forfeit needs its reason, at most %(most)s characters."),
     "seat_clock": gettext_noop("A seat clock runs %(low)s to %(high)s seconds, or none (0)."),
     "on_abandon": gettext_noop("When a seat abandons, choose one of: %(choices)s."),
     "no_clock": gettext_noop("No seat clock runs at this table."),
@@ -151,6 +166,8 @@ class DealtConfig:
     seat_clock: int | None = None
     #: What three clock-outs in a row do: "forfeit" or "bot" (``ON_ABANDON``).
     on_abandon: str = "forfeit"
+    #: The reason a resignation is recorded with (``RESIGN_REASONS``).
+    resign_reason: str = "resigned"
 
 
 def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
@@ -189,6 +206,9 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
     on_abandon = config.get("on_abandon", "forfeit")
     if on_abandon not in ON_ABANDON:
         raise _say("on_abandon", choices=", ".join(ON_ABANDON))
+    resign_reason = config.get("resign_reason", "resigned")
+    if resign_reason not in RESIGN_REASONS:
+        raise _say("resign_reason", choices=", ".join(RESIGN_REASONS))
     cfg = DealtConfig(
         ruleset,
         variants,
@@ -201,6 +221,7 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         in_worker,
         seat_clock=seat_clock,
         on_abandon=on_abandon,
+        resign_reason=resign_reason,
     )
     try:
         resolve_rules(ruleset, list(variants), options)
@@ -742,7 +763,7 @@ class SplitUnoDealt:
             return self._bots_turn(table)
         if seat is None or seat not in table.seats:
             raise _say("not_a_seat")
-        if seat in table.st.bots(table.cfg):
+        if seat in table.st.bots(table.cfg) and command.name != FORFEIT:
             raise _say("bot_seat")
         step = _Step(table)
         handler = {
@@ -753,6 +774,7 @@ class SplitUnoDealt:
             "resign": self._resign,
             TIMEOUT: self._timeout,
             TAKE_OVER: self._take_over,
+            FORFEIT: self._forfeit,
         }.get(command.name)
         if handler is None:
             raise _say("unknown")
@@ -869,9 +891,25 @@ class SplitUnoDealt:
             if st.chooses:
                 raise _say("choose_first")
             raise _say("not_in_play")
-        engine = {"type": "forfeit", "seat": seat, "reason": "resigned"}
+        engine = {"type": "forfeit", "seat": seat, "reason": step.cfg.resign_reason}
         public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
         step.engine(by, public, engine, self._returned(st))
+
+    def _forfeit(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
+        """A product's ruling: ``seat`` forfeits now with ``args["reason"]``; every seal goes
+        back to its owner. Refused while cards are being chosen (the engine already counted
+        them shed): the ruling waits for those seconds."""
+        st = step.st
+        if _phase(st) == "finished":
+            raise _say("not_in_play")
+        if st.chooses:
+            raise _say("choose_first")
+        reason = args.get("reason", "")
+        if not isinstance(reason, str) or not reason or len(reason) > MAX_REASON:
+            raise _say("reason", most=MAX_REASON)
+        engine = {"type": "forfeit", "seat": seat, "reason": reason}
+        public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
+        step.engine(RULING, public, engine, self._returned(st))
 
     def _timeout(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
         """The clock's move for ``seat`` (ONLINE.md 3: ``clock_move``), by ``clock``; its

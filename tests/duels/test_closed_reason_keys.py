@@ -32,15 +32,16 @@ KEYS = {
 
 @pytest.mark.django_db(transaction=True)
 def test_stored_sentences_become_keys_and_typed_text_is_kept():
-    stored: dict[str, int] = {}
+    # The duels are made with today's models, then stored as they were before the migration.
+    made = {name: group_phase_duel(players=(f"{name} A", f"{name} B"))[0] for name in SENTENCES}
     old = before("duels", "_closed_reasons_to_keys")
     OldDuel = old.get_model("duels", "Duel")
+    stored: dict[str, int] = {}
     for name, sentence in SENTENCES.items():
-        duel, _referee = group_phase_duel(players=(f"{name} A", f"{name} B"))
-        OldDuel.objects.filter(pk=duel.pk).update(
+        OldDuel.objects.filter(pk=made[name].pk).update(
             status=DuelStatus.ABANDONED, closed_reason=sentence
         )
-        stored[name] = duel.pk
+        stored[name] = made[name].pk
     forward()
 
     duels = {name: Duel.objects.get(pk=pk) for name, pk in stored.items()}

@@ -25,10 +25,13 @@ R91 = {"type": "round", "cards": {"A": 9, "B": 1}}
 @pytest.mark.django_db(transaction=True)
 def test_a_duel_stored_before_the_core_keeps_its_log_record_revision_and_keys():
     stored: dict = {}
+    # Made with today's models before the database goes back (an insert names every column).
+    duel, referee = group_phase_duel()
+    broken, _ = group_phase_duel(players=("Cy", "Di"))
+    idle, _ = group_phase_duel(players=("Eve", "Fay"))
 
     def old_duels(apps):
         DuelEvent = apps.get_model("duels", "DuelEvent")
-        duel, referee = group_phase_duel()
         start = timezone.now() - timedelta(minutes=10)
         Duel.objects.filter(pk=duel.pk).update(
             status=DuelStatus.RUNNING, seq=2, revision=4, started_at=start, referee=referee
@@ -52,7 +55,6 @@ def test_a_duel_stored_before_the_core_keeps_its_log_record_revision_and_keys():
                 undo_intent=undo_intent,
             )
             DuelEvent.objects.filter(pk=event.pk).update(created_at=start + timedelta(minutes=made))
-        broken, _ = group_phase_duel(players=("Cy", "Di"))
         Duel.objects.filter(pk=broken.pk).update(status=DuelStatus.RUNNING, seq=1, revision=1)
         DuelEvent.objects.create(
             duel_id=broken.pk,
@@ -61,7 +63,6 @@ def test_a_duel_stored_before_the_core_keeps_its_log_record_revision_and_keys():
             summary=["kept as it was"],
         )
         # A duel with no event whose revision a correction once bumped (nothing to undo).
-        idle, _ = group_phase_duel(players=("Eve", "Fay"))
         Duel.objects.filter(pk=idle.pk).update(revision=2)
         stored.update(duel=duel.pk, referee=referee, broken=broken.pk, idle=idle.pk)
 
