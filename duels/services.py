@@ -14,7 +14,7 @@ never by catching an IntegrityError).
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -48,6 +48,9 @@ TABLE_MAX = 40
 DEALT = "split_uno_dealt"
 #: Everyone's view of an online duel: what the duel row caches, and its referee sees.
 PUBLIC = Viewer("public")
+#: ONLINE.md 6: a player of an online duel not ready this long after both players are named
+#: (or the duel is called) forfeits, unless the organiser extends the wait.
+READY_WAIT = timedelta(minutes=5)
 
 
 class Conflict(ServiceError):
@@ -117,8 +120,12 @@ def create_duel(
     """A new duel; ``online`` (ONLINE.md 6) defaults to its tournament's setting."""
     if online is None:
         online = bool(getattr(tournament, "online_duels", False))
+    named = online and seat_a_id is not None and seat_b_id is not None
     return Duel.objects.create(
         online=online,
+        # Both players named: the wait for them to be ready starts (a drawn duel's replay
+        # opens at once, its 5 minutes from the draw).
+        ready_by=timezone.now() + READY_WAIT if named else None,
         tournament=tournament,
         kind=kind,
         round=round,
@@ -172,6 +179,9 @@ def name_seats(
         "table": table,
         "status": DuelStatus.READY,
     }
+    if duel.online:
+        # New players, a new wait (ONLINE.md 6: 5 minutes from both players named).
+        fields |= {"ready_a": None, "ready_b": None, "ready_by": timezone.now() + READY_WAIT}
     for key, value in fields.items():
         setattr(duel, key, value)
     duel.save(update_fields=list(fields))

@@ -136,3 +136,14 @@ def persons_left(game: Game) -> bool:
     if in_play is not None:
         return bool(in_play(restored.table))
     return Seat.objects.filter(game=game).exclude(holder=HolderKind.BOT).exists()
+
+
+def only_seals_since(game_id: int, revision: int, seat: str) -> bool:
+    """Whether every event after ``revision`` is another seat's seal (and there was one): a
+    page overtaken only by others' seals is not out of date for a seal or an action card
+    (ONLINE.md 2: a seal changes nothing another seat may do), in any product that seats
+    people at a dealt game."""
+    since = log_since(game_id, revision)
+    return bool(since) and all(
+        e["public"].get("type") == "seal" and e["public"].get("seat") != seat for e in since
+    )

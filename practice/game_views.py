@@ -12,6 +12,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cardtable.forms import MAX_FIELD, countdown, form_keys
 from cardtable.words import you
 from core import push
 from core.numbers import read_int
@@ -30,7 +31,7 @@ from .game_services import BOT_NAMES, PARTNER, PERSON
 from .game_table import last_plays, since_my_move, top_player
 from .game_table import news as table_news
 from .models import PracticeGame
-from .pages import MAX_FIELD, REFUSED, Pages, answer_move, countdown, form_keys, show
+from .pages import REFUSED, Pages, answer_move, show
 from .seat import Played
 from .words import (
     GAME_MOVED_ON,

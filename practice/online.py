@@ -22,6 +22,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
+from cardtable.confirm import NeedsConfirmation, ending
 from play import clock
 from play import services as play
 from play.adapters.base import Command
@@ -31,13 +32,12 @@ from play.effect_words import refusal
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameStatus, HolderKind, Seat
-from play.selectors import log_since, persons_left
+from play.selectors import only_seals_since, persons_left
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
 from .seat import Played, person_view, play_as_person
 from .seating import SeatingRefused, choose
-from .services import NeedsConfirmation, ending
 from .words import NO_REVISION, bot_level_label
 
 #: The bots' levels an online table offers: the bots that answer inside the request. The
@@ -440,19 +440,11 @@ def play_move(
             # People seal at the same time: a page overtaken only by other seats' seals is
             # not out of date for a seal or an action card (a seal changes nothing another
             # seat can do; ONLINE.md section 2). Anything else since the page is stale.
-            if command.name not in ("seal", "play") or not _only_seals_since(
+            if command.name not in ("seal", "play") or not only_seals_since(
                 table.game_id, revision, player.seat
             ):
                 raise
             return send(Game.objects.get(pk=table.game_id).revision)
-
-
-def _only_seals_since(game_id: int | None, revision: int, seat: str) -> bool:
-    """Whether every event after ``revision`` is another seat's seal (and there was one)."""
-    since = log_since(game_id, revision) if game_id is not None else []
-    return bool(since) and all(
-        e["public"].get("type") == "seal" and e["public"].get("seat") != seat for e in since
-    )
 
 
 def _settle(table: OnlineTable, status: str) -> None:

@@ -18,6 +18,8 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cardtable.confirm import NeedsConfirmation
+from cardtable.forms import MAX_FIELD, MAX_INTENT, command_of, countdown, form_keys
 from cardtable.page import card_table
 from cardtable.words import listing
 from core import push
@@ -32,10 +34,9 @@ from play.models import Seat
 from . import online
 from .game import Refused, Unreplayable
 from .models import OnlineTable
-from .pages import MAX_FIELD, MAX_INTENT, REFUSED, STALE, countdown, form_keys
+from .pages import REFUSED, STALE
 from .seat import person_view, watcher_view
-from .services import NeedsConfirmation
-from .views import command_of, set_up_choices
+from .views import set_up_choices
 from .words import (
     ALREADY_RECORDED,
     bot_label,
@@ -361,7 +362,7 @@ def lobby_action(request: HttpRequest, table_id: int) -> HttpResponse:
 def move(request: HttpRequest, table_id: int) -> HttpResponse:
     """The person's move for their own seat (the card table's forms, as practice's)."""
     revision, intent = form_keys(request.POST)
-    command = command_of(request.POST)
+    command = command_of(request.POST, seat="")
     if command.name == "resign":
         return _again(request, table_id, gettext("Resign from its own page."), REFUSED)
     try:

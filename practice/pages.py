@@ -7,17 +7,14 @@ names its own binding, addresses, words and page (``Pages``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 
-from core.numbers import read_int
-from play import clock
 from play.errors import Hidden, Stale
 from play.errors import Refused as Illegal
 
@@ -27,9 +24,6 @@ from .words import ALREADY_RECORDED, TOO_LATE, UNREPLAYABLE, UNREPLAYABLE_TITLE
 
 REFUSED = 422
 STALE = 409
-MAX_FIELD = 10
-#: The longest idempotency key kept (play.models.Intent.key).
-MAX_INTENT = 64
 
 #: The page of a table: (request, binding, the person's view, error=, status=, notice=).
 Draw = Callable[..., HttpResponse]
@@ -67,11 +61,6 @@ def show(request: HttpRequest, pages: Pages, pk: int) -> HttpResponse:
     except Unreplayable:
         return unreplayable(request, pages.listing)
     return pages.draw(request, binding, view)
-
-
-def form_keys(post: Mapping[str, str]) -> tuple[int | None, str]:
-    """The game's revision the page was drawn at and the form's idempotency key, bounded."""
-    return read_int(post.get("revision", "")[:MAX_FIELD]), post.get("intent", "")[:MAX_INTENT]
 
 
 def answer_move(
@@ -115,19 +104,3 @@ def _again(
     if notice:
         return pages.draw(request, binding, view, notice=words, status=status)
     return pages.draw(request, binding, view, error=words, status=status)
-
-
-def countdown(deadline: datetime | None) -> dict[str, Any] | None:
-    """A clock a page shows by the server's time (Trois's 25 minutes, an online table's seat
-    clock): the time left, and the deadline and the server's now in ms, from which
-    static/js/countdown.js counts down; at zero it asks the server, which acts. None without
-    a deadline."""
-    if deadline is None:
-        return None
-    now = clock.now()
-    seconds = max(0, int((deadline - now).total_seconds()))
-    return {
-        "left": f"{seconds // 60}:{seconds % 60:02d}",
-        "deadline": int(deadline.timestamp() * 1000),
-        "now": int(now.timestamp() * 1000),
-    }

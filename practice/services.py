@@ -15,8 +15,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext
 
+from cardtable.confirm import NeedsConfirmation, ending
 from core import redis_guard
-from games.split_uno import resolve_rules
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
@@ -198,41 +198,6 @@ def person_won(seating: Seating, winner: str | None) -> bool:
     return winner is not None and PERSON in seating.team_of(winner)
 
 
-class NeedsConfirmation(Exception):
-    """A move that ends the game against the person, posted without its confirmation: nothing
-    was played. ``why`` says which (``ending``)."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why
-
-
-def ending(practice: Any, view: dict[str, Any], command: Command, seat: str = PERSON) -> str | None:
-    """Whether answering ``command`` ends the game against the person, and how — the choices
-    that ask once before they count (issue 30; resigning has its own form):
-
-    - ``"forfeit"``: refusing a DARE where refusing forfeits (RULES.md section 5);
-    - ``"hopeless"``: a challenge with a single action card under ``two_cards`` (section 6:
-      the challenger draws 1 and the seat at 0 wins at once, later opponents not asked);
-    - ``"concede"``: no challenge at two seats (the other seat wins at once).
-
-    All of it follows from public counts and the rules, never from the hidden hand."""
-    asked = view.get("commands", {}).get("answer")
-    if not asked or command.name != "answer":
-        return None
-    decision, choice = asked["decision"], command.args.get("choice")
-    rules = resolve_rules(practice.ruleset, list(practice.variants), dict(practice.options))
-    if decision == "dare" and choice == "refuse" and rules.dare_refused == "forfeit":
-        return "forfeit"
-    if decision == "challenge" and choice in ("draw_two", "draw_four"):
-        mine = view["state"]["seats"][seat]["action_cards"]
-        if rules.challenge == "two_cards" and mine == 1:
-            return "hopeless"
-    if decision == "challenge" and choice == "pass" and practice.seats == 2:
-        return "concede"
-    return None
-
-
 def play_move(
     practice_id: int,
     user,
@@ -254,7 +219,7 @@ def play_move(
         # Read before the write; the write then checks the page's revision, so the state
         # asked about here is the state the move would be applied to (else it is stale).
         practice, view = open_duel(practice_id, user)
-        why = None if view is None else ending(practice, view, command)
+        why = None if view is None else ending(practice, view, command, PERSON)
         if why is not None:
             raise NeedsConfirmation(why)
     with transaction.atomic():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -14,15 +13,16 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cardtable.confirm import NeedsConfirmation
+from cardtable.forms import MAX_FIELD, command_of, form_keys
 from cardtable.page import TEMPLATE, card_table
 from core.numbers import read_int
 from games.split_uno import PRESETS
-from play.adapters.base import Command
 
 from . import services
 from .game import Refused
 from .models import PracticeDuel
-from .pages import MAX_FIELD, REFUSED, Pages, answer_move, form_keys, show
+from .pages import REFUSED, Pages, answer_move, show
 from .seating import LAYOUTS, TICKED_VARIANTS, layout_label
 from .selectors import online_tables_of, record_of
 from .words import (
@@ -127,7 +127,7 @@ def move(request: HttpRequest, practice_id: int) -> HttpResponse:
     from an older page is stale (409)."""
     post = request.POST
     revision, intent = form_keys(post)
-    command = command_of(post)
+    command = command_of(post, seat=PERSON)
     try:
         return answer_move(
             request,
@@ -142,50 +142,11 @@ def move(request: HttpRequest, practice_id: int) -> HttpResponse:
                 confirmed=post.get("confirm") == "yes",
             ),
         )
-    except services.NeedsConfirmation as asked:
+    except NeedsConfirmation as asked:
         # Nothing was played: the table again, asking once whether to end the game so.
         practice, view = services.open_duel(practice_id, request.user)
         confirm = {"why": asked.why, "choice": command.args.get("choice")}
         return _table(request, practice, view, confirm=confirm)
-
-
-def command_of(post: Mapping[str, str]) -> Command:
-    """The dealt adapter's command of the person's seat from a submitted form (checked by the
-    adapter when applied). The hand's buttons say their move as ``play``: "seal:3",
-    "play:block", "play:color_change:red" (the target, where one is named, in ``target``);
-    the other forms say ``kind``: "answer" (``choice``), "choose" (``card``) or "resign"."""
-    move = post.get("play", "")[: MAX_FIELD * 4]
-    target = post.get("target", "")[:MAX_FIELD]
-    args: dict[str, object] = {}
-    if move:
-        name, _, rest = move.partition(":")
-        if name == "seal":
-            args["card"] = _card(rest)
-        elif name == "play":
-            card, _, color = rest.partition(":")
-            args["card"] = card
-            if not color and card == "color_change":
-                # The card table names the colour in a field of its own (select, then play).
-                color = post.get("color", "")[:MAX_FIELD]
-            if color:
-                args["color"] = color
-        else:
-            name = "?"  # decisions, choices and resigning have forms of their own
-        if target:
-            args["target"] = target
-        return Command(name, services.PERSON, args)
-    name = post.get("kind", "")[:MAX_FIELD]
-    if name == "answer":
-        args["choice"] = post.get("choice", "")[: MAX_FIELD * 3]
-    elif name == "choose":
-        args["card"] = _card(post.get("card", "")[: MAX_FIELD * 3])
-    return Command(name, services.PERSON, args)
-
-
-def _card(text: str) -> object:
-    """A number card's value as a number; any other text (an action card's name) as it is."""
-    value = read_int(text, hi=9)
-    return text if value is None else value
 
 
 def _table(

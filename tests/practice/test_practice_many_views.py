@@ -6,6 +6,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from cardtable.confirm import ending
 from cardtable.words import CHOOSE_TITLE, consequence, question
 from practice import services
 from practice.models import PracticeDuel
@@ -265,7 +266,7 @@ def test_the_choices_that_end_the_game_against_the_person_are_asked_once(
         "state": {"seats": {"A": {"action_cards": actions}}},
     }
     command = services.Command("answer", "A", {"choice": choice})
-    assert services.ending(practice, view, command) == why
+    assert ending(practice, view, command, "A") == why
 
 
 def test_a_decision_the_hand_leaves_one_answer_to_is_asked_and_says_why():

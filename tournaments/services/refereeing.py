@@ -67,7 +67,7 @@ def check_referee(tournament: Tournament, duel: Duel, actor: Any) -> None:
         )
 
 
-def _check_start(tournament: Tournament, duel: Duel) -> None:
+def check_start(tournament: Tournament, duel: Duel) -> None:
     """May this duel start now? Its phase, its round, its players."""
     if tournament.phase not in PLAYED_IN.get(duel.kind, ()):
         if duel.kind == DuelKind.REPLAY or tournament.phase in (Phase.COMPLETE, Phase.CANCELLED):
@@ -121,7 +121,7 @@ def _check_start(tournament: Tournament, duel: Duel) -> None:
 
 def _start(tournament: Tournament, duel: Duel, actor: Any) -> None:
     """First move: check the duel may start, deal shared cards, start the clock."""
-    _check_start(tournament, duel)
+    check_start(tournament, duel)
     gifts = deal_gifts(duel) if tournament.shared_cards and duel.kind == DuelKind.GROUP else {}
     now = timezone.now()
     deadline = (
@@ -297,7 +297,7 @@ def recorded(tournament: Tournament, duel: Duel, *, repeat: bool = False) -> Alr
 
 # What a move needs of the locked duel row: its seats and referee (checks, and the console's
 # answer) and its game (the table core's write path). Its round is read only by a first or a
-# finishing move (`_check_start`, `lifecycle.after_result`), which read it then; each join costs
+# finishing move (`check_start`, `lifecycle.after_result`), which read it then; each join costs
 # every move (docs/performance.md).
 MOVE_RELATIONS = ("seat_a", "seat_b", "referee", "game")
 
