@@ -27,11 +27,13 @@ from play import services as play
 from play import words as play_words
 from play.adapters.base import Command, Viewer
 from play.adapters.split_uno_dealt import FORFEIT
+from play.adapters.split_uno_dealt import record as dealt_record
 from play.adapters.split_uno_refereed import KIND as REFEREED
 from play.errors import Refused as Illegal
 from play.errors import Stale
 from play.models import GameEvent, HolderKind, Intent
 from play.selectors import events_of, view_of
+from play.selectors import restore as restore_game
 
 from . import rows, words
 from .models import Duel, DuelKind, DuelStatus, Result
@@ -76,7 +78,11 @@ def seat_entrants(duel: Duel) -> dict[str, Any]:
 
 
 def record_of(duel: Duel, events: list[dict] | None = None) -> dict:
-    """The duel's record in the RULES.md section 8 format (active events only)."""
+    """The duel's record in the RULES.md section 8 format (active events only). An online
+    duel's is its dealt game's engine events, every one public (ONLINE.md 6: an ordinary
+    record that replays with the command line)."""
+    if events is None and is_dealt(duel):
+        return dealt_record(restore_game(duel.game).table)
     if events is None:
         events = [row[2] for row in event_rows(duel) if row[5] is None]
     return {
@@ -635,7 +641,9 @@ def apply_dealt(
             policy=policy,
             lock_first=lambda: duel.game,
             viewer=PUBLIC,
-            savepoint=False,  # every caller's transaction ends with a refusal
+            # A savepoint of its own: a page overtaken only by the other seat's seal is sent
+            # again in the same transaction (tournaments.services.online).
+            savepoint=True,
         )
     except Illegal as err:
         raise ServiceError(err.message, code="illegal") from None
@@ -672,7 +680,8 @@ def clock_settled(duel: Duel, outcome: play.Outcome) -> bool:
     duel.seq += last - first + 1
     duel.revision = outcome.revision
     duel.state = view.get("state")
-    finished = bool(view.get("finished"))
+    # The refereed adapter's view says `finished`; the dealt one's (an online duel), its phase.
+    finished = bool(view.get("finished")) or view.get("phase") == "finished"
     if finished:
         _finish(duel)  # saves the whole row
     else:

@@ -236,6 +236,7 @@ def _seat(
     host = table.host_id == request.user.pk
     context = {
         "online": {
+            "tools": "practice/_online_tools.html",
             "table": table,
             "host": host,
             "over": over,

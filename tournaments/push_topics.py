@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import logging
 
+from django.db.models import Q
 from django.http import HttpRequest
 
 from accounts.permissions import Action, can, can_view
 from core import push, redis_guard
+from duels.models import Duel
 
 from .models import Tournament
 
@@ -84,7 +86,18 @@ def _may_follow_duel(request: HttpRequest, key: str) -> bool:
     return request.user.pk not in set(player_ids(duel))
 
 
+def _may_follow_online_duel(request: HttpRequest, key: str) -> bool:
+    """A game's news (push) for the two players of the online duel it is (ONLINE.md 6)."""
+    user = request.user
+    return user.is_authenticated and (
+        Duel.objects.filter(game_id=int(key), online=True)
+        .filter(Q(seat_a__user=user) | Q(seat_b__user=user))
+        .exists()
+    )
+
+
 def register_topics() -> None:
     push.register("tournament", _may_follow_tournament)
     push.register("public", _may_follow_public)
     push.register("duel", _may_follow_duel)
+    push.register("game", _may_follow_online_duel)

@@ -1,0 +1,235 @@
+"""Online tournament duels, the players' side (ONLINE.md 6; docs/online.md): the ready screen,
+the deal when both are ready, each player's own seat through the pages, and the result in the
+tournament exactly as a refereed one."""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from duels.models import Duel, DuelStatus
+from games.split_uno import Duel as EngineDuel
+from play.adapters.base import Viewer
+from play.models import Game, HolderKind, Seat
+from play.selectors import view_of
+from tests.factories import UserFactory, group_phase_duel
+from tournaments.models import Entrant
+
+pytestmark = pytest.mark.django_db
+
+#: A short deal keeps a whole duel to a few dozen moves.
+SHORT = {"starting_number_cards": 3}
+
+
+def online_duel(**options):
+    """A group duel to be played online by Alice and Bob, each with their account."""
+    duel, referee = group_phase_duel(shared_cards=False)
+    alice, bob = UserFactory(username="alice"), UserFactory(username="bob")
+    Entrant.objects.filter(pk=duel.seat_a_id).update(user=alice)
+    Entrant.objects.filter(pk=duel.seat_b_id).update(user=bob)
+    Duel.objects.filter(pk=duel.pk).update(
+        online=True, options={**SHORT, **options}, ready_by=timezone.now() + timedelta(minutes=5)
+    )
+    return Duel.objects.get(pk=duel.pk), referee, alice, bob
+
+
+def client_of(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def url(name: str, duel) -> str:
+    return reverse(f"player:online_{name}", args=[duel.pk])
+
+
+def test_only_the_two_players_see_the_duel():
+    duel, referee, alice, _bob = online_duel()
+    assert client_of(alice).get(url("duel", duel)).status_code == 200
+    for stranger in (referee, UserFactory(username="eve")):
+        client = client_of(stranger)
+        assert client.get(url("duel", duel)).status_code == 404
+        assert client.post(url("ready", duel)).status_code == 404
+        assert client.get(url("poll", duel)).status_code == 404
+    anonymous = Client().get(url("duel", duel))
+    assert anonymous.status_code == 302 and "login" in anonymous["Location"]
+    # A duel played at a table has no online page, even for its players.
+    Duel.objects.filter(pk=duel.pk).update(online=False)
+    assert client_of(alice).get(url("duel", duel)).status_code == 404
+
+
+def test_the_duel_starts_when_both_are_ready_and_each_seat_is_its_players():
+    duel, _referee, alice, bob = online_duel()
+    a, b = client_of(alice), client_of(bob)
+    page = a.get(url("duel", duel)).content.decode()
+    assert "Alice against Bob" in page and "I'm ready" in page
+    assert a.post(url("ready", duel)).status_code == 302
+    assert a.post(url("ready", duel)).status_code == 302  # twice is once
+    duel.refresh_from_db()
+    assert duel.ready_a is not None and duel.ready_b is None and duel.game_id is None
+    page = b.get(url("duel", duel)).content.decode()
+    assert "Alice is ready." in page
+    b.post(url("ready", duel))
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING and duel.game_id is not None
+    game = Game.objects.get(pk=duel.game_id)
+    assert game.kind == "split_uno_dealt" and game.config["seat_clock"] == 30
+    holders = {s.letter: (s.holder, s.account_id) for s in Seat.objects.filter(game=game)}
+    assert holders == {"A": (HolderKind.ACCOUNT, alice.pk), "B": (HolderKind.ACCOUNT, bob.pk)}
+    # Each sees their own hand only.
+    mine = view_of(game.pk, Viewer("seat", "A"))["hand"]["numbers"]
+    page = a.get(url("duel", duel)).content.decode()
+    for value in set(mine):
+        assert f'value="seal:{value}"' in page
+    assert "Your turn" in page
+
+
+def _post_of(view: dict, rng: random.Random) -> dict[str, str]:
+    """A legal move of a seat's view as the card table's forms post it."""
+    commands = view["commands"]
+    if "choose" in commands:
+        return {"kind": "choose", "card": str(rng.choice(commands["choose"]["cards"]))}
+    if "answer" in commands:
+        return {"kind": "answer", "choice": rng.choice(list(commands["answer"]["choices"]))}
+    if "seal" in commands:
+        return {"play": f"seal:{rng.choice(view['hand']['numbers'])}"}
+    raise AssertionError(f"nothing to post: {sorted(commands)}")
+
+
+def test_a_whole_duel_through_the_pages_ends_in_the_standings():
+    duel, _referee, alice, bob = online_duel()
+    players = {"A": client_of(alice), "B": client_of(bob)}
+    for client in players.values():
+        client.post(url("ready", duel))
+    rng = random.Random(7)
+    for _ in range(400):
+        duel.refresh_from_db()
+        if duel.status != DuelStatus.RUNNING:
+            break
+        moved = False
+        for seat, client in players.items():
+            view = view_of(duel.game_id, Viewer("seat", seat))
+            commands = {k for k in view["commands"] if k != "resign" and k != "play"}
+            if not commands:
+                continue
+            post = {
+                **_post_of(view, rng),
+                "revision": str(Duel.objects.get(pk=duel.pk).revision),
+                "intent": secrets.token_hex(8),
+                "confirm": "yes",
+            }
+            answer = client.post(url("move", duel), post)
+            assert answer.status_code == 302, answer.content.decode()[:500]
+            moved = True
+        assert moved, view_of(duel.game_id, Viewer("public"))
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED
+    result = duel.result
+    assert result.finish and (result.winner is None or result.winner in (duel.seat_a, duel.seat_b))
+    # The record is an ordinary one: it replays with the engine to the same end.
+    from duels.services import record_of
+
+    replayed = EngineDuel.from_record(record_of(duel))
+    assert replayed.state()["winner"] == duel.state["winner"]
+    # Both see the end and a way to the standings.
+    page = players["A"].get(url("duel", duel)).content.decode()
+    assert "Standings" in page
+    if result.winner is not None:
+        winner = result.winner
+        winner.refresh_from_db()
+        standings = Client().get(reverse("public:standings", args=[duel.tournament.slug]))
+        assert standings.status_code in (200, 404)  # an unpublished tournament hides them
+
+
+def test_a_seal_from_a_page_the_other_seal_overtook_still_counts():
+    duel, _referee, alice, bob = online_duel()
+    a, b = client_of(alice), client_of(bob)
+    a.post(url("ready", duel))
+    b.post(url("ready", duel))
+    duel.refresh_from_db()
+    drawn = duel.revision
+    hands = {s: view_of(duel.game_id, Viewer("seat", s))["hand"]["numbers"] for s in "AB"}
+    first = a.post(
+        url("move", duel),
+        {"play": f"seal:{hands['A'][0]}", "revision": drawn, "intent": "k1"},
+    )
+    assert first.status_code == 302
+    second = b.post(
+        url("move", duel),
+        {"play": f"seal:{hands['B'][0]}", "revision": drawn, "intent": "k2"},
+    )
+    assert second.status_code == 302
+    duel.refresh_from_db()
+    assert duel.state["rounds"] == 1
+    # The same form again is harmless.
+    again = b.post(
+        url("move", duel),
+        {"play": f"seal:{hands['B'][0]}", "revision": drawn, "intent": "k2"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert again.status_code == 200 and "already recorded" in again.content.decode()
+
+
+def test_a_player_acts_for_their_own_seat_only():
+    duel, _referee, alice, bob = online_duel()
+    a, b = client_of(alice), client_of(bob)
+    a.post(url("ready", duel))
+    b.post(url("ready", duel))
+    duel.refresh_from_db()
+    hand_b = view_of(duel.game_id, Viewer("seat", "B"))["hand"]["numbers"]
+    # Alice's form naming seat B's card is Alice's own seal (the seat is the player's).
+    a.post(
+        url("move", duel),
+        {"play": f"seal:{hand_b[0]}", "seat": "B", "revision": duel.revision, "intent": "x"},
+    )
+    duel.refresh_from_db()
+    view = view_of(duel.game_id, Viewer("public"))
+    assert view["sealed"] in ([], ["A"])  # sealed by A, if A holds that value; never B
+    assert "B" not in view["sealed"]
+
+
+def test_resigning_is_confirmed_and_forfeits_as_abandoned():
+    duel, _referee, alice, bob = online_duel()
+    a, b = client_of(alice), client_of(bob)
+    a.post(url("ready", duel))
+    b.post(url("ready", duel))
+    page = a.get(url("resign", duel)).content.decode()
+    assert "Bob wins" in page and "cannot be undone" in page
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING  # asking is not resigning
+    intent = re.search(r'name="intent" value="([^"]+)"', page).group(1)
+    a.post(url("resign", duel), {"revision": duel.revision, "intent": intent})
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED
+    assert duel.result.winner_id == duel.seat_b_id and duel.result.loser_id == duel.seat_a_id
+    assert duel.state["finish"] == "forfeit"
+    from duels.services import record_of
+
+    forfeit = [e for e in record_of(duel)["events"] if e["type"] == "forfeit"]
+    assert forfeit == [{"type": "forfeit", "seat": "A", "reason": "abandoned"}]
+
+
+def test_the_poll_answers_204_while_nothing_changed():
+    duel, _referee, alice, bob = online_duel()
+    a, b = client_of(alice), client_of(bob)
+    a.post(url("ready", duel))
+    b.post(url("ready", duel))
+    duel.refresh_from_db()
+    from tournaments.services.online import state_key
+
+    key = state_key(duel)
+    quiet = a.get(url("poll", duel), {"revision": duel.revision, "v": key}, HTTP_HX_REQUEST="1")
+    assert quiet.status_code == 204
+    hand_b = view_of(duel.game_id, Viewer("seat", "B"))["hand"]["numbers"]
+    b.post(
+        url("move", duel), {"play": f"seal:{hand_b[0]}", "revision": duel.revision, "intent": "z"}
+    )
+    news = a.get(url("poll", duel), {"revision": duel.revision, "v": key}, HTTP_HX_REQUEST="1")
+    assert news.status_code == 200 and "Card sealed" in news.content.decode()

@@ -1,0 +1,310 @@
+"""A player's online tournament duel (ONLINE.md 6; docs/online.md): the ready screen, then the
+card table from their own seat only (cardtable/, the same page as practice and online tables),
+live by a poll every 2 s (204 while nothing changed) and push on the game's topic. Only the
+duel's two players see these pages (anyone else: 404); a move is for the player's own seat,
+carries the page's revision and a fresh key per form, and a double post is harmless."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext, gettext_noop
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from cardtable.confirm import NeedsConfirmation, ending
+from cardtable.forms import MAX_FIELD, command_of, countdown, form_keys
+from cardtable.page import card_table
+from cardtable.words import listing
+from core import push
+from core.errors import ServiceError
+from core.numbers import read_int
+from duels.forms import new_intent
+from duels.models import Duel, DuelStatus
+from play.adapters.base import Command, Viewer
+from play.errors import Forbidden, Hidden, Stale
+from play.errors import Refused as Illegal
+from play.models import Seat
+from play.selectors import view_of
+
+from ..services import online
+
+NO_SUCH_DUEL = gettext_noop("There is no such online duel of yours.")
+MOVED_ON = gettext_noop("This duel moved on: here it is as it is now.")
+ALREADY = gettext_noop("This move was already recorded: nothing changed.")
+#: How often an open page asks whether anything changed, in seconds.
+POLL_SECONDS = 2
+REFUSED, STALE = 422, 409
+
+
+def _open(duel_id: int, user: Any) -> tuple[Duel, str]:
+    """The duel and the player's seat; 404 for anyone but its two players."""
+    duel = (
+        Duel.objects.select_related("tournament", "seat_a", "seat_b", "game", "round")
+        .filter(pk=duel_id, online=True)
+        .first()
+    )
+    seat = online.seat_of(duel, user) if duel is not None else None
+    if duel is None or seat is None:
+        raise Http404(gettext(NO_SUCH_DUEL))
+    return duel, seat
+
+
+def _fresh(duel_id: int, user: Any) -> tuple[Duel, str]:
+    """As ``_open``, after a seat clock that ran out has played (ONLINE.md 3)."""
+    duel, seat = _open(duel_id, user)
+    if duel.status == DuelStatus.RUNNING:
+        online.check_clock(duel)
+        duel, seat = _open(duel_id, user)
+    return duel, seat
+
+
+def _urls(duel: Duel) -> dict[str, str]:
+    return {
+        name: reverse(f"player:online_{name}", args=[duel.pk])
+        for name in ("duel", "ready", "move", "poll", "resign")
+    }
+
+
+def _names(duel: Duel) -> dict[str, str]:
+    return {"A": duel.seat_a.name, "B": duel.seat_b.name}
+
+
+def _binding(duel: Duel) -> SimpleNamespace:
+    """The duel as the card table reads a product's row: its rules and a two-seat seating."""
+    seating = SimpleNamespace(seats=2, teams=(), variants=tuple(duel.variants))
+    seating.team_of = lambda letter: (letter,) if letter else ()
+    return SimpleNamespace(
+        ruleset=duel.ruleset,
+        variants=list(duel.variants),
+        options=dict(duel.options),
+        seating=seating,
+        game=duel.game,
+    )
+
+
+def _draw(
+    request: HttpRequest,
+    duel: Duel,
+    seat: str,
+    *,
+    error: str | None = None,
+    notice: str | None = None,
+    status: int = 200,
+    confirm: dict[str, Any] | None = None,
+) -> HttpResponse:
+    urls = _urls(duel)
+    if duel.game_id is None:
+        return _ready(request, duel, seat, urls, error=error, status=status)
+    view = view_of(duel.game_id, Viewer("seat", seat), person=seat)
+    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
+    if over:
+        view = {**view, "commands": {}}
+    names = _names(duel)
+    other = "B" if seat == "A" else "A"
+    deadlines = (
+        {}
+        if over
+        else dict(
+            Seat.objects.filter(game_id=duel.game_id, deadline__isnull=False).values_list(
+                "letter", "deadline"
+            )
+        )
+    )
+    awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != seat]
+    context = {
+        "online": {
+            "tools": "tournaments/_online_duel_tools.html",
+            "table": SimpleNamespace(version=online.state_key(duel)),
+            "over": over,
+            "ended": "" if view["phase"] == "finished" else _closed(duel),
+            "poll_url": urls["poll"],
+            "poll_seconds": POLL_SECONDS,
+            "topic": f"game:{duel.game_id}",
+            "clock": countdown(deadlines.get(seat)),
+            "seat_clocks": [(other, countdown(deadlines[other]))] if other in deadlines else [],
+            "my_seal": (view.get("my_seal") or {}).get("card"),
+            "resign_url": urls["resign"],
+            "may_resign": not over,
+            "tournament_url": reverse("tournaments:detail", args=[duel.tournament.slug]),
+            "standings_url": reverse("public:standings", args=[duel.tournament.slug]),
+        },
+        "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
+        "home_url": reverse("tournaments:detail", args=[duel.tournament.slug]),
+        "home_label": duel.tournament.name,
+        "push": None if request.htmx else push.stream([f"game:{duel.game_id}"]),
+        "table_url": urls["duel"],
+        "move_url": urls["move"],
+    }
+    return card_table(
+        request,
+        _binding(duel),
+        view,
+        seat=seat,
+        names=names,
+        context=context,
+        persons=True,
+        error=error,
+        status=status,
+        notice=notice,
+        confirm=confirm,
+    )
+
+
+def _closed(duel: Duel) -> str:
+    """A duel ended by the tournament rather than by play (void, abandoned), in words."""
+    if duel.status in (DuelStatus.VOID, DuelStatus.ABANDONED):
+        return gettext("This duel was closed without a result.")
+    return ""
+
+
+def _ready(
+    request: HttpRequest,
+    duel: Duel,
+    seat: str,
+    urls: dict[str, str],
+    *,
+    error: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    other = "B" if seat == "A" else "A"
+    names = _names(duel)
+    context = {
+        "duel": duel,
+        "tournament": duel.tournament,
+        "me": names[seat],
+        "opponent": names[other],
+        "i_am_ready": getattr(duel, f"ready_{seat.lower()}") is not None,
+        "they_are_ready": getattr(duel, f"ready_{other.lower()}") is not None,
+        "open": duel.status == DuelStatus.READY,
+        "wait": countdown(duel.ready_by) if duel.status == DuelStatus.READY else None,
+        "version": online.state_key(duel),
+        "urls": urls,
+        "poll_seconds": POLL_SECONDS,
+        "error": error,
+    }
+    template = "tournaments/online_ready.html"
+    response = render(
+        request, template + ("#ready" if request.htmx else ""), context, status=status
+    )
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+@login_required
+@require_safe
+def duel_page(request: HttpRequest, duel_id: int) -> HttpResponse:
+    """The player's duel: the ready screen before it starts, then their seat's card table."""
+    duel, seat = _fresh(duel_id, request.user)
+    return _draw(request, duel, seat)
+
+
+@login_required
+@require_safe
+def poll(request: HttpRequest, duel_id: int) -> HttpResponse:
+    """204 while nothing changed since the page was drawn (the game's revision and the duel's
+    state key ``v``); else the page's part as it is now (the ready screen that turns into the
+    card table loads in full)."""
+    duel, seat = _fresh(duel_id, request.user)
+    get = request.GET
+    revision = read_int(get.get("revision", "")[:MAX_FIELD])
+    if get.get("v", "")[:40] == online.state_key(duel) and revision == duel.revision:
+        return HttpResponse(status=204)
+    if get.get("screen") == "ready" and duel.game_id is not None:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = _urls(duel)["duel"]
+        return response
+    return _draw(request, duel, seat)
+
+
+@login_required
+@require_POST
+def ready(request: HttpRequest, duel_id: int) -> HttpResponse:
+    """The player is ready (twice is once); when both are, the duel starts."""
+    _open(duel_id, request.user)
+    try:
+        online.ready(duel_id=duel_id, user=request.user)
+    except Hidden:
+        raise Http404(gettext(NO_SUCH_DUEL)) from None
+    except ServiceError as refused:
+        duel, seat = _open(duel_id, request.user)
+        return _draw(request, duel, seat, error=str(refused), status=REFUSED)
+    if request.htmx:
+        duel, seat = _open(duel_id, request.user)
+        if duel.game_id is None:
+            return _draw(request, duel, seat)
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = _urls(duel)["duel"]
+        return response
+    return redirect(_urls(_open(duel_id, request.user)[0])["duel"])
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, duel_id: int) -> HttpResponse:
+    """A move of the player's seat from the card table's forms."""
+    duel, seat = _open(duel_id, request.user)
+    revision, intent = form_keys(request.POST)
+    command = command_of(request.POST, seat=seat)
+    confirmed = request.POST.get("confirm", "")[:MAX_FIELD] == "yes"
+    if not confirmed and command.name == "answer" and duel.game_id is not None:
+        view = view_of(duel.game_id, Viewer("seat", seat), person=seat)
+        why = ending(_binding(duel), view, command, seat)
+        if why is not None and revision == duel.revision:
+            confirm = {"choice": command.args.get("choice"), "why": why}
+            return _draw(request, duel, seat, confirm=confirm)
+    return _played(request, duel_id, command, revision, intent)
+
+
+def _played(
+    request: HttpRequest, duel_id: int, command: Command, revision: int | None, intent: str
+) -> HttpResponse:
+    try:
+        played = online.play_move(
+            duel_id=duel_id, user=request.user, command=command, revision=revision, intent=intent
+        )
+    except Hidden:
+        raise Http404(gettext(NO_SUCH_DUEL)) from None
+    except Stale:
+        duel, seat = _fresh(duel_id, request.user)
+        return _draw(request, duel, seat, error=gettext(MOVED_ON), status=STALE)
+    except (Illegal, ServiceError, Forbidden, NeedsConfirmation) as refused:
+        duel, seat = _fresh(duel_id, request.user)
+        words = str(getattr(refused, "message", "") or refused) or gettext("Not allowed.")
+        return _draw(request, duel, seat, error=words, status=REFUSED)
+    duel, seat = _open(duel_id, request.user)
+    if played.repeat:
+        return _draw(request, duel, seat, notice=gettext(ALREADY))
+    if request.htmx:
+        return _draw(request, duel, seat)
+    return redirect(_urls(duel)["duel"])
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def resign(request: HttpRequest, duel_id: int) -> HttpResponse:
+    """Resigning, confirmed on a page of its own (works without JavaScript): a forfeit with
+    reason ``abandoned`` (ONLINE.md 4); the other player wins."""
+    duel, seat = _open(duel_id, request.user)
+    if duel.status != DuelStatus.RUNNING:
+        return redirect(_urls(duel)["duel"])
+    if request.method == "POST":
+        revision, intent = form_keys(request.POST)
+        return _played(request, duel_id, Command("resign", seat, {}), revision, intent)
+    other = _names(duel)["B" if seat == "A" else "A"]
+    return render(
+        request,
+        "tournaments/online_resign.html",
+        {
+            "duel": duel,
+            "other": other,
+            "urls": _urls(duel),
+            "revision": duel.revision,
+            "intent": new_intent(),
+        },
+    )
