@@ -233,3 +233,9 @@ def test_the_poll_answers_204_while_nothing_changed():
     )
     news = a.get(url("poll", duel), {"revision": duel.revision, "v": key}, HTTP_HX_REQUEST="1")
     assert news.status_code == 200 and "Card sealed" in news.content.decode()
+
+
+def test_my_duels_leads_to_the_online_duel():
+    duel, _referee, alice, _bob = online_duel()
+    page = client_of(alice).get(reverse("player:duels")).content.decode()
+    assert url("duel", duel) in page and "Open your online duel" in page

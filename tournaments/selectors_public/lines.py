@@ -75,6 +75,7 @@ class DuelLine:
     replay: bool = False  # the rematch of a duel that ended without a winner
     round_number: int | None = None  # a group duel's round
     stage: str = ""  # a tie-break's key or a playoff stage (Q1, E1, Q2, GF)
+    online: bool = False  # played online by its players (ONLINE.md 6)
 
     @property
     def table_label(self) -> str:
@@ -121,6 +122,7 @@ def duel_line(duel, tournament: Tournament | None = None) -> DuelLine:
     if duel.status in ("finished", "void"):
         result = getattr(duel, "result", None)
     return DuelLine(
+        online=duel.online,
         id=duel.pk,
         title=presentation.title_of(
             duel.kind,
