@@ -245,6 +245,8 @@ ACTION_TEXT = {
     "shared_card_recorded": gettext_lazy("Shared card recorded"),
     "duel_finished": gettext_lazy("Duel finished"),
     "paper_result": gettext_lazy("Result played on paper recorded"),
+    "online_duel_started": gettext_lazy("Online duel started: both players ready"),
+    "online_duel_ended": gettext_lazy("Online duel ended by a referee"),
     "duel_called": gettext_lazy("Duel called to its table"),
     "schedule_changed": gettext_lazy("Schedule changed"),
     "result_corrected": gettext_lazy("Result corrected"),

@@ -7,6 +7,7 @@ Every view receives `slug`; none of these paths is taken by the tournament's oth
 
 from django.urls import path
 
+from .views import online
 from .views import public as views
 
 app_name = "public"
@@ -23,4 +24,8 @@ urlpatterns = [
     # Under duels/ beside the console's pages (tournaments/urls_console.py has no watch/):
     # these patterns are tried first.
     path("duels/<int:duel_id>/watch/", views.watch, name="watch"),
+    # ONLINE.md 5, 6: an online duel as the public and its referee see it.
+    path("duels/<int:duel_id>/online/", online.watch, name="online_watch"),
+    path("duels/<int:duel_id>/online/poll/", online.watch_poll, name="online_poll"),
+    path("duels/<int:duel_id>/online/end/", online.end, name="online_end"),
 ]

@@ -25,8 +25,10 @@ Commands (``Command.name``; ``args`` as a form or JSON gives them, checked here)
   4). Refused while cards are being chosen.
 - ``forfeit`` ``{"reason": …}``: a product's ruling (a tournament's withdrawal, no-show or an
   organiser's forfeit: ONLINE.md 6, "as TOURNAMENT.md says for any duel"): the seat forfeits at
-  once, whatever is pending; every seal and every card being chosen goes back to its owner.
-  Sent by the product only (``FORFEIT``; its policy says who may).
+  once; every seal goes back to its owner (refused while cards are being chosen). Sent by the
+  product only (``FORFEIT``; its policy says who may).
+- ``adjudicate`` ``{"reason": …}``: a referee's ruling (ONLINE.md 6: the endings RULES.md gives
+  a referee): the seat wins at once (RULES.md 7's ``adjudicate``). Sent by the product only.
 
 Truth and dare are switched off: a config that asks for them is refused (ONLINE.md 2 needs the
 actor's typed question, not built yet). Bots (``config["bots"]``) act inside ``start`` and
@@ -83,12 +85,14 @@ TIMEOUT = "timeout"
 TAKE_OVER = "take_over"
 #: A product's command: the seat forfeits by the product's ruling, with its reason.
 FORFEIT = "forfeit"
+#: A product's command: a referee rules that the seat wins, with a reason.
+ADJUDICATE = "adjudicate"
 #: The ``by`` of a product's forfeit.
 RULING = "ruling"
 #: The reasons a resignation may be recorded with (``config["resign_reason"]``).
 RESIGN_REASONS = ("resigned", "abandoned")
-#: The longest reason a product's forfeit may carry (the record's ``reason`` string).
-MAX_REASON = 40
+#: The longest reason a product's ruling may carry (a referee's note: the console's 200).
+MAX_REASON = 200
 #: The seat clock's bounds in seconds (ONLINE.md 3).
 SEAT_CLOCK = (10, 120)
 #: Clock-outs in a row that are an abandonment (ONLINE.md 3).
@@ -763,7 +767,7 @@ class SplitUnoDealt:
             return self._bots_turn(table)
         if seat is None or seat not in table.seats:
             raise _say("not_a_seat")
-        if seat in table.st.bots(table.cfg) and command.name != FORFEIT:
+        if seat in table.st.bots(table.cfg) and command.name not in (FORFEIT, ADJUDICATE):
             raise _say("bot_seat")
         step = _Step(table)
         handler = {
@@ -775,10 +779,12 @@ class SplitUnoDealt:
             TIMEOUT: self._timeout,
             TAKE_OVER: self._take_over,
             FORFEIT: self._forfeit,
+            ADJUDICATE: self._forfeit,
         }.get(command.name)
         if handler is None:
             raise _say("unknown")
-        handler(step, seat, command.args, seat)
+        # A product's ruling says which (the one handler words the engine's event by it).
+        handler(step, seat, command.args, command.name if handler == self._forfeit else seat)
         self._answers(step)
         table.st = step.st
         table.events.extend(step.events)
@@ -907,8 +913,12 @@ class SplitUnoDealt:
         reason = args.get("reason", "")
         if not isinstance(reason, str) or not reason or len(reason) > MAX_REASON:
             raise _say("reason", most=MAX_REASON)
-        engine = {"type": "forfeit", "seat": seat, "reason": reason}
-        public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
+        if by == ADJUDICATE:
+            engine = {"type": "adjudicate", "winner": seat, "reason": reason}
+            public = {"type": "adjudicate", "seat": seat, "returned": sorted(st.seals)}
+        else:
+            engine = {"type": "forfeit", "seat": seat, "reason": reason}
+            public = {"type": "resign", "seat": seat, "returned": sorted(st.seals)}
         step.engine(RULING, public, engine, self._returned(st))
 
     def _timeout(self, step: _Step, seat: str, args: Mapping[str, Any], by: str) -> None:
@@ -1313,7 +1323,7 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
         if kind == "round":
             entry["cards"] = dict(public["engine"]["cards"])
             entry["targets"] = dict(public["engine"].get("targets", {}))
-        if kind in ("play", "answer", "resign", "time_limit", "abandon"):
+        if kind in ("play", "answer", "resign", "time_limit", "abandon", "adjudicate"):
             entry["move"] = {k: v for k, v in public["engine"].items() if k != "type"}
         if everything:
             entry["private"] = {

@@ -239,3 +239,76 @@ def test_my_duels_leads_to_the_online_duel():
     duel, _referee, alice, _bob = online_duel()
     page = client_of(alice).get(reverse("player:duels")).content.decode()
     assert url("duel", duel) in page and "Open your online duel" in page
+
+
+def started(duel, alice, bob):
+    for user in (alice, bob):
+        client_of(user).post(url("ready", duel))
+    duel.refresh_from_db()
+    return duel
+
+
+def watch_url(duel, name: str = "online_watch") -> str:
+    return reverse(f"public:{name}", args=[duel.tournament.slug, duel.pk])
+
+
+def test_the_room_watches_the_public_view_and_never_a_hand():
+    duel, referee, alice, bob = online_duel()
+    Duel.objects.filter(pk=duel.pk).update()
+    duel.tournament.published = True
+    duel.tournament.save(update_fields=["published"])
+    waiting = Client().get(watch_url(duel)).content.decode()
+    assert "Alice against Bob, online" in waiting
+    started(duel, alice, bob)
+    hands = {s: view_of(duel.game_id, Viewer("seat", s))["hand"]["numbers"] for s in "AB"}
+    page = Client().get(watch_url(duel)).content.decode()
+    assert "Alice" in page and "Bob" in page
+    assert 'name="play"' not in page and "seal:" not in page  # no hand, no move
+    # The refereed watch page and the referee's console both lead here.
+    old = Client().get(reverse("public:watch", args=[duel.tournament.slug, duel.pk]))
+    assert old.status_code == 302 and old["Location"] == watch_url(duel)
+    console = client_of(referee).get(reverse("duels:console", args=[duel.tournament.slug, duel.pk]))
+    assert console.status_code == 302 and console["Location"] == watch_url(duel)
+    assert hands  # each seat holds cards the page above never showed
+
+
+def test_a_referee_ends_an_online_duel_with_a_reason_and_a_player_cannot():
+    duel, referee, alice, bob = online_duel()
+    started(duel, alice, bob)
+    page = client_of(referee).get(watch_url(duel)).content.decode()
+    assert "End the duel" in page and "Time limit" not in page
+    post = {"ending": "adjudicate_B", "reason": "Alice's connection failed for good"}
+    # Without the ticked confirmation nothing happens.
+    refused = client_of(referee).post(watch_url(duel, "online_end"), post)
+    assert refused.status_code == 422
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING
+    # A player may not end their own duel (403 or refused), nor may the public.
+    assert client_of(alice).post(
+        watch_url(duel, "online_end"), {**post, "confirm": "on"}
+    ).status_code in (403, 422)
+    assert Client().post(watch_url(duel, "online_end"), {**post, "confirm": "on"}).status_code in (
+        302,
+        403,
+        404,
+    )
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING
+    done = client_of(referee).post(watch_url(duel, "online_end"), {**post, "confirm": "on"})
+    assert done.status_code == 302
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED and duel.result.winner_id == duel.seat_b_id
+    from duels.services import record_of
+
+    last = record_of(duel)["events"][-1]
+    assert last == {"type": "adjudicate", "winner": "B", "reason": post["reason"]}
+
+
+def test_the_referee_console_takes_no_move_of_an_online_duel():
+    from core.errors import ServiceError
+    from tournaments.services import refereeing
+
+    duel, referee, alice, bob = online_duel()
+    started(duel, alice, bob)
+    with pytest.raises(ServiceError, match="played online"):
+        refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 0)

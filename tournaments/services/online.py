@@ -23,14 +23,14 @@ from duels.models import Duel, DuelKind, DuelStatus
 from play import clock
 from play import services as play
 from play.adapters.base import Command
-from play.adapters.split_uno_dealt import TIMEOUT
+from play.adapters.split_uno_dealt import ADJUDICATE, FORFEIT, TIMEOUT
 from play.errors import Forbidden, Hidden, Stale
 from play.models import Game
 from play.selectors import only_seals_since
 
 from ..models import Tournament
 from . import audit, lifecycle
-from .refereeing import check_start
+from .refereeing import check_referee, check_start
 from .setup import lock
 from .shared_cards import deal_gifts
 
@@ -184,3 +184,40 @@ def state_key(duel: Duel) -> str:
             str(int(duel.ready_by.timestamp())) if duel.ready_by else "",
         )
     )
+
+
+#: The endings a referee may give an online duel (ONLINE.md 6: those RULES.md gives a
+#: referee; no time limit: the seat clock bounds an online duel), by the console's names.
+ENDINGS = {
+    "forfeit_A": (FORFEIT, "A"),
+    "forfeit_B": (FORFEIT, "B"),
+    "adjudicate_A": (ADJUDICATE, "A"),
+    "adjudicate_B": (ADJUDICATE, "B"),
+}
+
+
+@transaction.atomic
+def end_duel(*, duel_id: int, user: Any, ending: str, reason: str) -> Duel:
+    """A referee (or an organiser) ends a running online duel with a reason: a forfeit or an
+    adjudication, applied to its dealt game and then to the tournament, as any result. Never
+    by one of its players (``check_referee``: an organiser who plays rules nothing of it)."""
+    tournament, duel = _locked(duel_id)
+    check_referee(tournament, duel, user)
+    if ending not in ENDINGS:
+        raise ServiceError(_("Choose how the duel ends."))
+    if not duels.is_dealt(duel) or duel.status != DuelStatus.RUNNING:
+        raise ServiceError(_("Only an online duel under way can be ended here."), code="conflict")
+    name, seat = ENDINGS[ending]
+    finished = duels.apply_dealt(
+        duel,
+        user,
+        Command(name, seat, {"reason": reason}),
+        intent="",
+        seen_revision=None,
+        policy=lambda game, actor, command: None,  # checked above: the referee's ruling
+    )
+    audit.record(tournament, user, "online_duel_ended", duel=duel.pk, ending=ending, reason=reason)
+    if finished:
+        tournament.refresh_from_db()
+        lifecycle.after_result(tournament, duel, user)
+    return duel

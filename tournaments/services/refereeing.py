@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.permissions import Action, can
 from core.errors import ServiceError
@@ -30,6 +31,11 @@ from .setup import lock, lock_key
 from .shared_cards import deal_gifts
 
 WARNING_BEFORE = timedelta(minutes=5)
+#: A referee's move, undo or paper result sent for an online duel.
+ONLINE_DUEL = gettext_lazy(
+    "This duel is played online by its two players: a referee watches it from its page and "
+    "may end it there."
+)
 # Which phase a duel of each kind is played in. A group replay that falls due after the group
 # phase is played during the tie-breaks (TOURNAMENT.md "Corrections").
 PLAYED_IN = {
@@ -229,7 +235,10 @@ def _check_policy(
 ) -> None:
     """Who may, first. A referee refused only because the duel became someone else's while
     their page was open (a lost race for an unassigned duel) hears the conflict instead: the
-    page is stale, and that is what they must hear."""
+    page is stale, and that is what they must hear. An online duel takes no referee's move
+    (ONLINE.md 6: its players play it; a referee watches and may end it, `online.end_duel`)."""
+    if duel.online:
+        raise ServiceError(ONLINE_DUEL, code="forbidden")
     try:
         check_referee(tournament, duel, actor)
     except ServiceError:
@@ -578,6 +587,8 @@ def record_paper_result(
         duel = drawn
     tournament, duel = _locked(duel)
     check_referee(tournament, duel, actor)
+    if duel.online:
+        raise ServiceError(ONLINE_DUEL, code="forbidden")
     if expected_revision is not None and expected_revision != duel.revision:
         _check_not_decided(tournament, duel)
         raise ServiceError(

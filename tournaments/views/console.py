@@ -18,7 +18,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -390,6 +390,9 @@ def _keep_time(tournament: Tournament, duel_id: int) -> bool:
 def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     _keep_time(tournament, duel_id)
     duel = _referee_duel(request, tournament, duel_id)
+    if duel.online:
+        # Its players play it (ONLINE.md 6): the referee watches it, and may end it, there.
+        return redirect("public:online_watch", tournament.slug, duel.pk)
     return _console_response(
         request, _context(request, tournament, console_selectors.console(duel))
     )

@@ -17,6 +17,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_noop
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.permissions import Action, can
 from cardtable.confirm import NeedsConfirmation, ending
 from cardtable.forms import MAX_FIELD, command_of, countdown, form_keys
 from cardtable.page import card_table
@@ -24,17 +25,21 @@ from cardtable.words import listing
 from core import push
 from core.errors import ServiceError
 from core.numbers import read_int
-from duels.forms import new_intent
+from duels.forms import EndingForm, new_intent
 from duels.models import Duel, DuelStatus
+from duels.selectors import player_ids
 from play.adapters.base import Command, Viewer
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Seat
 from play.selectors import view_of
 
+from ..access import tournament_view
+from ..models import Tournament
 from ..services import online
 
 NO_SUCH_DUEL = gettext_noop("There is no such online duel of yours.")
+NO_SUCH_WATCHED = gettext_noop("There is no such online duel.")
 MOVED_ON = gettext_noop("This duel moved on: here it is as it is now.")
 ALREADY = gettext_noop("This move was already recorded: nothing changed.")
 #: How often an open page asks whether anything changed, in seconds.
@@ -308,3 +313,153 @@ def resign(request: HttpRequest, duel_id: int) -> HttpResponse:
             "intent": new_intent(),
         },
     )
+
+
+# Everyone else's view: the public, the referee (ONLINE.md 5, 6) ----------------------------------
+
+
+def _watched(tournament: Tournament, duel_id: int) -> Duel:
+    duel = (
+        Duel.objects.select_related("tournament", "seat_a", "seat_b", "game", "round")
+        .filter(tournament=tournament, pk=duel_id, online=True)
+        .first()
+    )
+    if duel is None:
+        raise Http404(gettext(NO_SUCH_WATCHED))
+    if duel.status == DuelStatus.RUNNING:
+        online.check_clock(duel)
+        duel.refresh_from_db()
+    return duel
+
+
+def _may_end(request: HttpRequest, tournament: Tournament, duel: Duel) -> bool:
+    """A referee or organiser who does not play in it may end a running online duel."""
+    return duel.status == DuelStatus.RUNNING and can(
+        request.user, Action.REFEREE_DUELS, tournament, players=player_ids(duel)
+    )
+
+
+def _watch(
+    request: HttpRequest,
+    tournament: Tournament,
+    duel: Duel,
+    *,
+    form: EndingForm | None = None,
+    error: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The duel as the public sees it (counts, face-up cards, sealed yes/no, the public log;
+    never a hand), live by the same poll and push; a referee's page adds the endings."""
+    names = _names(duel)
+    poll_url = reverse("public:online_poll", args=[tournament.slug, duel.pk])
+    if duel.game_id is None:
+        context = {
+            "duel": duel,
+            "tournament": tournament,
+            "names": names,
+            "ready": {"A": duel.ready_a is not None, "B": duel.ready_b is not None},
+            "version": online.state_key(duel),
+            "poll_url": poll_url,
+            "poll_seconds": POLL_SECONDS,
+        }
+        template = "tournaments/online_watch.html"
+        response = render(request, template + ("#waiting" if request.htmx else ""), context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    view = {**view_of(duel.game_id, Viewer("public")), "commands": {}}
+    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
+    awaited = [a["seat"] for a in view.get("awaiting", ())]
+    may_end = _may_end(request, tournament, duel)
+    if may_end and form is None:
+        form = _ending_form(duel)
+    context = {
+        "online": {
+            "tools": "tournaments/_online_duel_watch_tools.html",
+            "watching": True,
+            "table": SimpleNamespace(version=online.state_key(duel)),
+            "over": over,
+            "ended": "" if view["phase"] == "finished" else _closed(duel),
+            "poll_url": poll_url,
+            "poll_seconds": POLL_SECONDS,
+            "topic": f"game:{duel.game_id}",
+            "clock": None,
+            "seat_clocks": [],
+            "my_seal": None,
+            "ending_form": form if may_end else None,
+            "end_url": reverse("public:online_end", args=[tournament.slug, duel.pk]),
+            "standings_url": reverse("public:standings", args=[tournament.slug]),
+        },
+        "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
+        "home_url": reverse("tournaments:detail", args=[tournament.slug]),
+        "home_label": tournament.name,
+        "push": None if request.htmx else push.stream([f"game:{duel.game_id}"]),
+        "table_url": reverse("public:online_watch", args=[tournament.slug, duel.pk]),
+        "move_url": "",
+    }
+    return card_table(
+        request,
+        _binding(duel),
+        view,
+        seat="",
+        names=names,
+        context=context,
+        persons=True,
+        error=error,
+        status=status,
+    )
+
+
+def _ending_form(duel: Duel, data: Any = None) -> EndingForm:
+    form = EndingForm(data, names=_names(duel))
+    # No time limit online: the seat clock bounds the duel (ONLINE.md 3).
+    form.fields["ending"].choices = [
+        c for c in form.fields["ending"].choices if c[0] in online.ENDINGS
+    ]
+    return form
+
+
+@tournament_view(Action.VIEW_PUBLIC)
+@require_safe
+def watch(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    """An online duel as the room (and its referee) sees it."""
+    return _watch(request, tournament, _watched(tournament, duel_id))
+
+
+@tournament_view(Action.VIEW_PUBLIC)
+@require_safe
+def watch_poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    """204 while nothing changed since the page was drawn; else the page's part as it is now
+    (the waiting screen that turns into the table loads in full)."""
+    duel = _watched(tournament, duel_id)
+    get = request.GET
+    revision = read_int(get.get("revision", "")[:MAX_FIELD])
+    if get.get("v", "")[:40] == online.state_key(duel) and revision == duel.revision:
+        return HttpResponse(status=204)
+    if get.get("screen") == "waiting" and duel.game_id is not None:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("public:online_watch", args=[tournament.slug, duel.pk])
+        return response
+    return _watch(request, tournament, duel)
+
+
+@tournament_view(Action.REFEREE_DUELS)
+@require_POST
+def end(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
+    """A referee ends a running online duel: a forfeit or an adjudication, with a reason and
+    a ticked confirmation (it cannot be undone; an organiser's correction changes the result
+    that counts, never the record)."""
+    duel = _watched(tournament, duel_id)
+    form = _ending_form(duel, request.POST)
+    if not form.is_valid():
+        return _watch(request, tournament, duel, form=form, status=REFUSED)
+    try:
+        online.end_duel(
+            duel_id=duel.pk,
+            user=request.user,
+            ending=form.cleaned_data["ending"],
+            reason=form.cleaned_data["reason"],
+        )
+    except ServiceError as refused:
+        duel = _watched(tournament, duel_id)
+        return _watch(request, tournament, duel, form=form, error=str(refused), status=REFUSED)
+    return redirect(reverse("public:online_watch", args=[tournament.slug, duel.pk]))

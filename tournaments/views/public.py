@@ -14,7 +14,7 @@ partials are the same for everyone who may see the page, so one tag serves every
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone, translation
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
@@ -240,6 +240,9 @@ def watch(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpRes
     duel = lines.duel_queryset(tournament=tournament, pk=duel_id).first()
     if duel is None:
         raise Http404("No such duel.")
+    if duel.online:
+        # Played online: its table is the dealt game's public view (ONLINE.md 5).
+        return redirect("public:online_watch", tournament.slug, duel.pk)
     tag = live_cache.watch_tag(tournament, duel)
     if request.htmx:
         live_cache.remember_version(tournament)
