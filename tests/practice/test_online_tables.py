@@ -541,7 +541,9 @@ class TestPlaying:
             reverse("practice:online_poll", args=[table.pk]), HTTP_HX_REQUEST="true"
         ).content.decode()
         for answer in (page, poll):
-            assert "You have sealed a card" in answer  # the public fact, in bo's words
+            # The public fact in the public words: the bot at B sealed, not bo ("You").
+            assert "bo has sealed a card" in answer
+            assert "You have sealed a card" not in answer
             assert f"you sealed {sealed}" not in answer and "Your number cards" not in answer
             assert 'class="card-pick' not in answer
         assert hand["seats"]  # B's own view has its hand; bo's answers show none of it
