@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from cardtable.confirm import NeedsConfirmation, ending
+from core import redis_guard, shared_cache
 from play import clock
 from play import services as play
 from play.adapters.base import Command
@@ -393,6 +394,7 @@ def start(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
             else OnlineTable.Status.PLAYING
         )
         _changed(table, game=game, status=status, join_token=None)
+        beat_all(table, letters[: len(players)])
         return table
 
 
@@ -648,3 +650,59 @@ def may_watch_game(request: Any, key: str) -> bool:
     return bool(tokens) and (
         OnlineTable.objects.filter(game_id=int(key), watch_token__in=tokens).exists()
     )
+
+
+# -- presence (ONLINE.md 4): "Ada is away" ---------------------------------------------------
+
+#: A visible seat page beats this often (static/js/presence.js), in seconds.
+BEAT_SECONDS = 5
+#: A person with no beat for this long is shown away.
+AWAY_SECONDS = 10
+#: How long a beat is kept in the cache (beyond it, no beat: away).
+BEAT_KEPT = 120
+
+
+def _beat_key(table_id: int, seat: str) -> str:
+    return f"online:beat:{table_id}:{seat}"
+
+
+def _now() -> float:
+    """The presence clock (seconds): Django's, which a test moves."""
+    return timezone.now().timestamp()
+
+
+def beat(table: OnlineTable, seat: str) -> None:
+    """The person at ``seat`` is here now (their page visible, a page load, a move): kept in
+    the shared cache (Redis where configured), never in the database; an unreachable cache
+    drops the beat (fail open: see ``away``)."""
+    if seat and table.status == OnlineTable.Status.PLAYING:
+        shared_cache.set(_beat_key(table.pk, seat), _now(), BEAT_KEPT)
+
+
+def beat_all(table: OnlineTable, seats: list[str]) -> None:
+    """Everyone just dealt in was in the lobby a moment ago: nobody starts away."""
+    for seat in seats:
+        beat(table, seat)
+
+
+def away(table: OnlineTable, players: list[OnlinePlayer]) -> list[str]:
+    """The seats (letters, in order) of the people still in play whose last beat is older
+    than AWAY_SECONDS, read in one round trip. Only people's seats (a bot is never away) and
+    only a running table. Fail open: when the cache cannot be reached nobody is shown away
+    (a Redis outage must not mark a whole table away)."""
+    if table.status != OnlineTable.Status.PLAYING:
+        return []
+    seats = sorted(p.seat for p in players if p.seat and p.active)
+    if not seats:
+        return []
+    keys = {_beat_key(table.pk, s): s for s in seats}
+    try:
+        seen = shared_cache.call(lambda: shared_cache.cache.get_many(list(keys)))
+    except redis_guard.Unavailable:
+        return []
+    now = _now()
+    return [
+        seat
+        for key, seat in keys.items()
+        if not isinstance(seen.get(key), float) or now - seen[key] > AWAY_SECONDS
+    ]

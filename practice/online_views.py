@@ -186,7 +186,31 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if lobby.table.status == OnlineTable.Status.PLAYING:
         online.check_clock(lobby.table)
         lobby = _open(table_id, request.user)
+        _beat(request, lobby)
     return _seat(request, lobby)
+
+
+def _beat(request: HttpRequest, lobby: online.Lobby) -> None:
+    """The person is here (their page loaded, a move, their visible page's beat)."""
+    me = next((p for p in lobby.players if p.user_id == request.user.pk), None)
+    if me is not None and me.active and me.seat:
+        online.beat(lobby.table, me.seat)
+
+
+@login_required
+@require_POST
+def beat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A visible seat page's beat (static/js/presence.js, every 5 s; ONLINE.md 4): 204,
+    nothing but a timestamp kept in the shared cache. For the table's people only (404)."""
+    _beat(request, _open(table_id, request.user))
+    return HttpResponse(status=204)
+
+
+def _away(table: OnlineTable, players: list[Any], names: dict[str, str], me: str) -> Any:
+    """The people shown away (ONLINE.md 4: no beat for 10 s), the reader's own seat left out,
+    and the key the page's poll sends back (the poll redraws when it changes)."""
+    seats = [s for s in online.away(table, players) if s != me]
+    return [(s, names.get(s, s)) for s in seats], "".join(seats) or "-"
 
 
 def _seat(
@@ -236,6 +260,7 @@ def _seat(
     )
     deadline = deadlines.pop(me.seat, None) if me.active else None
     host = table.host_id == request.user.pk
+    away, away_key = _away(table, lobby.players, names, seat)
     context = {
         "online": {
             "table": table,
@@ -244,6 +269,10 @@ def _seat(
             "ended": _ended(table, lobby.players),
             "watching": watching,
             "watch_link": watch_link_context(request, table),
+            "away": away,
+            "away_key": away_key,
+            "beat_url": reverse("practice:online_beat", args=[table.pk]) if seat else "",
+            "beat_seconds": online.BEAT_SECONDS,
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
@@ -308,9 +337,24 @@ def poll(request: HttpRequest, table_id: int) -> HttpResponse:
         return _load(table)
     revision = read_int(get.get("revision", "")[:MAX_FIELD])
     seen = read_int(get.get("v", "")[:MAX_FIELD])
-    if revision == table.game.revision and seen == table.version:  # type: ignore[union-attr]
+    if (
+        revision == table.game.revision  # type: ignore[union-attr]
+        and seen == table.version
+        and _same_presence(get, table, lobby.players, request.user.pk)
+    ):
         return HttpResponse(status=204)
     return _seat(request, lobby)
+
+
+def _same_presence(get: Any, table: OnlineTable, players: list[Any], user_pk: Any) -> bool:
+    """Whether the people away are those the page shows (its ``away`` key; a poll without
+    one does not ask)."""
+    if "away" not in get:
+        return True
+    me = next((p for p in players if p.user_id == user_pk), None)
+    mine = me.seat if me is not None and me.active else ""
+    seats = [s for s in online.away(table, players) if s != mine]
+    return get.get("away", "")[:MAX_FIELD] == ("".join(seats) or "-")
 
 
 def _load(table: OnlineTable) -> HttpResponse:
@@ -403,6 +447,7 @@ def _moved(request: HttpRequest, table_id: int, play: Any) -> HttpResponse:
         return _again(request, table_id, str(err), REFUSED)
     if played.repeat:
         return _again(request, table_id, gettext(ALREADY_RECORDED), 200, notice=True)
+    _beat(request, _open(table_id, request.user))
     if request.htmx:
         return _seat(request, _open(table_id, request.user))
     return redirect("practice:online", table_id)
@@ -627,13 +672,24 @@ def watch_poll(request: HttpRequest, token: str) -> HttpResponse:
         response["HX-Redirect"] = reverse("practice:online_watch", args=[table.watch_token])
         return response
     revision = read_int(get.get("revision", "")[:MAX_FIELD])
-    if revision == table.game.revision and seen == table.version:  # type: ignore[union-attr]
+    if (
+        revision == table.game.revision  # type: ignore[union-attr]
+        and seen == table.version
+        and (
+            "away" not in get
+            or get.get("away", "")[:MAX_FIELD] == _away(table, _people(table), {}, "")[1]
+        )
+    ):
         return HttpResponse(status=204)
     return _watch(request, table)
 
 
+def _people(table: OnlineTable) -> list[Any]:
+    return list(table.players.select_related("user").order_by("position", "pk"))
+
+
 def _watch(request: HttpRequest, table: OnlineTable) -> HttpResponse:
-    players = list(table.players.select_related("user").order_by("position", "pk"))
+    players = _people(table)
     poll_url = reverse("practice:online_watch_poll", args=[table.watch_token])
     if table.game_id is None:
         letters = table.seating.letters
@@ -671,9 +727,12 @@ def _watch(request: HttpRequest, table: OnlineTable) -> HttpResponse:
             )
         )
     )
+    away, away_key = _away(table, players, names, "")
     context = {
         "online": {
             "table": table,
+            "away": away,
+            "away_key": away_key,
             "watching": True,
             "watch_page": True,
             "over": over,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import secrets as random_source
 
 import pytest
@@ -89,10 +90,13 @@ def answers(client: Client, table: OnlineTable) -> dict[str, bytes]:
     refused = {"play": "seal:11", "revision": str(game.revision), "intent": "same"}
     fetch("page", 200, lambda: client.get(page))
     fetch("page (htmx)", 200, lambda: client.get(page, **HTMX))
+    away = drawn_away(out["page"])
     fetch(
         "poll, nothing new",
         204,
-        lambda: client.get(poll, {"revision": game.revision, "v": table.version}, **HTMX),
+        lambda: client.get(
+            poll, {"revision": game.revision, "v": table.version, "away": away}, **HTMX
+        ),
     )
     fetch(
         "poll, from an older page",
@@ -102,6 +106,13 @@ def answers(client: Client, table: OnlineTable) -> dict[str, bytes]:
     fetch("refused", 422, lambda: client.post(move, refused | {"intent": "r1"}))
     fetch("refused (htmx)", 422, lambda: client.post(move, refused | {"intent": "r2"}, **HTMX))
     return out
+
+
+def drawn_away(page: bytes) -> str:
+    """The people away as the page was drawn (its poll's ``away`` key; ONLINE.md 4)."""
+    found = re.search(rb"away=([A-Z-]+)", page)
+    assert found is not None
+    return found.group(1).decode()
 
 
 def watch_answers(client: Client, table: OnlineTable) -> dict[str, bytes]:
@@ -122,7 +133,7 @@ def watch_answers(client: Client, table: OnlineTable) -> dict[str, bytes]:
 
     fetch("watch page", 200, lambda: client.get(page))
     fetch("watch page (htmx)", 200, lambda: client.get(page, **HTMX))
-    same = {"revision": game.revision, "v": table.version}
+    same = {"revision": game.revision, "v": table.version, "away": drawn_away(out["watch page"])}
     fetch("watch poll, nothing new", 204, lambda: client.get(poll, same, **HTMX))
     fetch(
         "watch poll, from an older page",
