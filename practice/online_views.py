@@ -384,6 +384,9 @@ def lobby_action(request: HttpRequest, table_id: int) -> HttpResponse:
                 table_id=table_id, user=user, player_id=player, up=do == "up", version=version
             )
         elif do == "remove":
+            if post.get("confirm") != "yes":
+                # Removing is confirmed on its own page, which names the person.
+                return redirect("practice:online_remove", table_id, player)
             online.remove(table_id=table_id, user=user, player_id=player, version=version)
         elif do == "start":
             online.start(table_id=table_id, user=user, version=version)
@@ -492,6 +495,36 @@ def resign(request: HttpRequest, table_id: int) -> HttpResponse:
         "back": reverse("practice:online", args=[table_id]),
     }
     return render(request, "practice/online_resign.html", context)
+
+
+@login_required
+@require_safe
+def remove(request: HttpRequest, table_id: int, player_id: int) -> HttpResponse:
+    """The host's Remove, confirmed on a page of its own that names the person (works
+    without JavaScript); its form posts to the lobby's (``do=remove``, ``confirm``)."""
+    lobby = _open(table_id, request.user)
+    table = lobby.table
+    back = reverse("practice:online", args=[table_id])
+    if table.host_id != request.user.pk:
+        return render(
+            request,
+            "practice/online_remove.html",
+            {"forbidden": gettext(online.NOT_HOST), "back": back},
+            status=403,
+        )
+    player = next(
+        (p for p in lobby.players if p.pk == player_id and p.user_id != table.host_id), None
+    )
+    if table.status != OnlineTable.Status.LOBBY or player is None:
+        return redirect(back)
+    context = {
+        "online_table": table,
+        "player": player,
+        "name": player.user.get_username(),
+        "version": table.version,
+        "back": back,
+    }
+    return render(request, "practice/online_remove.html", context)
 
 
 @login_required
