@@ -109,8 +109,9 @@ def card_table(
         "free": free,
         "your_turn": bool(free or asked or choose),
         "thinking": listing(thinking),
-        "blocked": state["seats"][seat]["blocked"],
-        "out": state["seats"][seat].get("out", False),
+        # A spectator's table (an online table's watch link) has no seat of its own: "".
+        "blocked": state["seats"].get(seat, {}).get("blocked", False),
+        "out": state["seats"].get(seat, {}).get("out", False),
         "colors": [(c, color_label(c)) for c in COLORS],
         "asked": asked_words,
         "confirm": confirm if asked_words is not None else None,

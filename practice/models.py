@@ -193,6 +193,10 @@ class OnlineTable(_SetUp, models.Model):
     #: link (revoked, or the table started). Kept in clear: the host's lobby shows the link and
     #: its QR code for as long as it lives.
     join_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    #: The watch link's token (random, 32 bytes in URL-safe base64), issued and revoked by the
+    #: host at any time (ONLINE.md 5): whoever holds it sees the table as the public does. None
+    #: when there is no live watch link. Kept in clear, as the join link's, for the host's pages.
+    watch_token = models.CharField(max_length=64, null=True, blank=True, unique=True)
     #: The accounts the host removed from the lobby: the link they had does not admit them again
     #: (else removing would last until they tapped it). A new link from the host admits them.
     removed = models.JSONField(default=list, blank=True)

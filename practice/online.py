@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from cardtable.confirm import NeedsConfirmation, ending
+from core import redis_guard, shared_cache
 from play import clock
 from play import services as play
 from play.adapters.base import Command
@@ -228,6 +229,43 @@ def revoke_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable
         return table
 
 
+def _host_at(table: OnlineTable, user: Any, version: int | None) -> None:
+    """The host's action at any time (the watch link): the host, and a form of this version."""
+    if table.host_id != user.pk:
+        raise Forbidden(gettext(NOT_HOST))
+    if version is None or version != table.version:
+        raise Refused(gettext(STALE_LOBBY))
+
+
+def new_watch_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
+    """The host's watch link (ONLINE.md 5), issued or replaced: an older one is dead from now
+    on. At any time: in the lobby, during the game and after its end."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        _host_at(table, user, version)
+        _changed(table, watch_token=new_token())
+        return table
+
+
+def revoke_watch_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
+    """The watch link dead at once: its holders' pages and polls are 404 from now on."""
+    with transaction.atomic():
+        table = _locked(table_id, user)
+        _host_at(table, user, version)
+        _changed(table, watch_token=None)
+        return table
+
+
+def table_of_watch_link(token: str) -> OnlineTable:
+    """The table a live watch link shows; LinkDead for a wrong, revoked or replaced token."""
+    if not token:
+        raise LinkDead()
+    table = OnlineTable.objects.select_related("host", "game").filter(watch_token=token).first()
+    if table is None:
+        raise LinkDead()
+    return table
+
+
 def table_of_link(token: str) -> OnlineTable:
     """The table a live link admits to; LinkDead otherwise (a wrong, revoked or replaced
     token, or a table that started)."""
@@ -356,6 +394,7 @@ def start(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
             else OnlineTable.Status.PLAYING
         )
         _changed(table, game=game, status=status, join_token=None)
+        beat_all(table, letters[: len(players)])
         return table
 
 
@@ -578,9 +617,92 @@ def rematch(*, table_id: int, user: Any) -> OnlineTable:
 
 def may_follow_game(request: Any, key: str) -> bool:
     """May this viewer follow game ``key``'s news (push)? A person at the online table whose
-    game it is."""
+    game it is, or whoever holds its live watch link (``may_watch_game``)."""
     user = request.user
     return (
         user.is_authenticated
         and OnlinePlayer.objects.filter(table__game_id=int(key), user=user).exists()
+    ) or may_watch_game(request, key)
+
+
+#: The session's key for the watch links this browser opened: {table id: token}. The stream's
+#: token is renewed by a view that hears only the topics (core.views.stream_token), so the
+#: watch page leaves its token here; a renewal checks it is still the table's live one.
+WATCHING = "online_watching"
+#: How many watch links a session remembers (the latest opened): bounded like every input.
+MAX_WATCHING = 8
+
+
+def remember_watching(request: Any, table: OnlineTable, token: str) -> None:
+    """The watch page's visitor holds ``token`` (written to the session only when new)."""
+    kept = dict(request.session.get(WATCHING) or {})
+    if kept.get(str(table.pk)) == token:
+        return
+    kept.pop(str(table.pk), None)
+    kept[str(table.pk)] = token
+    request.session[WATCHING] = dict(list(kept.items())[-MAX_WATCHING:])
+
+
+def may_watch_game(request: Any, key: str) -> bool:
+    """Whether this browser opened game ``key``'s table by its watch link, and that link is
+    still live (a revoked or replaced link admits no renewal)."""
+    tokens = [t for t in (request.session.get(WATCHING) or {}).values() if isinstance(t, str)]
+    return bool(tokens) and (
+        OnlineTable.objects.filter(game_id=int(key), watch_token__in=tokens).exists()
     )
+
+
+# -- presence (ONLINE.md 4): "Ada is away" ---------------------------------------------------
+
+#: A visible seat page beats this often (static/js/presence.js), in seconds.
+BEAT_SECONDS = 5
+#: A person with no beat for this long is shown away.
+AWAY_SECONDS = 10
+#: How long a beat is kept in the cache (beyond it, no beat: away).
+BEAT_KEPT = 120
+
+
+def _beat_key(table_id: int, seat: str) -> str:
+    return f"online:beat:{table_id}:{seat}"
+
+
+def _now() -> float:
+    """The presence clock (seconds): Django's, which a test moves."""
+    return timezone.now().timestamp()
+
+
+def beat(table: OnlineTable, seat: str) -> None:
+    """The person at ``seat`` is here now (their page visible, a page load, a move): kept in
+    the shared cache (Redis where configured), never in the database; an unreachable cache
+    drops the beat (fail open: see ``away``)."""
+    if seat and table.status == OnlineTable.Status.PLAYING:
+        shared_cache.set(_beat_key(table.pk, seat), _now(), BEAT_KEPT)
+
+
+def beat_all(table: OnlineTable, seats: list[str]) -> None:
+    """Everyone just dealt in was in the lobby a moment ago: nobody starts away."""
+    for seat in seats:
+        beat(table, seat)
+
+
+def away(table: OnlineTable, players: list[OnlinePlayer]) -> list[str]:
+    """The seats (letters, in order) of the people still in play whose last beat is older
+    than AWAY_SECONDS, read in one round trip. Only people's seats (a bot is never away) and
+    only a running table. Fail open: when the cache cannot be reached nobody is shown away
+    (a Redis outage must not mark a whole table away)."""
+    if table.status != OnlineTable.Status.PLAYING:
+        return []
+    seats = sorted(p.seat for p in players if p.seat and p.active)
+    if not seats:
+        return []
+    keys = {_beat_key(table.pk, s): s for s in seats}
+    try:
+        seen = shared_cache.call(lambda: shared_cache.cache.get_many(list(keys)))
+    except redis_guard.Unavailable:
+        return []
+    now = _now()
+    return [
+        seat
+        for key, seat in keys.items()
+        if not isinstance(seen.get(key), float) or now - seen[key] > AWAY_SECONDS
+    ]

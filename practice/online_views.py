@@ -145,6 +145,7 @@ def _lobby_context(request: HttpRequest, lobby: online.Lobby) -> dict[str, Any]:
         "version": table.version,
         "poll_url": reverse("practice:online_poll", args=[table.pk]),
         "poll_seconds": POLL_SECONDS,
+        "watch_link": watch_link_context(request, table),
     }
 
 
@@ -185,7 +186,31 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if lobby.table.status == OnlineTable.Status.PLAYING:
         online.check_clock(lobby.table)
         lobby = _open(table_id, request.user)
+        _beat(request, lobby)
     return _seat(request, lobby)
+
+
+def _beat(request: HttpRequest, lobby: online.Lobby) -> None:
+    """The person is here (their page loaded, a move, their visible page's beat)."""
+    me = next((p for p in lobby.players if p.user_id == request.user.pk), None)
+    if me is not None and me.active and me.seat:
+        online.beat(lobby.table, me.seat)
+
+
+@login_required
+@require_POST
+def beat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A visible seat page's beat (static/js/presence.js, every 5 s; ONLINE.md 4): 204,
+    nothing but a timestamp kept in the shared cache. For the table's people only (404)."""
+    _beat(request, _open(table_id, request.user))
+    return HttpResponse(status=204)
+
+
+def _away(table: OnlineTable, players: list[Any], names: dict[str, str], me: str) -> Any:
+    """The people shown away (ONLINE.md 4: no beat for 10 s), the reader's own seat left out,
+    and the key the page's poll sends back (the poll redraws when it changes)."""
+    seats = [s for s in online.away(table, players) if s != me]
+    return [(s, names.get(s, s)) for s in seats], "".join(seats) or "-"
 
 
 def _seat(
@@ -203,12 +228,13 @@ def _seat(
     if not me.seat:
         # Someone who never held a seat (the table ended in its lobby).
         return _lobby(request, lobby)
+    # A bot holds their old seat: they watch the game as the public does (ONLINE.md 5), in
+    # the public words, their old seat the bot's (no "you" for the bot's moves).
+    watching = not me.active and not table.over
+    seat = "" if watching else me.seat
     try:
-        if me.active or table.over:
-            view = person_view(table.game_id, me.seat)  # type: ignore[arg-type]
-        else:
-            # A bot holds their old seat: they watch it as the public does (ONLINE.md 5).
-            view = watcher_view(table.game_id, me.seat)  # type: ignore[arg-type]
+        game_id: int = table.game_id  # type: ignore[assignment]
+        view = watcher_view(game_id) if watching else person_view(game_id, me.seat)
     except Unreplayable:
         raise _missing() from None
     persons = {p.seat: p.user.get_username() for p in lobby.players if p.seat}
@@ -218,7 +244,7 @@ def _seat(
     over = table.over or view["phase"] == "finished"
     if over or not me.active:
         view = {**view, "commands": {}}
-    awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != me.seat]
+    awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != seat]
     # The card the person sealed this round (their own, never another's: ONLINE.md 5).
     my_seal = (view.get("my_seal") or {}).get("card")
     # Every seat's clock while it is asked something (ONLINE.md 3: the clock shows on every
@@ -234,6 +260,7 @@ def _seat(
     )
     deadline = deadlines.pop(me.seat, None) if me.active else None
     host = table.host_id == request.user.pk
+    away, away_key = _away(table, lobby.players, names, seat)
     context = {
         "online": {
             "tools": "practice/_online_tools.html",
@@ -241,6 +268,12 @@ def _seat(
             "host": host,
             "over": over,
             "ended": _ended(table, lobby.players),
+            "watching": watching,
+            "watch_link": watch_link_context(request, table),
+            "away": away,
+            "away_key": away_key,
+            "beat_url": reverse("practice:online_beat", args=[table.pk]) if seat else "",
+            "beat_seconds": online.BEAT_SECONDS,
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
@@ -248,7 +281,7 @@ def _seat(
             "seat_clocks": [
                 (letter, countdown(at))
                 for letter, at in sorted(deadlines.items())
-                if letter != me.seat
+                if letter != seat
             ],
             "my_seal": my_seal,
             "resign_url": reverse("practice:online_resign", args=[table.pk]),
@@ -270,7 +303,7 @@ def _seat(
         request,
         table,
         view,
-        seat=me.seat,
+        seat=seat,
         names=names,
         context=context,
         persons=True,
@@ -305,9 +338,24 @@ def poll(request: HttpRequest, table_id: int) -> HttpResponse:
         return _load(table)
     revision = read_int(get.get("revision", "")[:MAX_FIELD])
     seen = read_int(get.get("v", "")[:MAX_FIELD])
-    if revision == table.game.revision and seen == table.version:  # type: ignore[union-attr]
+    if (
+        revision == table.game.revision  # type: ignore[union-attr]
+        and seen == table.version
+        and _same_presence(get, table, lobby.players, request.user.pk)
+    ):
         return HttpResponse(status=204)
     return _seat(request, lobby)
+
+
+def _same_presence(get: Any, table: OnlineTable, players: list[Any], user_pk: Any) -> bool:
+    """Whether the people away are those the page shows (its ``away`` key; a poll without
+    one does not ask)."""
+    if "away" not in get:
+        return True
+    me = next((p for p in players if p.user_id == user_pk), None)
+    mine = me.seat if me is not None and me.active else ""
+    seats = [s for s in online.away(table, players) if s != mine]
+    return get.get("away", "")[:MAX_FIELD] == ("".join(seats) or "-")
 
 
 def _load(table: OnlineTable) -> HttpResponse:
@@ -337,6 +385,9 @@ def lobby_action(request: HttpRequest, table_id: int) -> HttpResponse:
                 table_id=table_id, user=user, player_id=player, up=do == "up", version=version
             )
         elif do == "remove":
+            if post.get("confirm") != "yes":
+                # Removing is confirmed on its own page, which names the person.
+                return redirect("practice:online_remove", table_id, player)
             online.remove(table_id=table_id, user=user, player_id=player, version=version)
         elif do == "start":
             online.start(table_id=table_id, user=user, version=version)
@@ -400,6 +451,7 @@ def _moved(request: HttpRequest, table_id: int, play: Any) -> HttpResponse:
         return _again(request, table_id, str(err), REFUSED)
     if played.repeat:
         return _again(request, table_id, gettext(ALREADY_RECORDED), 200, notice=True)
+    _beat(request, _open(table_id, request.user))
     if request.htmx:
         return _seat(request, _open(table_id, request.user))
     return redirect("practice:online", table_id)
@@ -444,6 +496,36 @@ def resign(request: HttpRequest, table_id: int) -> HttpResponse:
         "back": reverse("practice:online", args=[table_id]),
     }
     return render(request, "practice/online_resign.html", context)
+
+
+@login_required
+@require_safe
+def remove(request: HttpRequest, table_id: int, player_id: int) -> HttpResponse:
+    """The host's Remove, confirmed on a page of its own that names the person (works
+    without JavaScript); its form posts to the lobby's (``do=remove``, ``confirm``)."""
+    lobby = _open(table_id, request.user)
+    table = lobby.table
+    back = reverse("practice:online", args=[table_id])
+    if table.host_id != request.user.pk:
+        return render(
+            request,
+            "practice/online_remove.html",
+            {"forbidden": gettext(online.NOT_HOST), "back": back},
+            status=403,
+        )
+    player = next(
+        (p for p in lobby.players if p.pk == player_id and p.user_id != table.host_id), None
+    )
+    if table.status != OnlineTable.Status.LOBBY or player is None:
+        return redirect(back)
+    context = {
+        "online_table": table,
+        "player": player,
+        "name": player.user.get_username(),
+        "version": table.version,
+        "back": back,
+    }
+    return render(request, "practice/online_remove.html", context)
 
 
 @login_required
@@ -525,3 +607,179 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         "error": error,
     }
     return render(request, "practice/online_join.html", context, status=REFUSED if error else 200)
+
+
+# -- the watch link (ONLINE.md 5: spectators of an online table) ------------------------------
+
+DEAD_WATCH_LINK = gettext_noop("This watch link no longer works: ask the host for the new one.")
+
+
+@login_required
+@require_POST
+def watch_link(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The host's watch link: ``do`` = issue (a new one; the old one dead) or revoke, at any
+    time (the lobby, the game, after its end). The form carries the table's version."""
+    post = request.POST
+    do = post.get("do", "")[:MAX_FIELD]
+    version = read_int(post.get("version", "")[:MAX_FIELD])
+    try:
+        if do == "issue":
+            online.new_watch_link(table_id=table_id, user=request.user, version=version)
+        elif do == "revoke":
+            online.revoke_watch_link(table_id=table_id, user=request.user, version=version)
+        else:
+            raise Refused(gettext("Unknown action."))
+    except OnlineTable.DoesNotExist:
+        raise _missing() from None
+    except Forbidden as err:
+        return _again(request, table_id, str(err), 403)
+    except Refused as err:
+        return _again(request, table_id, str(err), STALE if "changed" in str(err) else REFUSED)
+    return redirect(reverse("practice:online", args=[table_id]) + "#watch-title")
+
+
+def watch_link_context(request: HttpRequest, table: OnlineTable) -> dict[str, Any]:
+    """What the host's lobby and table show of the watch link: its address and the table's
+    version for the forms (empty for anyone but the host)."""
+    if table.host_id != request.user.pk:
+        return {}
+    url = (
+        request.build_absolute_uri(reverse("practice:online_watch", args=[table.watch_token]))
+        if table.watch_token
+        else ""
+    )
+    return {
+        "url": url,
+        "action": reverse("practice:online_watch_link", args=[table.pk]),
+        "version": table.version,
+    }
+
+
+def _watched(token: str) -> OnlineTable:
+    try:
+        return online.table_of_watch_link(token[: MAX_INTENT * 2])
+    except online.LinkDead:
+        raise Http404(gettext(DEAD_WATCH_LINK)) from None
+
+
+def _dead_watch(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "practice/online_watch.html", {"dead": gettext(DEAD_WATCH_LINK)}, status=404
+    )
+
+
+@require_safe
+def watch(request: HttpRequest, token: str) -> HttpResponse:
+    """The table as the public sees it (ONLINE.md 5), for whoever holds its live watch link,
+    signed in or not (the table's own people too): counts, face-up cards, sealed yes/no,
+    streaks, blocks, the log of public facts; never a hand nor a sealed card's value; no form.
+    Before the start, who is at the table; after the end, the finished table (the public
+    replay: public facts only). A dead link is 404 in words."""
+    try:
+        table = _watched(token)
+    except Http404:
+        return _dead_watch(request)
+    online.remember_watching(request, table, table.watch_token or "")
+    if table.status == OnlineTable.Status.PLAYING:
+        online.check_clock(table)
+        table = _watched(token)
+    return _watch(request, table)
+
+
+@require_safe
+@reload_when_gone(DEAD_WATCH_LINK)
+def watch_poll(request: HttpRequest, token: str) -> HttpResponse:
+    """The watch page's poll (every 2 s): 204 while nothing changed since it was drawn, else
+    the page's part as it is now; a lobby whose game started loads the table in full."""
+    table = _watched(token)
+    if table.status == OnlineTable.Status.PLAYING:
+        online.check_clock(table)
+        table = _watched(token)
+    get = request.GET
+    seen = read_int(get.get("v", "")[:MAX_FIELD])
+    if table.game_id is None:
+        if seen == table.version:
+            return HttpResponse(status=204)
+        return _watch(request, table)
+    if "revision" not in get:  # a lobby's page, its game started since
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("practice:online_watch", args=[table.watch_token])
+        return response
+    revision = read_int(get.get("revision", "")[:MAX_FIELD])
+    if (
+        revision == table.game.revision  # type: ignore[union-attr]
+        and seen == table.version
+        and (
+            "away" not in get
+            or get.get("away", "")[:MAX_FIELD] == _away(table, _people(table), {}, "")[1]
+        )
+    ):
+        return HttpResponse(status=204)
+    return _watch(request, table)
+
+
+def _people(table: OnlineTable) -> list[Any]:
+    return list(table.players.select_related("user").order_by("position", "pk"))
+
+
+def _watch(request: HttpRequest, table: OnlineTable) -> HttpResponse:
+    players = _people(table)
+    poll_url = reverse("practice:online_watch_poll", args=[table.watch_token])
+    if table.game_id is None:
+        letters = table.seating.letters
+        context = {
+            "online_table": table,
+            "people": [(letters[i], p.user.get_username()) for i, p in enumerate(players)],
+            "bots": [bot_label(letter, 3) for letter in letters[len(players) :]],
+            "rules": ruleset_label(table.ruleset),
+            "variant_labels": [variant_label(v) for v in table.seating.variants if v != "team"],
+            "poll_url": poll_url,
+            "poll_seconds": POLL_SECONDS,
+            "version": table.version,
+        }
+        template = "practice/online_watch.html"
+        response = render(request, template + "#watch" if request.htmx else template, context)
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    try:
+        view = watcher_view(table.game_id, None)
+    except Unreplayable:
+        raise _missing() from None
+    persons = {p.seat: p.user.get_username() for p in players if p.seat}
+    names = {
+        letter: persons.get(letter) or bot_label(letter, 3) for letter in view["state"]["seats"]
+    }
+    over = table.over or view["phase"] == "finished"
+    view = {**view, "commands": {}}
+    awaited = [a["seat"] for a in view.get("awaiting", ())]
+    deadlines = (
+        {}
+        if over
+        else dict(
+            Seat.objects.filter(game_id=table.game_id, deadline__isnull=False).values_list(
+                "letter", "deadline"
+            )
+        )
+    )
+    away, away_key = _away(table, players, names, "")
+    context = {
+        "online": {
+            "table": table,
+            "away": away,
+            "away_key": away_key,
+            "watching": True,
+            "over": over,
+            "ended": _ended(table, players),
+            "poll_url": poll_url,
+            "poll_seconds": POLL_SECONDS,
+            "topic": f"game:{table.game_id}",
+            "seat_clocks": [(letter, countdown(at)) for letter, at in sorted(deadlines.items())],
+        },
+        "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
+        "bot_level": bot_level_label(table.bot, short=True) if len(persons) < table.seats else "",
+        "home_url": reverse("practice:online_watch", args=[table.watch_token]),
+        "push": None if request.htmx else push.stream([f"game:{table.game_id}"]),
+        "table_url": reverse("practice:online_watch", args=[table.watch_token]),
+        "move_url": "",
+    }
+    return card_table(request, table, view, seat="", names=names, context=context, persons=True)

@@ -136,13 +136,15 @@ def person_view(game_id: int, seat: str = PERSON) -> dict[str, Any]:
         raise Unreplayable(refusal(err)) from err
 
 
-def watcher_view(game_id: int, seat: str) -> dict[str, Any]:
-    """What a person whose seat a bot took sees of the running game: the public view (counts,
-    face-up cards, sealed yes/no; ONLINE.md 5), never the bot's hand nor its sealed card,
-    which they could tell a person still playing. Their old seat is still "you" in the log.
-    Unreplayable as ``person_view``."""
+def watcher_view(game_id: int, seat: str | None = None) -> dict[str, Any]:
+    """What a person whose seat a bot took, or a spectator holding the watch link, sees of
+    the game: the public view (counts, face-up cards, sealed yes/no; ONLINE.md 5), never the
+    bot's hand nor its sealed card, which they could tell a person still playing. Its log in
+    the public words, every seat by its name: the old seat's moves are the bot's now ("bo has
+    sealed a card", never "You have sealed a card" for the bot's seal). ``seat`` is unused
+    (kept for callers). Unreplayable as ``person_view``."""
     try:
-        return view_of(game_id, Viewer("public"), person=seat)
+        return view_of(game_id, Viewer("public"))
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err
 

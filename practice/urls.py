@@ -21,4 +21,13 @@ urlpatterns = [
     path("online/<int:table_id>/end/", online_views.end, name="online_end"),
     path("online/<int:table_id>/rematch/", online_views.rematch, name="online_rematch"),
     path("online/join/<str:token>/", online_views.join, name="online_join"),
+    path(
+        "online/<int:table_id>/remove/<int:player_id>/",
+        online_views.remove,
+        name="online_remove",
+    ),
+    path("online/<int:table_id>/beat/", online_views.beat, name="online_beat"),
+    path("online/<int:table_id>/watch-link/", online_views.watch_link, name="online_watch_link"),
+    path("online/watch/<str:token>/", online_views.watch, name="online_watch"),
+    path("online/watch/<str:token>/poll/", online_views.watch_poll, name="online_watch_poll"),
 ]

@@ -106,6 +106,7 @@ class World:
     lobby: Any = None  # an online table in its lobby, hosted by the player (issue 31)
     online: Any = None  # an online table started: the player against a bot
     online_token: str = ""  # the lobby's join link
+    online_watch: str = ""  # the started table's watch link
 
     def kwargs(self, names: list[str], view: str = "") -> dict[str, Any]:
         values = {
@@ -121,6 +122,8 @@ class World:
                 "tables:invitation": self.table_invite,
                 "tables:replay": self.replay_token,
                 "practice:online_join": self.online_token,
+                "practice:online_watch": self.online_watch,
+                "practice:online_watch_poll": self.online_watch,
             }.get(view, self.token),
             "uidb64": "MQ",
             "invitation_id": self.invitation.pk,
@@ -167,10 +170,12 @@ def _people(tournament, entrants) -> dict[str, Any]:
     online.join(token=lobby.join_token, user=outsider)  # someone the host may move or remove
     playing = online.open_table(host=player, ruleset="tournament", seats=2)
     playing = online.start(table_id=playing.pk, user=player, version=playing.version)
+    playing = online.new_watch_link(table_id=playing.pk, user=player, version=playing.version)
     return {
         "lobby": lobby,
         "online": playing,
         "online_token": lobby.join_token,
+        "online_watch": playing.watch_token,
         "invitation": invitation,
         "invite_token": invite_token,
         "table": table,
@@ -394,6 +399,14 @@ FORMS: dict[str, Form] = {
     ),
     "practice:online_end": Form("player", fields={"confirm": "yes"}),
     "practice:online_rematch": Form("player"),
+    "practice:online_watch_link": Form(
+        "player",
+        fields=lambda w: {
+            "do": "issue",
+            "version": str(type(w.online).objects.get(pk=w.online.pk).version),
+        },
+    ),
+    "practice:online_beat": Form("player"),
     "duels:redo": Form("referee", fields={"seq": "0", "rev": "0"}),
     # Event-day pages (issue 16)
     "organiser:call_duel": Form("organiser", fields={"table": "3"}),
@@ -499,7 +512,8 @@ QUERIES: dict[str, tuple[str, list[str]]] = {
     "organiser:audit": ("organiser", ["page", "action", "who"]),
     "public:screen": ("anonymous", ["panel", "show"]),
     "tables:poll": ("player", ["rev"]),
-    "practice:online_poll": ("player", ["rev", "version"]),
+    "practice:online_poll": ("player", ["rev", "version", "away"]),
+    "practice:online_watch_poll": ("anonymous", ["v", "revision", "away"]),
     "tables:replay": ("anonymous", ["step"]),
 }
 

@@ -128,3 +128,51 @@ def test_two_friends_and_a_bot_play_an_online_table_to_its_end(
         expect(host.get_by_role("button", name="Rematch with the same people")).to_be_visible()
         friend_context.close()
         assert errors == []
+
+
+def test_a_spectator_with_the_watch_link_sees_the_table_change_without_reloading(
+    browser, live_server, monkeypatch
+):
+    """ONLINE.md 5: the host issues a watch link; a third context, signed out, opens it and
+    sees the public table; a seat's move reaches it by the page's poll, the page never
+    reloaded, and it shows no hand and no form."""
+    monkeypatch.setattr(online_views, "POLL_SECONDS", 0.5)
+    UserFactory(username="bo")
+    with phone_signed_in(browser, live_server, "ada") as host:
+        host.goto("/practice/")
+        host.get_by_role("link", name="Open an online table").click()
+        host.get_by_label("Seats", exact=True).select_option("3")
+        host.get_by_label("Seat clock").select_option("0")
+        host.get_by_role("button", name="Open the table").click()
+        host.get_by_role("button", name="Issue a watch link").click()
+        watch_link = host.get_by_role("textbox", name="Watch link").input_value()
+        table = OnlineTable.objects.latest("pk")
+        bo = UserFactory._meta.model.objects.get(username="bo")
+        online.join(token=table.join_token, user=bo)
+        host.reload()
+        host.get_by_role("button", name="Start the game").click()
+        expect(host.locator(MY_TURN)).to_be_visible()
+
+        spectator_context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+        spectator_context.set_default_timeout(10_000)
+        spectator = spectator_context.new_page()
+        errors = watch(spectator)
+        spectator.goto(watch_link)
+        expect(spectator.locator("#card-table")).to_be_visible()
+        expect(spectator.locator('.seat[data-seat="A"] .seat-name')).to_have_text("ada")
+        settled(spectator)
+        no_accessibility_violations(spectator)
+        spectator.evaluate("window.stillThisPage = true")
+        assert spectator.locator("#card-table form, #card-table .card-pick").count() == 0
+        table.refresh_from_db()
+        game = Game.objects.get(pk=table.game_id)
+        drawn = spectator.locator("#card-table").get_attribute("data-revision")
+        # ada seals on her phone; the spectator's table changes by itself.
+        settled(host)
+        tap(host, game.revision)
+        expect(spectator.locator(f'#card-table:not([data-revision="{drawn}"])')).to_be_visible()
+        expect(spectator.locator('.seat[data-seat="A"] .sealed-card')).to_be_visible()
+        assert spectator.evaluate("window.stillThisPage === true")
+        assert spectator.locator("#card-table form, #card-table .card-pick").count() == 0
+        spectator_context.close()
+        assert errors == []

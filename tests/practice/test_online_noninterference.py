@@ -10,13 +10,16 @@ secrets are rewritten into another world consistent with what that person's seat
 (the dealt adapter test's ``relabel``), every cache is emptied, and their answers are fetched
 again: identical once the CSRF mask is blanked, the CSP nonce and the forms' keys fixed and
 the clock frozen (tests/play/test_page_noninterference.py's fixtures). The first world is
-then put back and play goes on. Not compared: a move played in both worlds (the bot answers
+then put back and play goes on. A spectator holding the watch link (signed out) is compared
+likewise, in worlds re-dealt for each person's seat (the public sees less than any seat).
+Not compared: a move played in both worlds (the bot answers
 from its own hand)."""
 
 from __future__ import annotations
 
 import itertools
 import random
+import re
 import secrets as random_source
 
 import pytest
@@ -87,10 +90,13 @@ def answers(client: Client, table: OnlineTable) -> dict[str, bytes]:
     refused = {"play": "seal:11", "revision": str(game.revision), "intent": "same"}
     fetch("page", 200, lambda: client.get(page))
     fetch("page (htmx)", 200, lambda: client.get(page, **HTMX))
+    away = drawn_away(out["page"])
     fetch(
         "poll, nothing new",
         204,
-        lambda: client.get(poll, {"revision": game.revision, "v": table.version}, **HTMX),
+        lambda: client.get(
+            poll, {"revision": game.revision, "v": table.version, "away": away}, **HTMX
+        ),
     )
     fetch(
         "poll, from an older page",
@@ -102,15 +108,53 @@ def answers(client: Client, table: OnlineTable) -> dict[str, bytes]:
     return out
 
 
+def drawn_away(page: bytes) -> str:
+    """The people away as the page was drawn (its poll's ``away`` key; ONLINE.md 4)."""
+    found = re.search(rb"away=([A-Z-]+)", page)
+    assert found is not None
+    return found.group(1).decode()
+
+
+def watch_answers(client: Client, table: OnlineTable) -> dict[str, bytes]:
+    """Everything a spectator holding the watch link is answered (ONLINE.md 5): the page, its
+    fragment, the poll's 204 and its fragment."""
+    empty_caches()
+    game = Game.objects.get(pk=table.game_id)
+    table.refresh_from_db()
+    page = reverse("practice:online_watch", args=[table.watch_token])
+    poll = reverse("practice:online_watch_poll", args=[table.watch_token])
+    out: dict[str, bytes] = {}
+
+    def fetch(name: str, status: int, call) -> None:
+        KEYS[0] = itertools.count()
+        response = call()
+        assert response.status_code == status, (name, response.content.decode()[-1500:])
+        out[name] = as_bytes(response)
+
+    fetch("watch page", 200, lambda: client.get(page))
+    fetch("watch page (htmx)", 200, lambda: client.get(page, **HTMX))
+    same = {"revision": game.revision, "v": table.version, "away": drawn_away(out["watch page"])}
+    fetch("watch poll, nothing new", 204, lambda: client.get(poll, same, **HTMX))
+    fetch(
+        "watch poll, from an older page",
+        200,
+        lambda: client.get(poll, same | {"revision": game.revision - 1}, **HTMX),
+    )
+    return out
+
+
 def same_in_another_world(
-    client: Client, table: OnlineTable, seat: str, rnd: random.Random
+    client: Client, table: OnlineTable, seat: str, rnd: random.Random, *, watching: bool = False
 ) -> bool:
+    """``client``'s answers (a seat's, or with ``watching`` a spectator's) the same in a world
+    re-dealt consistently with what ``seat`` has seen (and so with what the public has)."""
     game_id = table.game_id
     assert game_id is not None
-    mine = answers(client, table)
+    ask = watch_answers if watching else answers
+    mine = ask(client, table)
     saved = stored_secrets(game_id)
     changed = rewrite_secrets(game_id, seat, rnd)
-    theirs = answers(client, table)
+    theirs = ask(client, table)
     put_back(game_id, saved)
     empty_caches()
     for what in mine:
@@ -145,6 +189,11 @@ def test_each_person_s_answers_are_the_same_whatever_the_others_hold(
         clients["ada"].post(reverse("practice:online_lobby", args=[table.pk]), start).status_code
         == 302
     )
+    # A spectator holding the watch link (signed out): their answers never move either.
+    issue = {"do": "issue", "version": str(OnlineTable.objects.get(pk=table.pk).version)}
+    watch_link = reverse("practice:online_watch_link", args=[table.pk])
+    assert clients["ada"].post(watch_link, issue).status_code == 302
+    spectator = Client()
     table.refresh_from_db()
     seats = dict(OnlinePlayer.objects.filter(table=table).values_list("seat", "user__username"))
     assert seats == {"A": "ada", "B": "bo"}
@@ -157,6 +206,7 @@ def test_each_person_s_answers_are_the_same_whatever_the_others_hold(
             break
         for seat, name in seats.items():
             differed[seat] |= same_in_another_world(clients[name], table, seat, rnd)
+            same_in_another_world(spectator, table, seat, rnd, watching=True)
         compared += 1
         asked = [
             (seat, form)

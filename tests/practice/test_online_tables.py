@@ -147,7 +147,7 @@ class TestJoinLink:
         table = open_table(ada_c)
         url = join_url(table)
         bo_c.post(url)
-        lobby_post(ada_c, table, do="remove", player=table.players.get(user=bo).pk)
+        lobby_post(ada_c, table, do="remove", player=table.players.get(user=bo).pk, confirm="yes")
         response = bo_c.post(url)
         assert response.status_code == 422
         assert "The host removed you from this table" in response.content.decode()
@@ -239,7 +239,10 @@ class TestLobby:
         order = list(table.players.order_by("position").values_list("user__username", flat=True))
         assert order == ["ada", "cy", "bo"]
         bo_row = table.players.get(user=bo)
-        assert lobby_post(ada_c, table, do="remove", player=bo_row.pk).status_code == 302
+        assert (
+            lobby_post(ada_c, table, do="remove", player=bo_row.pk, confirm="yes").status_code
+            == 302
+        )
         assert client_for(bo).get(reverse("practice:online", args=[table.pk])).status_code == 404
         cy_c = client_for(cy)
         assert lobby_post(cy_c, table, do="leave").status_code == 302
@@ -303,7 +306,7 @@ class TestLobby:
         bo_c.post(join_url(table))
         table.refresh_from_db()
         seen = table.version
-        lobby_post(ada_c, table, do="remove", player=table.players.get(user=bo).pk)
+        lobby_post(ada_c, table, do="remove", player=table.players.get(user=bo).pk, confirm="yes")
         poll = reverse("practice:online_poll", args=[table.pk])
         response = bo_c.get(poll, {"version": seen}, HTTP_HX_REQUEST="true")
         assert response.status_code == 404 and response["HX-Refresh"] == "true"
@@ -541,7 +544,9 @@ class TestPlaying:
             reverse("practice:online_poll", args=[table.pk]), HTTP_HX_REQUEST="true"
         ).content.decode()
         for answer in (page, poll):
-            assert "You have sealed a card" in answer  # the public fact, in bo's words
+            # The public fact in the public words: the bot at B sealed, not bo ("You").
+            assert "bo has sealed a card" in answer
+            assert "You have sealed a card" not in answer
             assert f"you sealed {sealed}" not in answer and "Your number cards" not in answer
             assert 'class="card-pick' not in answer
         assert hand["seats"]  # B's own view has its hand; bo's answers show none of it
@@ -651,3 +656,32 @@ class TestPlaying:
         for user, listed in ((ada, True), (bo, True), (cy, False)):
             page = client_for(user).get(reverse("practice:index")).content.decode()
             assert (reverse("practice:online", args=[table.pk]) in page) is listed
+
+
+def test_the_hosts_remove_is_confirmed_on_a_page_naming_the_person(ada, bo, cy):
+    """Removing is irreversible for the person (their link no longer admits them): the
+    lobby's Remove is a link to a confirmation page that names them, which works without
+    JavaScript; a remove posted without the confirmation only leads to that page."""
+    ada_c, bo_c = client_for(ada), client_for(bo)
+    table = open_table(ada_c)
+    bo_c.post(join_url(table))
+    bo_row = table.players.get(user=bo)
+    confirm_url = reverse("practice:online_remove", args=[table.pk, bo_row.pk])
+    lobby = ada_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+    assert f'href="{confirm_url}"' in lobby and "Remove bo…" in lobby
+    page = ada_c.get(confirm_url).content.decode()
+    assert "Remove bo from this table?" in page and 'name="confirm" value="yes"' in page
+    assert table.players.filter(user=bo).exists()  # asking removes nobody
+    # A post without the confirmation leads to the page; nothing done.
+    response = lobby_post(ada_c, table, do="remove", player=bo_row.pk)
+    assert response.status_code == 302 and response["Location"] == confirm_url
+    assert table.players.filter(user=bo).exists()
+    # Only the host sees it; the host cannot remove themself.
+    assert bo_c.get(confirm_url).status_code == 403
+    assert client_for(cy).get(confirm_url).status_code == 404
+    host_row = table.players.get(user=ada)
+    own = ada_c.get(reverse("practice:online_remove", args=[table.pk, host_row.pk]))
+    assert own.status_code == 302
+    assert lobby_post(ada_c, table, do="remove", player=bo_row.pk, confirm="yes").status_code == 302
+    assert not table.players.filter(user=bo).exists()
+    assert ada_c.get(confirm_url).status_code == 302  # gone: back to the lobby
