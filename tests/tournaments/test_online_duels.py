@@ -312,3 +312,23 @@ def test_the_referee_console_takes_no_move_of_an_online_duel():
     started(duel, alice, bob)
     with pytest.raises(ServiceError, match="played online"):
         refereeing.append_event(duel, referee, {"type": "round", "cards": {"A": 1, "B": 2}}, 0)
+
+
+def test_a_drawn_online_duel_leads_both_players_to_its_replay():
+    from tournaments.services import lifecycle
+
+    duel, referee, alice, bob = online_duel()
+    started(duel, alice, bob)
+    # A draw (two seats at 0 at once: rare in play, and no ruling draws), stored as the
+    # duel's end; then the tournament's own path from a result.
+    from duels.models import Result
+
+    Duel.objects.filter(pk=duel.pk).update(status=DuelStatus.FINISHED)
+    duel.refresh_from_db()
+    Result.objects.create(duel=duel, finish="double_zero", table_finish="double_zero")
+    lifecycle.after_result(duel.tournament, duel, None)
+    replay = Duel.objects.get(replay_of=duel)
+    assert replay.online and replay.ready_by is not None and replay.game_id is None
+    for client in (client_of(alice), client_of(bob)):
+        page = client.get(url("duel", duel)).content.decode()
+        assert url("duel", replay) in page and "open its replay" in page

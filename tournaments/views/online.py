@@ -137,6 +137,9 @@ def _draw(
             "resign_url": urls["resign"],
             "may_resign": not over,
             "tournament_url": reverse("tournaments:detail", args=[duel.tournament.slug]),
+            # A drawn duel is replayed with a new deal (TOURNAMENT.md; ONLINE.md 6): its ready
+            # screen is one tap from the end of this one, on both devices.
+            "replay_url": _replay_url(duel) if over else "",
             "standings_url": reverse("public:standings", args=[duel.tournament.slug]),
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
@@ -159,6 +162,11 @@ def _draw(
         notice=notice,
         confirm=confirm,
     )
+
+
+def _replay_url(duel: Duel) -> str:
+    replay = duel.replays.filter(online=True).exclude(status=DuelStatus.VOID).first()
+    return reverse("player:online_duel", args=[replay.pk]) if replay is not None else ""
 
 
 def _closed(duel: Duel) -> str:
