@@ -332,3 +332,9 @@ def test_a_drawn_online_duel_leads_both_players_to_its_replay():
     for client in (client_of(alice), client_of(bob)):
         page = client.get(url("duel", duel)).content.decode()
         assert url("duel", replay) in page and "open its replay" in page
+
+
+def test_my_tournaments_leads_to_the_online_duel_too():
+    duel, _referee, alice, _bob = online_duel()
+    page = client_of(alice).get(reverse("player:tournaments")).content.decode()
+    assert url("duel", duel) in page
