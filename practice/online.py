@@ -23,8 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from cardtable.confirm import NeedsConfirmation, ending
-from core import redis_guard, shared_cache
-from play import clock
+from play import clock, presence
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
@@ -652,31 +651,16 @@ def may_watch_game(request: Any, key: str) -> bool:
     )
 
 
-# -- presence (ONLINE.md 4): "Ada is away" ---------------------------------------------------
+# -- presence (ONLINE.md 4): "Ada is away" (play.presence) -----------------------------------
 
 #: A visible seat page beats this often (static/js/presence.js), in seconds.
-BEAT_SECONDS = 5
-#: A person with no beat for this long is shown away.
-AWAY_SECONDS = 10
-#: How long a beat is kept in the cache (beyond it, no beat: away).
-BEAT_KEPT = 120
-
-
-def _beat_key(table_id: int, seat: str) -> str:
-    return f"online:beat:{table_id}:{seat}"
-
-
-def _now() -> float:
-    """The presence clock (seconds): Django's, which a test moves."""
-    return timezone.now().timestamp()
+BEAT_SECONDS = presence.BEAT_SECONDS
 
 
 def beat(table: OnlineTable, seat: str) -> None:
-    """The person at ``seat`` is here now (their page visible, a page load, a move): kept in
-    the shared cache (Redis where configured), never in the database; an unreachable cache
-    drops the beat (fail open: see ``away``)."""
-    if seat and table.status == OnlineTable.Status.PLAYING:
-        shared_cache.set(_beat_key(table.pk, seat), _now(), BEAT_KEPT)
+    """The person at ``seat`` is here now, while the table runs (``play.presence``)."""
+    if seat and table.status == OnlineTable.Status.PLAYING and table.game_id is not None:
+        presence.beat(table.game_id, seat)
 
 
 def beat_all(table: OnlineTable, seats: list[str]) -> None:
@@ -686,23 +670,8 @@ def beat_all(table: OnlineTable, seats: list[str]) -> None:
 
 
 def away(table: OnlineTable, players: list[OnlinePlayer]) -> list[str]:
-    """The seats (letters, in order) of the people still in play whose last beat is older
-    than AWAY_SECONDS, read in one round trip. Only people's seats (a bot is never away) and
-    only a running table. Fail open: when the cache cannot be reached nobody is shown away
-    (a Redis outage must not mark a whole table away)."""
-    if table.status != OnlineTable.Status.PLAYING:
+    """The seats of the people still in play shown away (``play.presence``): only people's
+    seats (a bot is never away) and only a running table."""
+    if table.status != OnlineTable.Status.PLAYING or table.game_id is None:
         return []
-    seats = sorted(p.seat for p in players if p.seat and p.active)
-    if not seats:
-        return []
-    keys = {_beat_key(table.pk, s): s for s in seats}
-    try:
-        seen = shared_cache.call(lambda: shared_cache.cache.get_many(list(keys)))
-    except redis_guard.Unavailable:
-        return []
-    now = _now()
-    return [
-        seat
-        for key, seat in keys.items()
-        if not isinstance(seen.get(key), float) or now - seen[key] > AWAY_SECONDS
-    ]
+    return presence.away(table.game_id, [p.seat for p in players if p.seat and p.active])

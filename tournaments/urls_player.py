@@ -19,4 +19,5 @@ urlpatterns = [
     path("duels/<int:duel_id>/online/move/", online.move, name="online_move"),
     path("duels/<int:duel_id>/online/poll/", online.poll, name="online_poll"),
     path("duels/<int:duel_id>/online/resign/", online.resign, name="online_resign"),
+    path("duels/<int:duel_id>/online/beat/", online.beat, name="online_beat"),
 ]

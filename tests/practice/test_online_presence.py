@@ -1,6 +1,6 @@
 """Presence at an online table (issue 31; ONLINE.md 4; docs/online.md): a visible seat page
 beats every 5 s; the others (and the watch page) read "bo is away" after 10 s without one.
-The clock is injected (``practice.online._now``), never slept on."""
+The clock is injected (``play.presence.now``), never slept on."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from core import redis_guard
+from play import presence
 from play.models import Game
-from practice import online
 from practice.models import OnlineTable
 from tests.factories import UserFactory
 from tests.practice.test_online_tables import open_table, started
@@ -37,7 +37,7 @@ def bo():
 def moment(monkeypatch):
     """The presence clock, moved by hand."""
     now = [1_000_000.0]
-    monkeypatch.setattr(online, "_now", lambda: now[0])
+    monkeypatch.setattr(presence, "now", lambda: now[0])
     return now
 
 

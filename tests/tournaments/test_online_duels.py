@@ -338,3 +338,27 @@ def test_my_tournaments_leads_to_the_online_duel_too():
     duel, _referee, alice, _bob = online_duel()
     page = client_of(alice).get(reverse("player:tournaments")).content.decode()
     assert url("duel", duel) in page
+
+
+def test_a_player_without_a_beat_for_10_s_is_shown_away(monkeypatch):
+    from play import presence
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(presence, "now", lambda: now[0])
+    duel, referee, alice, bob = online_duel()
+    a, b = client_of(alice), client_of(bob)
+    started(duel, alice, bob)
+    assert "is away" not in a.get(url("duel", duel)).content.decode()
+    now[0] += 6
+    assert b.post(url("beat", duel)).status_code == 204  # Bob's page is visible
+    now[0] += 6  # Alice's last sign of life was her page load, 12 s ago
+    page = b.get(url("duel", duel)).content.decode()
+    assert "Alice is away" in page
+    assert "Bob is away" not in a.get(url("duel", duel)).content.decode()
+    # The room sees it too; a stranger's beat is refused.
+    duel.tournament.published = True
+    duel.tournament.save(update_fields=["published"])
+    now[0] += 11
+    watch = Client().get(watch_url(duel)).content.decode()
+    assert "Bob is away" in watch
+    assert client_of(referee).post(url("beat", duel)).status_code == 404

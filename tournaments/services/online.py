@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from core.errors import ServiceError
 from duels import services as duels
 from duels.models import Duel, DuelKind, DuelStatus
-from play import clock
+from duels.services import SEATS
+from play import clock, presence
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.split_uno_dealt import ADJUDICATE, FORFEIT, TIMEOUT
@@ -105,6 +106,8 @@ def ready(*, duel_id: int, user: Any) -> Duel:
         now=now,
     )
     audit.record(tournament, user, "online_duel_started", duel=duel.pk)
+    for seat in SEATS:
+        presence.beat(duel.game_id, seat)  # both were on the ready screen a moment ago
     return duel
 
 

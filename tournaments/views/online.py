@@ -28,6 +28,7 @@ from core.numbers import read_int
 from duels.forms import EndingForm, new_intent
 from duels.models import Duel, DuelStatus
 from duels.selectors import player_ids
+from play import presence
 from play.adapters.base import Command, Viewer
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
@@ -72,8 +73,26 @@ def _fresh(duel_id: int, user: Any) -> tuple[Duel, str]:
 def _urls(duel: Duel) -> dict[str, str]:
     return {
         name: reverse(f"player:online_{name}", args=[duel.pk])
-        for name in ("duel", "ready", "move", "poll", "resign")
+        for name in ("duel", "ready", "move", "poll", "resign", "beat")
     }
+
+
+def _away(duel: Duel, names: dict[str, str], me: str) -> tuple[list[tuple[str, str]], str]:
+    """The players shown away (ONLINE.md 4: no beat for 10 s) while the duel runs, the
+    reader's own seat left out, and the key a page's poll sends back (it redraws when it
+    changes)."""
+    if duel.status != DuelStatus.RUNNING or duel.game_id is None:
+        return [], "-"
+    seats = [s for s in presence.away(duel.game_id, ("A", "B")) if s != me]
+    return [(s, names[s]) for s in seats], "".join(seats) or "-"
+
+
+def _same_presence(request: HttpRequest, duel: Duel, me: str) -> bool:
+    """Whether the players away are those the page shows (a poll without its key does not
+    ask)."""
+    if "away" not in request.GET:
+        return True
+    return request.GET.get("away", "")[:MAX_FIELD] == _away(duel, {"A": "", "B": ""}, me)[1]
 
 
 def _names(duel: Duel) -> dict[str, str]:
@@ -122,9 +141,14 @@ def _draw(
         )
     )
     awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != seat]
+    away, away_key = _away(duel, names, seat)
     context = {
         "online": {
             "tools": "tournaments/_online_duel_tools.html",
+            "away": away,
+            "away_key": away_key,
+            "beat_url": "" if over else urls["beat"],
+            "beat_seconds": presence.BEAT_SECONDS,
             "table": SimpleNamespace(version=online.state_key(duel)),
             "over": over,
             "ended": "" if view["phase"] == "finished" else _closed(duel),
@@ -214,7 +238,20 @@ def _ready(
 def duel_page(request: HttpRequest, duel_id: int) -> HttpResponse:
     """The player's duel: the ready screen before it starts, then their seat's card table."""
     duel, seat = _fresh(duel_id, request.user)
+    if duel.status == DuelStatus.RUNNING:
+        presence.beat(duel.game_id, seat)  # a page load is a sign of life too
     return _draw(request, duel, seat)
+
+
+@login_required
+@require_POST
+def beat(request: HttpRequest, duel_id: int) -> HttpResponse:
+    """A visible seat page's beat (static/js/presence.js, every 5 s; ONLINE.md 4): 204, a
+    timestamp kept in the shared cache. For the duel's two players only (404)."""
+    duel, seat = _open(duel_id, request.user)
+    if duel.status == DuelStatus.RUNNING:
+        presence.beat(duel.game_id, seat)
+    return HttpResponse(status=204)
 
 
 @login_required
@@ -226,7 +263,11 @@ def poll(request: HttpRequest, duel_id: int) -> HttpResponse:
     duel, seat = _fresh(duel_id, request.user)
     get = request.GET
     revision = read_int(get.get("revision", "")[:MAX_FIELD])
-    if get.get("v", "")[:40] == online.state_key(duel) and revision == duel.revision:
+    if (
+        get.get("v", "")[:40] == online.state_key(duel)
+        and revision == duel.revision
+        and _same_presence(request, duel, seat)
+    ):
         return HttpResponse(status=204)
     if get.get("screen") == "ready" and duel.game_id is not None:
         response = HttpResponse(status=204)
@@ -380,9 +421,12 @@ def _watch(
     may_end = _may_end(request, tournament, duel)
     if may_end and form is None:
         form = _ending_form(duel)
+    away, away_key = _away(duel, names, "")
     context = {
         "online": {
             "tools": "tournaments/_online_duel_watch_tools.html",
+            "away": away,
+            "away_key": away_key,
             "watching": True,
             "table": SimpleNamespace(version=online.state_key(duel)),
             "over": over,
@@ -441,7 +485,11 @@ def watch_poll(request: HttpRequest, tournament: Tournament, duel_id: int) -> Ht
     duel = _watched(tournament, duel_id)
     get = request.GET
     revision = read_int(get.get("revision", "")[:MAX_FIELD])
-    if get.get("v", "")[:40] == online.state_key(duel) and revision == duel.revision:
+    if (
+        get.get("v", "")[:40] == online.state_key(duel)
+        and revision == duel.revision
+        and _same_presence(request, duel, "")
+    ):
         return HttpResponse(status=204)
     if get.get("screen") == "waiting" and duel.game_id is not None:
         response = HttpResponse(status=204)
