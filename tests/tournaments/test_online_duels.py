@@ -362,3 +362,12 @@ def test_a_player_without_a_beat_for_10_s_is_shown_away(monkeypatch):
     watch = Client().get(watch_url(duel)).content.decode()
     assert "Bob is away" in watch
     assert client_of(referee).post(url("beat", duel)).status_code == 404
+
+
+def test_the_public_view_shows_the_seat_clock_of_the_seat_asked():
+    duel, _referee, alice, bob = online_duel()
+    duel.tournament.published = True
+    duel.tournament.save(update_fields=["published"])
+    started(duel, alice, bob)
+    page = Client().get(watch_url(duel)).content.decode()
+    assert page.count("data-seat-clock") == 2  # both seats are asked to seal

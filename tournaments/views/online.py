@@ -435,7 +435,8 @@ def _watch(
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{duel.game_id}",
             "clock": None,
-            "seat_clocks": [],
+            # Every seat's clock while it is asked something (ONLINE.md 3: on every device).
+            "seat_clocks": [] if over else _seat_clocks(duel.game_id),
             "my_seal": None,
             "ending_form": form if may_end else None,
             "end_url": reverse("public:online_end", args=[tournament.slug, duel.pk]),
@@ -459,6 +460,13 @@ def _watch(
         error=error,
         status=status,
     )
+
+
+def _seat_clocks(game_id: int) -> list[tuple[str, Any]]:
+    at = Seat.objects.filter(game_id=game_id, deadline__isnull=False).values_list(
+        "letter", "deadline"
+    )
+    return [(letter, countdown(deadline)) for letter, deadline in sorted(at)]
 
 
 def _ending_form(duel: Duel, data: Any = None) -> EndingForm:
