@@ -214,7 +214,16 @@ def notify_named(duel_id: int) -> int:
                 "link": _me(),
             }
             subject = _("%(tournament)s: you play %(title)s") % values
-            if duel.table:
+            if duel.online and duel.seat_a_id and duel.seat_b_id:
+                # ONLINE.md 6: played on the player's own device; the link opens the duel's
+                # ready screen, where the 5 minutes to be ready count down.
+                values["link"] = absolute(reverse("player:online_duel", args=[duel.pk]))
+                body = _(
+                    "%(player)s, you play %(title)s of %(tournament)s against %(opponent)s, "
+                    "online: on your own device, the cards dealt by the app.\n"
+                    "Open it and say you are ready within 5 minutes: %(link)s\n"
+                )
+            elif duel.table:
                 body = _(
                     "%(player)s, you play %(title)s of %(tournament)s against %(opponent)s.\n"
                     "Where: %(where)s\n\nYour next duel, live: %(link)s\n"

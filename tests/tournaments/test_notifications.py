@@ -255,3 +255,17 @@ def test_each_player_is_told_in_their_language_else_the_tournaments(
             }
         assert sent[address].subject == expected
         assert "is called to" not in sent[address].body  # the English body
+
+
+def test_players_named_to_an_online_duel_are_sent_to_its_ready_screen(
+    round2, django_capture_on_commit_callbacks
+):
+    tournament, referee, cara, dan, ed = round2
+    tournament.online_duels = True
+    tournament.save(update_fields=["online_duels"])
+    with django_capture_on_commit_callbacks(execute=True):
+        duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk, "")
+    assert duel.online and duel.ready_by is not None
+    (sent,) = mail.outbox
+    assert "online: on your own device" in sent.body and "within 5 minutes" in sent.body
+    assert f"/me/duels/{duel.pk}/online/" in sent.body
