@@ -254,7 +254,6 @@ def watch_url(duel, name: str = "online_watch") -> str:
 
 def test_the_room_watches_the_public_view_and_never_a_hand():
     duel, referee, alice, bob = online_duel()
-    Duel.objects.filter(pk=duel.pk).update()
     duel.tournament.published = True
     duel.tournament.save(update_fields=["published"])
     waiting = Client().get(watch_url(duel)).content.decode()
@@ -371,3 +370,39 @@ def test_the_public_view_shows_the_seat_clock_of_the_seat_asked():
     started(duel, alice, bob)
     page = Client().get(watch_url(duel)).content.decode()
     assert page.count("data-seat-clock") == 2  # both seats are asked to seal
+
+
+def test_a_seat_whose_clock_runs_out_three_times_forfeits_as_abandoned(monkeypatch):
+    """The seat clock (ONLINE.md 3), an injected clock: Bob keeps playing, Alice's page is
+    gone; the clock plays for her three times in a row and she forfeits, reason abandoned,
+    and the tournament counts it as any result."""
+    start = timezone.now()
+    moment = [start]
+    monkeypatch.setattr("play.services._clock", lambda: moment[0])
+    monkeypatch.setattr("play.clock._now", lambda: moment[0])
+    duel, _referee, alice, bob = online_duel()
+    duel.tournament.seat_clock = 10
+    duel.tournament.save(update_fields=["seat_clock"])
+    started(duel, alice, bob)
+    game = Game.objects.get(pk=duel.game_id)
+    assert {a["seat"]: a["seconds"] for a in game.awaited} == {"A": 10, "B": 10}
+    b = client_of(bob)
+    rng = random.Random(3)
+    for k in range(1, 40):
+        duel.refresh_from_db()
+        if duel.status != DuelStatus.RUNNING:
+            break
+        view = view_of(duel.game_id, Viewer("seat", "B"))
+        if {"seal", "answer", "choose"} & set(view["commands"]):
+            post = {**_post_of(view, rng), "revision": duel.revision, "intent": f"b{k}"}
+            b.post(url("move", duel), {**post, "confirm": "yes"})
+        moment[0] = start + timedelta(seconds=11 * k)
+        assert b.get(url("poll", duel), {"revision": 0, "v": "x"}).status_code == 200
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED
+    from duels.services import record_of
+
+    assert record_of(duel)["events"][-1] == {"type": "forfeit", "seat": "A", "reason": "abandoned"}
+    assert duel.result.winner_id == duel.seat_b_id
+    page = b.get(url("duel", duel)).content.decode()
+    assert "Standings" in page
