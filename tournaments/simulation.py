@@ -3,12 +3,18 @@
 Used by `manage.py simulate_tournament`, the demo of `./dev run`, tests and benchmarks. Every
 move goes through `duels.services.append_event`, so a simulated tournament exercises the real
 locks, checks, results, standings and automation.
+
+`online` (ONLINE.md 6, issue 31): the tournament's duels are played online instead, through
+the players' own services (`tournaments.services.online`): each entrant's account says it is
+ready, the app deals, and a bot in every seat chooses each move from that seat's own view (what
+the player's page is drawn from) and sends it as the player's move.
 """
 
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
 
@@ -16,6 +22,11 @@ from accounts.models import Role, TournamentRole
 from core.errors import ServiceError
 from duels.models import Duel, DuelKind, DuelStatus
 from games.split_uno.simulate import play_duel
+from play.adapters.base import Command, Viewer
+from play.errors import Stale
+from play.models import Game
+from play.selectors import restore
+from tournaments.services import online as online_duels
 from tournaments.services import refereeing as duel_services
 from tournaments.services.shared_cards import start_options
 
@@ -36,6 +47,10 @@ CHAOS_WITHDRAWAL = 0.08  # a player who is not playing leaves
 CHAOS_CORRECTION = 0.12
 CHAOS_VOID = 0.08
 CHAOS_ELIMINATION = 0.04  # a whole group sinks (confirmed), once
+# --online: how often a seat's bot plays an action card it may play instead of sealing, and
+# the most steps one online duel may take (each step, every seat asked something moves).
+ONLINE_ACTION_RATE = 0.3
+ONLINE_MAX_STEPS = 2000
 
 
 @dataclass
@@ -51,6 +66,7 @@ class Progress:
     eliminations: int = 0
     corrections: int = 0
     voids: int = 0
+    stale: int = 0  # --online: a move from a page another move overtook, drawn again
     log: list[str] = field(default_factory=list)
 
 
@@ -76,9 +92,13 @@ class TournamentSimulation:
         report: Callable[[str], None] = lambda line: None,
         wait_for_automation: float = 0,
         chaos: bool = False,
+        online: bool = False,
+        options: dict[str, Any] | None = None,
     ) -> None:
         self.wait_for_automation = wait_for_automation
         self.chaos = chaos
+        self.online = online
+        self.options = options or {}
         self.tournament = tournament
         self.organiser = organiser
         self.referee = referee
@@ -92,39 +112,106 @@ class TournamentSimulation:
         """Play a duel to its end (and any replay it needs) through the services."""
         while duel is not None:
             duel.refresh_from_db()
-            if self.rng.random() < FORFEIT_RATE:
-                seat = self.rng.choice("AB")
-                duel_services.append_event(
-                    duel,
-                    self.referee,
-                    {"type": "forfeit", "seat": seat, "reason": "no_show"},
-                    duel.seq,
-                )
-                self.progress.forfeits += 1
+            if self.online:
+                self.play_online(duel)
             else:
-                simulated = play_duel(
-                    duel.ruleset,
-                    {"A": duel.seat_a.name, "B": duel.seat_b.name},
-                    BOTS,
-                    random.Random(self.rng.random()),
-                    duel.variants,
-                    start_options(duel),
-                )
-                leave_at = (
-                    self.rng.randrange(1, len(simulated.events) + 1)
-                    if self.chaos and self.rng.random() < CHAOS_PLAYING_WITHDRAWAL
-                    else None
-                )
-                for seq, event in enumerate(simulated.events):
-                    if seq == leave_at and self.withdraw(
-                        self.rng.choice((duel.seat_a, duel.seat_b))
-                    ):
-                        break  # they forfeited the duel first (TOURNAMENT.md "Withdrawals")
-                    duel_services.append_event(duel, self.referee, event, seq)
-                    self.progress.moves += 1
+                self.play_at_table(duel)
             self.progress.duels += 1
             duel.refresh_from_db()
             duel = Duel.objects.filter(replay_of=duel, status=DuelStatus.READY).first()
+
+    def play_at_table(self, duel: Duel) -> None:
+        """A refereed duel: the bots' moves entered as a referee enters them."""
+        if self.rng.random() < FORFEIT_RATE:
+            seat = self.rng.choice("AB")
+            duel_services.append_event(
+                duel,
+                self.referee,
+                {"type": "forfeit", "seat": seat, "reason": "no_show"},
+                duel.seq,
+            )
+            self.progress.forfeits += 1
+            return
+        simulated = play_duel(
+            duel.ruleset,
+            {"A": duel.seat_a.name, "B": duel.seat_b.name},
+            BOTS,
+            random.Random(self.rng.random()),
+            duel.variants,
+            start_options(duel),
+        )
+        leave_at = (
+            self.rng.randrange(1, len(simulated.events) + 1)
+            if self.chaos and self.rng.random() < CHAOS_PLAYING_WITHDRAWAL
+            else None
+        )
+        for seq, event in enumerate(simulated.events):
+            if seq == leave_at and self.withdraw(self.rng.choice((duel.seat_a, duel.seat_b))):
+                break  # they forfeited the duel first (TOURNAMENT.md "Withdrawals")
+            duel_services.append_event(duel, self.referee, event, seq)
+            self.progress.moves += 1
+
+    def play_online(self, duel: Duel) -> None:
+        """An online duel (ONLINE.md 6): both players say they are ready (in either order),
+        the app deals, and each step every seat asked something moves from its own view, all
+        from pages of the same revision (as two phones would: a seal overtaken only by the
+        other's seal still counts; any other overtaken move is drawn again). Now and then a
+        player resigns; with chaos, a player withdraws in the middle."""
+        players = {"A": duel.seat_a.user, "B": duel.seat_b.user}
+        if self.options and duel.game_id is None:
+            Duel.objects.filter(pk=duel.pk).update(options={**duel.options, **self.options})
+        for seat in self.rng.sample("AB", 2):
+            online_duels.ready(duel_id=duel.pk, user=players[seat])
+        duel.refresh_from_db()
+        if duel.game_id is None:
+            raise RuntimeError(f"duel {duel.pk} was not dealt when both players were ready")
+        bot = random.Random(self.rng.random())
+        resign_at = self.rng.randrange(40) if self.rng.random() < FORFEIT_RATE else None
+        leave_at = (
+            self.rng.randrange(1, 60)
+            if self.chaos and self.rng.random() < CHAOS_PLAYING_WITHDRAWAL
+            else None
+        )
+        for step in range(ONLINE_MAX_STEPS):
+            if step == leave_at and self.withdraw(self.rng.choice((duel.seat_a, duel.seat_b))):
+                return  # they forfeited the duel first (TOURNAMENT.md "Withdrawals")
+            if Duel.objects.get(pk=duel.pk).status != DuelStatus.RUNNING:
+                return
+            game = Game.objects.get(pk=duel.game_id)
+            # Each seat's own view (what `play.selectors.view_of` gives its page, before the
+            # log is put in words: the bot reads no words), both from the same revision.
+            restored = restore(game)
+            views = {
+                seat: restored.adapter.view(restored.table, Viewer("seat", seat)) for seat in "AB"
+            }
+            moves = {seat: online_move(views[seat], bot) for seat in "AB"}
+            if not any(moves.values()):
+                # Nobody is asked anything: an action card someone may play moves it on.
+                moves = {seat: online_move(views[seat], bot, must=True) for seat in "AB"}
+            if not any(moves.values()):
+                raise RuntimeError(f"online duel {duel.pk}: nobody can move ({views['A']})")
+            if step == resign_at:
+                seat = self.rng.choice("AB")
+                moves = {seat: Command("resign", seat, {})}
+                self.progress.forfeits += 1
+            for seat in self.rng.sample("AB", 2):
+                if moves.get(seat) is None:
+                    continue
+                try:
+                    played = online_duels.play_move(
+                        duel_id=duel.pk,
+                        user=players[seat],
+                        command=moves[seat],
+                        revision=game.revision,
+                        intent=f"sim-{duel.pk}-{seat}-{step}",
+                    )
+                except Stale:
+                    self.progress.stale += 1  # the page is drawn again next step
+                    continue
+                self.progress.moves += 1
+                if played.finished:
+                    return
+        raise RuntimeError(f"online duel {duel.pk} did not end in {ONLINE_MAX_STEPS} steps")
 
     # -- the group phase -------------------------------------------------------------------
 
@@ -436,11 +523,18 @@ def simulate_tournament(
     report: Callable[[str], None] = lambda _: None,
     wait_for_automation: float = 0,
     chaos: bool = False,
+    online: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> tuple[Tournament, Progress]:
     """Create a tournament of `players` bots and play it, through the services, to `until`.
 
     `chaos` adds, seeded like everything else, withdrawals (playing and not), an elimination,
-    corrections and voids (with and without replay) in every phase, through the services."""
+    corrections and voids (with and without replay) in every phase, through the services.
+    `online` plays its duels online (ONLINE.md 6): every entrant holds an account of its own
+    (``sim-<name>``), and a bot in each seat plays from that seat's view through the players'
+    services. The app deals an online duel (a fresh random deal), so only the choices, not
+    the cards, follow the seed. `options` (the duels' rule options, e.g.
+    ``{"starting_number_cards": 3}`` for a short deal) are added to every duel's."""
     parse_until(until)
     if not 10 <= players <= 30:
         raise ValueError("a tournament has 10 to 30 players")
@@ -455,6 +549,13 @@ def simulate_tournament(
         tournament=tournament, user=referee, role=Role.REFEREE, defaults={"granted_by": organiser}
     )
     services.register_list(tournament, "\n".join(PLAYER_NAMES[:players]), organiser)
+    if online:
+        # ONLINE.md 6: online duels, each entry held by its player's account.
+        Tournament.objects.filter(pk=tournament.pk).update(online_duels=True)
+        tournament.refresh_from_db()
+        for entrant in tournament.entrants.all():
+            entrant.user = users.get_or_create(username=f"sim-{entrant.name.lower()}")[0]
+            entrant.save(update_fields=["user"])
     # Everything random comes from the simulation's seed, by name rather than by database id,
     # so the same seed plays the same tournament in any database.
     entrants = sorted(tournament.entrants.all(), key=lambda e: e.name)
@@ -469,11 +570,50 @@ def simulate_tournament(
     if publish:
         services.set_published(tournament, True, organiser)
     simulation = TournamentSimulation(
-        tournament, organiser, referee, rng, report, wait_for_automation, chaos=chaos
+        tournament,
+        organiser,
+        referee,
+        rng,
+        report,
+        wait_for_automation,
+        chaos=chaos,
+        online=online,
+        options=options,
     )
     progress = simulation.run(until)
     tournament.refresh_from_db()
     return tournament, progress
+
+
+def online_move(view: dict[str, Any], bot: random.Random, must: bool = False) -> Command | None:
+    """A seat's bot: its move from its own view's ``commands`` (what the player's page
+    offers), or None when it waits. A card to choose or a decision asked is answered at
+    random; a seal is a random card of the hand, or, now and then, an action card the seat
+    may play instead; an action card alone (the seat sealed, or sits the round out) is
+    played only when ``must`` (nobody is asked anything else)."""
+    commands = view.get("commands") or {}
+    seat = view["viewer"]["seat"]
+    if "choose" in commands:
+        return Command("choose", seat, {"card": bot.choice(commands["choose"]["cards"])})
+    if "answer" in commands:
+        return Command("answer", seat, {"choice": bot.choice(commands["answer"]["choices"])})
+    play = commands.get("play")
+    rather_act = "seal" in commands and bot.random() < ONLINE_ACTION_RATE
+    if play and play["cards"] and (must or rather_act):
+        args: dict[str, Any] = {
+            "card": bot.choice(play["cards"]),
+            "color": bot.choice(play["colors"]),
+        }
+        if play.get("targets"):
+            args["target"] = bot.choice(play["targets"])
+        return Command("play", seat, args)
+    seal = commands.get("seal")
+    if seal and seal["cards"]:
+        args = {"card": bot.choice(seal["cards"])}
+        if seal.get("targets"):
+            args["target"] = bot.choice(seal["targets"])
+        return Command("seal", seat, args)
+    return None
 
 
 PLAYER_NAMES = [

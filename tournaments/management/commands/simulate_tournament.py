@@ -1,4 +1,5 @@
-"""python manage.py simulate_tournament --players N --seed S [--until round:K|tie_breaks|…]"""
+"""python manage.py simulate_tournament --players N --seed S [--until round:K|tie_breaks|…]
+[--chaos] [--online [--short]]"""
 
 import sys
 
@@ -6,6 +7,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments import read_models
 from tournaments.simulation import parse_until, simulate_tournament
+
+#: --short: a short deal, for a quick online run (the preset's option).
+SHORT = {"starting_number_cards": 2}
 
 
 class Command(BaseCommand):
@@ -30,14 +34,39 @@ class Command(BaseCommand):
             help="add withdrawals, transfers, an elimination, corrections and "
             "voids in every phase (seeded too)",
         )
+        parser.add_argument(
+            "--online",
+            action="store_true",
+            help="play the duels online: every player's account says ready, the app deals, "
+            "and a bot in each seat plays from that seat's own view",
+        )
+        parser.add_argument(
+            "--short",
+            action="store_true",
+            help="with --online: a short deal (2 number cards a seat) for a quick run",
+        )
 
-    def handle(self, *args, players, seed, until, name, private, chaos=False, **options):
+    def handle(
+        self,
+        *args,
+        players,
+        seed,
+        until,
+        name,
+        private,
+        chaos=False,
+        online=False,
+        short=False,
+        **options,
+    ):
         try:
             parse_until(until)
         except ValueError as err:
             raise CommandError(str(err)) from None
         if not 10 <= players <= 30:
             raise CommandError("--players must be between 10 and 30")
+        if short and not online:
+            raise CommandError("--short goes with --online")
         err = sys.stderr
 
         def report(line: str) -> None:
@@ -52,6 +81,8 @@ class Command(BaseCommand):
             publish=not private,
             report=report,
             chaos=chaos,
+            online=online,
+            options=SHORT if short else None,
         )
         out = self.stdout
         out.write(
@@ -59,6 +90,11 @@ class Command(BaseCommand):
             f"{progress.duels} duels, {progress.moves} moves, {progress.transfers} "
             f"transfers, {progress.gifts} shared cards, {progress.forfeits} forfeits"
         )
+        if online:
+            out.write(
+                f"Online: every duel played from the seats' own views, {progress.stale} "
+                "moves drawn again after another move overtook their page"
+            )
         if chaos:
             out.write(
                 f"Chaos: {progress.withdrawals} withdrawals, {progress.eliminations} "
