@@ -593,10 +593,10 @@ def withdrawal_preview(tournament: Tournament, entrant: Entrant) -> WithdrawalPr
         theirs, tournament=tournament, status__in=lifecycle.OPEN
     ).select_related("seat_a", "seat_b", "round"):
         other = duel.seat_b if duel.seat_a_id == entrant.pk else duel.seat_a
-        if duel.kind == "group" and duel.seq == 0:
+        if duel.kind == "group" and lifecycle.unstarted(duel):
             nominations.append(duel)
         else:
-            walkover = duel.kind in ("tie_break", "playoff") and duel.seq == 0
+            walkover = duel.kind in ("tie_break", "playoff") and lifecycle.unstarted(duel)
             forfeits.append(Forfeit(duel, other.name if other else "", walkover))
     eliminates = refusal = ""
     blocks = False

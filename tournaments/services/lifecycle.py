@@ -31,6 +31,14 @@ from .standings import recompute_standings
 # takes moves is narrower: `duels.services.OPEN_STATUSES` (no pending duel).
 GROUP_KINDS = (DuelKind.GROUP, DuelKind.REPLAY)
 OPEN = (DuelStatus.PENDING, DuelStatus.READY, DuelStatus.RUNNING)
+# A duel not started: no move stands (seq 0) and, played online, it is not dealt yet — an
+# online duel starts when both players are ready (ONLINE.md 6), before any move.
+UNSTARTED = Q(seq=0) & (Q(online=False) | Q(game__isnull=True))
+
+
+def unstarted(duel: Duel) -> bool:
+    """`UNSTARTED`, of a duel in hand."""
+    return duel.seq == 0 and not (duel.online and duel.game_id is not None)
 
 
 def group_phase_open(tournament: Tournament) -> bool:
@@ -185,10 +193,10 @@ def players_leave(tournament: Tournament, actor: Any, players: set[int]) -> None
     theirs = Q(seat_a_id__in=players) | Q(seat_b_id__in=players)
     for duel in (
         Duel.objects.filter(theirs, tournament=tournament, status__in=OPEN)
-        .exclude(kind=DuelKind.GROUP, seq=0)
+        .exclude(UNSTARTED, kind=DuelKind.GROUP)
         .select_related("seat_a", "seat_b", "round")
     ):
-        if duel.kind in (DuelKind.TIE_BREAK, DuelKind.PLAYOFF) and duel.seq == 0:
+        if duel.kind in (DuelKind.TIE_BREAK, DuelKind.PLAYOFF) and unstarted(duel):
             continue  # the plan and the bracket re-plan these from results (walkovers)
         seat = "A" if duel.seat_a_id in players else "B"
         forfeit(tournament, actor, duel, seat)
@@ -200,11 +208,12 @@ def clear_nominations(tournament: Tournament, players: set[int]) -> None:
 
     Not started means no move stands (seq 0), as in `players_leave`: a duel whose only moves
     were undone is still running by status, and would otherwise be neither forfeited nor
-    cleared, named for a player who may no longer play it."""
+    cleared, named for a player who may no longer play it. An online duel dealt has started
+    (`UNSTARTED`): it is forfeited, not cleared."""
     theirs = Q(seat_a_id__in=players) | Q(seat_b_id__in=players)
     duels.void(
         Duel.objects.filter(
-            theirs, tournament=tournament, kind=DuelKind.GROUP, seq=0, status__in=OPEN
+            UNSTARTED, theirs, tournament=tournament, kind=DuelKind.GROUP, status__in=OPEN
         ).values_list("pk", flat=True)
     )
 
