@@ -137,6 +137,7 @@ HEAVY = (
     "test_a_simulated_tournament_completes_through_the_worker",
     "test_a_simulated_tournament_reaches_complete",
     "test_a_chaos_simulation_still_reaches_complete",
+    "test_an_online_simulation_plays_a_whole_tournament_to_complete",
     "test_a_moves_answer_does_not_grow_with_the_duel",
     "test_tasks_shuffled_and_duplicated_leave_the_same_state_as_once_in_order",
     "test_a_referee_plays_a_duel_to_the_end_on_a_phone",

@@ -57,3 +57,10 @@ def test_an_online_simulation_plays_a_whole_tournament_to_complete(capsys):
     assert shown == again
     # Every duel decided gave one player a win and the other a loss.
     assert sum(r[2] for r in shown) == sum(r[3] for r in shown) > 0
+
+
+def test_short_goes_with_online():
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="--short goes with --online"):
+        call_command("simulate_tournament", "--players", "10", "--short")
