@@ -1,9 +1,9 @@
 """Online tournament duels (issue 31, ONLINE.md 6) at the same instant, threads on PostgreSQL:
-both players saying "ready" at once, both seats sealing from pages of the same revision, a
-seal racing its own seat's clock, a withdrawal racing a seal. Every write of a duel locks the
-tournament's row, then the duel's: one outcome each, never two, and after each the duel's
-record replays with the engine to the same state and every card is in its one place. Skipped
-without PostgreSQL, like the other real-service tests."""
+both players saying "ready" at once, both seats sealing from pages of the same revision, a seal
+racing an action card, a seal racing its own seat's clock, a withdrawal racing a seal. Every
+write of a duel locks the tournament's row, then the duel's: one outcome each, never two, and
+after each the duel's record replays with the engine to the same state and every card is in
+its one place. Skipped without PostgreSQL, like the other real-service tests."""
 
 import os
 from datetime import timedelta
@@ -132,6 +132,42 @@ def test_both_seats_sealing_at_once_from_the_same_page_both_count_the_round_reve
     assert [e["type"] for e in events].count("round") == 1
     duel.refresh_from_db()
     assert duel.state["rounds"] == 1
+    assert_replays_and_conserves(duel)
+
+
+def test_a_seal_racing_an_action_card_is_returned_or_stale_never_lost_half_way():
+    duel, _referee, alice, bob = online_duel(starting_action_cards={"A": 6})
+    online.ready(duel_id=duel.pk, user=alice)
+    online.ready(duel_id=duel.pk, user=bob)
+    duel.refresh_from_db()
+    players = {"A": alice, "B": bob}
+    drawn = duel.revision
+    offer = view_of(duel.game_id, Viewer("seat", "A"))["commands"]["play"]
+    card = next(c for c in offer["cards"] if c != "block")  # a blocked Bo would sit out
+    action = Command("play", "A", {"card": card, "color": "red"})
+    outcomes = races.race(
+        [
+            lambda: online.play_move(
+                duel_id=duel.pk, user=alice, command=action, revision=drawn, intent="a1"
+            ),
+            seal(duel, players, "B", drawn, "b1"),
+        ],
+        done=outcome,
+        refused=refusal,
+    )
+    events = public_events(duel)
+    plays = [e for e in events if e["type"] == "play"]
+    assert len(plays) == 1 and plays[0]["seat"] == "A"  # the action card, once
+    if outcomes == ["applied", "applied"]:
+        # Bo's seal first: Ada's page was overtaken only by it, her card still counts and
+        # hands the seal back to Bo (ONLINE.md 2).
+        assert [e["type"] for e in events].index("seal") < events.index(plays[0])
+        assert plays[0]["returned"] == ["B"]
+    else:
+        # Ada's card first: Bo's page is out of date (not only a seal came since).
+        assert outcomes == ["Stale", "applied"]
+        assert not [e for e in events if e["type"] == "seal"]
+    assert "B" not in view_of(duel.game_id, Viewer("public"))["sealed"]
     assert_replays_and_conserves(duel)
 
 
