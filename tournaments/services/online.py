@@ -77,25 +77,37 @@ def _player(duel: Duel, user: Any) -> str:
     return seat
 
 
-@transaction.atomic
 def ready(*, duel_id: int, user: Any) -> Duel:
     """The player says they are ready; when both are, the duel starts: its game is dealt
     (the shared action cards of a group duel dealt as real cards to their receivers) and the
     seat clocks run from now. Saying it twice is once; a duel already started is left as it
     is. A duel that may not start yet (its round not open, a player no longer active) keeps
-    the readiness and says why."""
+    the readiness and says why (the readiness is committed before the start is tried)."""
+    with transaction.atomic():
+        tournament, duel = _locked(duel_id)
+        seat = _player(duel, user)
+        if duel.game_id is not None or duel.status not in (DuelStatus.READY,):
+            return duel
+        field = f"ready_{seat.lower()}"
+        if getattr(duel, field) is None:
+            setattr(duel, field, timezone.now())
+            Duel.objects.filter(pk=duel.pk).update(**{field: getattr(duel, field)})
+            audit.bump_version(tournament)
+        if duel.ready_a is None or duel.ready_b is None:
+            return duel
+    return _start(duel_id, user)
+
+
+@transaction.atomic
+def _start(duel_id: int, user: Any) -> Duel:
+    """Both players are ready: the duel starts, unless it started meanwhile (both said it at
+    once) or may not start yet (ServiceError, in words; the readiness stays)."""
     tournament, duel = _locked(duel_id)
-    seat = _player(duel, user)
     if duel.game_id is not None or duel.status not in (DuelStatus.READY,):
         return duel
-    now = timezone.now()
-    field = f"ready_{seat.lower()}"
-    if getattr(duel, field) is None:
-        setattr(duel, field, now)
-        Duel.objects.filter(pk=duel.pk).update(**{field: now})
-        audit.bump_version(tournament)
     if duel.ready_a is None or duel.ready_b is None:
-        return duel
+        return duel  # a readiness taken back meanwhile (new players named)
+    now = timezone.now()
     check_start(tournament, duel)
     gifts = deal_gifts(duel) if tournament.shared_cards and duel.kind == DuelKind.GROUP else {}
     duels.deal_online(
