@@ -95,13 +95,14 @@ def ready(*, duel_id: int, user: Any) -> Duel:
             audit.bump_version(tournament)
         if duel.ready_a is None or duel.ready_b is None:
             return duel
-    return _start(duel_id, user)
+    return start_when_ready(duel_id=duel_id, user=user)
 
 
 @transaction.atomic
-def _start(duel_id: int, user: Any) -> Duel:
+def start_when_ready(*, duel_id: int, user: Any) -> Duel:
     """Both players are ready: the duel starts, unless it started meanwhile (both said it at
-    once) or may not start yet (ServiceError, in words; the readiness stays)."""
+    once) or may not start yet (ServiceError, in words; the readiness stays). Tried again by
+    the players' pages while they wait (a round that opens later starts its duel then)."""
     tournament, duel = _locked(duel_id)
     if duel.game_id is not None or duel.status not in (DuelStatus.READY,):
         return duel

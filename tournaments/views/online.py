@@ -62,11 +62,21 @@ def _open(duel_id: int, user: Any) -> tuple[Duel, str]:
 
 
 def _fresh(duel_id: int, user: Any) -> tuple[Duel, str]:
-    """As ``_open``, after a seat clock that ran out has played (ONLINE.md 3)."""
+    """As ``_open``, after a seat clock that ran out has played (ONLINE.md 3), and with the
+    start tried again when both players are ready but the duel could not start then (its
+    round not open yet): why it still waits is the duel's ``waits_because``."""
     duel, seat = _open(duel_id, user)
+    why = ""
     if duel.status == DuelStatus.RUNNING:
         online.check_clock(duel)
         duel, seat = _open(duel_id, user)
+    elif duel.game_id is None and duel.ready_a and duel.ready_b:
+        try:
+            online.start_when_ready(duel_id=duel_id, user=user)
+        except ServiceError as refused:
+            why = str(refused)
+        duel, seat = _open(duel_id, user)
+    duel.waits_because = why
     return duel, seat
 
 
@@ -223,7 +233,7 @@ def _ready(
         "version": online.state_key(duel),
         "urls": urls,
         "poll_seconds": POLL_SECONDS,
-        "error": error,
+        "error": error or getattr(duel, "waits_because", ""),
     }
     template = "tournaments/online_ready.html"
     response = render(
