@@ -221,6 +221,12 @@ def test_the_switch_is_audited_and_shown_on_the_rounds_page(online_duel):
     assert "Play Group round 1 online" in done.content.decode()
     entry = AuditEntry.objects.get(action="duel_switched")
     assert entry.actor == organiser and entry.detail == {"duel": duel.pk, "online": False}
+    assert Duel.objects.get(pk=duel.pk).ready_by is None  # a table duel has no wait
+    # Switched online with both players named, the wait for them starts at once.
+    before = timezone.now()
+    assert client.post(rounds_url(duel, "switch_duel"), {"online": "1"}).status_code == 302
+    ready_by = Duel.objects.get(pk=duel.pk).ready_by
+    assert before + timedelta(minutes=5) <= ready_by <= timezone.now() + timedelta(minutes=5)
     audit = client.get(reverse("organiser:audit", args=[duel.tournament.slug])).content.decode()
     assert "Duel switched between a table and online" in audit
 

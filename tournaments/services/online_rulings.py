@@ -22,13 +22,13 @@ from accounts.permissions import Action, can
 from core.errors import ServiceError
 from duels import services as duels
 from duels import words as duel_words
-from duels.models import Duel, DuelKind, DuelStatus
+from duels.models import Duel, DuelStatus
 from duels.selectors import player_ids
 
 from .. import presentation
-from ..models import RoundStatus, Tournament
+from ..models import Tournament
 from . import audit, lifecycle
-from .refereeing import PLAYED_IN, venue_time
+from .refereeing import check_start, venue_time
 from .setup import lock
 from .standings import recompute_standings
 
@@ -101,10 +101,12 @@ def switch_duel(duel: Duel, actor: Any, *, online: bool) -> Duel:
     if online and (names := unclaimed(duel)):
         raise ServiceError(unclaimed_words(names))
     duel.online = online
-    fields = ["online"]
-    if not online:  # a table duel has no ready screen: its readiness and wait go
-        duel.ready_a = duel.ready_b = duel.ready_by = None
-        fields += ["ready_a", "ready_b", "ready_by"]
+    duel.ready_a = duel.ready_b = None
+    # A table duel has no ready screen: its wait goes. Switched online with both players
+    # named, its wait starts now, as when they are named (`duels.services.name_seats`).
+    named = duel.seat_a_id is not None and duel.seat_b_id is not None
+    duel.ready_by = timezone.now() + duels.READY_WAIT if online and named else None
+    fields = ["online", "ready_a", "ready_b", "ready_by"]
     duel.save(update_fields=fields)
     audit.record(tournament, actor, "duel_switched", duel=duel.pk, online=online)
     audit.bump_version(tournament)  # the players' pages say where the duel is played
@@ -178,14 +180,15 @@ def ready_seats(duel: Duel) -> set[str]:
     return {seat for seat, at in (("A", duel.ready_a), ("B", duel.ready_b)) if at is not None}
 
 
-def _playable_now(tournament: Tournament, duel: Duel) -> bool:
-    """Whether the duel could start now (its phase, its round open): a no-show forfeits only
-    a duel that could have been played, never decides a round out of its order."""
-    if tournament.phase not in PLAYED_IN.get(duel.kind, ()):
-        return False
-    if duel.kind == DuelKind.GROUP:
-        return lifecycle.group_phase_open(tournament) and duel.round.status == RoundStatus.OPEN
-    return True
+def _start_refusal(tournament: Tournament, duel: Duel) -> str:
+    """Why the duel could not start now ("" when it could): the checks of a refereed duel's
+    first move (its phase, its round open, its players active). A no-show forfeits only a
+    duel that could have been played, never decides a round out of its order."""
+    try:
+        check_start(tournament, duel)
+    except ServiceError as err:
+        return err.message
+    return ""
 
 
 def rulers(tournament: Tournament, duel: Duel) -> set[int]:
@@ -215,7 +218,7 @@ def rule_no_shows_for(duel: Duel, now: datetime | None = None) -> NoShow:
         if len(ready) == 2:
             return NoShow("")  # both ready: the players' side deals the game
         if len(ready) == 1:
-            if not _playable_now(tournament, duel):
+            if _start_refusal(tournament, duel):
                 return NoShow("")
             absent = "B" if "A" in ready else "A"
             entrant = duel.seat_a if absent == "A" else duel.seat_b
@@ -314,10 +317,8 @@ def rule_unready(duel: Duel, actor: Any, ruling: str, now: datetime | None = Non
             raise ServiceError(_("Only a group-phase duel is voided; forfeit one seat instead."))
         _void_unplayed(tournament, duel, actor, now)
         return duel
-    if not _playable_now(tournament, duel):
-        raise ServiceError(
-            _("This duel cannot be played now (its round is not open): it cannot be forfeited.")
-        )
+    if refusal := _start_refusal(tournament, duel):
+        raise ServiceError(refusal)
     seat = ruling[-1]
     entrant = duel.seat_a if seat == "A" else duel.seat_b
     audit.record(tournament, actor, "no_show_forfeit", duel=duel.pk, entrant=entrant.pk)
