@@ -19,7 +19,7 @@ app.conf.beat_schedule = {
         "schedule": crontab(minute=7),
     },
     # The referee's warning five minutes before a duel's deadline (the deadline itself is
-    # the one clock's, below).
+    # the one clock's, below), and online duels' no-shows (ONLINE.md 6).
     "keep-duel-time": {
         "task": "tournaments.tasks.keep_time",
         "schedule": 10.0,

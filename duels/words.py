@@ -178,6 +178,10 @@ CLOSED_REASONS = {
     ),
     "group_phase_over": gettext_lazy("The group phase is over: this round's duel has no result."),
     "cancelled": gettext_lazy("The tournament was cancelled: this duel has no result."),
+    # ONLINE.md 6: an online duel neither player was ready for, and nobody else could rule.
+    "nobody_ready": gettext_lazy(
+        "Neither player was ready and nobody else could rule: this duel has no result."
+    ),
 }
 # The English sentences these keys were stored as before (and that callers still pass): each
 # read back as its key and parameters. The data migration

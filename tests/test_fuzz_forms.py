@@ -449,6 +449,11 @@ FORMS: dict[str, Form] = {
     ),
     "organiser:undo_check_in": Form("organiser", "setup"),
     "organiser:remove_player": Form("organiser", "setup", {"confirm": "1", "account": "0"}),
+    # Online tournament duels, the organiser's side (issue 31, ONLINE.md 6)
+    "organiser:switch_duel": Form("organiser", fields={"online": "0"}),
+    "organiser:extend_wait": Form("organiser", fields={"seen": "2026-11-27T23:00:00+00:00"}),
+    "organiser:rule_unready": Form("organiser", fields={"ruling": "forfeit_A", "confirm": "1"}),
+    "organiser:unlink_entry": Form("organiser", fields={"confirm": "1", "account": "0"}),
     "organiser:invite": Form("organiser", fields={"label": "Ref", "role": "referee"}),
     "organiser:revoke_invitation": Form("organiser"),
     "organiser:print_players": Form(

@@ -23,7 +23,13 @@ from .presentation import (
     zone_label,
 )
 from .services.schedule import common_zones, default_zone, zone_aliases, zone_names
-from .services.setup import MAX_TIME_LIMIT_MINUTES, TOURNAMENT_PRESETS, TOURNAMENT_VARIANTS
+from .services.setup import (
+    MAX_TIME_LIMIT_MINUTES,
+    SEAT_CLOCK_MAX,
+    SEAT_CLOCK_MIN,
+    TOURNAMENT_PRESETS,
+    TOURNAMENT_VARIANTS,
+)
 
 
 def _lazy_text(function: Any, *args: Any, **kwargs: Any) -> Any:
@@ -36,8 +42,27 @@ def _limit_help() -> str:
     return _("Optional, 1 to %(max)s. Leave empty for no limit.") % {"max": MAX_TIME_LIMIT_MINUTES}
 
 
+def _seat_clock_help() -> str:
+    return _(
+        "%(min)s to %(max)s seconds for each sealed bid or decision of an online duel; when "
+        "it runs out the app plays for the player."
+    ) % {"min": SEAT_CLOCK_MIN, "max": SEAT_CLOCK_MAX}
+
+
 # The settings a tournament is created with and later configured (services.setup.configure).
-SETTINGS = ("duel_preset", "variants", "tiebreak_mode", "shared_cards", "duel_time_limit_minutes")
+SETTINGS = (
+    "duel_preset",
+    "variants",
+    "tiebreak_mode",
+    "shared_cards",
+    "duel_time_limit_minutes",
+    "online_duels",
+    "seat_clock",
+)
+# Settings a form may leave out (a post from an older page, a script): their value stays.
+KEPT_WHEN_MISSING = ("online_duels", "seat_clock")
+# ONLINE.md 6: how the duels are played, as the form's radio buttons send it.
+PLAYED_AT_TABLE, PLAYED_ONLINE = "table", "online"
 
 
 class TournamentForm(forms.Form):
@@ -77,13 +102,46 @@ class TournamentForm(forms.Form):
         max_value=MAX_TIME_LIMIT_MINUTES,
         help_text=_lazy_text(_limit_help),
     )
+    online_duels = forms.TypedChoiceField(
+        label=gettext_lazy("Duels are played"),
+        choices=[
+            (
+                PLAYED_AT_TABLE,
+                gettext_lazy("at a table (a referee enters the moves)"),
+            ),
+            (
+                PLAYED_ONLINE,
+                gettext_lazy("online (each player on their own device, cards dealt by the app)"),
+            ),
+        ],
+        coerce=lambda value: value == PLAYED_ONLINE,
+        empty_value=None,
+        required=False,
+        initial=PLAYED_AT_TABLE,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy(
+            "Online, a duel is played by the accounts that claimed the two entries. A single "
+            "duel may be switched on the Rounds page before it starts."
+        ),
+    )
+    seat_clock = forms.IntegerField(
+        label=gettext_lazy("Seat clock (seconds, 10–120)"),
+        required=False,
+        min_value=SEAT_CLOCK_MIN,
+        max_value=SEAT_CLOCK_MAX,
+        initial=30,
+        help_text=_lazy_text(_seat_clock_help),
+    )
 
     def settings(self) -> dict[str, Any]:
-        """The cleaned settings, as `configure` takes them (disabled fields left out)."""
+        """The cleaned settings, as `configure` takes them (disabled fields left out, and a
+        setting with a default that the post left out)."""
         return {
             key: self.cleaned_data[key]
             for key in SETTINGS
-            if key in self.fields and not self.fields[key].disabled
+            if key in self.fields
+            and not self.fields[key].disabled
+            and not (key in KEPT_WHEN_MISSING and self.cleaned_data[key] is None)
         }
 
 

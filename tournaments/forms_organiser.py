@@ -13,9 +13,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from . import presentation
-from .forms import TournamentForm
+from .forms import PLAYED_AT_TABLE, PLAYED_ONLINE, TournamentForm
 from .models import GROUP_NAME_MAX, Entrant, Group, Phase, Tournament
 from .presentation import action_text, page_out_of_date
+from .services.setup import DUEL_SETTINGS, ONLINE_SETTINGS
 
 NO_GROUP = ""
 WITHDRAW = "out"
@@ -32,6 +33,8 @@ class SettingsForm(TournamentForm):
             "tiebreak_mode": tournament.tiebreak_mode,
             "shared_cards": tournament.shared_cards,
             "duel_time_limit_minutes": tournament.duel_time_limit_minutes,
+            "online_duels": PLAYED_ONLINE if tournament.online_duels else PLAYED_AT_TABLE,
+            "seat_clock": tournament.seat_clock,
             "language": tournament.language,
         }
         super().__init__(*args, initial=initial, **kwargs)
@@ -49,7 +52,7 @@ class SettingsForm(TournamentForm):
         # TOURNAMENT.md "Phases": the duel rules lock when the group phase starts, the
         # tie-break mode when the tie-breaks are planned. A disabled field keeps its value.
         if tournament.phase not in (Phase.DRAFT, Phase.REGISTRATION):
-            for key in ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes"):
+            for key in (*DUEL_SETTINGS, *ONLINE_SETTINGS):
                 self.fields[key].disabled = True
                 self.fields[key].help_text = _("Locked: the group phase has started.")
         if tournament.tiebreak_seed:

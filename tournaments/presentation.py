@@ -260,6 +260,11 @@ ACTION_TEXT = {
     "tournament_complete": gettext_lazy("Tournament complete"),
     "tournament_reopened": gettext_lazy("Tournament reopened"),
     "stale_duels_closed": gettext_lazy("Duels nobody could play closed"),
+    "duel_switched": gettext_lazy("Duel switched between a table and online"),
+    "no_show_wait_extended": gettext_lazy("Wait for an online duel's players extended"),
+    "no_show_forfeit": gettext_lazy("No-show: online duel forfeited"),
+    "unplayed_duel_voided": gettext_lazy("Online duel voided: neither player was ready"),
+    "entry_unlinked": gettext_lazy("Entry unlinked from its account"),
     "name_changed_by_upgrade": gettext_lazy(
         "Name changed by an upgrade (names must look different)"
     ),
@@ -300,6 +305,9 @@ _KEY_WORDS = {
     "positions": pgettext_lazy("audit detail", "positions"),
     "placings": pgettext_lazy("audit detail", "placings"),
     "was": pgettext_lazy("audit detail", "was"),
+    "online": pgettext_lazy("audit detail", "played online"),
+    "ready_by": pgettext_lazy("audit detail", "no-show deadline"),
+    "account": pgettext_lazy("audit detail", "account"),
     "now": pgettext_lazy("audit detail", "now"),
     "why": pgettext_lazy("audit detail", "why"),
     "duels": pgettext_lazy("audit detail", "duels"),
@@ -497,7 +505,20 @@ _SETTING_WORDS = {
     "shared_cards": gettext_lazy("shared cards"),
     "duel_time_limit_minutes": gettext_lazy("time limit"),
     "time_zone": gettext_lazy("time zone"),
+    "online_duels": gettext_lazy("duels are played"),
+    "seat_clock": gettext_lazy("seat clock"),
 }
+
+
+def played_text(online: bool) -> str:
+    """How a tournament's (or a duel's) duels are played, in two words."""
+    return pgettext("duels are played", "online") if online else _("at a table")
+
+
+def seconds_text(value: Any) -> str:
+    """ "30 s": a seat clock."""
+    # Translators: a number of seconds, short: "30 s".
+    return _("%(n)s s") % {"n": value}
 
 
 def when_text(value: Any, zone: tzinfo = UTC) -> str:
@@ -528,6 +549,10 @@ def _setting(key: str, value: Any, zone: tzinfo = UTC) -> str:
         return pgettext("a setting", "on") if value else pgettext("a setting", "off")
     if key == "duel_time_limit_minutes":
         return minutes_text(value) if value else _("none")
+    if key == "online_duels":
+        return played_text(bool(value))
+    if key == "seat_clock":
+        return seconds_text(value)
     if value is None:
         return _("not set")  # a start time added or removed (the schedule)
     # A start time: in the tournament's zone now, one zone for every entry, whatever each

@@ -130,7 +130,8 @@ def expire_claim_links() -> int:
 @shared_task
 def keep_time() -> dict[str, int]:
     """Beat: the referee's warning for the running duels whose deadline is five minutes off
-    or less (once each: `warn_time_limit` is idempotent)."""
+    or less (once each: `warn_time_limit` is idempotent), and the no-show rule of online
+    duels whose wait has run out (`online_rulings.rule_no_shows`, idempotent too)."""
     from django.utils import timezone
 
     from duels.models import Duel, DuelStatus
@@ -145,6 +146,11 @@ def keep_time() -> dict[str, int]:
         game__deadline__lte=now + WARNING_BEFORE,
     ):
         done["warned"] += warn_time_limit(duel, now)
+    # ONLINE.md 6: online duels whose players were not all ready in time (no-shows).
+    from .services.online_rulings import rule_no_shows
+
+    ruled = rule_no_shows(now)
+    done["no_shows"] = ruled["forfeit"] + ruled["void"]
     return done
 
 

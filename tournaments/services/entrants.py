@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -124,6 +124,82 @@ def remove_entrant(
     audit.record(tournament, actor, "player_removed", names=[name], removed=entrant_id)
     audit.bump_version(tournament)
     return name
+
+
+@dataclass(frozen=True)
+class Unlinking:
+    """What unlinking an entry from its account would do, named before it is done."""
+
+    entrant: Entrant
+    account: str  # the linked account's label
+    account_id: int  # what the confirmation carries: the linked account's id
+    refusal: str  # why it would be refused, else ""
+
+
+def _unlink_refusal(tournament: Tournament, entrant: Entrant) -> str:
+    from duels.models import Duel, DuelStatus
+
+    if entrant.user_id is None:
+        return _("%(name)s's entry is not linked to an account.") % {"name": entrant.name}
+    playing = Duel.objects.filter(
+        tournament=tournament, online=True, status=DuelStatus.RUNNING
+    ).filter(models.Q(seat_a=entrant) | models.Q(seat_b=entrant))
+    if playing.exists():
+        return _(
+            "%(name)s is playing an online duel now: unlink their entry once it has ended."
+        ) % {"name": entrant.name}
+    return ""
+
+
+def unlink_preview(tournament: Tournament, entrant: Entrant) -> Unlinking:
+    """Read-only: what `unlink_entry` would do now to `entrant`."""
+    user = entrant.user
+    return Unlinking(
+        entrant,
+        user.staff_label if user else "",
+        entrant.user_id or 0,
+        _unlink_refusal(tournament, entrant),
+    )
+
+
+@transaction.atomic
+def unlink_entry(
+    tournament: Tournament, actor, entrant_id: int, *, expected_account: int | None = None
+) -> Entrant:
+    """ONLINE.md 6: the organiser unlinks an entry from the account that claimed it (a wrong
+    person, a lost account). The account keeps its own data; the entry keeps its results and
+    may be claimed again through a new claim link (its old one stays dead). Audited.
+    `expected_account`: the account the confirmation named; linked to another since, nothing
+    is done and the organiser is asked again; already unlinked, they are told ("done")."""
+    tournament = lock(tournament)
+    if not can(actor, Action.MANAGE_REGISTRATION, tournament):
+        raise ServiceError(_("You may not unlink entries here."), code="forbidden")
+    entrant = tournament.entrants.select_related("user").filter(pk=entrant_id).first()
+    if entrant is None:
+        raise ServiceError(str(NOT_REGISTERED))
+    if entrant.user_id is None and expected_account:
+        raise ServiceError(
+            _("%(name)s's entry is already unlinked: nothing changed.") % {"name": entrant.name},
+            code="done",
+        )
+    if expected_account is not None and expected_account != (entrant.user_id or 0):
+        raise ServiceError(
+            _("%(name)s's entry was claimed by another account since the page was drawn.")
+            % {"name": entrant.name},
+            code="stale",
+        )
+    refusal = _unlink_refusal(tournament, entrant)
+    if refusal:
+        raise ServiceError(refusal)
+    account = entrant.user.username
+    entrant.user = None
+    # The old link dies with the link to the account: only a new claim link claims it again.
+    entrant.claim_token_hash = ""
+    entrant.claim_expires_at = None
+    entrant.save(update_fields=["user", "claim_token_hash", "claim_expires_at"])
+    audit.record(tournament, actor, "entry_unlinked", entrant=entrant.pk, account=account)
+    audit.bump_version(tournament)
+    return entrant
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,12 @@ from .names import clean_tournament_name
 TOURNAMENT_PRESETS = ("tournament", "arbiter", "paper", "official")
 TOURNAMENT_VARIANTS = ("speed", "hardcore")
 MAX_TIME_LIMIT_MINUTES = 240
+# ONLINE.md 3: the seconds of each pending seal or decision of an online duel.
+SEAT_CLOCK_MIN, SEAT_CLOCK_MAX = 10, 120
+# The settings that lock when the group phase starts (TOURNAMENT.md "Phases"; ONLINE.md 3, 6:
+# how duels are played and the seat clock lock with the other duel settings).
+DUEL_SETTINGS = ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes")
+ONLINE_SETTINGS = ("online_duels", "seat_clock")
 # The groups' first names, in the creating organiser's language (then they are names, kept).
 GROUP_NAMES = (gettext_lazy("Group 1"), gettext_lazy("Group 2"))
 
@@ -89,14 +95,19 @@ def _check_settings(tournament: Tournament, changes: dict) -> dict:
         if key == "name":
             clean["name"] = clean_tournament_name(value)
             continue
-        if (
-            key in ("duel_preset", "variants", "shared_cards", "duel_time_limit_minutes")
-            and duel_rules_locked
-        ):
+        if key in DUEL_SETTINGS and duel_rules_locked:
             raise ServiceError(
                 _(
                     "The duel rules, shared cards and time limit are locked once the "
                     "group phase has started."
+                )
+            )
+        if key in ONLINE_SETTINGS and duel_rules_locked and value != getattr(tournament, key):
+            raise ServiceError(
+                _(
+                    "How duels are played (at a table or online) and the seat clock are locked "
+                    "once the group phase has started; a single duel may still be switched "
+                    "on the Rounds page before it starts."
                 )
             )
         if key == "duel_preset":
@@ -122,6 +133,19 @@ def _check_settings(tournament: Tournament, changes: dict) -> dict:
                 )
         elif key == "shared_cards":
             value = bool(value)
+        elif key == "online_duels":
+            if not isinstance(value, bool):
+                raise ServiceError(_("Duels are played at a table or online."))
+        elif key == "seat_clock":
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not SEAT_CLOCK_MIN <= value <= SEAT_CLOCK_MAX
+            ):
+                raise ServiceError(
+                    _("The seat clock is %(min)s to %(max)s seconds.")
+                    % {"min": SEAT_CLOCK_MIN, "max": SEAT_CLOCK_MAX}
+                )
         elif key == "language":
             # Issue 29: a language of settings.LANGUAGES, or "" for each viewer's own.
             if value not in {"", *(code for code, _name in settings.LANGUAGES)}:

@@ -35,6 +35,8 @@ from tournaments.services.entrants import (
     REGISTRATION_PHASES,
     UPLOAD_MAX_BYTES,
     removal_preview,
+    unlink_entry,
+    unlink_preview,
 )
 from tournaments.services.groups import withdrawal_preview
 
@@ -60,6 +62,8 @@ def _players_context(request: HttpRequest, tournament: Tournament, **extra: Any)
             "registration_open": tournament.phase in REGISTRATION_PHASES,
             "may_withdraw": can(request.user, Action.WITHDRAW_PLAYERS, tournament)
             and tournament.phase not in FINAL_PHASES,
+            # ONLINE.md 6: which account holds each entry, and unlinking one.
+            "may_unlink": tournament.phase not in FINAL_PHASES,
             "form": EntrantForm(),
             "paste_form": PasteForm(),
             "csv_form": CsvForm(),
@@ -308,6 +312,38 @@ def remove(request: HttpRequest, tournament: Tournament, entrant_id: int) -> Htt
             tournament, request.user, entrant_id, expected_account=account
         )
         return presentation.removed_text(name)
+
+    return preview_or_confirm(
+        request,
+        tournament,
+        preview=preview,
+        drawn=posted_int(request, "account"),
+        apply=apply,
+        page=lambda status, **extra: _players_page(request, tournament, status=status, **extra),
+        back="players",
+    )
+
+
+@tournament_view(Action.MANAGE_REGISTRATION)
+@require_POST
+def unlink(request: HttpRequest, tournament: Tournament, entrant_id: int) -> HttpResponse:
+    """Unlink an entry from the account that claimed it (ONLINE.md 6). Two posts: the first
+    names the entry and the account, and that the entry must be claimed again by a new claim
+    link; the second, with `confirm` and that account's id, unlinks. Audited."""
+
+    def preview() -> tuple[dict[str, Any], str]:
+        entrant = tournament.entrants.select_related("user").filter(pk=entrant_id).first()
+        if entrant is None:
+            return {}, str(NOT_REGISTERED)
+        unlinking = unlink_preview(tournament, entrant)
+        return {"unlinking": unlinking}, unlinking.refusal
+
+    def apply(account: int) -> str:
+        entrant = unlink_entry(tournament, request.user, entrant_id, expected_account=account)
+        return _(
+            "%(name)s's entry is no longer linked to an account: give them a new claim link "
+            "to claim it again."
+        ) % {"name": entrant.name}
 
     return preview_or_confirm(
         request,

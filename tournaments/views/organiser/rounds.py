@@ -46,6 +46,7 @@ from ._common import (
     stored_outcome,
     succeeded,
 )
+from .online_duels import add_online
 
 
 def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) -> dict[str, Any]:
@@ -137,6 +138,7 @@ def _rounds_context(request: HttpRequest, tournament: Tournament, **extra: Any) 
             )
     if "card_form" not in extra:
         context["card_form"] = SharedCardForm(entrants=[e for e in active if e.group_id])
+    add_online(request, tournament, context)  # ONLINE.md 6: online duels, the organiser's side
     context.update(extra)
     return context
 
