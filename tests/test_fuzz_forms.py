@@ -225,10 +225,26 @@ def played_world() -> World:
     return world
 
 
+def online_world() -> World:
+    """The running world with its duel played online (ONLINE.md 6) and started: the player
+    is Alice at seat A, Bob has an account of his own; the referee watches it."""
+    from tournaments.services import online
+
+    world = running_world()
+    bob = UserFactory()
+    type(world.duel.seat_b).objects.filter(pk=world.duel.seat_b_id).update(user=bob)
+    type(world.duel).objects.filter(pk=world.duel.pk).update(online=True)
+    online.ready(duel_id=world.duel.pk, user=world.player)
+    online.ready(duel_id=world.duel.pk, user=bob)
+    world.duel.refresh_from_db()
+    return world
+
+
 WORLDS: dict[str, Callable[[], World]] = {
     "setup": setup_world,
     "running": running_world,
     "played": played_world,
+    "online": online_world,
 }
 
 Fields = dict[str, Any] | Callable[[World], dict[str, Any]]
@@ -407,6 +423,22 @@ FORMS: dict[str, Form] = {
         },
     ),
     "practice:online_beat": Form("player"),
+    # Online tournament duels (issue 31): the player's seat, the referee's endings.
+    "player:online_ready": Form("player", world="online"),
+    "player:online_move": Form(
+        "player",
+        world="online",
+        fields=lambda w: {"play": "seal:3", "revision": str(w.duel.revision), "intent": "k"},
+    ),
+    "player:online_resign": Form(
+        "player", world="online", fields=lambda w: {"revision": str(w.duel.revision), "intent": "k"}
+    ),
+    "player:online_beat": Form("player", world="online"),
+    "public:online_end": Form(
+        "referee",
+        world="online",
+        fields={"ending": "forfeit_A", "reason": "no connection", "confirm": "on"},
+    ),
     "duels:redo": Form("referee", fields={"seq": "0", "rev": "0"}),
     # Event-day pages (issue 16)
     "organiser:call_duel": Form("organiser", fields={"table": "3"}),
@@ -519,6 +551,8 @@ QUERIES: dict[str, tuple[str, list[str]]] = {
     "tables:poll": ("player", ["rev"]),
     "practice:online_poll": ("player", ["rev", "version", "away"]),
     "practice:online_watch_poll": ("anonymous", ["v", "revision", "away"]),
+    "player:online_poll": ("player", ["revision", "v", "away", "screen"]),
+    "public:online_poll": ("referee", ["revision", "v", "away", "screen"]),
     "tables:replay": ("anonymous", ["step"]),
 }
 

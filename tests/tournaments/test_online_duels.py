@@ -406,3 +406,14 @@ def test_a_seat_whose_clock_runs_out_three_times_forfeits_as_abandoned(monkeypat
     assert duel.result.winner_id == duel.seat_b_id
     page = b.get(url("duel", duel)).content.decode()
     assert "Standings" in page
+
+
+def test_a_player_not_ready_when_the_wait_ends_forfeits_on_the_others_page():
+    duel, _referee, alice, bob = online_duel()
+    a = client_of(alice)
+    a.post(url("ready", duel))
+    Duel.objects.filter(pk=duel.pk).update(ready_by=timezone.now() - timedelta(seconds=1))
+    page = a.get(url("duel", duel)).content.decode()
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED and duel.result.winner_id == duel.seat_a_id
+    assert "Alice won: forfeit." in page

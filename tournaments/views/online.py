@@ -25,9 +25,11 @@ from cardtable.words import listing
 from core import push
 from core.errors import ServiceError
 from core.numbers import read_int
+from duels import services as duels
 from duels.forms import EndingForm, new_intent
 from duels.models import Duel, DuelStatus
 from duels.selectors import player_ids
+from duels.words import finish_label
 from play import presence
 from play.adapters.base import Command, Viewer
 from play.errors import Forbidden, Hidden, Stale
@@ -37,7 +39,7 @@ from play.selectors import view_of
 
 from ..access import tournament_view
 from ..models import Tournament
-from ..services import online
+from ..services import online, online_rulings
 
 NO_SUCH_DUEL = gettext_noop("There is no such online duel of yours.")
 NO_SUCH_WATCHED = gettext_noop("There is no such online duel.")
@@ -70,7 +72,14 @@ def _fresh(duel_id: int, user: Any) -> tuple[Duel, str]:
     if duel.status == DuelStatus.RUNNING:
         online.check_clock(duel)
         duel, seat = _open(duel_id, user)
-    elif duel.game_id is None and duel.ready_a and duel.ready_b:
+    elif (
+        duel.game_id is None
+        and duel.status == DuelStatus.READY
+        # The wait is over: a player not ready forfeits (no_show) now, not at the next beat.
+        and online_rulings.rule_no_shows_for(duel).done
+    ):
+        duel, seat = _open(duel_id, user)
+    if duel.game_id is None and duel.status == DuelStatus.READY and duel.ready_a and duel.ready_b:
         try:
             online.start_when_ready(duel_id=duel_id, user=user)
         except ServiceError as refused:
@@ -133,7 +142,9 @@ def _draw(
     confirm: dict[str, Any] | None = None,
 ) -> HttpResponse:
     urls = _urls(duel)
-    if duel.game_id is None:
+    if not duels.is_dealt(duel):
+        # Not started, or ended before it was dealt (a no-show forfeits a duel the tournament
+        # records as any duel): the ready screen says which.
         return _ready(request, duel, seat, urls, error=error, status=status)
     view = view_of(duel.game_id, Viewer("seat", seat), person=seat)
     over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
@@ -198,6 +209,19 @@ def _draw(
     )
 
 
+def _result_words(duel: Duel) -> str:
+    """A duel that ended before it was dealt (a no-show's forfeit): who won, and how."""
+    result = getattr(duel, "result", None) if duel.status == DuelStatus.FINISHED else None
+    if result is None:
+        return ""
+    if result.winner is None:
+        return gettext("No winner.")
+    return gettext("%(name)s won: %(how)s.") % {
+        "name": result.winner.name,
+        "how": finish_label(result.finish),
+    }
+
+
 def _replay_url(duel: Duel) -> str:
     replay = duel.replays.filter(online=True).exclude(status=DuelStatus.VOID).first()
     return reverse("player:online_duel", args=[replay.pk]) if replay is not None else ""
@@ -229,6 +253,7 @@ def _ready(
         "i_am_ready": getattr(duel, f"ready_{seat.lower()}") is not None,
         "they_are_ready": getattr(duel, f"ready_{other.lower()}") is not None,
         "open": duel.status == DuelStatus.READY,
+        "result": _result_words(duel),
         "wait": countdown(duel.ready_by) if duel.status == DuelStatus.READY else None,
         "version": online.state_key(duel),
         "urls": urls,
@@ -411,7 +436,7 @@ def _watch(
     never a hand), live by the same poll and push; a referee's page adds the endings."""
     names = _names(duel)
     poll_url = reverse("public:online_poll", args=[tournament.slug, duel.pk])
-    if duel.game_id is None:
+    if not duels.is_dealt(duel):
         context = {
             "duel": duel,
             "tournament": tournament,
