@@ -1,0 +1,906 @@
+"""Online tables at capacity (issue 31): 100 two-seat online tables played at once by people's
+pages through HTTP, on the production stack.
+
+    createdb -h 127.0.0.1 -U postgres bench_capacity                 # once
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_capacity \\
+    REDIS_URL=redis://127.0.0.1:6379/14 \\
+        .venv/bin/python bench/online_capacity.py   # --tables 100 --seconds 120 --seed 1
+    .venv/bin/python bench/online_capacity.py --quick   # a smoke run: SQLite, no Redis, 2 tables
+
+The stack is production's, as bench/crowd.py starts it: gunicorn with gunicorn.conf.py (two
+uvicorn workers, Django in their thread pools, push's streams on their event loops), DEBUG
+off, WhiteNoise serving the collected static files, PostgreSQL, Redis (cache, broker, push)
+and a Celery worker; plain HTTP on 127.0.0.1. Without DATABASE_URL the database is SQLite in a
+temporary file, and without REDIS_URL there is no push: the pages poll (the smoke run).
+
+**Set-up** (not timed, through the services as the views call them): 2 x --tables accounts,
+and --tables tables of two seats (the tournament rules, a 30 s seat clock, no bots), each
+opened by one person, joined by the other through its link, and started; a session for each
+account (as a sign-in makes one). The old tables of earlier runs are ended first.
+
+**The load** (timed, --seconds): one client per seat, each a person's page in an asyncio loop
+(uvloop where installed; raw HTTP/1.1 over keep-alive connections, as bench/streams.py):
+
+- it loads its table's page (the CSRF cookie and token, the push meta tag), opens the page's
+  stream (Server-Sent Events) where the stack runs push, and follows the game as
+  static/js/live.js and htmx do: a `change` of its game's topic newer than the revision shown
+  asks the table's poll at once (X-Push-Version); the poll itself every 2 s without a stream,
+  every PUSH_POLL_SECONDS (data-slow) with one; one request of the table at a time (hx-sync:
+  a poll or a push-asked poll while a move is in flight is dropped, as the page drops it; a
+  move waits for a poll in flight);
+- when its seat is asked something (the table says "Your turn": a card to seal, a decision,
+  a card to choose), it waits 3-5 s (seeded random), then posts a legal move read from the
+  table's own forms (the form's fields, its revision and idempotency key, the CSRF header),
+  as the card table's htmx forms send them; a turn that only offers action cards (the seat
+  reveals nothing this round) is played one time in four, else left to wait. A decision
+  that would end the game at once is avoided while another is offered;
+- a command's answer time: from sending the move to its whole answer read;
+- "seen by the other device": for each move answered 200, at revision r, the time from that
+  answer at its sender to the other seat's page first showing revision r or later (by its
+  stream and poll, or by its own move's answer); 0 when it showed it already. A move the
+  other page had not shown by the end (a few seconds after the moves stop) is counted apart.
+- spectators (--spectators, default 500) follow a table's watch page
+  (`/practice/online/watch/<token>/`, another branch's) where the app has one; without it
+  none are run, and the output says so: a seat's page cannot stand in for a spectator's, since
+  it shows a hand.
+
+Printed: p50/p95/max of the command's answer and of "seen by the other device", the errors
+(5xx, refused connections; 409 "moved on" and 422 refusals apart), the requests per second,
+CPU seconds of gunicorn, the Celery worker, PostgreSQL (this database's backends), Redis (the
+whole server) and of this load generator (its process time, which shares the same cores), the
+load average at the start and the end, and a reference: bench/engine.py's fixed CPU loop in
+this process before and after the load (process time) and, in the middle of the load, in a
+process of its own (wall and process time: how much of a core a process got just then).
+Budgets (issue 31): command p95 < 150 ms, seen by the other device p95 < 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gzip
+import html
+import json
+import os
+import random
+import re
+import resource
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+import crowd  # noqa: E402 - the stack's settings, its CPU meter and start-up are crowd.py's
+import engine  # noqa: E402 - the reference loop
+
+BIN = crowd.BIN
+now = time.monotonic
+USERS = "cap"  # the accounts' names: cap0, cap1, ...
+BUDGET_COMMAND = 0.150
+BUDGET_SEEN = 1.0
+THINK = (3.0, 5.0)  # seconds a person takes before a move
+POLL_SECONDS = 2.0  # practice/online_views.POLL_SECONDS, the page's poll without a stream
+STAGGER = 4.0  # seconds over which the tables start
+DRAIN = 4.0  # seconds the pages follow after the moves stop, for the last moves to be seen
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def summary(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return (
+        f"p50 {crowd.pct(values, 0.5) * 1000:.0f} / p95 {crowd.pct(values, 0.95) * 1000:.0f} / "
+        f"max {max(values) * 1000:.0f} ms (n={len(values)})"
+    )
+
+
+# -- HTTP/1.1, as a browser's keep-alive connection --------------------------------------------
+
+
+class Closed(Exception):
+    pass
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    cookies: dict[str, str]
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+
+class Connection:
+    """One keep-alive connection to the server; reopened when the server closed it."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def request(
+        self, method: str, path: str, headers: dict[str, str], body: bytes = b""
+    ) -> Answer:
+        for attempt in range(2):
+            if self.writer is None or self.writer.is_closing():
+                self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                fresh = True
+            else:
+                fresh = False
+            head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+            head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+            if body or method == "POST":
+                head += f"Content-Length: {len(body)}\r\n"
+            try:
+                self.writer.write(head.encode("latin-1") + b"\r\n" + body)
+                return await read_answer(self.reader, method)
+            except (OSError, asyncio.IncompleteReadError, Closed):
+                self.close()
+                if fresh or attempt:  # a kept-alive connection the server closed: once more
+                    raise
+        raise Closed
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+
+async def read_head(reader: asyncio.StreamReader) -> tuple[int, dict[str, str], dict[str, str]]:
+    raw = (await reader.readuntil(b"\r\n\r\n")).decode("latin-1")
+    lines = raw.split("\r\n")
+    parts = lines[0].split(" ", 2)
+    if len(parts) < 2 or not parts[1].isdigit():
+        raise Closed
+    headers: dict[str, str] = {}
+    cookies: dict[str, str] = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        name, value = name.strip().lower(), value.strip()
+        if not name:
+            continue
+        if name == "set-cookie":
+            pair = value.split(";", 1)[0]
+            key, _, val = pair.partition("=")
+            cookies[key.strip()] = val.strip()
+        else:
+            headers[name] = value
+    return int(parts[1]), headers, cookies
+
+
+async def read_answer(reader: asyncio.StreamReader, method: str) -> Answer:
+    status, headers, cookies = await read_head(reader)
+    body = b""
+    if method != "HEAD" and status not in (204, 304) and status >= 200:
+        if "content-length" in headers:
+            body = await reader.readexactly(int(headers["content-length"]))
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            pieces = []
+            while True:
+                size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                pieces.append(await reader.readexactly(size + 2))
+                if size == 0:
+                    break
+            body = b"".join(p[:-2] for p in pieces)
+    if headers.get("content-encoding") == "gzip":
+        body = gzip.decompress(body)
+    # A "Connection: close" answer: the next request finds the connection closed and reopens.
+    return Answer(status, headers, cookies, body)
+
+
+# -- what a page reads from the card table's HTML ----------------------------------------------
+
+TABLE = re.compile(r'<section id="card-table" data-revision="(\d+)"[^>]*class="([^"]*)"')
+POLLER = re.compile(r'class="poller" hx-get="([^"]+)"')
+META = re.compile(r'<meta name="push" content="([^"]+)"[^>]*data-slow="([^"]*)"')
+CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
+FORM = re.compile(r'<form method="post" action="([^"]+)"([^>]*)>(.*?)</form>', re.S)
+HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
+RADIO = re.compile(r'<input type="radio" name="play" value="([^"]+)"([^>]*)>')
+TARGET = re.compile(r'<input type="radio" name="target" value="([^"]+)"')
+BUTTON = re.compile(r'<button type="submit" name="(\w+)" value="([^"]*)"([^>]*)>')
+
+
+@dataclass
+class Shown:
+    """The table as the page shows it: its revision, whether the seat is asked something,
+    the forms, the poll's address."""
+
+    revision: int
+    mine: bool
+    body: str
+    poll: str
+
+
+def read_table(text: str) -> Shown | None:
+    found = TABLE.search(text)
+    if not found:
+        return None
+    poller = POLLER.search(text)
+    return Shown(
+        revision=int(found[1]),
+        mine="is-your-turn" in found[2].split(),
+        body=text,
+        poll=html.unescape(poller[1]) if poller else "",
+    )
+
+
+def pick_move(shown: Shown, rng: random.Random) -> tuple[str, dict[str, str]] | None:
+    """A legal move from the table's own forms, as a person taps it: (the form's address,
+    its fields). None when the seat is asked nothing it must answer, or chooses to wait."""
+    forms = []
+    for action, attrs, inner in FORM.findall(shown.body):
+        if "hx-post" not in attrs or 'name="kind" value="resign"' in inner:
+            continue
+        forms.append((html.unescape(action), attrs, inner))
+    for action, attrs, inner in forms:
+        fields = {k: html.unescape(v) for k, v in HIDDEN.findall(inner)}
+        if "confirm-form" in attrs:
+            return action, fields  # the person confirms what they chose
+        if "choose-form" in attrs or "data-decision" in attrs:
+            buttons = [(n, html.unescape(v), a) for n, v, a in BUTTON.findall(inner)]
+            calm = [b for b in buttons if "danger" not in b[2]]
+            if not buttons:
+                continue
+            name, value, _ = rng.choice(calm or buttons)
+            return action, {**fields, name: value}
+        if 'id="hand"' in attrs:
+            plays = [(html.unescape(v), a) for v, a in RADIO.findall(inner)]
+            plays = [v for v, a in plays if "disabled" not in a]
+            seals = [v for v in plays if v.startswith("seal:")]
+            actions = [v for v in plays if v.startswith("play:")]
+            if seals:
+                chosen = rng.choice(actions) if actions and rng.random() < 0.2 else None
+                chosen = chosen or rng.choice(seals)
+            elif actions and rng.random() < 0.25:
+                chosen = rng.choice(actions)
+            else:
+                return None
+            form = {**fields, "play": chosen}
+            targets = TARGET.findall(shown.body)
+            if targets and chosen != "play:color_change":
+                form["target"] = rng.choice(targets)
+            if chosen == "play:color_change":
+                colours = [v for n, v, _ in BUTTON.findall(inner) if n == "color"]
+                if not colours:
+                    return None
+                form["color"] = rng.choice(colours)
+            return action, form
+    return None
+
+
+# -- a seat's page ---------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    commands: list[float] = field(default_factory=list)  # send -> answer, moves answered 200
+    refused: dict[int, int] = field(default_factory=dict)  # 409, 422, 403 ... by status
+    errors: list[str] = field(default_factory=list)
+    requests: int = 0
+    dropped: int = 0  # a push's news dropped while a request was in flight (hx-sync)
+    lost: int = 0  # ... and not shown by that request's answer either: the slow poll's
+    queued: int = 0  # a move that waited for a poll in flight
+
+
+class Page:
+    """A person's page of their seat: follows the game, and moves when asked."""
+
+    def __init__(self, port, table_id, session, rng, tally, stopping, acting) -> None:
+        self.port = port
+        self.path = f"/practice/online/{table_id}/"
+        self.cookies = {"sessionid": session}
+        self.rng = rng
+        self.tally = tally
+        self.stopping: asyncio.Event = stopping
+        self.acting: asyncio.Event = acting  # set while the timed window lets people move
+        self.http = Connection(port)
+        self.shown: Shown | None = None
+        self.csrf = ""
+        self.stream_url = ""
+        self.slow = 30.0
+        self.up = False
+        self.busy = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.last_fetch = 0.0
+        self.seen: list[tuple[float, int]] = []  # (when, revision) each table this page showed
+        self.moves: list[tuple[float, int]] = []  # (answered, revision) of its moves taken
+        self.decided = -1  # the revision whose turn it chose to let pass
+        self.starts = 0.0  # when this table's people start moving (tables start apart)
+        self.pending = -1  # the newest version a push told of while a request was in flight
+        self.stream_task: asyncio.Task | None = None
+        self.stream_writer: asyncio.StreamWriter | None = None
+
+    def headers(self, htmx: bool = True) -> dict[str, str]:
+        cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        out = {"Cookie": cookie, "Accept": "text/html"}
+        if htmx:
+            out |= {
+                "HX-Request": "true",
+                "HX-Target": "card-table",
+                "HX-Current-URL": f"http://127.0.0.1:{self.port}{self.path}",
+            }
+        return out
+
+    async def call(self, method: str, path: str, headers: dict, body: bytes = b"") -> Answer:
+        self.tally.requests += 1
+        answer = await self.http.request(method, path, headers, body)
+        self.cookies.update({k: v for k, v in answer.cookies.items() if v})
+        if answer.status >= 500:
+            self.tally.errors.append(f"{method} {path.split('?')[0]}: {answer.status}")
+        return answer
+
+    def take(self, answer: Answer) -> None:
+        """A table drawn: what the page shows from now on."""
+        shown = read_table(answer.text)
+        if shown is None:
+            return
+        self.shown = shown  # one request of the table at a time: answers come in order
+        self.seen.append((now(), shown.revision))
+        self.last_fetch = now()
+        self.changed.set()
+
+    def settle(self) -> None:
+        """A request of the table done: news a push brought while it was in flight was
+        dropped (hx-sync); its answer shows it (mostly the echo of the page's own move), or
+        the page waits for its slow poll."""
+        if self.pending >= 0:
+            if self.shown is None or self.pending > self.shown.revision:
+                self.tally.lost += 1
+            self.pending = -1
+
+    async def open(self) -> None:
+        answer = await self.call("GET", self.path, self.headers(htmx=False))
+        if answer.status != 200:
+            raise RuntimeError(f"{self.path}: {answer.status}")
+        token = CSRF.search(answer.text)
+        self.csrf = token[1] if token else self.cookies.get("csrftoken", "")
+        meta = META.search(answer.text)
+        if meta:
+            self.stream_url = html.unescape(meta[1])
+            self.slow = float(meta[2] or 30)
+        self.take(answer)
+
+    # -- push: the page's stream ---------------------------------------------------------------
+
+    async def follow_stream(self) -> None:
+        """Holds the stream as live.js's EventSource does; on `change` of the game newer than
+        the table shown, asks the poll (dropped while another request is in flight)."""
+        retry = 1.0
+        while not self.stopping.is_set():
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.stream_writer = writer
+                self.tally.requests += 1
+                cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+                writer.write(
+                    (
+                        f"GET {self.stream_url} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\n"
+                        f"Accept: text/event-stream\r\nCache-Control: no-cache\r\n"
+                        f"Cookie: {cookie}\r\n\r\n"
+                    ).encode()
+                )
+                status, headers, _ = await read_head(reader)
+                if status != 200:
+                    self.tally.errors.append(f"stream: {status}")
+                    writer.close()
+                    await asyncio.sleep(retry)
+                    retry = min(30.0, retry * 2)
+                    continue
+                chunked = headers.get("transfer-encoding", "").lower() == "chunked"
+                buffer = b""
+                while True:
+                    if chunked:
+                        size = int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                        data = (await reader.readexactly(size + 2))[:-2]
+                        if size == 0:
+                            break
+                    else:
+                        data = await reader.read(65536)
+                        if not data:
+                            break
+                    buffer += data
+                    while b"\n\n" in buffer:
+                        frame, buffer = buffer.split(b"\n\n", 1)
+                        self.on_frame(frame.decode("utf-8", "replace"))
+                self.up = False
+                writer.close()
+            except (OSError, asyncio.IncompleteReadError, Closed, ValueError):
+                self.up = False
+                if not self.stopping.is_set():
+                    await asyncio.sleep(retry)
+
+    def on_frame(self, frame: str) -> None:
+        event, data = "message", ""
+        for line in frame.split("\n"):
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:"):
+                data += line[5:].strip()
+        if event == "ready":
+            self.up = True
+            asyncio.get_running_loop().create_task(self.fetch(pushed=None))  # refreshAll
+        elif event == "bye":
+            self.up = False
+        elif event == "change":
+            try:
+                message = json.loads(data)
+            except ValueError:
+                return
+            version = message.get("v")
+            shown = self.shown
+            if shown is not None and isinstance(version, int) and version <= shown.revision:
+                return  # live.js's holds(): the echo of this page's own move, or older
+            asyncio.get_running_loop().create_task(self.fetch(pushed=version))
+
+    # -- the poll ------------------------------------------------------------------------------
+
+    async def fetch(self, pushed: int | None = None) -> None:
+        """The table's poll (`?revision=…&v=…`); dropped while a request is in flight."""
+        if self.busy.locked() or self.shown is None or not self.shown.poll:
+            if pushed is not None:
+                self.tally.dropped += 1
+                self.pending = max(self.pending, pushed)
+            return
+        async with self.busy:
+            headers = self.headers()
+            if pushed is not None:
+                headers["X-Push-Version"] = str(pushed)
+            self.last_fetch = now()
+            try:
+                answer = await self.call("GET", self.shown.poll, headers)
+            except (OSError, asyncio.IncompleteReadError, Closed) as err:
+                self.tally.errors.append(f"poll: {err!r}")
+                return
+            if answer.status == 200:
+                self.take(answer)
+            elif "hx-redirect" in answer.headers or "hx-refresh" in answer.headers:
+                await self.open()
+            self.settle()
+
+    async def poll(self) -> None:
+        """htmx's `every 2s`; while the stream is up live.js lets a poll through only every
+        `data-slow` seconds."""
+        await asyncio.sleep(self.rng.uniform(0, POLL_SECONDS))
+        while not self.stopping.is_set():
+            every = self.slow if self.up else POLL_SECONDS
+            wait = self.last_fetch + every - now()
+            if wait > 0:
+                await asyncio.sleep(min(wait, POLL_SECONDS))
+                continue
+            await self.fetch()
+            await asyncio.sleep(POLL_SECONDS)
+
+    # -- the person --------------------------------------------------------------------------
+
+    async def play(self) -> None:
+        while not self.stopping.is_set():
+            shown = self.shown
+            if (
+                self.acting.is_set()
+                and now() >= self.starts
+                and shown is not None
+                and shown.mine
+                and shown.revision != self.decided
+            ):
+                await asyncio.sleep(self.rng.uniform(*THINK))
+                if not self.acting.is_set():
+                    continue
+                shown = self.shown
+                if shown is None or not shown.mine:
+                    continue
+                chosen = pick_move(shown, self.rng)
+                if chosen is None:
+                    self.decided = shown.revision
+                    continue
+                await self.move(*chosen)
+                continue
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), 1.0)
+
+    async def move(self, action: str, form: dict[str, str]) -> None:
+        if self.busy.locked():
+            self.tally.queued += 1
+        async with self.busy:  # hx-sync "queue last": after the poll in flight
+            headers = self.headers() | {
+                "X-CSRFToken": self.csrf,
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Origin": f"http://127.0.0.1:{self.port}",
+            }
+            body = urllib.parse.urlencode(form).encode()
+            sent = now()
+            try:
+                answer = await self.call("POST", action, headers, body)
+            except (OSError, asyncio.IncompleteReadError, Closed) as err:
+                self.tally.errors.append(f"move: {err!r}")
+                return
+            answered = now()
+            if answer.status == 200:
+                self.take(answer)
+                self.tally.commands.append(answered - sent)
+                if self.shown is not None:
+                    self.moves.append((answered, self.shown.revision))
+            else:
+                self.tally.refused[answer.status] = self.tally.refused.get(answer.status, 0) + 1
+                if answer.status < 500:
+                    self.take(answer)
+                if answer.status in (403, 404) or answer.status >= 500:
+                    self.tally.errors.append(f"move: {answer.status}")
+            self.settle()
+
+    def close(self) -> None:
+        self.http.close()
+        if self.stream_writer is not None:
+            self.stream_writer.close()
+
+
+def seen_by_other(pages: list[Page], until: float) -> tuple[list[float], int]:
+    """For each move taken (answered 200 at its sender, before `until`), the time to the other
+    seat's page first showing its revision or a later one; and how many it never showed."""
+    delays, unseen = [], 0
+    for i, page in enumerate(pages):
+        other = pages[i ^ 1]
+        for answered, revision in page.moves:
+            if answered > until:
+                continue
+            first = next((t for t, r in other.seen if r >= revision), None)
+            if first is None:
+                unseen += 1
+            else:
+                delays.append(max(0.0, first - answered))
+    return delays, unseen
+
+
+# -- set-up ----------------------------------------------------------------------------------
+
+
+def setup(args) -> list[tuple[int, str, str]]:
+    """The tables, started: (table id, the host's session, the guest's) for each."""
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.test import Client
+
+    from practice import online
+    from practice.models import OnlineTable
+
+    call_command("migrate", verbosity=0)
+    if not os.environ.get("PLAIN_STATIC"):
+        call_command("collectstatic", interactive=False, verbosity=0)
+    user_model = get_user_model()
+    users = []
+    for n in range(2 * args.tables):
+        user, _ = user_model.objects.get_or_create(username=f"{USERS}{n}")
+        users.append(user)
+    old = OnlineTable.objects.filter(host__username__startswith=USERS).exclude(
+        status__in=(OnlineTable.Status.FINISHED, OnlineTable.Status.ENDED)
+    )
+    for table in old:
+        online.end(table_id=table.pk, user=table.host)
+    made = []
+    sessions: dict[int, str] = {}
+    for user in users:
+        client = Client()
+        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+        sessions[user.pk] = client.cookies["sessionid"].value
+    for n in range(args.tables):
+        host, guest = users[2 * n], users[2 * n + 1]
+        table = online.open_table(
+            host=host, ruleset=args.rules, seats=2, seat_clock=args.clock or None
+        )
+        online.join(token=table.join_token, user=guest)
+        table.refresh_from_db()
+        online.start(table_id=table.pk, user=host, version=table.version)
+        made.append((table.pk, sessions[host.pk], sessions[guest.pk]))
+    return made
+
+
+def reference_probe() -> None:
+    """The reference loop once, in a process of its own: its wall and process time (JSON)."""
+    wall, cpu = now(), time.process_time()
+    engine.reference_loop()
+    print(json.dumps({"wall": now() - wall, "cpu": time.process_time() - cpu}))
+
+
+async def probe_later(delay: float) -> dict | None:
+    await asyncio.sleep(delay)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--reference-probe", stdout=asyncio.subprocess.PIPE
+    )
+    out, _ = await process.communicate()
+    with contextlib.suppress(ValueError):
+        return json.loads(out)
+    return None
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+async def run(args, tables, meter) -> None:
+    rng = random.Random(args.seed)
+    tally = Tally()
+    stopping, acting = asyncio.Event(), asyncio.Event()
+    pages: list[Page] = []
+    for table_id, host, guest in tables:
+        for session in (host, guest):
+            pages.append(
+                Page(
+                    args.port,
+                    table_id,
+                    session,
+                    random.Random(rng.random()),
+                    tally,
+                    stopping,
+                    acting,
+                )
+            )
+    # The pages open (not timed), a few at a time, then their streams.
+    gate = asyncio.Semaphore(20)
+
+    async def opened(page: Page) -> None:
+        async with gate:
+            await page.open()
+        if page.stream_url:
+            page.stream_task = asyncio.create_task(page.follow_stream())
+
+    started = now()
+    await asyncio.gather(*(opened(p) for p in pages))
+    for _ in range(100):
+        if all(p.up for p in pages if p.stream_url):
+            break
+        await asyncio.sleep(0.1)
+    streams = sum(p.up for p in pages)
+    print(
+        f"  {len(pages)} pages open in {now() - started:.1f} s, {streams} streams up; "
+        f"load average {load()}"
+    )
+    tasks = [asyncio.create_task(p.poll()) for p in pages]
+    tasks += [asyncio.create_task(p.play()) for p in pages]
+    await asyncio.sleep(1)
+
+    load_start = load()
+    tally.requests = 0
+    meter.start()
+    cpu0 = own_cpu()
+    begin = now()
+    # The tables start apart, over the first --stagger seconds, as tables opened by different
+    # people would: not 200 people told "your turn" in the same instant.
+    for n, page in enumerate(pages):
+        page.starts = begin + random.Random(f"{args.seed}-{n // 2}").uniform(0, args.stagger)
+    acting.set()
+    probe = asyncio.create_task(probe_later(args.seconds / 2))
+    await asyncio.sleep(args.seconds)
+    acting.clear()
+    moves_until = now()
+    await asyncio.sleep(args.drain)
+    stopping.set()
+    wall = now() - begin
+    generator = own_cpu() - cpu0
+    used = meter.stop()
+    load_end = load()
+    requests = tally.requests
+    for page in pages:
+        page.close()
+        if page.stream_task:
+            page.stream_task.cancel()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, *(p.stream_task for p in pages if p.stream_task),
+                         return_exceptions=True)  # fmt: skip
+    mid = await probe
+
+    delays, unseen = seen_by_other(pages, moves_until)
+    commands = tally.commands
+    from practice.models import OnlineTable
+
+    over = await asyncio.to_thread(
+        lambda: (
+            OnlineTable.objects.filter(pk__in=[t[0] for t in tables])
+            .exclude(status=OnlineTable.Status.PLAYING)
+            .count()
+        )
+    )
+    refused = ", ".join(f"{k}: {v}" for k, v in sorted(tally.refused.items())) or "none"
+    command_ok = crowd.pct(commands, 0.95) < BUDGET_COMMAND
+    seen_ok = bool(delays) and crowd.pct(delays, 0.95) < BUDGET_SEEN and not unseen
+    server = sum(used.values())
+    print(
+        f"\n== {len(tables)} tables, {len(pages)} seats, {args.seconds} s of moves "
+        f"(+{args.drain:g} s following); spectators: {args.spectators_said}\n"
+        f"  load average at the start {load_start}, at the end {load_end} "
+        f"({os.cpu_count()} CPUs)\n"
+        f"  moves taken {len(commands)} ({len(commands) / args.seconds:.1f}/s); "
+        f"refused {refused}; errors {len(tally.errors)}"
+        + (f" (first: {tally.errors[:3]})" if tally.errors else "")
+        + f"; tables over by the end {over}\n"
+        f"  command answered (send -> whole answer): {summary(commands)}; "
+        f"budget p95 < {BUDGET_COMMAND * 1000:.0f} ms: {'met' if command_ok else 'NOT met'}\n"
+        f"  seen by the other device (answer at the sender -> the other page shows it): "
+        f"{summary(delays)}; never shown by the end {unseen}; "
+        f"budget p95 < {BUDGET_SEEN * 1000:.0f} ms: {'met' if seen_ok else 'NOT met'}\n"
+        f"  requests {requests} ({requests / wall:.0f}/s: page loads, polls, moves, streams "
+        f"opened); push news dropped by a request in flight {tally.dropped} (newer than that "
+        f"request's answer: {tally.lost}); moves that waited for a poll {tally.queued}\n"
+        f"  CPU seconds over {wall:.0f} s: "
+        + ", ".join(f"{name} {seconds:.1f}" for name, seconds in used.items())
+        + f"; this load generator {generator:.1f} ({generator / wall * 100:.0f}% of a core)\n"
+        f"  the stack {server / wall * 100:.0f}% of a core, with the generator "
+        f"{(server + generator) / wall * 100:.0f}% (of {os.cpu_count() * 100}%); gunicorn's CPU "
+        f"per move taken (its answer and the others' polls it brings) "
+        f"{used['gunicorn'] / max(1, len(commands)) * 1000:.0f} ms"
+    )
+    if mid:
+        print(
+            f"  reference loop in its own process mid-run: {mid['wall'] * 1000:.0f} ms wall, "
+            f"{mid['cpu'] * 1000:.0f} ms CPU (it had {mid['cpu'] / mid['wall'] * 100:.0f}% "
+            f"of a core)"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--spectators", type=int, default=500)
+    parser.add_argument("--seconds", type=int, default=120)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--port", type=int, default=8241)
+    parser.add_argument("--rules", default="tournament")
+    parser.add_argument("--clock", type=int, default=30, help="the seat clock, s (0: none)")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 2 tables, 6 s")
+    parser.add_argument("--reference-probe", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.stagger, args.drain = STAGGER, DRAIN
+    if args.reference_probe:
+        reference_probe()
+        return
+    if args.quick:
+        args.tables, args.seconds, args.spectators = 2, 6, 0
+        args.stagger, args.drain = 1.0, 2.5
+        # No page here asks for a static file: the smoke run skips collecting them (10 s).
+        crowd.ENV["PLAIN_STATIC"] = "1"
+        crowd.ENV["PYTHONWARNINGS"] = "ignore:No directory at"
+    # A watch view for spectators is another branch's (issue 31): none in this tree yet.
+    args.spectators_said = (
+        "none (this tree has no watch view for spectators)" if args.spectators else "none"
+    )
+
+    workdir = Path(tempfile.mkdtemp(prefix="online-capacity-"))
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["SQLITE_PATH"] = str(workdir / "bench.sqlite3")
+    for name in ("DATABASE_URL", "REDIS_URL"):
+        crowd.ENV.pop(name, None)
+    crowd.ENV["STATIC_ROOT"] = os.environ.get("STATIC_ROOT") or str(workdir / "static")
+    env = {**os.environ, **crowd.ENV}
+    os.environ.update(crowd.ENV)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # This process's own few queries (crowd.Meter's list of PostgreSQL's backends) run
+    # beside its event loop, outside any request.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    sys.path.insert(0, str(ROOT))
+    print(f"command: {shlex.join(sys.argv)}; load average {load()}")
+    set_up = now()
+    tables = setup(args)
+    from django.conf import settings
+    from django.db import connection
+
+    database = connection.settings_dict["NAME"]
+    engine_name = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[1]
+    print(f"set-up: {len(tables)} tables started in {now() - set_up:.1f} s")
+    before = engine.reference_seconds()
+    print(f"reference loop (bench/engine.py, best of 5) {before * 1000:.1f} ms; "
+          f"load average {load()}")  # fmt: skip
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    server_env = {**env, "GUNICORN_BIND": f"127.0.0.1:{args.port}", "GUNICORN_ACCESS_LOG": "off"}
+    worker = subprocess.Popen(
+        [str(BIN / "celery"), "-A", "config", "worker", "--loglevel", "WARNING",
+         "--concurrency", "1", "--without-gossip", "--without-mingle", "-n", "capacity@%h"],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+    ) if env.get("REDIS_URL") else None  # fmt: skip
+    # The server's log apart (Django logs each 409 and 422 as a warning): summed up below.
+    log = (workdir / "gunicorn.log").open("w")
+    gunicorn = subprocess.Popen(
+        [str(BIN / "gunicorn"), "--log-level", "warning"],
+        env=server_env,
+        cwd=ROOT,
+        stderr=log,
+    )
+    try:
+        crowd.wait_for(f"http://127.0.0.1:{args.port}/healthz", gunicorn)
+        print(
+            f"stack: gunicorn {crowd.gunicorn_settings(server_env, [])}, {engine_name} "
+            f"{database if engine_name != 'sqlite3' else '(a file)'}, "
+            + (
+                f"Redis {env['REDIS_URL'].rsplit('/', 1)[1]} (push on), a Celery worker"
+                if worker
+                else "no Redis (no push: the pages poll)"
+            )
+            + f"; load generator: {'uvloop' if 'uvloop' in sys.modules else 'asyncio'}"
+        )
+        meter = Meter(gunicorn.pid, worker.pid if worker else None, database, engine_name)
+        asyncio.run(run(args, tables, meter))
+    finally:
+        for process in (gunicorn, worker):
+            if process:
+                process.send_signal(signal.SIGTERM)
+        for process in (gunicorn, worker):
+            if process:
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        log.close()
+        server_log(workdir / "gunicorn.log")
+        import shutil
+
+        shutil.rmtree(workdir, ignore_errors=True)
+    after = engine.reference_seconds()
+    print(f"reference loop after {after * 1000:.1f} ms; load average {load()}")
+
+
+def server_log(path: Path) -> None:
+    """The server's log: how many lines of each kind; the lines other than refusals in full
+    (a traceback, a worker restarted)."""
+    lines = path.read_text(errors="replace").splitlines()
+    kinds: dict[str, int] = {}
+    other = []
+    for line in lines:
+        word = line.split(":", 1)[0]
+        if word in ("Conflict", "Unprocessable Content", "Forbidden", "Not Found"):
+            kinds[word] = kinds.get(word, 0) + 1
+        else:
+            other.append(line)
+    print(
+        "server log: "
+        + (", ".join(f"{n} {k!r}" for k, n in kinds.items()) or "no refusal logged")
+        + f"; {len(other)} other lines"
+        + ("".join(f"\n    {line}" for line in other[:20]))
+    )
+
+
+class Meter(crowd.Meter):
+    """crowd.py's meter, without the parts a smoke run has not (no worker, SQLite)."""
+
+    def __init__(self, gunicorn: int, worker: int | None, database: str, engine_name: str):
+        super().__init__(gunicorn, worker or 0, database)
+        self.engine_name = engine_name
+
+    def read(self) -> dict[str, dict[int, float]]:
+        parts = {"gunicorn": crowd.children(self.gunicorn)}
+        if self.worker:
+            parts["celery worker"] = crowd.children(self.worker)
+        if self.engine_name == "postgresql":
+            parts["postgresql (this database)"] = crowd.postgres_pids(self.database)
+        if os.environ.get("REDIS_URL"):
+            parts["redis (whole server)"] = crowd.redis_pid()
+        return {name: crowd.cpu_by_pid(pids) for name, pids in parts.items()}
+
+
+if __name__ == "__main__":
+    main()
