@@ -212,6 +212,7 @@ async def read_answer(reader: asyncio.StreamReader, method: str) -> Answer:
 TABLE = re.compile(r'<section id="card-table" data-revision="(\d+)"[^>]*class="([^"]*)"')
 POLLER = re.compile(r'class="poller" hx-get="([^"]+)"')
 META = re.compile(r'<meta name="push" content="([^"]+)"[^>]*data-slow="([^"]*)"')
+BEAT = re.compile(r'<section id="card-table"[^>]* data-beat="([^"]+)" data-beat-seconds="(\d+)"')
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 FORM = re.compile(r'<form method="post" action="([^"]+)"([^>]*)>(.*?)</form>', re.S)
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
@@ -300,15 +301,16 @@ class Tally:
     dropped: int = 0  # a push's news dropped while a request was in flight (hx-sync)
     lost: int = 0  # ... and not shown by that request's answer either: the slow poll's
     queued: int = 0  # a move that waited for a poll in flight
+    beats: int = 0  # presence's beats sent (where the page has them)
 
 
 class Page:
     """A person's page of their seat: follows the game, and moves when asked."""
 
-    def __init__(self, port, table_id, session, rng, tally, stopping, acting) -> None:
+    def __init__(self, port, path, session, rng, tally, stopping, acting) -> None:
         self.port = port
-        self.path = f"/practice/online/{table_id}/"
-        self.cookies = {"sessionid": session}
+        self.path = path
+        self.cookies = {"sessionid": session} if session else {}
         self.rng = rng
         self.tally = tally
         self.stopping: asyncio.Event = stopping
@@ -329,6 +331,7 @@ class Page:
         self.pending = -1  # the newest version a push told of while a request was in flight
         self.stream_task: asyncio.Task | None = None
         self.stream_writer: asyncio.StreamWriter | None = None
+        self.beats = Connection(port)  # presence.js's fetch: a connection of its own
 
     def headers(self, htmx: bool = True) -> dict[str, str]:
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -548,22 +551,47 @@ class Page:
                     self.tally.errors.append(f"move: {answer.status}")
             self.settle()
 
+    async def beat(self) -> None:
+        """presence.js, where the page has it: while the seat's page is visible, a POST every
+        `data-beat-seconds` to `data-beat` (204), outside htmx's queue (a fetch)."""
+        found = BEAT.search(self.shown.body) if self.shown else None
+        if not found:
+            return
+        every = int(found[2])
+        await asyncio.sleep(self.rng.uniform(0, every))
+        while not self.stopping.is_set():
+            found = BEAT.search(self.shown.body) if self.shown else None
+            if found:
+                cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+                headers = {"Cookie": cookie, "X-CSRFToken": self.csrf,
+                           "Origin": f"http://127.0.0.1:{self.port}"}  # fmt: skip
+                self.tally.requests += 1
+                self.tally.beats += 1
+                try:
+                    answer = await self.beats.request("POST", html.unescape(found[1]), headers)
+                    if answer.status != 204:
+                        self.tally.errors.append(f"beat: {answer.status}")
+                except (OSError, asyncio.IncompleteReadError, Closed) as err:
+                    self.tally.errors.append(f"beat: {err!r}")
+            await asyncio.sleep(every)
+
     def close(self) -> None:
+        self.beats.close()
         self.http.close()
         if self.stream_writer is not None:
             self.stream_writer.close()
 
 
-def seen_by_other(pages: list[Page], until: float) -> tuple[list[float], int]:
-    """For each move taken (answered 200 at its sender, before `until`), the time to the other
-    seat's page first showing its revision or a later one; and how many it never showed."""
+def seen(sender: Page, viewers: list[Page], until: float) -> tuple[list[float], int]:
+    """For each move `sender` took (answered 200 before `until`) and each of `viewers`, the
+    time from its answer to that page first showing its revision or a later one (0 when it
+    showed it already); and how many times a page never showed it."""
     delays, unseen = [], 0
-    for i, page in enumerate(pages):
-        other = pages[i ^ 1]
-        for answered, revision in page.moves:
-            if answered > until:
-                continue
-            first = next((t for t, r in other.seen if r >= revision), None)
+    for answered, revision in sender.moves:
+        if answered > until:
+            continue
+        for viewer in viewers:
+            first = next((t for t, r in viewer.seen if r >= revision), None)
             if first is None:
                 unseen += 1
             else:
@@ -574,8 +602,15 @@ def seen_by_other(pages: list[Page], until: float) -> tuple[list[float], int]:
 # -- set-up ----------------------------------------------------------------------------------
 
 
-def setup(args) -> list[tuple[int, str, str]]:
-    """The tables, started: (table id, the host's session, the guest's) for each."""
+@dataclass
+class Made:
+    table: int
+    sessions: tuple[str, str]  # the host's, the guest's
+    watch: str  # the watch page's address, "" without one
+
+
+def setup(args) -> list[Made]:
+    """The tables, started, each with its watch link where the app has them."""
     import django
 
     django.setup()
@@ -612,8 +647,13 @@ def setup(args) -> list[tuple[int, str, str]]:
         )
         online.join(token=table.join_token, user=guest)
         table.refresh_from_db()
-        online.start(table_id=table.pk, user=host, version=table.version)
-        made.append((table.pk, sessions[host.pk], sessions[guest.pk]))
+        table = online.start(table_id=table.pk, user=host, version=table.version)
+        watch = ""
+        if args.spectators and hasattr(online, "new_watch_link"):  # the watch link's branch
+            table.refresh_from_db()
+            table = online.new_watch_link(table_id=table.pk, user=host, version=table.version)
+            watch = f"/practice/online/watch/{table.watch_token}/"
+        made.append(Made(table.pk, (sessions[host.pk], sessions[guest.pk]), watch))
     return made
 
 
@@ -638,24 +678,24 @@ async def probe_later(delay: float) -> dict | None:
 # -- the run ---------------------------------------------------------------------------------
 
 
-async def run(args, tables, meter) -> None:
+async def run(args, tables: list[Made], meter) -> None:
     rng = random.Random(args.seed)
     tally = Tally()
     stopping, acting = asyncio.Event(), asyncio.Event()
-    pages: list[Page] = []
-    for table_id, host, guest in tables:
-        for session in (host, guest):
-            pages.append(
-                Page(
-                    args.port,
-                    table_id,
-                    session,
-                    random.Random(rng.random()),
-                    tally,
-                    stopping,
-                    acting,
-                )
-            )
+
+    def page(path: str, session: str) -> Page:
+        return Page(args.port, path, session, random.Random(rng.random()), tally, stopping, acting)
+
+    seats = [[page(f"/practice/online/{t.table}/", s) for s in t.sessions] for t in tables]
+    # The spectators, spread over the tables (round the tables in turn), signed out: the
+    # link is their permission.
+    watchers: list[list[Page]] = [[] for _ in tables]
+    if all(t.watch for t in tables):
+        for n in range(args.spectators):
+            watchers[n % len(tables)].append(page(tables[n % len(tables)].watch, ""))
+    people = [p for pair in seats for p in pair]
+    watching = [w for group in watchers for w in group]
+    pages = people + watching
     # The pages open (not timed), a few at a time, then their streams.
     gate = asyncio.Semaphore(20)
 
@@ -677,7 +717,8 @@ async def run(args, tables, meter) -> None:
         f"load average {load()}"
     )
     tasks = [asyncio.create_task(p.poll()) for p in pages]
-    tasks += [asyncio.create_task(p.play()) for p in pages]
+    tasks += [asyncio.create_task(p.play()) for p in people]
+    tasks += [asyncio.create_task(p.beat()) for p in people]
     await asyncio.sleep(1)
 
     load_start = load()
@@ -687,8 +728,10 @@ async def run(args, tables, meter) -> None:
     begin = now()
     # The tables start apart, over the first --stagger seconds, as tables opened by different
     # people would: not 200 people told "your turn" in the same instant.
-    for n, page in enumerate(pages):
-        page.starts = begin + random.Random(f"{args.seed}-{n // 2}").uniform(0, args.stagger)
+    for n, pair in enumerate(seats):
+        starts = begin + random.Random(f"{args.seed}-{n}").uniform(0, args.stagger)
+        for person in pair:
+            person.starts = starts
     acting.set()
     probe = asyncio.create_task(probe_later(args.seconds / 2))
     await asyncio.sleep(args.seconds)
@@ -711,24 +754,43 @@ async def run(args, tables, meter) -> None:
                          return_exceptions=True)  # fmt: skip
     mid = await probe
 
-    delays, unseen = seen_by_other(pages, moves_until)
+    by_seat: list[float] = []
+    by_watcher: list[float] = []
+    unseen_seat = unseen_watcher = 0
+    for pair, group in zip(seats, watchers, strict=True):
+        for i, sender in enumerate(pair):
+            delays, unseen = seen(sender, [pair[1 - i]], moves_until)
+            by_seat += delays
+            unseen_seat += unseen
+            delays, unseen = seen(sender, group, moves_until)
+            by_watcher += delays
+            unseen_watcher += unseen
+    every = by_seat + by_watcher
+    unseen = unseen_seat + unseen_watcher
     commands = tally.commands
     from practice.models import OnlineTable
 
     over = await asyncio.to_thread(
         lambda: (
-            OnlineTable.objects.filter(pk__in=[t[0] for t in tables])
+            OnlineTable.objects.filter(pk__in=[t.table for t in tables])
             .exclude(status=OnlineTable.Status.PLAYING)
             .count()
         )
     )
     refused = ", ".join(f"{k}: {v}" for k, v in sorted(tally.refused.items())) or "none"
+    spectators = (
+        "watch pages, signed out"
+        if watching
+        else "none asked"
+        if not args.spectators
+        else "none: this tree has no watch link"
+    )
     command_ok = crowd.pct(commands, 0.95) < BUDGET_COMMAND
-    seen_ok = bool(delays) and crowd.pct(delays, 0.95) < BUDGET_SEEN and not unseen
+    seen_ok = bool(every) and crowd.pct(every, 0.95) < BUDGET_SEEN and not unseen
     server = sum(used.values())
     print(
-        f"\n== {len(tables)} tables, {len(pages)} seats, {args.seconds} s of moves "
-        f"(+{args.drain:g} s following); spectators: {args.spectators_said}\n"
+        f"\n== {len(tables)} tables, {len(people)} seats, {len(watching)} spectators "
+        f"({spectators}), {args.seconds} s of moves (+{args.drain:g} s following)\n"
         f"  load average at the start {load_start}, at the end {load_end} "
         f"({os.cpu_count()} CPUs)\n"
         f"  moves taken {len(commands)} ({len(commands) / args.seconds:.1f}/s); "
@@ -737,12 +799,15 @@ async def run(args, tables, meter) -> None:
         + f"; tables over by the end {over}\n"
         f"  command answered (send -> whole answer): {summary(commands)}; "
         f"budget p95 < {BUDGET_COMMAND * 1000:.0f} ms: {'met' if command_ok else 'NOT met'}\n"
-        f"  seen by the other device (answer at the sender -> the other page shows it): "
-        f"{summary(delays)}; never shown by the end {unseen}; "
+        f"  seen by every other device of the game (answer at the sender -> the page shows "
+        f"it): {summary(every)}; never shown by the end {unseen}; "
         f"budget p95 < {BUDGET_SEEN * 1000:.0f} ms: {'met' if seen_ok else 'NOT met'}\n"
+        f"    by the other seat: {summary(by_seat)}, never {unseen_seat}\n"
+        f"    by the spectators: {summary(by_watcher)}, never {unseen_watcher}\n"
         f"  requests {requests} ({requests / wall:.0f}/s: page loads, polls, moves, streams "
         f"opened); push news dropped by a request in flight {tally.dropped} (newer than that "
-        f"request's answer: {tally.lost}); moves that waited for a poll {tally.queued}\n"
+        f"request's answer: {tally.lost}); moves that waited for a poll {tally.queued}; "
+        f"presence beats {tally.beats}\n"
         f"  CPU seconds over {wall:.0f} s: "
         + ", ".join(f"{name} {seconds:.1f}" for name, seconds in used.items())
         + f"; this load generator {generator:.1f} ({generator / wall * 100:.0f}% of a core)\n"
@@ -768,7 +833,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8241)
     parser.add_argument("--rules", default="tournament")
     parser.add_argument("--clock", type=int, default=30, help="the seat clock, s (0: none)")
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 2 tables, 6 s")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 2 tables, 2 spectators, 6 s"
+    )
     parser.add_argument("--reference-probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.stagger, args.drain = STAGGER, DRAIN
@@ -776,15 +843,11 @@ def main() -> None:
         reference_probe()
         return
     if args.quick:
-        args.tables, args.seconds, args.spectators = 2, 6, 0
+        args.tables, args.seconds, args.spectators = 2, 6, 2
         args.stagger, args.drain = 1.0, 2.5
         # No page here asks for a static file: the smoke run skips collecting them (10 s).
         crowd.ENV["PLAIN_STATIC"] = "1"
         crowd.ENV["PYTHONWARNINGS"] = "ignore:No directory at"
-    # A watch view for spectators is another branch's (issue 31): none in this tree yet.
-    args.spectators_said = (
-        "none (this tree has no watch view for spectators)" if args.spectators else "none"
-    )
 
     workdir = Path(tempfile.mkdtemp(prefix="online-capacity-"))
     if not os.environ.get("DATABASE_URL"):
