@@ -849,6 +849,9 @@ def main() -> None:
         crowd.ENV["PLAIN_STATIC"] = "1"
         crowd.ENV["PYTHONWARNINGS"] = "ignore:No directory at"
 
+    # 700 pages hold about 2,000 connections (a page's table, its stream, its beats).
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     workdir = Path(tempfile.mkdtemp(prefix="online-capacity-"))
     if not os.environ.get("DATABASE_URL"):
         os.environ["SQLITE_PATH"] = str(workdir / "bench.sqlite3")
