@@ -153,10 +153,12 @@ class Connection:
             try:
                 self.writer.write(head.encode("latin-1") + b"\r\n" + body)
                 return await read_answer(self.reader, method)
-            except (OSError, asyncio.IncompleteReadError, Closed):
+            except (OSError, asyncio.IncompleteReadError, Closed) as err:
                 self.close()
                 if fresh or attempt:  # a kept-alive connection the server closed: once more
-                    raise
+                    raise Closed(
+                        f"{type(err).__name__} on a {'new' if fresh else 'reopened'} connection"
+                    ) from err
         raise Closed
 
     def close(self) -> None:
@@ -332,6 +334,7 @@ class Page:
         self.stream_task: asyncio.Task | None = None
         self.stream_writer: asyncio.StreamWriter | None = None
         self.beats = Connection(port)  # presence.js's fetch: a connection of its own
+        self.asked: set[asyncio.Task] = set()  # polls a push asked for, not yet done
 
     def headers(self, htmx: bool = True) -> dict[str, str]:
         cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
@@ -349,7 +352,8 @@ class Page:
         answer = await self.http.request(method, path, headers, body)
         self.cookies.update({k: v for k, v in answer.cookies.items() if v})
         if answer.status >= 500:
-            self.tally.errors.append(f"{method} {path.split('?')[0]}: {answer.status}")
+            where = re.sub(r"/(\d+|[\w-]{30,})/", "/…/", path.split("?")[0])
+            self.tally.errors.append(f"{method} {where}: {answer.status}")
         return answer
 
     def take(self, answer: Answer) -> None:
@@ -441,7 +445,7 @@ class Page:
                 data += line[5:].strip()
         if event == "ready":
             self.up = True
-            asyncio.get_running_loop().create_task(self.fetch(pushed=None))  # refreshAll
+            self.ask(None)  # live.js's refreshAll
         elif event == "bye":
             self.up = False
         elif event == "change":
@@ -453,7 +457,12 @@ class Page:
             shown = self.shown
             if shown is not None and isinstance(version, int) and version <= shown.revision:
                 return  # live.js's holds(): the echo of this page's own move, or older
-            asyncio.get_running_loop().create_task(self.fetch(pushed=version))
+            self.ask(version)
+
+    def ask(self, version: int | None) -> None:
+        task = asyncio.get_running_loop().create_task(self.fetch(pushed=version))
+        self.asked.add(task)
+        task.add_done_callback(self.asked.discard)
 
     # -- the poll ------------------------------------------------------------------------------
 
@@ -472,7 +481,7 @@ class Page:
             try:
                 answer = await self.call("GET", self.shown.poll, headers)
             except (OSError, asyncio.IncompleteReadError, Closed) as err:
-                self.tally.errors.append(f"poll: {err!r}")
+                self.tally.errors.append(f"poll: {err}")
                 return
             if answer.status == 200:
                 self.take(answer)
@@ -535,7 +544,7 @@ class Page:
             try:
                 answer = await self.call("POST", action, headers, body)
             except (OSError, asyncio.IncompleteReadError, Closed) as err:
-                self.tally.errors.append(f"move: {err!r}")
+                self.tally.errors.append(f"move: {err}")
                 return
             answered = now()
             if answer.status == 200:
@@ -572,10 +581,12 @@ class Page:
                     if answer.status != 204:
                         self.tally.errors.append(f"beat: {answer.status}")
                 except (OSError, asyncio.IncompleteReadError, Closed) as err:
-                    self.tally.errors.append(f"beat: {err!r}")
+                    self.tally.errors.append(f"beat: {err}")
             await asyncio.sleep(every)
 
     def close(self) -> None:
+        for task in list(self.asked):
+            task.cancel()
         self.beats.close()
         self.http.close()
         if self.stream_writer is not None:
@@ -655,6 +666,99 @@ def setup(args) -> list[Made]:
             watch = f"/practice/online/watch/{table.watch_token}/"
         made.append(Made(table.pk, (sessions[host.pk], sessions[guest.pk]), watch))
     return made
+
+
+def cpu_per_request(args) -> None:
+    """CPU per request of each kind, in this process through the whole middleware stack
+    (Django's test client, the production settings, the same database and Redis): one table
+    of two people played --cpu-moves moves by the same random person as the load, each move
+    followed by the other seat's poll and a spectator's (a changed table), then both again
+    (unchanged: 204). What a request costs the server, whatever else the machine does."""
+    from django.test import Client
+
+    from practice import online
+    from practice.models import OnlineTable
+
+    user_model = __import__("django.contrib.auth", fromlist=["get_user_model"]).get_user_model()
+    ada, _ = user_model.objects.get_or_create(username=f"{USERS}-cpu-a")
+    bo, _ = user_model.objects.get_or_create(username=f"{USERS}-cpu-b")
+    for old in OnlineTable.objects.filter(host=ada, status=OnlineTable.Status.PLAYING):
+        online.end(table_id=old.pk, user=ada)
+    table = online.open_table(host=ada, ruleset=args.rules, seats=2, seat_clock=args.clock or None)
+    online.join(token=table.join_token, user=bo)
+    table.refresh_from_db()
+    table = online.start(table_id=table.pk, user=ada, version=table.version)
+    watch = ""
+    if hasattr(online, "new_watch_link"):
+        table.refresh_from_db()
+        table = online.new_watch_link(table_id=table.pk, user=ada, version=table.version)
+        watch = f"/practice/online/watch/{table.watch_token}/"
+    seats = []
+    for user in (ada, bo):
+        client = Client(HTTP_HOST="127.0.0.1")
+        client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+        seats.append(client)
+    watcher = Client(HTTP_HOST="127.0.0.1")
+    htmx = {"HX-Request": "true"}
+    kinds: dict[str, list[float]] = {}
+
+    def timed(kind: str, call):
+        start = time.process_time()
+        response = call()
+        kinds.setdefault(kind, []).append(time.process_time() - start)
+        return response
+
+    path = f"/practice/online/{table.pk}/"
+    shown = [read_table(timed("seat's page, whole", lambda c=c: c.get(path)).content.decode())
+             for c in seats]  # fmt: skip
+    watched = None
+    if watch:
+        watched = read_table(
+            timed("watch page, whole", lambda: watcher.get(watch)).content.decode()
+        )
+    rng = random.Random(args.seed)
+    moves = 0
+    for _ in range(args.cpu_moves * 4):
+        if moves >= args.cpu_moves:
+            break
+        for i, client in enumerate(seats):
+            mine = shown[i]
+            chosen = pick_move(mine, rng) if mine and mine.mine else None
+            if chosen is None:
+                continue
+            answer = timed("move (POST, the table drawn)", lambda c=client, m=chosen: c.post(
+                m[0], m[1], headers=htmx))  # fmt: skip
+            moves += 1
+            shown[i] = read_table(answer.content.decode()) or shown[i]
+            other = 1 - i
+            for kind in ("seat's poll, changed (200)", "seat's poll, unchanged (204)"):
+                answer = timed(
+                    kind, lambda u=shown[other].poll, o=other: seats[o].get(u, headers=htmx)
+                )
+                if answer.status_code == 200:
+                    shown[other] = read_table(answer.content.decode()) or shown[other]
+            if watched is not None:
+                for kind in ("watch poll, changed (200)", "watch poll, unchanged (204)"):
+                    answer = timed(kind, lambda u=watched.poll: watcher.get(u, headers=htmx))
+                    if answer.status_code == 200:
+                        watched = read_table(answer.content.decode()) or watched
+            beat = BEAT.search(shown[i].body)
+            if beat:
+                timed("presence beat (204)", lambda c=client, b=beat: c.post(html.unescape(b[1])))
+        else:
+            # Nobody had a move to make (both let an optional action card pass): a fresh look.
+            shown = [read_table(c.get(path).content.decode()) for c in seats]
+    print(f"\n== CPU per request in one process ({moves} moves of one table, revision "
+          f"{shown[0].revision if shown[0] else '?'}; load average {load()})")  # fmt: skip
+    for kind, values in kinds.items():
+        tenth = max(1, len(values) // 10)
+        print(
+            f"  {kind:<32} n {len(values):>4}  p50 {crowd.pct(values, 0.5) * 1000:6.1f} ms  "
+            f"p95 {crowd.pct(values, 0.95) * 1000:6.1f} ms  (the first tenth p50 "
+            f"{crowd.pct(values[:tenth], 0.5) * 1000:.1f}, the last "
+            f"{crowd.pct(values[-tenth:], 0.5) * 1000:.1f} ms)"
+        )
+    online.end(table_id=table.pk, user=ada)
 
 
 def reference_probe() -> None:
@@ -744,13 +848,14 @@ async def run(args, tables: list[Made], meter) -> None:
     used = meter.stop()
     load_end = load()
     requests = tally.requests
+    asked = [task for page in pages for task in page.asked]
     for page in pages:
         page.close()
         if page.stream_task:
             page.stream_task.cancel()
     for task in tasks:
         task.cancel()
-    await asyncio.gather(*tasks, *(p.stream_task for p in pages if p.stream_task),
+    await asyncio.gather(*tasks, *asked, *(p.stream_task for p in pages if p.stream_task),
                          return_exceptions=True)  # fmt: skip
     mid = await probe
 
@@ -778,6 +883,10 @@ async def run(args, tables: list[Made], meter) -> None:
         )
     )
     refused = ", ".join(f"{k}: {v}" for k, v in sorted(tally.refused.items())) or "none"
+    kinds: dict[str, int] = {}
+    for error in tally.errors:
+        kinds[error] = kinds.get(error, 0) + 1
+    errors = ", ".join(f"{n} x {kind}" for kind, n in sorted(kinds.items(), key=lambda k: -k[1]))
     spectators = (
         "watch pages, signed out"
         if watching
@@ -795,7 +904,7 @@ async def run(args, tables: list[Made], meter) -> None:
         f"({os.cpu_count()} CPUs)\n"
         f"  moves taken {len(commands)} ({len(commands) / args.seconds:.1f}/s); "
         f"refused {refused}; errors {len(tally.errors)}"
-        + (f" (first: {tally.errors[:3]})" if tally.errors else "")
+        + (f" ({errors})" if tally.errors else "")
         + f"; tables over by the end {over}\n"
         f"  command answered (send -> whole answer): {summary(commands)}; "
         f"budget p95 < {BUDGET_COMMAND * 1000:.0f} ms: {'met' if command_ok else 'NOT met'}\n"
@@ -836,12 +945,16 @@ def main() -> None:
     parser.add_argument(
         "--quick", action="store_true", help="a smoke run: 2 tables, 2 spectators, 6 s"
     )
+    parser.add_argument("--cpu-only", action="store_true", help="only CPU per request")
+    parser.add_argument("--cpu-moves", type=int, default=120, help="moves of --cpu-only")
     parser.add_argument("--reference-probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.stagger, args.drain = STAGGER, DRAIN
     if args.reference_probe:
         reference_probe()
         return
+    if args.cpu_only:
+        args.tables = 0
     if args.quick:
         args.tables, args.seconds, args.spectators = 2, 6, 2
         args.stagger, args.drain = 1.0, 2.5
@@ -877,6 +990,11 @@ def main() -> None:
     before = engine.reference_seconds()
     print(f"reference loop (bench/engine.py, best of 5) {before * 1000:.1f} ms; "
           f"load average {load()}")  # fmt: skip
+    if args.cpu_only:
+        cpu_per_request(args)
+        after = engine.reference_seconds()
+        print(f"reference loop after {after * 1000:.1f} ms; load average {load()}")
+        return
     try:
         import uvloop
 
