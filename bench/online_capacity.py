@@ -15,8 +15,13 @@ temporary file, and without REDIS_URL there is no push: the pages poll (the smok
 
 **Set-up** (not timed, through the services as the views call them): 2 x --tables accounts,
 and --tables tables of two seats (the tournament rules, a 30 s seat clock, no bots), each
-opened by one person, joined by the other through its link, and started; a session for each
-account (as a sign-in makes one). The old tables of earlier runs are ended first.
+opened by one person and joined by the other through its link, a watch link issued; a
+session for each account (as a sign-in makes one). The old tables of earlier runs are ended
+first. Then, still not timed, the pages open on the lobbies (and the watch pages on theirs),
+and each host's page starts its table with the lobby's *Start the game* form, the hosts
+spread over --stagger seconds; the others' pages follow by their lobby's poll, and the people
+move from the moment their table shows (so the seat clocks start with the game, not at
+set-up). The measured window begins once every page shows its table (and holds its stream).
 
 **The load** (timed, --seconds): one client per seat, each a person's page in an asyncio loop
 (uvloop where installed; raw HTTP/1.1 over keep-alive connections, as bench/streams.py):
@@ -88,7 +93,7 @@ BUDGET_COMMAND = 0.150
 BUDGET_SEEN = 1.0
 THINK = (3.0, 5.0)  # seconds a person takes before a move
 POLL_SECONDS = 2.0  # practice/online_views.POLL_SECONDS, the page's poll without a stream
-STAGGER = 4.0  # seconds over which the tables start
+STAGGER = 10.0  # seconds over which the hosts start their tables (before the window)
 DRAIN = 4.0  # seconds the pages follow after the moves stop, for the last moves to be seen
 
 
@@ -334,6 +339,9 @@ class Page:
         self.stream_task: asyncio.Task | None = None
         self.stream_writer: asyncio.StreamWriter | None = None
         self.beats = Connection(port)  # presence.js's fetch: a connection of its own
+        self.lobby = ""  # the lobby page, before the start
+        self.lobby_poll = ""
+        self.host = False
         self.asked: set[asyncio.Task] = set()  # polls a push asked for, not yet done
 
     def headers(self, htmx: bool = True) -> dict[str, str]:
@@ -385,7 +393,57 @@ class Page:
         if meta:
             self.stream_url = html.unescape(meta[1])
             self.slow = float(meta[2] or 30)
+        if TABLE.search(answer.text) is None:
+            # The lobby (a seat's) or the watch page before the start: it polls every 2 s
+            # until the host starts (HX-Redirect), and the host's has the start form.
+            poller = POLLER.search(answer.text)
+            self.lobby = answer.text
+            self.lobby_poll = html.unescape(poller[1]) if poller else ""
+            self.last_fetch = now()
+            return
+        self.lobby = self.lobby_poll = ""
         self.take(answer)
+        if self.stream_url and self.stream_task is None:
+            self.stream_task = asyncio.create_task(self.follow_stream())
+
+    async def poll_lobby(self) -> None:
+        """The lobby's poll (`?version=…`, the watch page's `?v=…`): 204 while nothing
+        changed, the lobby again if it did, HX-Redirect once the game started."""
+        async with self.busy:
+            self.last_fetch = now()
+            try:
+                answer = await self.call("GET", self.lobby_poll, self.headers() | {
+                    "HX-Target": "lobby"})  # fmt: skip
+            except (OSError, asyncio.IncompleteReadError, Closed) as err:
+                self.tally.errors.append(f"lobby poll: {err}")
+                return
+            if "hx-redirect" in answer.headers or "hx-refresh" in answer.headers:
+                await self.open()
+            elif answer.status == 200:
+                poller = POLLER.search(answer.text)
+                if poller:
+                    self.lobby_poll = html.unescape(poller[1])
+
+    async def start_game(self) -> None:
+        """The host's "Start the game" (a plain form: its CSRF field, the lobby's version),
+        then the table's page the redirect leads to."""
+        for action, _, inner in FORM.findall(self.lobby):
+            if 'value="start"' not in inner:
+                continue
+            fields = {k: html.unescape(v) for k, v in HIDDEN.findall(inner)} | {"do": "start"}
+            headers = self.headers(htmx=False) | {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Origin": f"http://127.0.0.1:{self.port}",
+            }
+            async with self.busy:
+                answer = await self.call(
+                    "POST", html.unescape(action), headers, urllib.parse.urlencode(fields).encode()
+                )
+                if answer.status != 302:
+                    self.tally.errors.append(f"start: {answer.status}")
+                    return
+                await self.open()
+            return
 
     # -- push: the page's stream ---------------------------------------------------------------
 
@@ -494,6 +552,15 @@ class Page:
         `data-slow` seconds."""
         await asyncio.sleep(self.rng.uniform(0, POLL_SECONDS))
         while not self.stopping.is_set():
+            if self.lobby_poll:
+                wait = self.last_fetch + POLL_SECONDS - now()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                elif not self.busy.locked():
+                    await self.poll_lobby()
+                else:
+                    await asyncio.sleep(0.2)
+                continue
             every = self.slow if self.up else POLL_SECONDS
             wait = self.last_fetch + every - now()
             if wait > 0:
@@ -506,6 +573,10 @@ class Page:
 
     async def play(self) -> None:
         while not self.stopping.is_set():
+            if self.host and self.lobby and self.acting.is_set() and now() >= self.starts:
+                self.host = False  # once: the lobby's poll follows a start that went through
+                await self.start_game()
+                continue
             shown = self.shown
             if (
                 self.acting.is_set()
@@ -563,6 +634,8 @@ class Page:
     async def beat(self) -> None:
         """presence.js, where the page has it: while the seat's page is visible, a POST every
         `data-beat-seconds` to `data-beat` (204), outside htmx's queue (a fetch)."""
+        while self.shown is None and not self.stopping.is_set():
+            await asyncio.sleep(1)
         found = BEAT.search(self.shown.body) if self.shown else None
         if not found:
             return
@@ -593,13 +666,13 @@ class Page:
             self.stream_writer.close()
 
 
-def seen(sender: Page, viewers: list[Page], until: float) -> tuple[list[float], int]:
-    """For each move `sender` took (answered 200 before `until`) and each of `viewers`, the
+def seen(sender: Page, viewers: list[Page], since: float, until: float) -> tuple[list[float], int]:
+    """For each move `sender` took (answered 200 in [since, until]) and each of `viewers`, the
     time from its answer to that page first showing its revision or a later one (0 when it
     showed it already); and how many times a page never showed it."""
     delays, unseen = [], 0
     for answered, revision in sender.moves:
-        if answered > until:
+        if not since <= answered <= until:
             continue
         for viewer in viewers:
             first = next((t for t, r in viewer.seen if r >= revision), None)
@@ -621,7 +694,8 @@ class Made:
 
 
 def setup(args) -> list[Made]:
-    """The tables, started, each with its watch link where the app has them."""
+    """The tables in their lobbies, both people in, each with its watch link where the app
+    has them."""
     import django
 
     django.setup()
@@ -657,8 +731,8 @@ def setup(args) -> list[Made]:
             host=host, ruleset=args.rules, seats=2, seat_clock=args.clock or None
         )
         online.join(token=table.join_token, user=guest)
-        table.refresh_from_db()
-        table = online.start(table_id=table.pk, user=host, version=table.version)
+        # Not started here: the host's page starts it when the load begins (the seat clocks
+        # would run while 700 pages open otherwise).
         watch = ""
         if args.spectators and hasattr(online, "new_watch_link"):  # the watch link's branch
             table.refresh_from_db()
@@ -800,43 +874,47 @@ async def run(args, tables: list[Made], meter) -> None:
     people = [p for pair in seats for p in pair]
     watching = [w for group in watchers for w in group]
     pages = people + watching
-    # The pages open (not timed), a few at a time, then their streams.
+    for pair in seats:
+        pair[0].host = True
+    # The pages open (not timed), a few at a time: the lobbies, the watch pages before the
+    # start.
     gate = asyncio.Semaphore(20)
 
     async def opened(page: Page) -> None:
         async with gate:
             await page.open()
-        if page.stream_url:
-            page.stream_task = asyncio.create_task(page.follow_stream())
 
     started = now()
     await asyncio.gather(*(opened(p) for p in pages))
-    for _ in range(100):
-        if all(p.up for p in pages if p.stream_url):
-            break
-        await asyncio.sleep(0.1)
-    streams = sum(p.up for p in pages)
-    print(
-        f"  {len(pages)} pages open in {now() - started:.1f} s, {streams} streams up; "
-        f"load average {load()}"
-    )
+    print(f"  {len(pages)} pages open (lobbies) in {now() - started:.1f} s; load average {load()}")
     tasks = [asyncio.create_task(p.poll()) for p in pages]
     tasks += [asyncio.create_task(p.play()) for p in people]
     tasks += [asyncio.create_task(p.beat()) for p in people]
-    await asyncio.sleep(1)
-
-    load_start = load()
-    tally.requests = 0
-    meter.start()
-    cpu0 = own_cpu()
-    begin = now()
-    # The tables start apart, over the first --stagger seconds, as tables opened by different
-    # people would: not 200 people told "your turn" in the same instant.
+    # The hosts start their tables apart, over --stagger seconds, as tables opened by
+    # different people would; the others' lobbies and watch pages follow by their poll, and
+    # each person moves from the moment their table shows. The measured window begins once
+    # every page shows its table.
+    started = now()
     for n, pair in enumerate(seats):
-        starts = begin + random.Random(f"{args.seed}-{n}").uniform(0, args.stagger)
+        starts = started + random.Random(f"{args.seed}-{n}").uniform(0, args.stagger)
         for person in pair:
             person.starts = starts
     acting.set()
+    while now() - started < 300 and not all(p.shown and p.up == bool(p.stream_url)
+                                             for p in pages):  # fmt: skip
+        await asyncio.sleep(0.2)
+    in_play = sum(p.shown is not None for p in pages)
+    print(
+        f"  {len(tables)} tables started, {in_play} pages showing their table, "
+        f"{sum(p.up for p in pages)} streams up, in {now() - started:.1f} s; the window "
+        f"begins (load average {load()})"
+    )
+
+    load_start = load()
+    tally.__init__()
+    meter.start()
+    cpu0 = own_cpu()
+    begin = now()
     probe = asyncio.create_task(probe_later(args.seconds / 2))
     await asyncio.sleep(args.seconds)
     acting.clear()
@@ -864,10 +942,10 @@ async def run(args, tables: list[Made], meter) -> None:
     unseen_seat = unseen_watcher = 0
     for pair, group in zip(seats, watchers, strict=True):
         for i, sender in enumerate(pair):
-            delays, unseen = seen(sender, [pair[1 - i]], moves_until)
+            delays, unseen = seen(sender, [pair[1 - i]], begin, moves_until)
             by_seat += delays
             unseen_seat += unseen
-            delays, unseen = seen(sender, group, moves_until)
+            delays, unseen = seen(sender, group, begin, moves_until)
             by_watcher += delays
             unseen_watcher += unseen
     every = by_seat + by_watcher
@@ -986,7 +1064,7 @@ def main() -> None:
 
     database = connection.settings_dict["NAME"]
     engine_name = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[1]
-    print(f"set-up: {len(tables)} tables started in {now() - set_up:.1f} s")
+    print(f"set-up: {len(tables)} tables in their lobbies in {now() - set_up:.1f} s")
     before = engine.reference_seconds()
     print(f"reference loop (bench/engine.py, best of 5) {before * 1000:.1f} ms; "
           f"load average {load()}")  # fmt: skip
