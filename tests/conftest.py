@@ -151,6 +151,8 @@ HEAVY = (
     "test_the_same_duel_without_javascript",
     "test_1_8_random_duels_conserve_cards_refuse_cleanly_and_replay_identically",
     "test_an_organiser_runs_set_up_and_the_first_transfers",
+    # Mostly waiting (people think 3-5 s a move): started early, it overlaps the rest.
+    "test_the_capacity_bench_smoke_run_plays_moves_the_other_seat_sees",
 )
 
 
