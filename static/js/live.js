@@ -51,11 +51,34 @@
       } else if (el.hasAttribute("data-refresh-page")) {
         refreshPage(el, message.v);
       } else if (!holds(el, message)) {
-        el.setAttribute("data-push-version", message.v === null ? "" : String(message.v));
-        window.htmx.trigger(el, "push");
+        ask(el, message);
+        // A part that says which version it shows may have a request in flight, which its
+        // hx-sync keeps and this push's request it drops: asked again once that settles.
+        if (el.hasAttribute("data-versions")) pending[message.t] = message;
       }
     });
   }
+
+  function ask(el, message) {
+    el.setAttribute("data-push-version", message.v === null ? "" : String(message.v));
+    window.htmx.trigger(el, "push");
+  }
+
+  // News not yet shown by a part that says which version it shows (data-versions): after
+  // every swap, the parts still short of it ask again; none short, the news is done.
+  var pending = {};
+  document.addEventListener("htmx:afterSettle", function () {
+    Object.keys(pending).forEach(function (topic) {
+      var message = pending[topic];
+      var short = parts(topic).filter(function (el) {
+        return el.hasAttribute("data-versions") && !holds(el, message);
+      });
+      if (!short.length) delete pending[topic];
+      short.forEach(function (el) {
+        ask(el, message);
+      });
+    });
+  });
 
   // A part that says which version of a topic it shows (data-versions="duel:5=12"): news of
   // that version or an older one (the echo of this device's own move) asks nothing.
