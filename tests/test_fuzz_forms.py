@@ -131,13 +131,17 @@ class World:
             # being played); the casual tables' a casual table.
             "table_id": (
                 self.lobby.pk
-                if view in ("practice:online_lobby", "practice:online_join")
+                if view
+                in ("practice:online_lobby", "practice:online_join", "practice:online_remove")
                 else self.online.pk
                 if view.startswith("practice:online")
                 else self.table.pk
             ),
             "withdrawal_id": 1,  # none in the world: the undo is refused in words
         }
+        if "player_id" in names:
+            # The person in the host's lobby whom the host may remove.
+            values["player_id"] = self.lobby.players.get(user=self.outsider).pk
         return {name: values[name] for name in names}
 
     def user(self, role: str):

@@ -40,6 +40,9 @@ NEVER_ANSWERED: dict[str, str] = {
     "api:api-root": "django-ninja's own root: /api/ has no page, only its endpoints (404)",
     "stream_token": "a page's stream token, asked with its topics (?topic=…): without them 400, "
     "and 404 where push is off; tests/push/test_token_view.py walks its role matrix",
+    "public:online_watch": "an online duel's public page: the walk's duels are refereed (404); "
+    "tests/tournaments/test_online_duels.py asks it as the public, a referee and a player",
+    "public:online_poll": "the same page's poll: tests/tournaments/test_online_duels.py",
 }
 # Addresses whose 5xx is their documented answer, with the reason.
 MAY_ANSWER_5XX: dict[str, str] = {
