@@ -174,8 +174,9 @@ def create_replay(duel: Duel) -> Duel:
 def name_seats(
     duel: Duel, *, seat_a: Any, seat_b: Any, group_a: Any, group_b: Any, table: str
 ) -> Duel:
-    """Replace the players of a duel that has not started; it is then ready."""
-    if duel.seq > 0:
+    """Replace the players of a duel that has not started; it is then ready. An online duel
+    has started once it is dealt (both players ready), before its first move."""
+    if duel.seq > 0 or is_dealt(duel):
         raise ServiceError(_("The duel has started: its players can no longer be replaced."))
     fields = {
         "seat_a": seat_a,

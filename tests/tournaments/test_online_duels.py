@@ -406,3 +406,30 @@ def test_a_seat_whose_clock_runs_out_three_times_forfeits_as_abandoned(monkeypat
     assert duel.result.winner_id == duel.seat_b_id
     page = b.get(url("duel", duel)).content.decode()
     assert "Standings" in page
+
+
+def test_a_dealt_online_duel_keeps_its_players_before_its_first_move():
+    """Found by the online tournament state machine: right after the deal (both ready, no
+    move yet, so no move counted) naming the round's players again replaced them, put the
+    duel back to ready and left the dealt game playing for the old accounts. An online duel
+    has started once dealt: the players can no longer be replaced."""
+    from core.errors import ServiceError
+    from tournaments import services
+
+    duel, referee, alice, bob = online_duel()
+    started(duel, alice, bob)
+    assert duel.status == DuelStatus.RUNNING and duel.seq == 0
+    tournament = duel.tournament
+    others = [
+        tournament.entrants.exclude(pk__in=[duel.seat_a_id, duel.seat_b_id])
+        .filter(group=group)
+        .order_by("pk")
+        .first()
+        for group in tournament.groups.order_by("order")
+    ]
+    with pytest.raises(ServiceError, match="can no longer be replaced"):
+        services.name_representatives(tournament, referee, 1, others[0].pk, others[1].pk)
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING
+    assert (duel.seat_a.user, duel.seat_b.user) == (alice, bob)
+    assert duel.ready_a and duel.ready_b
