@@ -785,13 +785,20 @@ def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
     if not undone and duel.status == status:
         return False
     Result.objects.filter(duel=duel).delete()
+    fields = ["seq", "revision", "status", "finished_at", "started_at", "state"]
+    if duel.online and status != DuelStatus.RUNNING and duel.game_id and not is_dealt(duel):
+        # An online duel forfeited before it was dealt got a referee's game for the forfeit
+        # alone (`forfeit`); taken back, it waits for its players again and the app deals it
+        # when both are ready (ONLINE.md 6): that game is left behind (kept, its forfeit undone).
+        duel.game = None
+        fields.append("game")
     duel.seq = seq
     duel.status = status
     duel.finished_at = None
     if status != DuelStatus.RUNNING:
         duel.started_at = None
     duel.state = engine_of(duel).state() if status == DuelStatus.RUNNING else None
-    duel.save(update_fields=["seq", "revision", "status", "finished_at", "started_at", "state"])
+    duel.save(update_fields=fields)
     return True
 
 
