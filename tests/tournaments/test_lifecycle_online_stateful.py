@@ -152,14 +152,22 @@ class OnlineTournamentLife(TournamentLife):
     # -- the switch and the ready screen ------------------------------------------------------
 
     @precondition(lambda self: self.tournament is not None)
-    @rule(which=pick, first=pick, second=pick, short=st.booleans(), ready=st.booleans())
+    @rule(
+        which=pick,
+        first=pick,
+        second=pick,
+        short=st.booleans(),
+        ready=st.booleans(),
+        moves=st.lists(st.tuples(seat, pick, pick, pick, st.just("fresh")), max_size=10),
+    )
     def switch_a_duel_online(
-        self, which: int, first: int, second: int, short: bool, ready: bool
+        self, which: int, first: int, second: int, short: bool, ready: bool, moves: list
     ) -> None:
         """An open duel not started, both players named (the open round's named first when
         no duel has them), is switched to be played online (the organiser's switch where it
         is built; before it, as the tournament's setting makes one: `Duel.online` and its
-        5-minute wait); a started one is refused in words. Then, maybe, both are ready."""
+        5-minute wait); a started one is refused in words. Then, maybe, both are ready and
+        play a few moves (so that CI's short search plays online duels, not only starts them)."""
         candidates = [d for d in open_duels(self.t) if d.seat_a_id and d.seat_b_id]
         if not candidates:
             self.name_representatives(first, second)
@@ -167,7 +175,10 @@ class OnlineTournamentLife(TournamentLife):
         duel = choose([d for d in candidates if not d.online], which)
         if duel is None:
             if ready and self.has_online():
-                self._ready(choose(self._waiting(), which), "AB")
+                waiting = choose(self._waiting(), which)
+                self._ready(waiting, "AB")
+                if waiting.status == DuelStatus.RUNNING:
+                    self._play(waiting, moves)
             return
         try:
             from tournaments.services import online_rulings
@@ -194,6 +205,8 @@ class OnlineTournamentLife(TournamentLife):
         if ready:
             duel.refresh_from_db()
             self._ready(duel, "AB")
+            if duel.status == DuelStatus.RUNNING:
+                self._play(duel, moves)
 
     @precondition(lambda self: self.has_online())
     @rule(which=pick, who=st.sampled_from(["A", "B", "both", "both, twice"]))
@@ -239,8 +252,10 @@ class OnlineTournamentLife(TournamentLife):
         counts when only the other seat's seal came since, anything else is stale, in words).
         The invariants of the dealt games hold after each move."""
         duel = self._running(which)
-        if duel is None:
-            return
+        if duel is not None:
+            self._play(duel, moves)
+
+    def _play(self, duel: Duel, moves: list[tuple[str, int, int, int, str]]) -> None:
         for letter, kind, first, second, page in moves:
             duel.refresh_from_db()
             if duel.status != DuelStatus.RUNNING:
