@@ -174,8 +174,9 @@ def create_replay(duel: Duel) -> Duel:
 def name_seats(
     duel: Duel, *, seat_a: Any, seat_b: Any, group_a: Any, group_b: Any, table: str
 ) -> Duel:
-    """Replace the players of a duel that has not started; it is then ready."""
-    if duel.seq > 0:
+    """Replace the players of a duel that has not started; it is then ready. An online duel
+    has started once it is dealt (both players ready), before its first move."""
+    if duel.seq > 0 or is_dealt(duel):
         raise ServiceError(_("The duel has started: its players can no longer be replaced."))
     fields = {
         "seat_a": seat_a,
@@ -784,13 +785,20 @@ def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
     if not undone and duel.status == status:
         return False
     Result.objects.filter(duel=duel).delete()
+    fields = ["seq", "revision", "status", "finished_at", "started_at", "state"]
+    if duel.online and status != DuelStatus.RUNNING and duel.game_id and not is_dealt(duel):
+        # An online duel forfeited before it was dealt got a referee's game for the forfeit
+        # alone (`forfeit`); taken back, it waits for its players again and the app deals it
+        # when both are ready (ONLINE.md 6): that game is left behind (kept, its forfeit undone).
+        duel.game = None
+        fields.append("game")
     duel.seq = seq
     duel.status = status
     duel.finished_at = None
     if status != DuelStatus.RUNNING:
         duel.started_at = None
     duel.state = engine_of(duel).state() if status == DuelStatus.RUNNING else None
-    duel.save(update_fields=["seq", "revision", "status", "finished_at", "started_at", "state"])
+    duel.save(update_fields=fields)
     return True
 
 

@@ -133,6 +133,7 @@ def _required_markers(session) -> tuple[str, ...]:
 # tests stay together on one worker. A name here that no longer exists only loses its place.
 HEAVY = (
     "test_a_tournaments_life_keeps_its_invariants",
+    "test_online_duels_in_a_tournaments_life_keep_its_invariants",
     "test_every_word_on_every_page_comes_through_the_catalogue",
     "test_a_simulated_tournament_completes_through_the_worker",
     "test_a_simulated_tournament_reaches_complete",

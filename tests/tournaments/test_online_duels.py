@@ -417,3 +417,52 @@ def test_a_player_not_ready_when_the_wait_ends_forfeits_on_the_others_page():
     duel.refresh_from_db()
     assert duel.status == DuelStatus.FINISHED and duel.result.winner_id == duel.seat_a_id
     assert "Alice won: forfeit." in page
+
+
+def test_a_dealt_online_duel_keeps_its_players_before_its_first_move():
+    """Found by the online tournament state machine: right after the deal (both ready, no
+    move yet, so no move counted) naming the round's players again replaced them, put the
+    duel back to ready and left the dealt game playing for the old accounts. An online duel
+    has started once dealt: the players can no longer be replaced."""
+    from core.errors import ServiceError
+    from tournaments import services
+
+    duel, referee, alice, bob = online_duel()
+    started(duel, alice, bob)
+    assert duel.status == DuelStatus.RUNNING and duel.seq == 0
+    tournament = duel.tournament
+    others = [
+        tournament.entrants.exclude(pk__in=[duel.seat_a_id, duel.seat_b_id])
+        .filter(group=group)
+        .order_by("pk")
+        .first()
+        for group in tournament.groups.order_by("order")
+    ]
+    with pytest.raises(ServiceError, match="can no longer be replaced"):
+        services.name_representatives(tournament, referee, 1, others[0].pk, others[1].pk)
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING
+    assert (duel.seat_a.user, duel.seat_b.user) == (alice, bob)
+    assert duel.ready_a and duel.ready_b
+
+
+def test_round_1_has_started_once_its_online_duel_is_dealt():
+    """Found by the online tournament state machine: round 1's online duel dealt, no move
+    yet, counted as not started (a move counted as the start): a withdrawal of its player
+    was then a set-up one (no group for any round) while it forfeited the duel, whose result
+    named a player of no group. Dealt is started (`lifecycle.UNSTARTED`): the withdrawal is
+    one of the group phase (here eliminating the group it leaves at four)."""
+    from tournaments import services
+    from tournaments.services.groups import round_one_started
+
+    duel, _referee, alice, bob = online_duel()
+    tournament = duel.tournament
+    assert not round_one_started(tournament)
+    started(duel, alice, bob)
+    assert round_one_started(tournament)
+    # Reds are five: the withdrawal leaves four, and once round 1 has started that is an
+    # elimination, confirmed (before it, a set-up change blocking round 1).
+    services.withdraw(tournament, tournament.created_by, duel.seat_a_id, reason="ill", confirm=True)
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED and duel.result.loser_id == duel.seat_a_id
+    assert tournament.groups.get(pk=duel.group_a_id).eliminated_at_round is not None

@@ -148,7 +148,12 @@ def name_groups(tournament: Tournament, actor, first: str, second: str) -> None:
 
 
 def round_one_started(tournament: Tournament) -> bool:
-    return Duel.objects.filter(tournament=tournament, round__number=1, seq__gt=0).exists()
+    """Round 1's duel has started: a move stands, or, online, it is dealt (`UNSTARTED`)."""
+    return (
+        Duel.objects.filter(tournament=tournament, round__number=1)
+        .exclude(lifecycle.UNSTARTED)
+        .exists()
+    )
 
 
 def round_one_blocked(tournament: Tournament) -> str:
@@ -326,9 +331,11 @@ def change_window(tournament: Tournament) -> Window:
     if tournament.phase != Phase.GROUP_PHASE or tournament.group_phase_ended_at:
         return Window(False, _("Transfers happen only while the group phase is open."), 0)
     decided = lifecycle.last_decided_round(tournament)
-    started = Duel.objects.filter(
-        tournament=tournament, round__number=decided + 1, seq__gt=0
-    ).exists()
+    started = (
+        Duel.objects.filter(tournament=tournament, round__number=decided + 1)
+        .exclude(lifecycle.UNSTARTED)
+        .exists()
+    )
     if fmt.change_window_open(decided, started):
         return Window(
             True,

@@ -72,9 +72,11 @@ def undecide_round(tournament: Tournament, round_: Round) -> bool:
         or not group_phase_open(tournament)
     ):
         return False
-    if Duel.objects.filter(
-        tournament=tournament, round__number=round_.number + 1, seq__gt=0
-    ).exists():
+    if (
+        Duel.objects.filter(tournament=tournament, round__number=round_.number + 1)
+        .exclude(UNSTARTED)
+        .exists()
+    ):
         return False
     Round.objects.filter(pk=round_.pk).update(status=RoundStatus.OPEN)
     round_.status = RoundStatus.OPEN
@@ -338,7 +340,7 @@ def repair(tournament: Tournament) -> int:
     if tournament.phase in (Phase.DRAFT, Phase.REGISTRATION) or group_phase_open(tournament):
         return 0
     stale = Duel.objects.filter(tournament=tournament, kind__in=GROUP_KINDS, status__in=OPEN)
-    closed = duels.void(stale.filter(kind=DuelKind.GROUP, seq=0).values_list("pk", flat=True))
+    closed = duels.void(stale.filter(UNSTARTED, kind=DuelKind.GROUP).values_list("pk", flat=True))
     if tournament.phase in (Phase.PLAYOFFS, Phase.COMPLETE, Phase.CANCELLED):
         closed += duels.abandon(
             stale.exclude(status=DuelStatus.VOID).values_list("pk", flat=True),
