@@ -28,7 +28,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import timezone
 from hypothesis import HealthCheck, settings
 from hypothesis import Phase as Phase_
 from hypothesis import strategies as st
@@ -54,7 +53,7 @@ from tests.tournaments.test_lifecycle_stateful import (
     snapshot,
 )
 from tournaments.models import Entrant, Tournament
-from tournaments.services import online
+from tournaments.services import online, online_rulings
 
 pytestmark = pytest.mark.django_db
 
@@ -201,25 +200,11 @@ class OnlineTournamentLife(TournamentLife):
                 if waiting.status == DuelStatus.RUNNING:
                     self._play(waiting, moves)
             return
-        try:
-            from tournaments.services import online_rulings
-        except ImportError:
-            online_rulings = None
-        if online_rulings is not None:
-            if (
-                self.attempt(lambda: online_rulings.switch_duel(duel, self.organiser, online=True))
-                is None
-            ):
-                return
-        elif duel.seq == 0 and duel.game_id is None:
-            Duel.objects.filter(pk=duel.pk).update(
-                online=True,
-                ready_a=None,
-                ready_b=None,
-                ready_by=timezone.now() + duel_services.READY_WAIT,
-            )
-        else:
-            return  # started at a table: it is played as it began
+        if (
+            self.attempt(lambda: online_rulings.switch_duel(duel, self.organiser, online=True))
+            is None
+        ):
+            return
         if short:
             Duel.objects.filter(pk=duel.pk).update(options={**duel.options, **SHORT})
         STATS["switched online"] += 1
