@@ -21,17 +21,14 @@ CI runs a small fixed-seed search; a longer one:
 
 import hashlib
 import os
-import time
 from datetime import timedelta
 from functools import partial
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from hypothesis import HealthCheck, settings
-from hypothesis import Phase as Phase_
 from hypothesis import strategies as st
-from hypothesis.stateful import initialize, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import initialize, invariant, precondition, rule
 
 from core.errors import ServiceError
 from duels import services as duel_services
@@ -49,6 +46,7 @@ from tests.tournaments.test_lifecycle_stateful import (
     choose,
     open_duels,
     pick,
+    run_machine,
     seat,
     snapshot,
 )
@@ -409,24 +407,4 @@ class OnlineTournamentLife(TournamentLife):
 
 def test_online_duels_in_a_tournaments_life_keep_its_invariants(monkeypatch) -> None:
     monkeypatch.setattr(play_services, "random_source", DEALS)
-    STATS.clear()
-    started = time.monotonic()
-    run_state_machine_as_test(
-        OnlineTournamentLife,
-        settings=settings(
-            max_examples=EXAMPLES,
-            stateful_step_count=STEPS,
-            deadline=None,
-            derandomize=True,
-            database=None,
-            suppress_health_check=list(HealthCheck),
-            # LIFECYCLE_SHRINK=0: report the first failure as found (long runs, fast feedback).
-            phases=list(Phase_)
-            if os.environ.get("LIFECYCLE_SHRINK", "1") == "1"
-            else [Phase_.explicit, Phase_.reuse, Phase_.generate],
-        ),
-    )
-    print(
-        f"\n{EXAMPLES} examples × ≤{STEPS} steps in {time.monotonic() - started:.1f} s: "
-        + ", ".join(f"{k} {v}" for k, v in sorted(STATS.items()))
-    )
+    run_machine(OnlineTournamentLife, EXAMPLES, STEPS)

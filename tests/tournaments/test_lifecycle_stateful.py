@@ -1026,14 +1026,15 @@ class TournamentLife(RuleBasedStateMachine):
             self._screen_checked_at = self.tournament.standings_version
 
 
-def test_a_tournaments_life_keeps_its_invariants() -> None:
+def run_machine(machine: type, examples: int = EXAMPLES, steps: int = STEPS) -> None:
+    """Run a tournament's state machine (this one, or one built on it) and print what it saw."""
     STATS.clear()
     started = time.monotonic()
     run_state_machine_as_test(
-        TournamentLife,
+        machine,
         settings=settings(
-            max_examples=EXAMPLES,
-            stateful_step_count=STEPS,
+            max_examples=examples,
+            stateful_step_count=steps,
             deadline=None,
             derandomize=True,
             database=None,
@@ -1045,9 +1046,13 @@ def test_a_tournaments_life_keeps_its_invariants() -> None:
         ),
     )
     print(
-        f"\n{EXAMPLES} examples × ≤{STEPS} steps in {time.monotonic() - started:.1f} s: "
+        f"\n{examples} examples × ≤{steps} steps in {time.monotonic() - started:.1f} s: "
         + ", ".join(f"{k} {v}" for k, v in sorted(STATS.items()))
     )
+
+
+def test_a_tournaments_life_keeps_its_invariants() -> None:
+    run_machine(TournamentLife)
 
 
 # -- what the machine found, as plain tests ---------------------------------------------------
