@@ -389,10 +389,11 @@ def _keep_time(tournament: Tournament, duel_id: int) -> bool:
 @never_cache
 def console(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
     _keep_time(tournament, duel_id)
+    if Duel.objects.filter(tournament=tournament, pk=duel_id, online=True).exists():
+        # Its players play it (ONLINE.md 6): staff watch it, and a referee who does not play
+        # in it may end it, on its public page (an organiser who plays sees it there too).
+        return redirect("public:online_watch", tournament.slug, duel_id)
     duel = _referee_duel(request, tournament, duel_id)
-    if duel.online:
-        # Its players play it (ONLINE.md 6): the referee watches it, and may end it, there.
-        return redirect("public:online_watch", tournament.slug, duel.pk)
     return _console_response(
         request, _context(request, tournament, console_selectors.console(duel))
     )

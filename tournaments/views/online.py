@@ -383,8 +383,13 @@ def resign(request: HttpRequest, duel_id: int) -> HttpResponse:
     if duel.status != DuelStatus.RUNNING:
         return redirect(_urls(duel)["duel"])
     if request.method == "POST":
-        revision, intent = form_keys(request.POST)
-        return _played(request, duel_id, Command("resign", seat, {}), revision, intent)
+        # Resigning is the same decision whatever moved since the page (the clock, the other
+        # seat): it goes at the duel's current revision; its key keeps it once.
+        _revision, intent = form_keys(request.POST)
+        answer = _played(request, duel_id, Command("resign", seat, {}), duel.revision, intent)
+        if answer.status_code < 400:
+            return redirect(_urls(duel)["duel"])  # the address is the duel's, not /resign/
+        return answer
     other = _names(duel)["B" if seat == "A" else "A"]
     return render(
         request,
@@ -447,7 +452,9 @@ def _watch(
             "poll_seconds": POLL_SECONDS,
         }
         template = "tournaments/online_watch.html"
-        response = render(request, template + ("#waiting" if request.htmx else ""), context)
+        response = render(
+            request, template + ("#waiting" if request.htmx else ""), context, status=status
+        )
         patch_vary_headers(response, ["HX-Request"])
         return response
     view = {**view_of(duel.game_id, Viewer("public")), "commands": {}}
