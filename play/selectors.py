@@ -147,3 +147,13 @@ def only_seals_since(game_id: int, revision: int, seat: str) -> bool:
     return bool(since) and all(
         e["public"].get("type") == "seal" and e["public"].get("seat") != seat for e in since
     )
+
+
+def seat_deadlines(game_id: int) -> dict[str, datetime]:
+    """Each seat's clock deadline while it is asked something (ONLINE.md 3: the clock shows on
+    every device), by letter: public, a page of any viewer may show it."""
+    return dict(
+        Seat.objects.filter(game_id=game_id, deadline__isnull=False).values_list(
+            "letter", "deadline"
+        )
+    )

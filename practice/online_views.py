@@ -29,7 +29,7 @@ from core.qr import qr_svg
 from duels.forms import new_intent
 from play.errors import Forbidden, Stale
 from play.errors import Refused as Illegal
-from play.models import Seat
+from play.selectors import seat_deadlines
 
 from . import online
 from .game import Refused, Unreplayable
@@ -249,15 +249,7 @@ def _seat(
     my_seal = (view.get("my_seal") or {}).get("card")
     # Every seat's clock while it is asked something (ONLINE.md 3: the clock shows on every
     # device): the person's own counts down in the headline, the others' on their tiles.
-    deadlines = (
-        {}
-        if over
-        else dict(
-            Seat.objects.filter(game_id=table.game_id, deadline__isnull=False).values_list(
-                "letter", "deadline"
-            )
-        )
-    )
+    deadlines = {} if over else seat_deadlines(table.game_id)
     deadline = deadlines.pop(me.seat, None) if me.active else None
     host = table.host_id == request.user.pk
     away, away_key = _away(table, lobby.players, names, seat)
@@ -752,15 +744,7 @@ def _watch(request: HttpRequest, table: OnlineTable) -> HttpResponse:
     over = table.over or view["phase"] == "finished"
     view = {**view, "commands": {}}
     awaited = [a["seat"] for a in view.get("awaiting", ())]
-    deadlines = (
-        {}
-        if over
-        else dict(
-            Seat.objects.filter(game_id=table.game_id, deadline__isnull=False).values_list(
-                "letter", "deadline"
-            )
-        )
-    )
+    deadlines = {} if over else seat_deadlines(table.game_id)
     away, away_key = _away(table, players, names, "")
     context = {
         "online": {

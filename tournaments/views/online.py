@@ -34,8 +34,7 @@ from play import presence
 from play.adapters.base import Command, Viewer
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
-from play.models import Seat
-from play.selectors import view_of
+from play.selectors import seat_deadlines, view_of
 
 from ..access import tournament_view
 from ..models import Tournament
@@ -152,15 +151,7 @@ def _draw(
         view = {**view, "commands": {}}
     names = _names(duel)
     other = "B" if seat == "A" else "A"
-    deadlines = (
-        {}
-        if over
-        else dict(
-            Seat.objects.filter(game_id=duel.game_id, deadline__isnull=False).values_list(
-                "letter", "deadline"
-            )
-        )
-    )
+    deadlines = {} if over else seat_deadlines(duel.game_id)
     awaited = [a["seat"] for a in view.get("awaiting", ()) if a["seat"] != seat]
     away, away_key = _away(duel, names, seat)
     context = {
@@ -505,10 +496,8 @@ def _watch(
 
 
 def _seat_clocks(game_id: int) -> list[tuple[str, Any]]:
-    at = Seat.objects.filter(game_id=game_id, deadline__isnull=False).values_list(
-        "letter", "deadline"
-    )
-    return [(letter, countdown(deadline)) for letter, deadline in sorted(at)]
+    at = seat_deadlines(game_id)
+    return [(letter, countdown(deadline)) for letter, deadline in sorted(at.items())]
 
 
 def _ending_form(duel: Duel, data: Any = None) -> EndingForm:
