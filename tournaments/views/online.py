@@ -95,13 +95,18 @@ def _urls(duel: Duel) -> dict[str, str]:
     }
 
 
-def _away(duel: Duel, names: dict[str, str], me: str) -> tuple[list[tuple[str, str]], str]:
+def _away_seats(duel: Duel, me: str) -> list[str]:
     """The players shown away (ONLINE.md 4: no beat for 10 s) while the duel runs, the
-    reader's own seat left out, and the key a page's poll sends back (it redraws when it
-    changes)."""
+    reader's own seat left out."""
     if duel.status != DuelStatus.RUNNING or duel.game_id is None:
-        return [], "-"
-    seats = [s for s in presence.away(duel.game_id, ("A", "B")) if s != me]
+        return []
+    return [s for s in presence.away(duel.game_id, ("A", "B")) if s != me]
+
+
+def _away(duel: Duel, names: dict[str, str], me: str) -> tuple[list[tuple[str, str]], str]:
+    """The players shown away, by name, and the key a page's poll sends back (it redraws
+    when it changes)."""
+    seats = _away_seats(duel, me)
     return [(s, names[s]) for s in seats], "".join(seats) or "-"
 
 
@@ -110,7 +115,7 @@ def _same_presence(request: HttpRequest, duel: Duel, me: str) -> bool:
     ask)."""
     if "away" not in request.GET:
         return True
-    return request.GET.get("away", "")[:MAX_FIELD] == _away(duel, {"A": "", "B": ""}, me)[1]
+    return request.GET.get("away", "")[:MAX_FIELD] == ("".join(_away_seats(duel, me)) or "-")
 
 
 def _names(duel: Duel) -> dict[str, str]:
