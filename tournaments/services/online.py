@@ -181,11 +181,13 @@ def play_move(
         return Played(duel, finished=finished)
 
 
-def check_clock(duel: Duel) -> None:
+def check_clock(duel: Duel) -> bool:
     """Before a page of a running online duel is drawn: a seat whose clock ran out is played
-    for now (ONLINE.md 3), as the beat's sweep would (with no worker, the only way)."""
+    for now (ONLINE.md 3), as the beat's sweep would (with no worker, the only way). True if
+    the clock acted (the duel row in hand is then out of date)."""
     if duel.game_id is not None and duel.status == DuelStatus.RUNNING:
-        clock.check_on_request(duel.game_id)
+        return clock.check_on_request(duel.game_id)
+    return False
 
 
 def state_key(duel: Duel) -> str:

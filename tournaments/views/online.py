@@ -69,8 +69,8 @@ def _fresh(duel_id: int, user: Any) -> tuple[Duel, str]:
     duel, seat = _open(duel_id, user)
     why = ""
     if duel.status == DuelStatus.RUNNING:
-        online.check_clock(duel)
-        duel, seat = _open(duel_id, user)
+        if online.check_clock(duel):  # a poll's usual path reads the duel once
+            duel, seat = _open(duel_id, user)
     elif (
         duel.game_id is None
         and duel.status == DuelStatus.READY
@@ -411,8 +411,7 @@ def _watched(tournament: Tournament, duel_id: int) -> Duel:
     )
     if duel is None:
         raise Http404(gettext(NO_SUCH_WATCHED))
-    if duel.status == DuelStatus.RUNNING:
-        online.check_clock(duel)
+    if duel.status == DuelStatus.RUNNING and online.check_clock(duel):
         duel.refresh_from_db()
     return duel
 
