@@ -25,11 +25,15 @@ StoredEvent = tuple[int, int, int, str, dict[str, Any], datetime, datetime | Non
 @dataclass(frozen=True)
 class Restored:
     """A game's table rebuilt from its log, with its adapter and how many events are active
-    (the last active sequence number)."""
+    (the last active sequence number); ``game_id`` and ``revision`` say which game's table it
+    is and at which revision (``seen_at``: a request that restored the game, or applied a
+    command to it, draws its page from the same table rather than restoring it again)."""
 
     adapter: Adapter
     table: Any
     last_seq: int
+    game_id: int | None = None
+    revision: int | None = None
 
 
 def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored:
@@ -53,7 +57,9 @@ def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored
     seed = secrets.seed_of(game.pk) if hides(adapter) else b""
     events = [Event(by=by, public=public, private=private.get(pk, {})) for pk, by, public in rows]
     table = adapter.restore(game.config, list(game.seats), seed, events)
-    return Restored(adapter=adapter, table=table, last_seq=len(rows))
+    return Restored(
+        adapter=adapter, table=table, last_seq=len(rows), game_id=game.pk, revision=game.revision
+    )
 
 
 def game_or_hidden(game_id: int) -> Game:
@@ -67,6 +73,18 @@ def view_of(game_id: int, viewer: Viewer, person: Person = None) -> dict[str, An
     """What ``viewer`` may see of the game (``Hidden`` if there is no such game). The product
     has already decided that this person is this viewer. ``person``: as ``seen``."""
     return seen(restore(game_or_hidden(game_id)), viewer, person)
+
+
+def seen_at(
+    game: Game, viewer: Viewer, person: Person = None, restored: Restored | None = None
+) -> dict[str, Any]:
+    """``view_of`` for a game row the caller has read: ``restored`` (the table a command of
+    this request left, ``Outcome.restored``) is used when it is this game's at the row's
+    revision, else the game is restored from its events. Never the table of another
+    revision: a move made since is shown."""
+    if restored is None or restored.game_id != game.pk or restored.revision != game.revision:
+        restored = restore(game)
+    return seen(restored, viewer, person)
 
 
 def seen(restored: Restored, viewer: Viewer, person: Person = None) -> dict[str, Any]:
@@ -126,12 +144,14 @@ def in_words(stored: Sequence[StoredEvent]) -> list[StoredEvent]:
     ]
 
 
-def persons_left(game: Game) -> bool:
+def persons_left(game: Game, restored: Restored | None = None) -> bool:
     """Whether a person still holds a seat in play: the adapter's ``persons_in_play`` where
     it has one, else any seat not a bot's. A product asks after the clock's act (an
     abandonment that handed the last person's seat to a bot): none left, the table ends
-    without a result (ONLINE.md 4), as the product decides."""
-    restored = restore(game)
+    without a result (ONLINE.md 4), as the product decides. ``restored``: the table the
+    command just left (``Outcome.restored``), used when it is at the game's revision."""
+    if restored is None or restored.game_id != game.pk or restored.revision != game.revision:
+        restored = restore(game)
     in_play = getattr(restored.adapter, "persons_in_play", None)
     if in_play is not None:
         return bool(in_play(restored.table))

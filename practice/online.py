@@ -32,7 +32,7 @@ from play.effect_words import refusal
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameStatus, HolderKind, Seat
-from play.selectors import only_seals_since, persons_left
+from play.selectors import Restored, only_seals_since, persons_left
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
@@ -468,8 +468,9 @@ def play_move(
                 revision=seen,
                 intent=intent,
                 policy=seat_policy(table),
-                settle=lambda outcome: _settle(table, outcome.status),
+                settle=lambda outcome: _settle(table, outcome.status, outcome.restored),
                 seat=player.seat,
+                view=False,
             )
 
         try:
@@ -485,10 +486,11 @@ def play_move(
             return send(Game.objects.get(pk=table.game_id).revision)
 
 
-def _settle(table: OnlineTable, status: str) -> None:
+def _settle(table: OnlineTable, status: str, restored: Restored | None = None) -> None:
     """The table's rows after a command of its game (a person's, or the clock's): the seats
     a bot took over (an abandonment) no longer a person's, the table finished with its game,
-    or ended without a result when no person is left in play (ONLINE.md 4)."""
+    or ended without a result when no person is left in play (ONLINE.md 4). ``restored``:
+    the table the command left (not restored again)."""
     game = Game.objects.get(pk=table.game_id)
     bots = Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
     OnlinePlayer.objects.filter(table=table, seat__in=list(bots), active=True).update(active=False)
@@ -496,7 +498,7 @@ def _settle(table: OnlineTable, status: str) -> None:
         if table.status != OnlineTable.Status.FINISHED:
             _changed(table, status=OnlineTable.Status.FINISHED)
         return
-    if status in (GameStatus.OPEN, GameStatus.PLAYING) and not persons_left(game):
+    if status in (GameStatus.OPEN, GameStatus.PLAYING) and not persons_left(game, restored):
         play.abandon_game(game_id=game.pk)
         _changed(table, status=OnlineTable.Status.ENDED)
         return
@@ -519,15 +521,17 @@ def clock_keeper(game_id: int) -> clock.Keeper | None:
     return clock.Keeper(
         policy=seat_policy(table),
         lock_first=lock_first,
-        settle=lambda outcome: _settle(held.get("table", table), outcome.status),
+        settle=lambda outcome: _settle(held.get("table", table), outcome.status, outcome.restored),
     )
 
 
-def check_clock(table: OnlineTable) -> None:
+def check_clock(table: OnlineTable) -> bool:
     """Before a page of a running table is drawn: a seat whose clock ran out is played for
-    now (ONLINE.md 3), as the sweep would (in eager mode, with no worker, the only way)."""
+    now (ONLINE.md 3), as the sweep would (in eager mode, with no worker, the only way).
+    Whether the clock acted (the table and its game are then to be read again)."""
     if table.game_id is not None and table.status == OnlineTable.Status.PLAYING:
-        clock.check_on_request(table.game_id)
+        return clock.check_on_request(table.game_id)
+    return False
 
 
 def forfeits(table: OnlineTable) -> bool:

@@ -685,3 +685,74 @@ def test_the_hosts_remove_is_confirmed_on_a_page_naming_the_person(ada, bo, cy):
     assert lobby_post(ada_c, table, do="remove", player=bo_row.pk, confirm="yes").status_code == 302
     assert not table.players.filter(user=bo).exists()
     assert ada_c.get(confirm_url).status_code == 302  # gone: back to the lobby
+
+
+class TestOneRestorePerMove:
+    """A move's answer is drawn from the table the move left (``Outcome.restored``), not
+    restored from the events again: the same views as a fresh restore, move after move."""
+
+    def test_the_table_a_move_leaves_shows_what_its_events_restore(self, ada, bo):
+        from play import selectors
+        from play.adapters.base import Command
+        from practice import online
+
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = open_table(ada_c)
+        OnlineTable.objects.filter(pk=table.pk).update(options=SHORT)
+        table = started(ada_c, bo_c, table)
+        users = {"A": ada, "B": bo}
+        rnd = random.Random(3)
+        for _ in range(400):
+            game = Game.objects.get(pk=table.game_id)
+            if game.status != GameStatus.PLAYING:
+                break
+            asked = [
+                (seat, form)
+                for seat in users
+                if (form := seat_form(view_of(game.pk, Viewer("seat", seat)), rnd)) is not None
+            ]
+            seat, form = rnd.choice(asked)
+            if "kind" in form:
+                args = {k: v for k, v in form.items() if k != "kind"}
+                if form["kind"] == "choose" and str(args["card"]).isdigit():
+                    args["card"] = int(args["card"])
+                command = Command(form["kind"], seat, args)
+            else:
+                name, _, rest = form["play"].partition(":")
+                card, _, color = rest.partition(":")
+                args = {"card": int(card) if card.isdigit() else card}
+                if color:
+                    args["color"] = color
+                if "target" in form:
+                    args["target"] = form["target"]
+                command = Command(name, seat, args)
+            played = online.play_move(
+                table.pk, users[seat], command, revision=game.revision, intent=f"k{_}"
+            )
+            game.refresh_from_db()
+            assert played.restored is not None and played.restored.revision == game.revision
+            for viewer, person in [
+                (Viewer("seat", "A"), "A"),
+                (Viewer("seat", "B"), "B"),
+                (Viewer("seat", "C"), None),
+                (Viewer("public"), None),
+            ]:
+                fresh = selectors.view_of(game.pk, viewer, person)
+                assert selectors.seen_at(game, viewer, person, played.restored) == fresh
+        else:
+            raise AssertionError("the game did not end")
+        assert game.status == GameStatus.FINISHED
+
+    def test_a_table_of_another_revision_is_never_drawn(self, ada, bo):
+        from play import selectors
+
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+        game = Game.objects.get(pk=table.game_id)
+        old = selectors.restore(game)
+        spec = view_of(game.pk, Viewer("seat", "A"))["commands"]["seal"]
+        form = {"play": f"seal:{spec['cards'][0]}", "revision": str(game.revision), "intent": "k"}
+        assert ada_c.post(reverse("practice:online_move", args=[table.pk]), form).status_code == 302
+        game.refresh_from_db()
+        view = selectors.seen_at(game, Viewer("seat", "B"), "B", old)
+        assert view["sealed"] == ["A"]  # restored again: the older table is not used

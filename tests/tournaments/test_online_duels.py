@@ -477,3 +477,49 @@ def test_round_1_has_started_once_its_online_duel_is_dealt():
     duel.refresh_from_db()
     assert duel.status == DuelStatus.FINISHED and duel.result.loser_id == duel.seat_a_id
     assert tournament.groups.get(pk=duel.group_a_id).eliminated_at_round is not None
+
+
+def test_the_rooms_polls_of_one_revision_share_one_drawing_and_the_referee_has_their_own(
+    monkeypatch,
+):
+    from play import presence
+    from tournaments.services.online import state_key
+    from tournaments.views import online as views
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(presence, "now", lambda: now[0])
+    drawn: list[int] = []
+    real = views.card_table
+
+    def counted(*args, **kwargs):
+        drawn.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views, "card_table", counted)
+    duel, referee, alice, bob = online_duel()
+    duel.tournament.published = True
+    duel.tournament.save(update_fields=["published"])
+    started(duel, alice, bob)
+    older = {"revision": duel.revision - 1, "v": state_key(duel), "away": "-"}
+    poll = watch_url(duel, "online_poll")
+    instant = timezone.now()
+    monkeypatch.setattr("play.clock._now", lambda: instant)  # the seat clocks' figures
+    first = Client().get(poll, older, HTTP_HX_REQUEST="true")
+    second = Client().get(poll, older, HTTP_HX_REQUEST="true")
+    assert first.status_code == second.status_code == 200 and len(drawn) == 1
+    assert first.content == second.content and first.content.count(b"data-seat-clock") == 2
+    assert "End the duel" not in first.content.decode()
+    # The referee's part carries the endings' form: drawn for them, never shared.
+    own = client_of(referee).get(poll, older, HTTP_HX_REQUEST="true").content.decode()
+    assert len(drawn) == 2 and "End the duel" in own
+    # Who is away is part of what is shared: a change is drawn anew.
+    now[0] += 11
+    away = Client().get(poll, older, HTTP_HX_REQUEST="true").content.decode()
+    assert len(drawn) == 3 and "Alice is away" in away and "Bob is away" in away
+    # A move: the room's next poll shows it.
+    hand_b = view_of(duel.game_id, Viewer("seat", "B"))["hand"]["numbers"]
+    seal = {"play": f"seal:{hand_b[0]}", "revision": duel.revision, "intent": "z"}
+    assert client_of(bob).post(url("move", duel), seal).status_code == 302
+    duel.refresh_from_db()
+    moved = Client().get(poll, older, HTTP_HX_REQUEST="true").content.decode()
+    assert len(drawn) == 4 and f'data-revision="{duel.revision}"' in moved

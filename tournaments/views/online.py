@@ -21,6 +21,7 @@ from accounts.permissions import Action, can
 from cardtable.confirm import NeedsConfirmation, ending
 from cardtable.forms import MAX_FIELD, command_of, countdown, form_keys
 from cardtable.page import card_table
+from cardtable.shared import Clocks, public_answer, seat_clocks
 from cardtable.words import listing
 from core import push
 from core.errors import ServiceError
@@ -452,18 +453,47 @@ def _watch(
         )
         patch_vary_headers(response, ["HX-Request"])
         return response
-    view = {**view_of(duel.game_id, Viewer("public")), "commands": {}}
-    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
-    awaited = [a["seat"] for a in view.get("awaiting", ())]
     may_end = _may_end(request, tournament, duel)
     if may_end and form is None:
         form = _ending_form(duel)
-    away, away_key = _away(duel, names, "")
+    away = _away_seats(duel, "")
+    running = duel.status == DuelStatus.RUNNING
+    deadlines = seat_deadlines(duel.game_id) if running else {}
+
+    def draw(clocks: Clocks) -> HttpResponse:
+        return _draw_watched(
+            request, tournament, duel, names, away, clocks, poll_url, form, may_end, error, status
+        )
+
+    if may_end or error or status != 200:
+        return draw(seat_clocks(deadlines))  # a referee's page: forms of their own
+    # The public's part, the same for every spectator: drawn once per change (cardtable.shared).
+    parts = ("public:online_watch", tournament.slug, tournament.name, duel.pk)
+    parts += (online.state_key(duel), tuple(names.items()), tuple(away))
+    return public_answer(request, game=duel.game, parts=parts, deadlines=deadlines, draw=draw)
+
+
+def _draw_watched(
+    request: HttpRequest,
+    tournament: Tournament,
+    duel: Duel,
+    names: dict[str, str],
+    away_seats: list[str],
+    clocks: Clocks,
+    poll_url: str,
+    form: EndingForm | None,
+    may_end: bool,
+    error: str | None,
+    status: int,
+) -> HttpResponse:
+    view = {**view_of(duel.game_id, Viewer("public")), "commands": {}}
+    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
+    awaited = [a["seat"] for a in view.get("awaiting", ())]
     context = {
         "online": {
             "tools": "tournaments/_online_duel_watch_tools.html",
-            "away": away,
-            "away_key": away_key,
+            "away": [(s, names[s]) for s in away_seats],
+            "away_key": "".join(away_seats) or "-",
             "watching": True,
             "table": SimpleNamespace(version=online.state_key(duel)),
             "over": over,
@@ -473,7 +503,7 @@ def _watch(
             "topic": f"game:{duel.game_id}",
             "clock": None,
             # Every seat's clock while it is asked something (ONLINE.md 3: on every device).
-            "seat_clocks": [] if over else _seat_clocks(duel.game_id),
+            "seat_clocks": [] if over else clocks,
             "my_seal": None,
             "ending_form": form if may_end else None,
             "end_url": reverse("public:online_end", args=[tournament.slug, duel.pk]),
@@ -497,11 +527,6 @@ def _watch(
         error=error,
         status=status,
     )
-
-
-def _seat_clocks(game_id: int) -> list[tuple[str, Any]]:
-    at = seat_deadlines(game_id)
-    return [(letter, countdown(deadline)) for letter, deadline in sorted(at.items())]
 
 
 def _ending_form(duel: Duel, data: Any = None) -> EndingForm:
