@@ -402,9 +402,10 @@ def seat_of(table: OnlineTable, user: Any) -> OnlinePlayer:
     return OnlinePlayer.objects.get(table=table, user=user)
 
 
-def seat_policy(table: OnlineTable) -> play.Policy:
+def seat_policy(table: OnlineTable, known: OnlinePlayer | None = None) -> play.Policy:
     """The table's policy: a person at it acts for their own seat, while they hold it; anyone
-    else is told there is no such game (404)."""
+    else is told there is no such game (404). ``known``: the acting person's place, read under
+    the table's lock by the caller (not read again)."""
 
     def policy(game: Game, actor: play.Actor, command: Command) -> None:
         if game.pk != table.game_id:
@@ -416,7 +417,10 @@ def seat_policy(table: OnlineTable) -> play.Policy:
             return
         if actor.user is None:
             raise Hidden()
-        player = OnlinePlayer.objects.filter(table=table, user=actor.user).first()
+        if known is not None and known.user_id == actor.user.pk:
+            player: OnlinePlayer | None = known
+        else:
+            player = OnlinePlayer.objects.filter(table=table, user=actor.user).first()
         if player is None:
             raise Hidden()
         if not player.active or not player.seat or command.seat != player.seat:
@@ -452,12 +456,15 @@ def play_move(
             if why is not None:
                 raise NeedsConfirmation(why)
     with transaction.atomic():
-        table = _locked(table_id, user)
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        # The person's place, read once under the table's lock (and given to the policy).
+        player = OnlinePlayer.objects.filter(table=table, user=user).first()
+        if player is None:
+            raise OnlineTable.DoesNotExist()  # not at this table: no such table for them
         if table.game_id is None:
             raise Refused(gettext("This table has not started yet."))
         if table.status == OnlineTable.Status.ENDED:
             raise Refused(gettext("The host ended this game: no move is taken."))
-        player = seat_of(table, user)
         command = Command(command.name, player.seat, dict(command.args))
 
         def send(seen: int) -> Played[OnlineTable]:
@@ -467,7 +474,7 @@ def play_move(
                 command,
                 revision=seen,
                 intent=intent,
-                policy=seat_policy(table),
+                policy=seat_policy(table, player),
                 settle=lambda outcome: _settle(table, outcome.status, outcome.restored),
                 seat=player.seat,
                 view=False,
@@ -530,7 +537,8 @@ def check_clock(table: OnlineTable) -> bool:
     now (ONLINE.md 3), as the sweep would (in eager mode, with no worker, the only way).
     Whether the clock acted (the table and its game are then to be read again)."""
     if table.game_id is not None and table.status == OnlineTable.Status.PLAYING:
-        return clock.check_on_request(table.game_id)
+        # The game's row came with the table's (its deadline): read again only when due.
+        return clock.may_be_due(table.game) and clock.check_on_request(table.game_id)  # type: ignore[arg-type]
     return False
 
 
