@@ -34,8 +34,10 @@ from play import clock
 from .forms import countdown
 
 #: How long a drawn table is kept: a revision's copy is dead once the game moves on, so it
-#: only needs to outlive the spectators' polls of one revision.
-FRAGMENT_SECONDS = 120
+#: only needs to outlive the spectators' polls of one revision (pushed at once, else every
+#: 2 s, at the latest the 30 s slow poll). About 7 kB in Redis each: at the target's 38 moves
+#: a second, some 8 MB kept at any moment.
+FRAGMENT_SECONDS = 30
 #: The random mark's length (hex digits): the figures' places in a shared copy.
 MARK_DIGITS = 16
 
