@@ -42,6 +42,7 @@ from .words import (
     bot_label,
     bot_level_label,
     ruleset_label,
+    seat_names,
     variant_label,
 )
 
@@ -237,10 +238,8 @@ def _seat(
         view = watcher_view(game_id) if watching else person_view(game_id, me.seat)
     except Unreplayable:
         raise _missing() from None
-    persons = {p.seat: p.user.get_username() for p in lobby.players if p.seat}
-    names = {
-        letter: persons.get(letter) or bot_label(letter, 3) for letter in view["state"]["seats"]
-    }
+    persons = {p.seat for p in lobby.players if p.seat}
+    names = seat_names(lobby.players, view["state"]["seats"])
     over = table.over or view["phase"] == "finished"
     if over or not me.active:
         view = {**view, "commands": {}}
@@ -280,6 +279,10 @@ def _seat(
             "end_url": reverse("practice:online_end", args=[table.pk]),
             "rematch_url": reverse("practice:online_rematch", args=[table.pk]),
             "rematch": table.rematch_id,
+            # ONLINE.md 5: after the end, every seat sees the whole deal.
+            "deal_url": reverse("practice:online_deal", args=[table.pk])
+            if view["phase"] == "finished"
+            else "",
             "may_resign": me.active and not over,
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
@@ -737,10 +740,8 @@ def _watch(request: HttpRequest, table: OnlineTable) -> HttpResponse:
         view = watcher_view(table.game_id, None)
     except Unreplayable:
         raise _missing() from None
-    persons = {p.seat: p.user.get_username() for p in players if p.seat}
-    names = {
-        letter: persons.get(letter) or bot_label(letter, 3) for letter in view["state"]["seats"]
-    }
+    persons = {p.seat for p in players if p.seat}
+    names = seat_names(players, view["state"]["seats"])
     over = table.over or view["phase"] == "finished"
     view = {**view, "commands": {}}
     awaited = [a["seat"] for a in view.get("awaiting", ())]

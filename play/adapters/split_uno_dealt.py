@@ -1193,14 +1193,27 @@ class SplitUnoDealt:
             out["my_seal"] = None if seal is None else {"card": st.nval[seal[0]], "target": seal[1]}
             out["commands"] = _commands(st, me)
         if everything:
-            out["hands"] = {
+            deal = self.whole_deal(table)
+            out["hands"] = deal["hands"]
+            out["decks_left"] = deal["decks_left"]
+        return out
+
+    def whole_deal(self, table: DealtTable) -> dict[str, Any]:
+        """Every seat's hand, the cards sealed and the decks' order at this point of the game,
+        whoever looks: what the replay shows at each step once the game is over (ONLINE.md 5,
+        "after the end"). Only the table core's ``play.selectors.whole_deal`` calls it, and
+        only for a finished game; ``view`` gives the same to a seat after the end."""
+        st = table.st
+        return {
+            "hands": {
                 s: {"numbers": _values(st, s), "actions": _kinds(st, s)} for s in table.seats
-            }
-            out["decks_left"] = {
+            },
+            "sealed": {s: st.nval[card] for s, (card, _) in sorted(st.seals.items())},
+            "decks_left": {
                 "numbers": [st.nval[c] for c in st.deck_n],
                 "actions": [st.akind[c] for c in st.deck_a],
-            }
-        return out
+            },
+        }
 
 
 def _persons_in_play(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> list[str]:

@@ -181,6 +181,8 @@ def _draw(
             # A drawn duel is replayed with a new deal (TOURNAMENT.md; ONLINE.md 6): its ready
             # screen is one tap from the end of this one, on both devices.
             "replay_url": _replay_url(duel) if over else "",
+            # ONLINE.md 5: after the end, each player sees the whole deal.
+            "deal_url": _deal_url(duel) if view["phase"] == "finished" else "",
             "standings_url": reverse("public:standings", args=[duel.tournament.slug]),
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
@@ -221,6 +223,11 @@ def _result_words(duel: Duel) -> str:
 def _replay_url(duel: Duel) -> str:
     replay = duel.replays.filter(online=True).exclude(status=DuelStatus.VOID).first()
     return reverse("player:online_duel", args=[replay.pk]) if replay is not None else ""
+
+
+def _deal_url(duel: Duel) -> str:
+    """The whole deal after the end (tournaments/views/online_deal.py)."""
+    return reverse("public:online_deal", args=[duel.tournament.slug, duel.pk])
 
 
 def _closed(duel: Duel) -> str:
@@ -468,6 +475,9 @@ def _watch(
             "table": SimpleNamespace(version=online.state_key(duel)),
             "over": over,
             "ended": "" if view["phase"] == "finished" else _closed(duel),
+            "deal_url": _deal_url(duel)
+            if view["phase"] == "finished" and can(request.user, Action.CORRECT_RESULTS, tournament)
+            else "",
             "poll_url": poll_url,
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{duel.game_id}",
