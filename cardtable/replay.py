@@ -39,7 +39,7 @@ class Move:
     each seat alone saw of it then."""
 
     seq: int
-    text: str
+    lines: tuple[str, ...]
     private: tuple[str, ...]
 
 
@@ -58,9 +58,8 @@ def private_lines(facts: Mapping[str, Any], seat: str, names: Mapping[str, str])
     name = names.get(seat, seat)
     lines = []
     if facts.get("numbers") or facts.get("actions"):
-        lines.append(
-            words.deal_dealt(name, _cards([*facts.get("numbers", ()), *facts.get("actions", ())]))
-        )
+        dealt = [*sorted(facts.get("numbers", ())), *facts.get("actions", ())]
+        lines.append(words.deal_dealt(name, _cards(dealt)))
     if facts.get("drew"):
         lines.append(words.deal_drew(name, _cards(facts["drew"])))
     if facts.get("sealed") is not None:
@@ -78,7 +77,7 @@ def moves_of(log: list[dict[str, Any]], names: Mapping[str, str]) -> list[Move]:
     return [
         Move(
             seq=n,
-            text=" ".join(entry.get("lines", ())),
+            lines=tuple(entry.get("lines", ())),
             private=tuple(
                 line
                 for seat, facts in sorted((entry.get("private") or {}).items())
