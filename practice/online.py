@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from cardtable.confirm import NeedsConfirmation, ending
+from core.publish import publish_at_commit
 from play import clock, presence
 from play import services as play
 from play.adapters.base import Command
@@ -203,10 +204,27 @@ def _host_in_lobby(table: OnlineTable, user: Any, version: int | None) -> None:
 
 
 def _changed(table: OnlineTable, **fields: Any) -> None:
+    """Every change of the table (its lobby, its status, its links, a rematch): a new version,
+    announced at commit to its people's open pages (push, where it runs; their poll
+    otherwise), so a lobby sees a friend join within a second."""
     for name, value in fields.items():
         setattr(table, name, value)
     table.version += 1
     table.save(update_fields=[*fields, "version", "updated_at"])
+    publish_at_commit(table_topic(table.pk), table.version)
+
+
+def table_topic(table_id: int) -> str:
+    """The push topic of a table's own changes (its game's moves are ``game:<id>``)."""
+    return f"onlinetable:{table_id}"
+
+
+def may_follow_table(request: Any, key: str) -> bool:
+    """May this viewer follow the table's changes (push)? Its people only, as its pages."""
+    user = request.user
+    return (
+        user.is_authenticated and OnlinePlayer.objects.filter(table_id=int(key), user=user).exists()
+    )
 
 
 def new_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable:

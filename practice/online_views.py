@@ -147,6 +147,10 @@ def _lobby_context(request: HttpRequest, lobby: online.Lobby) -> dict[str, Any]:
         "poll_url": reverse("practice:online_poll", args=[table.pk]),
         "poll_seconds": POLL_SECONDS,
         "watch_link": watch_link_context(request, table),
+        # Push: someone joining, leaving or the start reaches the lobby within a second
+        # where push runs; the poll alone otherwise.
+        "topic": online.table_topic(table.pk),
+        "push": None if request.htmx else push.stream([online.table_topic(table.pk)]),
     }
 
 
@@ -268,6 +272,7 @@ def _seat(
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
+            "table_topic": online.table_topic(table.pk),
             "clock": countdown(deadline),
             "seat_clocks": [
                 (letter, countdown(at))
@@ -290,7 +295,9 @@ def _seat(
         "home_url": reverse("practice:index") + "#online-heading",
         # Push (docs/architecture.md, "Push to open pages"): the game's news sooner than the
         # poll, where push runs; the poll alone otherwise.
-        "push": None if request.htmx else push.stream([f"game:{table.game_id}"]),
+        "push": None
+        if request.htmx
+        else push.stream([f"game:{table.game_id}", online.table_topic(table.pk)]),
         "table_url": reverse("practice:online", args=[table.pk]),
         "move_url": reverse("practice:online_move", args=[table.pk]),
     }
