@@ -23,12 +23,13 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from cardtable.confirm import NeedsConfirmation, ending
+from core import redis_guard
 from core.publish import publish_at_commit
 from play import clock, presence
 from play import services as play
 from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
-from play.adapters.split_uno_dealt import TIMEOUT, read_config
+from play.adapters.split_uno_dealt import BOTS_COMMAND, TIMEOUT, read_config
 from play.effect_words import refusal
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
@@ -37,14 +38,14 @@ from play.selectors import only_seals_since, persons_left
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
-from .seat import Played, person_view, play_as_person
+from .seat import BOTS, Played, person_view, play_as_person
 from .seating import SeatingRefused, choose
+from .services import WORKER_LEVELS
 from .words import NO_REVISION, bot_level_label
 
-#: The bots' levels an online table offers: the bots that answer inside the request. The
-#: expert bot thinks in the worker (practice's ``bots_turn`` is bound to a practice duel):
-#: not offered here yet (docs/online.md, "Not built yet").
-BOT_LEVELS = ("random", "heuristic")
+#: The bots' levels an online table offers, as practice does: the expert bot thinks in the
+#: worker (``play_bots``, the task ``online_bots_turn``), the others inside the request.
+BOT_LEVELS = ("random", "heuristic", "expert")
 BOT = "heuristic"
 #: The seat clock's bounds in seconds (ONLINE.md section 3); None is no clock.
 CLOCK_MIN, CLOCK_MAX = 10, 120
@@ -173,6 +174,7 @@ def _config(
         "names": {s: persons.get(s, f"Bot {s}") for s in letters},
         "seat_clock": seat_clock,
         "on_abandon": abandon,
+        "bots_in_worker": bot in WORKER_LEVELS,
     }
 
 
@@ -412,6 +414,7 @@ def start(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
         )
         _changed(table, game=game, status=status, join_token=None)
         beat_all(table, letters[: len(players)])
+        _wake_bots_if_asked(table, game)
         return table
 
 
@@ -430,6 +433,11 @@ def seat_policy(table: OnlineTable) -> play.Policy:
         if actor.key == clock.CLOCK:
             # The seat clock's move (the core sends only its own command as the clock).
             if command.name != TIMEOUT:
+                raise Forbidden()
+            return
+        if actor.key == BOTS:
+            # The worker's move of the bots (an expert table's: ``play_bots``).
+            if command.name != BOTS_COMMAND or command.seat is not None:
                 raise Forbidden()
             return
         if actor.user is None:
@@ -520,6 +528,68 @@ def _settle(table: OnlineTable, status: str) -> None:
         return
     # The lists order tables by their latest move.
     OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
+    _wake_bots_if_asked(table, game, bots=set(bots))
+
+
+def _wake_bots_if_asked(table: OnlineTable, game: Game, bots: set[str] | None = None) -> None:
+    """At commit, the worker moves the bots of an expert table when the game waits for one
+    (a needless or repeated wake changes nothing: ``play_bots`` finds nothing asked)."""
+    if table.bot not in WORKER_LEVELS or game.status != GameStatus.PLAYING:
+        return
+    if bots is None:
+        bots = set(
+            Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+        )
+    if any(ask.get("seat") in bots for ask in game.awaited):
+        from . import tasks
+
+        redis_guard.send_on_commit(tasks.online_bots_turn, table.pk)
+
+
+def play_bots(table_id: int) -> bool:
+    """The worker's move at an expert table: one bot decision through the write path (the
+    table's row locked first, as for every write to it), the table settled as after a
+    person's move. Whether the bots have more to do now."""
+    with transaction.atomic():
+        table = (
+            OnlineTable.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .get(pk=table_id)
+        )
+        if table.game_id is None or table.status != OnlineTable.Status.PLAYING:
+            return False
+        revision = table.game.revision  # type: ignore[union-attr]
+        try:
+            outcome = play.apply_command(
+                game_id=table.game_id,
+                actor=play.Actor(BOTS, None),
+                command=Command(BOTS_COMMAND, None, {}),
+                key=f"bots:{revision}",
+                seen_revision=revision,
+                policy=seat_policy(table),
+            )
+        except (Stale, Illegal):
+            return False  # another wake moved them first, or no bot is asked now
+        if outcome.repeat:
+            return False
+        game = Game.objects.get(pk=table.game_id)
+        bots = set(
+            Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+        )
+        more = game.status == GameStatus.PLAYING and any(
+            ask.get("seat") in bots for ask in game.awaited
+        )
+        _settle_after_bots(table, outcome.status)
+        return more
+
+
+def _settle_after_bots(table: OnlineTable, status: str) -> None:
+    """The table after the worker's bot move: finished with its game (the task loops on by
+    itself, so no new wake)."""
+    if status == GameStatus.FINISHED and table.status != OnlineTable.Status.FINISHED:
+        _changed(table, status=OnlineTable.Status.FINISHED)
+    else:
+        OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
 
 
 def clock_keeper(game_id: int) -> clock.Keeper | None:

@@ -102,7 +102,7 @@ class TestOpening:
             ({"seats": "x"}, "Choose from 2 to 6 seats."),
             ({"clock": "5"}, "Choose a seat clock from 10 to 120 seconds, or none."),
             ({"clock": "500"}, "Choose a seat clock from 10 to 120 seconds, or none."),
-            ({"bot": "expert"}, "Choose the bots&#x27; level from"),
+            ({"bot": "genius"}, "Choose the bots&#x27; level from"),
             ({"ruleset": "chess"}, "Choose one of the rule sets"),
             ({"seats": "3", "teams": "AC,BD"}, "Teams need 4 to 6 seats"),
             ({"variants": ["team"]}, "Choose variants from"),
