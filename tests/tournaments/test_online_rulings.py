@@ -683,3 +683,68 @@ def test_an_adjudication_rules_a_duel_neither_player_was_ready_for(online_duel):
     with pytest.raises(ServiceError) as again:
         online_rulings.rule_unready(duel, referee, "adjudicate_B")
     assert again.value.code == "done"
+
+
+# ---- tie-break and playoff duels: a void is replayed (TOURNAMENT.md) -----------------------------
+
+
+def _online_tiebreak(tournament, organiser_plays: bool):
+    from duels.models import DuelKind
+    from tests.tournaments.helpers import open_duels
+
+    duel = open_duels(tournament, DuelKind.TIE_BREAK)[0]
+    a, b = duel.seat_a, duel.seat_b
+    a.user = tournament.created_by if organiser_plays else UserFactory(username="ada")
+    b.user = UserFactory(username="bo")
+    a.save(update_fields=["user"])
+    b.save(update_fields=["user"])
+    Duel.objects.filter(pk=duel.pk).update(online=True)
+    return Duel.objects.get(pk=duel.pk)
+
+
+def _the_replay(duel):
+    replay = Duel.objects.get(replay_of=duel)
+    assert (replay.kind, replay.stage) == (duel.kind, duel.stage)
+    assert (replay.seat_a_id, replay.seat_b_id) == (duel.seat_a_id, duel.seat_b_id)
+    assert replay.online and replay.status == DuelStatus.READY and replay.game_id is None
+    assert replay.ready_by > timezone.now() + timedelta(minutes=4)  # a new 5-minute wait
+    # The plan's one duel for that match: the void one is kept, struck through.
+    live = Duel.objects.filter(tournament=duel.tournament, kind=duel.kind, stage=duel.stage)
+    assert list(live.exclude(status=DuelStatus.VOID)) == [replay]
+    return replay
+
+
+def test_a_tie_break_duel_nobody_else_could_rule_is_voided_and_replayed(
+    played_group_phase, django_capture_on_commit_callbacks
+):
+    tournament, _organiser, _referee = played_group_phase
+    TournamentRole.objects.filter(tournament=tournament).delete()  # no referee, no co-organiser
+    duel = overdue(_online_tiebreak(tournament, organiser_plays=True))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert online_rulings.rule_no_shows() == {"forfeit": 0, "void": 1, "waiting": 0}
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.VOID and not hasattr(duel, "result")
+    replay = _the_replay(duel)
+    entry = AuditEntry.objects.get(action="unplayed_duel_voided")
+    assert entry.actor is None and entry.detail == {"duel": duel.pk, "replay": replay.pk}
+    # Safe to repeat: the beat again finds nothing due.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert online_rulings.rule_no_shows() == {"forfeit": 0, "void": 0, "waiting": 0}
+    assert Duel.objects.filter(replay_of=duel).count() == 1
+
+
+def test_an_organiser_voids_a_tie_break_duel_and_it_is_replayed(
+    played_group_phase, django_capture_on_commit_callbacks
+):
+    tournament, organiser, _referee = played_group_phase
+    duel = overdue(_online_tiebreak(tournament, organiser_plays=False))
+    page = client_for(organiser).get(rounds_url(duel)).content.decode()
+    assert "Void: the duel is replayed with a new deal" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(organiser).post(
+            rounds_url(duel, "rule_unready"), {"ruling": "void", "confirm": "1"}, follow=True
+        )
+    assert "is void: it is replayed with a new deal." in response.content.decode()
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.VOID
+    _the_replay(duel)
