@@ -844,6 +844,11 @@ def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
     if status != DuelStatus.RUNNING:
         duel.started_at = None
     duel.state = engine_of(duel).state() if status == DuelStatus.RUNNING else None
+    if status == DuelStatus.RUNNING and is_dealt(duel):
+        # A duel both players had abandoned stands stopped again, waiting for its ruling.
+        stopped = view_of(duel.game_id, PUBLIC)["phase"] == "stopped"
+        duel.closed_reason = words.closed_reason_stored({"key": BOTH_ABANDONED}) if stopped else ""
+        fields.append("closed_reason")
     duel.save(update_fields=fields)
     return True
 
