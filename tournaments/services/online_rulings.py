@@ -26,6 +26,7 @@ from duels import words as duel_words
 from duels.models import Duel, DuelStatus
 from duels.selectors import player_ids
 from play import services as play
+from play.models import Game
 
 from .. import presentation
 from ..models import Tournament
@@ -285,12 +286,16 @@ def _void(tournament: Tournament, duel: Duel, actor: Any, now: datetime, why: st
     the same players on the same seats (a new ready screen, a new deal, its 5 minutes from
     now). A stopped game is abandoned (its events kept)."""
     stopped = duel.game_id is not None and duels.is_dealt(duel)
+    fields: dict[str, Any] = {}
     if stopped:
         play.abandon_game(game_id=duel.game_id)
+        # The row keeps its game's revision (the pages' poll compares it).
+        fields["revision"] = Game.objects.values_list("revision", flat=True).get(pk=duel.game_id)
     Duel.objects.filter(pk=duel.pk).update(
         status=DuelStatus.VOID,
         finished_at=now,
         closed_reason=duel_words.closed_reason_stored({"key": why}),
+        **fields,
     )
     duel.status = DuelStatus.VOID
     replay = None
