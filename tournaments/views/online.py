@@ -151,7 +151,7 @@ def _draw(
         # records as any duel): the ready screen says which.
         return _ready(request, duel, seat, urls, error=error, status=status)
     view = view_of(duel.game_id, Viewer("seat", seat), person=seat)
-    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
+    over = _over(view, duel)
     if over:
         view = {**view, "commands": {}}
     names = _names(duel)
@@ -231,10 +231,18 @@ def _deal_url(duel: Duel) -> str:
 
 
 def _closed(duel: Duel) -> str:
-    """A duel ended by the tournament rather than by play (void, abandoned), in words."""
+    """A duel ended by the tournament rather than by play (void, abandoned), or stopped for a
+    ruling (both players abandoned, ONLINE.md 6), in words."""
     if duel.status in (DuelStatus.VOID, DuelStatus.ABANDONED):
         return gettext("This duel was closed without a result.")
+    if duels.is_stopped(duel):
+        return gettext("Both players abandoned: the duel stops and the organisers rule on it.")
     return ""
+
+
+def _over(view: dict[str, Any], duel: Duel) -> bool:
+    """Nothing more is played: the game finished or stopped, or the duel is not running."""
+    return view["phase"] in ("finished", "stopped") or duel.status != DuelStatus.RUNNING
 
 
 def _ready(
@@ -460,7 +468,7 @@ def _watch(
         patch_vary_headers(response, ["HX-Request"])
         return response
     view = {**view_of(duel.game_id, Viewer("public")), "commands": {}}
-    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
+    over = _over(view, duel)
     awaited = [a["seat"] for a in view.get("awaiting", ())]
     may_end = _may_end(request, tournament, duel)
     if may_end and form is None:
