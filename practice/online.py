@@ -27,14 +27,14 @@ from core import redis_guard
 from core.publish import publish_at_commit
 from play import clock, presence
 from play import services as play
-from play.adapters.base import Command
+from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
 from play.adapters.split_uno_dealt import BOTS_COMMAND, TIMEOUT, read_config
 from play.effect_words import refusal
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameStatus, HolderKind, Seat
-from play.selectors import only_seals_since, persons_left
+from play.selectors import only_seals_since, persons_left, view_of
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
@@ -174,6 +174,9 @@ def _config(
         "names": {s: persons.get(s, f"Bot {s}") for s in letters},
         "seat_clock": seat_clock,
         "on_abandon": abandon,
+        # Two people who both abandon (ONLINE.md 4: "a table in which no person is left ends
+        # without a result"): the game stops rather than give the first one's forfeit.
+        "both_abandon": "stop" if abandon == "forfeit" else "forfeit",
         "bots_in_worker": bot in WORKER_LEVELS,
     }
 
@@ -526,9 +529,21 @@ def _settle(table: OnlineTable, status: str) -> None:
         play.abandon_game(game_id=game.pk)
         _changed(table, status=OnlineTable.Status.ENDED)
         return
+    if status == GameStatus.PLAYING and not game.awaited and _stopped(game):
+        # Both people abandoned: nobody is left in play, the table ends without a result.
+        play.abandon_game(game_id=game.pk)
+        OnlinePlayer.objects.filter(table=table, active=True).update(active=False)
+        _changed(table, status=OnlineTable.Status.ENDED)
+        return
     # The lists order tables by their latest move.
     OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
     _wake_bots_if_asked(table, game, bots=set(bots))
+
+
+def _stopped(game: Game) -> bool:
+    """Whether the game stopped because both its people abandoned (asked only when nobody is
+    awaited in a game still playing: rare, so its one restore costs nothing a move)."""
+    return view_of(game.pk, Viewer("public"))["phase"] == "stopped"
 
 
 def _wake_bots_if_asked(table: OnlineTable, game: Game, bots: set[str] | None = None) -> None:
