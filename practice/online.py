@@ -51,6 +51,9 @@ BOT = "heuristic"
 CLOCK_MIN, CLOCK_MAX = 10, 120
 #: How many unfinished online tables a person may host at once (bounded storage).
 MAX_OPEN_HOSTED = 10
+#: How many tables that are over a host keeps (as practice keeps 50 duels): opening one more
+#: forgets the oldest beyond this, their games with them.
+KEPT_HOSTED = 50
 #: The join link's token: 32 random bytes.
 TOKEN_BYTES = 32
 
@@ -137,7 +140,24 @@ def open_table(
             join_token=new_token(),
         )
         OnlinePlayer.objects.create(table=table, user=host, position=0)
+        _forget_beyond_kept(host)
     return table
+
+
+def _forget_beyond_kept(host: Any) -> None:
+    """Bounded storage whatever a person (or a script) opens: the host's tables that are over
+    beyond the ``KEPT_HOSTED`` latest are forgotten, their games with them (their people lose
+    them from their lists too: a table is its host's)."""
+    over = (OnlineTable.Status.FINISHED, OnlineTable.Status.ENDED)
+    oldest = list(
+        OnlineTable.objects.filter(host=host, status__in=over)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", "game_id")[KEPT_HOSTED:]
+    )
+    if not oldest:
+        return
+    OnlineTable.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
+    play.forget_games([game_id for _, game_id in oldest if game_id is not None])
 
 
 def _check_hosting(host: Any) -> None:

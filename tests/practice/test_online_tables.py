@@ -714,3 +714,24 @@ def test_the_hosts_remove_is_confirmed_on_a_page_naming_the_person(ada, bo, cy):
     assert lobby_post(ada_c, table, do="remove", player=bo_row.pk, confirm="yes").status_code == 302
     assert not table.players.filter(user=bo).exists()
     assert ada_c.get(confirm_url).status_code == 302  # gone: back to the lobby
+
+
+def test_a_host_keeps_the_latest_tables_that_are_over_and_their_games(ada, monkeypatch):
+    """Bounded storage (as practice keeps 50 duels): opening a table forgets the host's
+    oldest tables that are over beyond the kept number, their games with them; tables not
+    over are never forgotten."""
+    from practice import online
+
+    monkeypatch.setattr(online, "KEPT_HOSTED", 2)
+    tables = []
+    for _ in range(3):
+        table = online.open_table(host=ada, ruleset="tournament", seats=2)
+        table = online.start(table_id=table.pk, user=ada, version=table.version)
+        online.end(table_id=table.pk, user=ada)
+        tables.append(table)
+    waiting = online.open_table(host=ada, ruleset="tournament", seats=2)  # in its lobby
+    assert not OnlineTable.objects.filter(pk=tables[0].pk).exists()
+    assert not Game.objects.filter(pk=tables[0].game_id).exists()
+    kept = set(OnlineTable.objects.filter(host=ada).values_list("pk", flat=True))
+    assert kept == {tables[1].pk, tables[2].pk, waiting.pk}
+    assert Game.objects.filter(pk=tables[2].game_id).exists()
