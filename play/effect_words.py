@@ -1079,6 +1079,10 @@ def adapter_line(
         return _(
             "The clock played for %(name)s three times in a row: %(name)s abandons the seat"
         ) % {"name": who}
+    if key == "both_abandoned":
+        # Translators: both players of an online duel let the clock play for them three times
+        # in a row: the game stops and the organisers rule on it (ONLINE.md 6).
+        return _("Both players abandoned: the game stops and waits for the organisers' ruling")
     if key == "taken_over":
         if you:
             # Translators: a computer player plays the reader's seat from now on.

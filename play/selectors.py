@@ -12,7 +12,7 @@ from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
 from play.effect_words import Person, language_key, localised_event, localised_view
 from play.errors import Hidden
-from play.models import Game, GameEvent, HolderKind, Seat
+from play.models import Game, GameEvent, GameStatus, HolderKind, Seat
 from play.registry import adapter_for
 
 from . import rows
@@ -42,6 +42,18 @@ def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored
     one fewer each for an adapter that hides nothing).
     The adapter's ``restore`` never calls a bot nor draws at random: a stored game never
     depends on the bots' code."""
+    adapter, seed, events = _stored(game, stored)
+    table = adapter.restore(game.config, list(game.seats), seed, events)
+    return Restored(
+        adapter=adapter, table=table, last_seq=len(events), game_id=game.pk, revision=game.revision
+    )
+
+
+def _stored(
+    game: Game, stored: Sequence[StoredEvent] | None = None
+) -> tuple[Adapter, bytes, list[Event]]:
+    """The game's adapter, seed and active events with their private parts (as ``restore``
+    reads them)."""
     adapter = adapter_for(game.kind)
     if stored is None:
         rows = list(
@@ -56,10 +68,45 @@ def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored
     private = secrets.private_parts(game.pk) if hides(adapter) else {}
     seed = secrets.seed_of(game.pk) if hides(adapter) else b""
     events = [Event(by=by, public=public, private=private.get(pk, {})) for pk, by, public in rows]
-    table = adapter.restore(game.config, list(game.seats), seed, events)
-    return Restored(
-        adapter=adapter, table=table, last_seq=len(rows), game_id=game.pk, revision=game.revision
-    )
+    return adapter, seed, events
+
+
+@dataclass(frozen=True)
+class WholeDeal:
+    """A finished dealt game at one step of its replay (ONLINE.md 5, "after the end": every
+    seat sees the whole deal). ``step`` events applied (1: the deal) of ``total``; ``view``
+    the public view at that step (counts, face-up cards, its log in words); ``deal`` every
+    seat's hand, the cards sealed and the decks then (the adapter's ``whole_deal``); ``log``
+    the whole game's log with every seat's private facts, in words."""
+
+    step: int
+    total: int
+    view: dict[str, Any]
+    deal: dict[str, Any]
+    log: list[dict[str, Any]]
+
+
+def whole_deal(game: Game, step: int | None) -> WholeDeal:
+    """The replay of ``game`` after ``step`` of its events (None: the last), hands and all.
+    ``Hidden`` unless the game has ended with a result (a game stopped before its end, a
+    table given up, shows no hands) and its adapter deals cards: the one place the table core
+    lets anyone see every hand, and only after the end. Which people may ask is the product's
+    decision (its seats; a tournament's organisers)."""
+    adapter = adapter_for(game.kind)
+    if game.status != GameStatus.FINISHED or not hasattr(adapter, "whole_deal"):
+        raise Hidden()
+    adapter, seed, events = _stored(game)
+    config, seats = game.config, list(game.seats)
+    final = adapter.restore(config, seats, seed, events)
+    if not events or not adapter.finished(final):
+        raise Hidden()
+    total = len(events)
+    step = total if step is None else max(1, min(step, total))
+    at = adapter.restore(config, seats, seed, events[:step])
+    log = localised_view(adapter.view(final, Viewer(kind="owner")))
+    view = localised_view(adapter.view(at, Viewer(kind="public")))
+    assert log is not None and view is not None
+    return WholeDeal(step, total, view, adapter.whole_deal(at), log["log"])
 
 
 def game_or_hidden(game_id: int) -> Game:

@@ -23,32 +23,37 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from cardtable.confirm import NeedsConfirmation, ending
+from core import redis_guard
+from core.publish import publish_at_commit
 from play import clock, presence
 from play import services as play
-from play.adapters.base import Command
+from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
-from play.adapters.split_uno_dealt import TIMEOUT, read_config
+from play.adapters.split_uno_dealt import BOTS_COMMAND, TIMEOUT, read_config
 from play.effect_words import refusal
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameStatus, HolderKind, Seat
-from play.selectors import Restored, only_seals_since, persons_left
+from play.selectors import Restored, only_seals_since, persons_left, seen_at
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
-from .seat import Played, person_view, play_as_person
+from .seat import BOTS, Played, person_view, play_as_person
 from .seating import SeatingRefused, choose
+from .services import WORKER_LEVELS
 from .words import NO_REVISION, bot_level_label
 
-#: The bots' levels an online table offers: the bots that answer inside the request. The
-#: expert bot thinks in the worker (practice's ``bots_turn`` is bound to a practice duel):
-#: not offered here yet (docs/online.md, "Not built yet").
-BOT_LEVELS = ("random", "heuristic")
+#: The bots' levels an online table offers, as practice does: the expert bot thinks in the
+#: worker (``play_bots``, the task ``online_bots_turn``), the others inside the request.
+BOT_LEVELS = ("random", "heuristic", "expert")
 BOT = "heuristic"
 #: The seat clock's bounds in seconds (ONLINE.md section 3); None is no clock.
 CLOCK_MIN, CLOCK_MAX = 10, 120
 #: How many unfinished online tables a person may host at once (bounded storage).
 MAX_OPEN_HOSTED = 10
+#: How many tables that are over a host keeps (as practice keeps 50 duels): opening one more
+#: forgets the oldest beyond this, their games with them.
+KEPT_HOSTED = 50
 #: The join link's token: 32 random bytes.
 TOKEN_BYTES = 32
 
@@ -135,7 +140,24 @@ def open_table(
             join_token=new_token(),
         )
         OnlinePlayer.objects.create(table=table, user=host, position=0)
+        _forget_beyond_kept(host)
     return table
+
+
+def _forget_beyond_kept(host: Any) -> None:
+    """Bounded storage whatever a person (or a script) opens: the host's tables that are over
+    beyond the ``KEPT_HOSTED`` latest are forgotten, their games with them (their people lose
+    them from their lists too: a table is its host's)."""
+    over = (OnlineTable.Status.FINISHED, OnlineTable.Status.ENDED)
+    oldest = list(
+        OnlineTable.objects.filter(host=host, status__in=over)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", "game_id")[KEPT_HOSTED:]
+    )
+    if not oldest:
+        return
+    OnlineTable.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
+    play.forget_games([game_id for _, game_id in oldest if game_id is not None])
 
 
 def _check_hosting(host: Any) -> None:
@@ -172,6 +194,10 @@ def _config(
         "names": {s: persons.get(s, f"Bot {s}") for s in letters},
         "seat_clock": seat_clock,
         "on_abandon": abandon,
+        # Two people who both abandon (ONLINE.md 4: "a table in which no person is left ends
+        # without a result"): the game stops rather than give the first one's forfeit.
+        "both_abandon": "stop" if abandon == "forfeit" else "forfeit",
+        "bots_in_worker": bot in WORKER_LEVELS,
     }
 
 
@@ -203,10 +229,27 @@ def _host_in_lobby(table: OnlineTable, user: Any, version: int | None) -> None:
 
 
 def _changed(table: OnlineTable, **fields: Any) -> None:
+    """Every change of the table (its lobby, its status, its links, a rematch): a new version,
+    announced at commit to its people's open pages (push, where it runs; their poll
+    otherwise), so a lobby sees a friend join within a second."""
     for name, value in fields.items():
         setattr(table, name, value)
     table.version += 1
     table.save(update_fields=[*fields, "version", "updated_at"])
+    publish_at_commit(table_topic(table.pk), table.version)
+
+
+def table_topic(table_id: int) -> str:
+    """The push topic of a table's own changes (its game's moves are ``game:<id>``)."""
+    return f"onlinetable:{table_id}"
+
+
+def may_follow_table(request: Any, key: str) -> bool:
+    """May this viewer follow the table's changes (push)? Its people only, as its pages."""
+    user = request.user
+    return (
+        user.is_authenticated and OnlinePlayer.objects.filter(table_id=int(key), user=user).exists()
+    )
 
 
 def new_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
@@ -394,6 +437,7 @@ def start(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
         )
         _changed(table, game=game, status=status, join_token=None)
         beat_all(table, letters[: len(players)])
+        _wake_bots_if_asked(table, game)
         return table
 
 
@@ -413,6 +457,11 @@ def seat_policy(table: OnlineTable, known: OnlinePlayer | None = None) -> play.P
         if actor.key == clock.CLOCK:
             # The seat clock's move (the core sends only its own command as the clock).
             if command.name != TIMEOUT:
+                raise Forbidden()
+            return
+        if actor.key == BOTS:
+            # The worker's move of the bots (an expert table's: ``play_bots``).
+            if command.name != BOTS_COMMAND or command.seat is not None:
                 raise Forbidden()
             return
         if actor.user is None:
@@ -509,8 +558,83 @@ def _settle(table: OnlineTable, status: str, restored: Restored | None = None) -
         play.abandon_game(game_id=game.pk)
         _changed(table, status=OnlineTable.Status.ENDED)
         return
+    if status == GameStatus.PLAYING and not game.awaited and _stopped(game, restored):
+        # Both people abandoned: nobody is left in play, the table ends without a result.
+        play.abandon_game(game_id=game.pk)
+        OnlinePlayer.objects.filter(table=table, active=True).update(active=False)
+        _changed(table, status=OnlineTable.Status.ENDED)
+        return
     # The lists order tables by their latest move.
     OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
+    _wake_bots_if_asked(table, game, bots=set(bots))
+
+
+def _stopped(game: Game, restored: Restored | None = None) -> bool:
+    """Whether the game stopped because both its people abandoned (asked only when nobody is
+    awaited in a game still playing: rare; from ``restored``, the table the command left,
+    when it is at the game's revision)."""
+    return seen_at(game, Viewer("public"), None, restored)["phase"] == "stopped"
+
+
+def _wake_bots_if_asked(table: OnlineTable, game: Game, bots: set[str] | None = None) -> None:
+    """At commit, the worker moves the bots of an expert table when the game waits for one
+    (a needless or repeated wake changes nothing: ``play_bots`` finds nothing asked)."""
+    if table.bot not in WORKER_LEVELS or game.status != GameStatus.PLAYING:
+        return
+    if bots is None:
+        bots = set(
+            Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+        )
+    if any(ask.get("seat") in bots for ask in game.awaited):
+        from . import tasks
+
+        redis_guard.send_on_commit(tasks.online_bots_turn, table.pk)
+
+
+def play_bots(table_id: int) -> bool:
+    """The worker's move at an expert table: one bot decision through the write path (the
+    table's row locked first, as for every write to it), the table settled as after a
+    person's move. Whether the bots have more to do now."""
+    with transaction.atomic():
+        table = (
+            OnlineTable.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .get(pk=table_id)
+        )
+        if table.game_id is None or table.status != OnlineTable.Status.PLAYING:
+            return False
+        revision = table.game.revision  # type: ignore[union-attr]
+        try:
+            outcome = play.apply_command(
+                game_id=table.game_id,
+                actor=play.Actor(BOTS, None),
+                command=Command(BOTS_COMMAND, None, {}),
+                key=f"bots:{revision}",
+                seen_revision=revision,
+                policy=seat_policy(table),
+            )
+        except (Stale, Illegal):
+            return False  # another wake moved them first, or no bot is asked now
+        if outcome.repeat:
+            return False
+        game = Game.objects.get(pk=table.game_id)
+        bots = set(
+            Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+        )
+        more = game.status == GameStatus.PLAYING and any(
+            ask.get("seat") in bots for ask in game.awaited
+        )
+        _settle_after_bots(table, outcome.status)
+        return more
+
+
+def _settle_after_bots(table: OnlineTable, status: str) -> None:
+    """The table after the worker's bot move: finished with its game (the task loops on by
+    itself, so no new wake)."""
+    if status == GameStatus.FINISHED and table.status != OnlineTable.Status.FINISHED:
+        _changed(table, status=OnlineTable.Status.FINISHED)
+    else:
+        OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
 
 
 def clock_keeper(game_id: int) -> clock.Keeper | None:

@@ -43,6 +43,7 @@ from .words import (
     bot_label,
     bot_level_label,
     ruleset_label,
+    seat_names,
     variant_label,
 )
 
@@ -147,6 +148,10 @@ def _lobby_context(request: HttpRequest, lobby: online.Lobby) -> dict[str, Any]:
         "poll_url": reverse("practice:online_poll", args=[table.pk]),
         "poll_seconds": POLL_SECONDS,
         "watch_link": watch_link_context(request, table),
+        # Push: someone joining, leaving or the start reaches the lobby within a second
+        # where push runs; the poll alone otherwise.
+        "topic": online.table_topic(table.pk),
+        "push": None if request.htmx else push.stream([online.table_topic(table.pk)]),
     }
 
 
@@ -244,10 +249,8 @@ def _seat(
         )
     except Unreplayable:
         raise _missing() from None
-    persons = {p.seat: p.user.get_username() for p in lobby.players if p.seat}
-    names = {
-        letter: persons.get(letter) or bot_label(letter, 3) for letter in view["state"]["seats"]
-    }
+    persons = {p.seat for p in lobby.players if p.seat}
+    names = seat_names(lobby.players, view["state"]["seats"])
     over = table.over or view["phase"] == "finished"
     if over or not me.active:
         view = {**view, "commands": {}}
@@ -276,6 +279,7 @@ def _seat(
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
+            "table_topic": online.table_topic(table.pk),
             "clock": countdown(deadline),
             "seat_clocks": [
                 (letter, countdown(at))
@@ -287,6 +291,10 @@ def _seat(
             "end_url": reverse("practice:online_end", args=[table.pk]),
             "rematch_url": reverse("practice:online_rematch", args=[table.pk]),
             "rematch": table.rematch_id,
+            # ONLINE.md 5: after the end, every seat sees the whole deal.
+            "deal_url": reverse("practice:online_deal", args=[table.pk])
+            if view["phase"] == "finished"
+            else "",
             "may_resign": me.active and not over,
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
@@ -294,7 +302,9 @@ def _seat(
         "home_url": reverse("practice:index") + "#online-heading",
         # Push (docs/architecture.md, "Push to open pages"): the game's news sooner than the
         # poll, where push runs; the poll alone otherwise.
-        "push": None if request.htmx else push.stream([f"game:{table.game_id}"]),
+        "push": None
+        if request.htmx
+        else push.stream([f"game:{table.game_id}", online.table_topic(table.pk)]),
         "table_url": reverse("practice:online", args=[table.pk]),
         "move_url": reverse("practice:online_move", args=[table.pk]),
     }
@@ -769,10 +779,8 @@ def _draw_watched(
         view = watcher_view(table.game_id, game=table.game)  # type: ignore[arg-type]
     except Unreplayable:
         raise _missing() from None
-    persons = {p.seat: p.user.get_username() for p in players if p.seat}
-    names = {
-        letter: persons.get(letter) or bot_label(letter, 3) for letter in view["state"]["seats"]
-    }
+    persons = {p.seat for p in players if p.seat}
+    names = seat_names(players, view["state"]["seats"])
     over = table.over or view["phase"] == "finished"
     view = {**view, "commands": {}}
     awaited = [a["seat"] for a in view.get("awaiting", ())]

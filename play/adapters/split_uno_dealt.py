@@ -30,6 +30,13 @@ Commands (``Command.name``; ``args`` as a form or JSON gives them, checked here)
 - ``adjudicate`` ``{"reason": …}``: a referee's ruling (ONLINE.md 6: the endings RULES.md gives
   a referee): the seat wins at once (RULES.md 7's ``adjudicate``). Sent by the product only.
 
+Both abandon (``config["both_abandon"] == "stop"``, a tournament's online duel: ONLINE.md 6):
+when one seat of a two-person game reaches its third clock-out in a row while the other is
+asked something with two of its own, the game waits for that seat; its own move makes the
+first seat abandon as usual, its third clock-out stops the game (a ``stop`` event by the
+clock): no result, nothing asked of anyone, no clock — the product rules (a ``forfeit`` or an
+``adjudicate``, or it abandons the game).
+
 Truth and dare are switched off: a config that asks for them is refused (ONLINE.md 2 needs the
 actor's typed question, not built yet). Bots (``config["bots"]``) act inside ``start`` and
 ``apply`` until a person is asked: each decides through the engine's own bots, fed a Simulator
@@ -100,6 +107,12 @@ ABANDON_AFTER = 3
 #: What an abandonment does (``config["on_abandon"]``): the seat forfeits (reason
 #: ``abandoned``), or a bot of the table's level takes it (ONLINE.md 4).
 ON_ABANDON = ("forfeit", "bot")
+#: What both persons of a two-person game abandoning does (``config["both_abandon"]``): the
+#: first to reach three clock-outs forfeits ("forfeit"), or the game stops for its product to
+#: rule ("stop": ONLINE.md 6, "if neither player is ready, or both abandon, the duel stops").
+BOTH_ABANDON = ("forfeit", "stop")
+#: The public type of the event that stops a game both persons abandoned.
+STOP = "stop"
 #: Decisions the clock passes (ONLINE.md 3); any other takes its first choice.
 _PASSED = frozenset({"counter", "block_counter", "challenge"})
 
@@ -137,6 +150,8 @@ WORDS: dict[str, str] = {
     "reason": gettext_noop("A forfeit needs its reason, at most %(most)s characters."),
     "seat_clock": gettext_noop("A seat clock runs %(low)s to %(high)s seconds, or none (0)."),
     "on_abandon": gettext_noop("When a seat abandons, choose one of: %(choices)s."),
+    "both_abandon": gettext_noop("When both seats abandon, choose one of: %(choices)s."),
+    "stopped": gettext_noop("Both players abandoned this game: it waits for a ruling."),
     "no_clock": gettext_noop("No seat clock runs at this table."),
 }
 
@@ -172,6 +187,8 @@ class DealtConfig:
     on_abandon: str = "forfeit"
     #: The reason a resignation is recorded with (``RESIGN_REASONS``).
     resign_reason: str = "resigned"
+    #: What both persons abandoning does: "forfeit" or "stop" (``BOTH_ABANDON``).
+    both_abandon: str = "forfeit"
 
 
 def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
@@ -213,6 +230,9 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
     resign_reason = config.get("resign_reason", "resigned")
     if resign_reason not in RESIGN_REASONS:
         raise _say("resign_reason", choices=", ".join(RESIGN_REASONS))
+    both_abandon = config.get("both_abandon", "forfeit")
+    if both_abandon not in BOTH_ABANDON:
+        raise _say("both_abandon", choices=", ".join(BOTH_ABANDON))
     cfg = DealtConfig(
         ruleset,
         variants,
@@ -226,6 +246,7 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         seat_clock=seat_clock,
         on_abandon=on_abandon,
         resign_reason=resign_reason,
+        both_abandon=both_abandon,
     )
     try:
         resolve_rules(ruleset, list(variants), options)
@@ -279,6 +300,7 @@ class _State:
         "chooses",
         "taken",
         "clock_outs",
+        "stopped",
     )
 
     def __init__(self, duel: Duel) -> None:
@@ -299,6 +321,8 @@ class _State:
         self.taken: list[str] = []
         #: seat -> the clock's moves for it in a row since its own last move (ONLINE.md 3).
         self.clock_outs: dict[str, int] = {}
+        #: Both persons abandoned (a ``stop`` event): the game waits for its product's ruling.
+        self.stopped = False
 
     def copy(self) -> _State:
         other = _State(self.duel.copy())
@@ -314,6 +338,7 @@ class _State:
         other.chooses = [c[:] for c in self.chooses]
         other.taken = self.taken[:]
         other.clock_outs = dict(self.clock_outs)
+        other.stopped = self.stopped
         return other
 
     def bots(self, cfg: DealtConfig) -> frozenset[str]:
@@ -373,6 +398,8 @@ def _absorb(st: _State, event: Event) -> None:
     _count_clock_outs(st, event)
     if public["type"] == TAKE_OVER:
         st.taken.append(public["seat"])
+    if public["type"] == STOP:
+        st.stopped = True
     engine = public.get("engine")
     if engine is not None:
         st.duel._apply(engine)
@@ -601,6 +628,8 @@ def _phase(st: _State) -> str:
         return "choosing"
     if st.duel.finished:
         return "finished"
+    if st.stopped:
+        return "stopped"
     return "deciding" if st.duel._table.pending is not None else "sealing"
 
 
@@ -626,7 +655,7 @@ def _commands(st: _State, seat: str) -> dict[str, Any]:
     i = duel._setup.index[seat]
     phase = _phase(st)
     out: dict[str, Any] = {}
-    if phase == "finished" or t.out[i]:
+    if phase in ("finished", "stopped") or t.out[i]:
         return out
     if phase == "choosing":
         for asked in st.chooses:
@@ -958,6 +987,12 @@ class SplitUnoDealt:
         public = {"type": "abandon", "seat": seat, "returned": sorted(st.seals)}
         step.engine(CLOCK, public, engine, self._returned(st))
 
+    def _stop(self, step: _Step, seats: Sequence[str]) -> None:
+        """Both persons abandoned (``both_abandon: "stop"``): the game stops without a result,
+        every seal back to its owner; only the product's ruling moves it on."""
+        public = {"type": STOP, "seats": list(seats), "returned": sorted(step.st.seals)}
+        step.emit(CLOCK, public, {}, self._returned(step.st))
+
     def _bots_turn(self, table: DealtTable) -> list[Event]:
         """The worker's command: one bot decision (and the dealer's moves it brings about),
         then stop where the next bot must decide. Refused when no bot is asked anything, so a
@@ -997,11 +1032,15 @@ class SplitUnoDealt:
             bots = st.bots(step.cfg)
             phase = _phase(st)
             t = st.duel._table
-            if phase == "finished":
+            if phase in ("finished", "stopped"):
                 return
             if phase != "choosing":
+                both = _both_abandoned(st, step.cfg, step.seats)
+                if both:
+                    self._stop(step, both)
+                    return
                 gone = _abandoning(st, step.cfg, step.seats)
-                if gone is not None:
+                if gone is not None and not _other_may_abandon(st, step.cfg, step.seats, gone):
                     self._abandon(step, gone)
                     continue
             if _waiting_for_the_product(st, step.cfg, step.seats):
@@ -1101,21 +1140,7 @@ class SplitUnoDealt:
     def awaiting(self, table: DealtTable) -> list[Await]:
         """Who is asked what; a person's seat with the table's seat clock (a bot's none)."""
         st = table.st
-        phase = _phase(st)
-        if phase == "choosing":
-            seen: dict[str, None] = {}
-            for asked in st.chooses:
-                seen[asked[0]] = None
-            asked_now = [(seat, "choose") for seat in seen]
-        elif phase == "deciding":
-            pending = st.duel._table.pending
-            assert pending is not None
-            asked_now = [(st.duel._setup.seats[pending.seat], "decide")]
-        elif phase == "sealing":
-            legal = st.duel.legal()
-            asked_now = [(s, "seal") for s in legal.round_seats if s not in st.seals]
-        else:
-            return []
+        asked_now = _asked_now(st)
         bots = st.bots(table.cfg)
         seconds = table.cfg.seat_clock
         return [Await(s, what, None if s in bots else seconds) for s, what in asked_now]
@@ -1193,14 +1218,27 @@ class SplitUnoDealt:
             out["my_seal"] = None if seal is None else {"card": st.nval[seal[0]], "target": seal[1]}
             out["commands"] = _commands(st, me)
         if everything:
-            out["hands"] = {
+            deal = self.whole_deal(table)
+            out["hands"] = deal["hands"]
+            out["decks_left"] = deal["decks_left"]
+        return out
+
+    def whole_deal(self, table: DealtTable) -> dict[str, Any]:
+        """Every seat's hand, the cards sealed and the decks' order at this point of the game,
+        whoever looks: what the replay shows at each step once the game is over (ONLINE.md 5,
+        "after the end"). Only the table core's ``play.selectors.whole_deal`` calls it, and
+        only for a finished game; ``view`` gives the same to a seat after the end."""
+        st = table.st
+        return {
+            "hands": {
                 s: {"numbers": _values(st, s), "actions": _kinds(st, s)} for s in table.seats
-            }
-            out["decks_left"] = {
+            },
+            "sealed": {s: st.nval[card] for s, (card, _) in sorted(st.seals.items())},
+            "decks_left": {
                 "numbers": [st.nval[c] for c in st.deck_n],
                 "actions": [st.akind[c] for c in st.deck_a],
-            }
-        return out
+            },
+        }
 
 
 def _persons_in_play(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> list[str]:
@@ -1212,6 +1250,48 @@ def _persons_in_play(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> list
 def _waiting_for_the_product(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> bool:
     """A bot took over a seat and no person is left in play: the bots do not play on."""
     return bool(st.taken) and not st.duel.finished and not _persons_in_play(st, cfg, seats)
+
+
+def _both_abandoned(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> list[str]:
+    """The two persons' seats of a game that stops when both abandon, when both have three
+    clock-outs in a row; else []."""
+    persons = _persons_in_play(st, cfg, seats)
+    if cfg.both_abandon != "stop" or len(persons) != 2:
+        return []
+    if all(st.clock_outs.get(s, 0) >= ABANDON_AFTER for s in persons):
+        return persons
+    return []
+
+
+def _other_may_abandon(st: _State, cfg: DealtConfig, seats: Sequence[str], gone: str) -> bool:
+    """Whether ``gone``'s abandonment waits (``both_abandon: "stop"``): the other person is
+    asked something now with two clock-outs in a row, so their own move (``gone`` abandons)
+    or their third clock-out (both abandon) decides which it is."""
+    persons = _persons_in_play(st, cfg, seats)
+    if cfg.both_abandon != "stop" or len(persons) != 2:
+        return False
+    other = persons[0] if persons[1] == gone else persons[1]
+    if st.clock_outs.get(other, 0) != ABANDON_AFTER - 1:
+        return False
+    return any(seat == other for seat, _ in _asked_now(st))
+
+
+def _asked_now(st: _State) -> list[tuple[str, str]]:
+    """Who is asked what now: (seat, "choose" | "decide" | "seal")."""
+    phase = _phase(st)
+    if phase == "choosing":
+        seen: dict[str, None] = {}
+        for asked in st.chooses:
+            seen[asked[0]] = None
+        return [(seat, "choose") for seat in seen]
+    if phase == "deciding":
+        pending = st.duel._table.pending
+        assert pending is not None
+        return [(st.duel._setup.seats[pending.seat], "decide")]
+    if phase == "sealing":
+        legal = st.duel.legal()
+        return [(s, "seal") for s in legal.round_seats if s not in st.seals]
+    return []
 
 
 def _abandoning(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> str | None:
@@ -1308,11 +1388,13 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             lines = [{"say": said, "seat": public["seat"], "card": public["card"]}]
         elif kind == TAKE_OVER:
             lines = [{"say": "taken_over", "seat": public["seat"]}]
+        elif kind == STOP:
+            lines = [{"say": "both_abandoned", "seats": list(public["seats"])}]
         else:
             lines = log_lines(build([tuple(e) for e in public["effects"]]))
         if public.get("returned"):
             lines.append({"say": "returned"})
-        if event.by == CLOCK:
+        if event.by == CLOCK and kind != STOP:
             # The clock's own moves say so first (ONLINE.md 3: "time: the clock played …").
             said = "clock" if kind in ("seal", "answer", "choose") else "abandoned"
             lines.insert(0, {"say": said, "seat": public["seat"]})

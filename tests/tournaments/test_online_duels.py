@@ -479,6 +479,25 @@ def test_round_1_has_started_once_its_online_duel_is_dealt():
     assert tournament.groups.get(pk=duel.group_a_id).eliminated_at_round is not None
 
 
+def test_both_players_abandoning_stops_the_duel_on_their_pages(monkeypatch):
+    """ONLINE.md 6: both abandon, the duel stops for the organisers' ruling — never one
+    player's forfeit; each player's page says so and offers no move, no resignation."""
+    from tests.tournaments.test_online_rulings import abandoned_by_both
+
+    duel, _referee, alice, bob = online_duel(starting_number_cards=7)  # outlasts the clocks
+    duel = abandoned_by_both(duel, monkeypatch)
+    assert duel.status == DuelStatus.RUNNING and not hasattr(duel, "result")
+    for user in (alice, bob):
+        page = client_of(user).get(url("duel", duel)).content.decode()
+        assert "Both players abandoned: the duel stops and the organisers rule on it." in page
+        assert url("resign", duel) not in page and url("move", duel) not in page
+    from tournaments import services
+
+    services.set_published(duel.tournament, True, duel.tournament.created_by)
+    public = Client().get(watch_url(duel)).content.decode()
+    assert "Both players abandoned: the duel stops and the organisers rule on it." in public
+
+
 def test_the_rooms_polls_of_one_revision_share_one_drawing_and_the_referee_has_their_own(
     monkeypatch,
 ):

@@ -152,7 +152,7 @@ def _draw(
         # records as any duel): the ready screen says which.
         return _ready(request, duel, seat, urls, error=error, status=status)
     view = view_of(duel.game_id, Viewer("seat", seat), person=seat)
-    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
+    over = _over(view, duel)
     if over:
         view = {**view, "commands": {}}
     names = _names(duel)
@@ -182,6 +182,8 @@ def _draw(
             # A drawn duel is replayed with a new deal (TOURNAMENT.md; ONLINE.md 6): its ready
             # screen is one tap from the end of this one, on both devices.
             "replay_url": _replay_url(duel) if over else "",
+            # ONLINE.md 5: after the end, each player sees the whole deal.
+            "deal_url": _deal_url(duel) if view["phase"] == "finished" else "",
             "standings_url": reverse("public:standings", args=[duel.tournament.slug]),
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
@@ -224,11 +226,24 @@ def _replay_url(duel: Duel) -> str:
     return reverse("player:online_duel", args=[replay.pk]) if replay is not None else ""
 
 
+def _deal_url(duel: Duel) -> str:
+    """The whole deal after the end (tournaments/views/online_deal.py)."""
+    return reverse("public:online_deal", args=[duel.tournament.slug, duel.pk])
+
+
 def _closed(duel: Duel) -> str:
-    """A duel ended by the tournament rather than by play (void, abandoned), in words."""
+    """A duel ended by the tournament rather than by play (void, abandoned), or stopped for a
+    ruling (both players abandoned, ONLINE.md 6), in words."""
     if duel.status in (DuelStatus.VOID, DuelStatus.ABANDONED):
         return gettext("This duel was closed without a result.")
+    if duels.is_stopped(duel):
+        return gettext("Both players abandoned: the duel stops and the organisers rule on it.")
     return ""
+
+
+def _over(view: dict[str, Any], duel: Duel) -> bool:
+    """Nothing more is played: the game finished or stopped, or the duel is not running."""
+    return view["phase"] in ("finished", "stopped") or duel.status != DuelStatus.RUNNING
 
 
 def _ready(
@@ -460,12 +475,28 @@ def _watch(
     running = duel.status == DuelStatus.RUNNING
     deadlines = seat_deadlines(duel.game_id) if running else {}
 
+    # The whole deal's link is an organiser's (ONLINE.md 5): their page is their own.
+    organiser = request.user.is_authenticated and can(
+        request.user, Action.CORRECT_RESULTS, tournament
+    )
+
     def draw(clocks: Clocks) -> HttpResponse:
         return _draw_watched(
-            request, tournament, duel, names, away, clocks, poll_url, form, may_end, error, status
+            request,
+            tournament,
+            duel,
+            names,
+            away,
+            clocks,
+            poll_url,
+            form,
+            may_end,
+            error,
+            status,
+            organiser,
         )
 
-    if may_end or error or status != 200:
+    if may_end or organiser or error or status != 200:
         return draw(seat_clocks(deadlines))  # a referee's page: forms of their own
     # The public's part, the same for every spectator: drawn once per change (cardtable.shared).
     parts = ("public:online_watch", tournament.slug, tournament.name, duel.pk)
@@ -485,9 +516,10 @@ def _draw_watched(
     may_end: bool,
     error: str | None,
     status: int,
+    organiser: bool,
 ) -> HttpResponse:
     view = {**view_of(duel.game_id, Viewer("public")), "commands": {}}
-    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
+    over = _over(view, duel)
     awaited = [a["seat"] for a in view.get("awaiting", ())]
     context = {
         "online": {
@@ -498,6 +530,7 @@ def _draw_watched(
             "table": SimpleNamespace(version=online.state_key(duel)),
             "over": over,
             "ended": "" if view["phase"] == "finished" else _closed(duel),
+            "deal_url": _deal_url(duel) if view["phase"] == "finished" and organiser else "",
             "poll_url": poll_url,
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{duel.game_id}",
