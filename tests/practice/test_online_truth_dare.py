@@ -6,12 +6,14 @@ everyone at the table and its spectators read it, escaped, in the log too."""
 from __future__ import annotations
 
 import html
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from play.adapters.base import Viewer
 from play.adapters.split_uno_dealt import ADAPTER, commands
@@ -205,6 +207,25 @@ class TestADare:
         words = "Write the question or the dare for your target: 1 to 200 characters."
         assert words in response.content.decode()
         assert GameEvent.objects.filter(game_id=table.game_id).count() == stored
+
+
+class TestTheClock:
+    def test_the_seat_clock_answers_a_dare_completed(self, ada, bo, monkeypatch):
+        start = timezone.now()
+        moment = [start]
+        monkeypatch.setattr("play.services._clock", lambda: moment[0])
+        monkeypatch.setattr("play.clock._now", lambda: moment[0])
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = table_with(ada_c, bo_c, monkeypatch, clock="10")
+        assert move(ada_c, table, play="play:dare", text="Hop on one foot").status_code == 302
+        sheds(table, ("A", ada_c), ("B", bo_c))
+        assert view_of(table.game_id, Viewer("seat", "B"))["commands"]["answer"]["decision"] == (
+            "dare"
+        )
+        moment[0] = start + timedelta(seconds=11)
+        assert "bo completes the dare" in page(ada_c, table)  # the page load lets the clock play
+        clocked = GameEvent.objects.filter(game_id=table.game_id, by="clock").last()
+        assert clocked is not None and clocked.public["engine"]["choice"] == "complete"
 
 
 class TestABot:
