@@ -108,6 +108,16 @@ class TestTheHostsSwitch:
         assert open_table(ada_c, ruleset="arbiter").truth_dare is False
         assert open_table(ada_c, ruleset="arbiter", truth_dare="on").truth_dare is True
 
+    def test_the_lobby_and_the_join_page_say_they_are_on(self, ada):
+        ada_c = client_for(ada)
+        table = open_table(ada_c, ruleset="arbiter", truth_dare="on")
+        assert "truth and dare on" in page(ada_c, table)
+        join = reverse("practice:online_join", args=[table.join_token])
+        stranger = client_for(UserFactory(username="cy")).get(join).content.decode()
+        assert "Truth and dare are on: you may be asked a question or set a dare" in stranger
+        plain = open_table(ada_c, ruleset="arbiter")
+        assert "truth and dare on" not in page(ada_c, plain)
+
     @pytest.mark.parametrize(
         "fields", [{"ruleset": "tournament"}, {"ruleset": "arbiter", "variants": ["speed"]}]
     )
