@@ -98,6 +98,8 @@ def test_a_dare_typed_on_one_phone_is_read_and_answered_on_the_other(
         expect(field).to_be_visible()
         expect(field).to_have_attribute("required", "")
         field.fill(DARE)
+        no_accessibility_violations(host)
+        host.screenshot(path=str(artifacts_dir / "online-dare-typed.png"))
         drawn = host.locator("#card-table").get_attribute("data-revision")
         host.locator(".play-button").click()
         expect(host.locator(f'#card-table:not([data-revision="{drawn}"])')).to_be_visible()
