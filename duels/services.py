@@ -178,6 +178,17 @@ def name_seats(
     has started once it is dealt (both players ready), before its first move."""
     if duel.seq > 0 or is_dealt(duel):
         raise ServiceError(_("The duel has started: its players can no longer be replaced."))
+    if duel.online and (duel.ready_a or duel.ready_b):
+        # A player said "I'm ready" (ONLINE.md 6): replacing the players would throw that
+        # away; the other is a no-show at the deadline, unless the wait is extended.
+        ready = duel.seat_a if duel.ready_a else duel.seat_b
+        raise ServiceError(
+            _(
+                "%(name)s is ready to play this duel online: its players can no longer be "
+                "replaced. Extend the wait, or switch the duel to a table."
+            )
+            % {"name": ready.name}
+        )
     fields = {
         "seat_a": seat_a,
         "seat_b": seat_b,

@@ -27,14 +27,14 @@ from core import redis_guard
 from core.publish import publish_at_commit
 from play import clock, presence
 from play import services as play
-from play.adapters.base import Command
+from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
 from play.adapters.split_uno_dealt import BOTS_COMMAND, TIMEOUT, read_config
 from play.effect_words import refusal
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameStatus, HolderKind, Seat
-from play.selectors import only_seals_since, persons_left
+from play.selectors import only_seals_since, persons_left, view_of
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
@@ -51,6 +51,9 @@ BOT = "heuristic"
 CLOCK_MIN, CLOCK_MAX = 10, 120
 #: How many unfinished online tables a person may host at once (bounded storage).
 MAX_OPEN_HOSTED = 10
+#: How many tables that are over a host keeps (as practice keeps 50 duels): opening one more
+#: forgets the oldest beyond this, their games with them.
+KEPT_HOSTED = 50
 #: The join link's token: 32 random bytes.
 TOKEN_BYTES = 32
 
@@ -143,7 +146,24 @@ def open_table(
             join_token=new_token(),
         )
         OnlinePlayer.objects.create(table=table, user=host, position=0)
+        _forget_beyond_kept(host)
     return table
+
+
+def _forget_beyond_kept(host: Any) -> None:
+    """Bounded storage whatever a person (or a script) opens: the host's tables that are over
+    beyond the ``KEPT_HOSTED`` latest are forgotten, their games with them (their people lose
+    them from their lists too: a table is its host's)."""
+    over = (OnlineTable.Status.FINISHED, OnlineTable.Status.ENDED)
+    oldest = list(
+        OnlineTable.objects.filter(host=host, status__in=over)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", "game_id")[KEPT_HOSTED:]
+    )
+    if not oldest:
+        return
+    OnlineTable.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
+    play.forget_games([game_id for _, game_id in oldest if game_id is not None])
 
 
 def _check_hosting(host: Any) -> None:
@@ -182,6 +202,9 @@ def _config(
         "names": {s: persons.get(s, f"Bot {s}") for s in letters},
         "seat_clock": seat_clock,
         "on_abandon": abandon,
+        # Two people who both abandon (ONLINE.md 4: "a table in which no person is left ends
+        # without a result"): the game stops rather than give the first one's forfeit.
+        "both_abandon": "stop" if abandon == "forfeit" else "forfeit",
         "bots_in_worker": bot in WORKER_LEVELS,
         "truth_dare": truth_dare,
     }
@@ -541,9 +564,21 @@ def _settle(table: OnlineTable, status: str) -> None:
         play.abandon_game(game_id=game.pk)
         _changed(table, status=OnlineTable.Status.ENDED)
         return
+    if status == GameStatus.PLAYING and not game.awaited and _stopped(game):
+        # Both people abandoned: nobody is left in play, the table ends without a result.
+        play.abandon_game(game_id=game.pk)
+        OnlinePlayer.objects.filter(table=table, active=True).update(active=False)
+        _changed(table, status=OnlineTable.Status.ENDED)
+        return
     # The lists order tables by their latest move.
     OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
     _wake_bots_if_asked(table, game, bots=set(bots))
+
+
+def _stopped(game: Game) -> bool:
+    """Whether the game stopped because both its people abandoned (asked only when nobody is
+    awaited in a game still playing: rare, so its one restore costs nothing a move)."""
+    return view_of(game.pk, Viewer("public"))["phase"] == "stopped"
 
 
 def _wake_bots_if_asked(table: OnlineTable, game: Game, bots: set[str] | None = None) -> None:

@@ -584,15 +584,44 @@ class TestPlaying:
         assert page.status_code == 200
         clocked = GameEvent.objects.filter(game=game, by="clock").count()
         assert clocked >= 2  # both seals played by the clock
-        # Three clock-outs in a row at two sides: the seat forfeits (the table finishes).
+        # Three clock-outs in a row for both people at two sides: both abandoned, nobody is
+        # left in play, so the table ends without a result (ONLINE.md 4), not as one's forfeit.
         for k in range(2, 8):
             moment[0] = start + timedelta(seconds=11 * k)
             ada_c.get(reverse("practice:online_poll", args=[table.pk]), {"revision": 0, "v": 0})
             table.refresh_from_db()
             if table.status != OnlineTable.Status.PLAYING:
                 break
+        assert table.status == OnlineTable.Status.ENDED
+        assert Game.objects.get(pk=game.pk).status == GameStatus.ABANDONED
+        page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert "No person is left in play at this table: it ended without a result." in page
+
+    def test_one_person_away_three_times_forfeits_while_the_other_plays(self, ada, bo, monkeypatch):
+        start = timezone.now()
+        moment = [start]
+        monkeypatch.setattr("play.services._clock", lambda: moment[0])
+        monkeypatch.setattr("play.clock._now", lambda: moment[0])
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2", clock="10"))
+        rnd = random.Random(2)
+        for k in range(1, 40):
+            game = Game.objects.get(pk=table.game_id)
+            if game.status != GameStatus.PLAYING:
+                break
+            # bo plays whenever asked; ada never does: her clock plays for her.
+            form = seat_form(view_of(game.pk, Viewer("seat", "B")), rnd)
+            if form is not None:
+                form |= {"revision": str(game.revision), "intent": f"b{k}"}
+                bo_c.post(reverse("practice:online_move", args=[table.pk]), form)
+            else:
+                moment[0] = start + timedelta(seconds=11 * k)
+                bo_c.get(reverse("practice:online", args=[table.pk]))
+        table.refresh_from_db()
         assert table.status == OnlineTable.Status.FINISHED
-        assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
+        game = Game.objects.get(pk=table.game_id)
+        assert game.status == GameStatus.FINISHED
+        assert view_of(game.pk, Viewer("public"))["state"]["winner"] == "B"
 
     def test_when_the_clock_hands_every_person_s_seat_to_a_bot_the_table_ends(
         self, ada, bo, monkeypatch
@@ -687,3 +716,24 @@ def test_the_hosts_remove_is_confirmed_on_a_page_naming_the_person(ada, bo, cy):
     assert lobby_post(ada_c, table, do="remove", player=bo_row.pk, confirm="yes").status_code == 302
     assert not table.players.filter(user=bo).exists()
     assert ada_c.get(confirm_url).status_code == 302  # gone: back to the lobby
+
+
+def test_a_host_keeps_the_latest_tables_that_are_over_and_their_games(ada, monkeypatch):
+    """Bounded storage (as practice keeps 50 duels): opening a table forgets the host's
+    oldest tables that are over beyond the kept number, their games with them; tables not
+    over are never forgotten."""
+    from practice import online
+
+    monkeypatch.setattr(online, "KEPT_HOSTED", 2)
+    tables = []
+    for _ in range(3):
+        table = online.open_table(host=ada, ruleset="tournament", seats=2)
+        table = online.start(table_id=table.pk, user=ada, version=table.version)
+        online.end(table_id=table.pk, user=ada)
+        tables.append(table)
+    waiting = online.open_table(host=ada, ruleset="tournament", seats=2)  # in its lobby
+    assert not OnlineTable.objects.filter(pk=tables[0].pk).exists()
+    assert not Game.objects.filter(pk=tables[0].game_id).exists()
+    kept = set(OnlineTable.objects.filter(host=ada).values_list("pk", flat=True))
+    assert kept == {tables[1].pk, tables[2].pk, waiting.pk}
+    assert Game.objects.filter(pk=tables[2].game_id).exists()

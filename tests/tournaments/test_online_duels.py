@@ -496,3 +496,23 @@ def test_both_players_abandoning_stops_the_duel_on_their_pages(monkeypatch):
     services.set_published(duel.tournament, True, duel.tournament.created_by)
     public = Client().get(watch_url(duel)).content.decode()
     assert "Both players abandoned: the duel stops and the organisers rule on it." in public
+
+
+def test_a_player_who_sealed_still_sees_their_own_hand():
+    """ONLINE.md 5: a seat always sees its own hand — while it waits for the other seal too
+    (found by the outside pass: the cards vanished with the hand's form)."""
+    duel, _referee, alice, bob = online_duel()
+    duel = started(duel, alice, bob)
+    hand = view_of(duel.game_id, Viewer("seat", "A"))["hand"]["numbers"]
+    a = client_of(alice)
+    a.post(url("move", duel), {"play": f"seal:{hand[0]}", "revision": duel.revision, "intent": "h"})
+    page = a.get(url("duel", duel)).content.decode()
+    assert "Waiting for Bob" in page and 'id="hand"' not in page  # no form: nothing to play
+    shown = page[page.index('class="hand-view"') :]
+    shown = shown[: shown.index("</section>")]
+    assert "Your cards" in shown
+    for value in set(hand):
+        assert f'<span class="face" aria-hidden="true">{value}</span>' in shown
+    # Bob, asked to seal, has his hand as the form to play from (no second copy of it).
+    bobs = client_of(bob).get(url("duel", duel)).content.decode()
+    assert 'id="hand"' in bobs and 'class="hand-view"' not in bobs

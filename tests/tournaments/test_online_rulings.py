@@ -748,3 +748,56 @@ def test_an_organiser_voids_a_tie_break_duel_and_it_is_replayed(
     duel.refresh_from_db()
     assert duel.status == DuelStatus.VOID
     _the_replay(duel)
+
+
+# ---- found by the outside pass (2026-11-28) ----------------------------------------------------
+
+
+def test_the_rounds_page_rules_a_wait_that_ran_out_where_no_worker_runs(online_duel):
+    duel, _referee = online_duel
+    overdue(duel, a=True)
+    page = client_for(duel.tournament.created_by).get(rounds_url(duel))
+    assert page.status_code == 200
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED
+    assert duel.result.winner_id == duel.seat_a_id and duel.state["finish"] == "forfeit"
+
+
+def test_players_once_one_is_ready_are_not_replaced(online_duel):
+    duel, _referee = online_duel
+    Duel.objects.filter(pk=duel.pk).update(ready_a=timezone.now())
+    tournament = duel.tournament
+    others = [
+        EntrantFactory(tournament=tournament, name=f"Sub {g.name}", group=g)
+        for g in tournament.groups.order_by("order")
+    ]
+    with pytest.raises(ServiceError, match="is ready to play this duel online"):
+        services.name_representatives(
+            tournament, tournament.created_by, 1, others[0].pk, others[1].pk
+        )
+    duel.refresh_from_db()
+    assert duel.ready_a is not None  # nothing thrown away
+
+
+def test_nobody_is_a_no_show_while_an_entry_is_unclaimed_and_the_wait_starts_at_the_claim(
+    online_duel,
+):
+    from tournaments.services.entrants import claim_entry, issue_claim_link
+
+    duel, _referee = online_duel
+    bob = duel.seat_b
+    bob.user = None
+    bob.save(update_fields=["user"])
+    overdue(duel, a=True)
+    assert online_rulings.rule_no_shows_for(duel).done == ""
+    duel.refresh_from_db()
+    assert duel.status != DuelStatus.FINISHED  # Bob could not even sign in to it
+    token = issue_claim_link(bob)
+    before = timezone.now()
+    from django.db import transaction
+
+    with transaction.atomic():
+        claim_entry(duel.tournament, token, UserFactory(username="bob2"))
+    duel.refresh_from_db()
+    assert duel.ready_by >= before + timedelta(minutes=4)
+    assert duel.ready_a is not None  # Alice stays ready

@@ -51,6 +51,9 @@ def _cards(values: list[int]) -> str:
 
 def test_no_one_sees_the_whole_deal_before_the_end():
     duel, referee, alice, bob = online_duel()
+    # Before the deal, as during play: the duel's public page.
+    answer = client_of(alice).get(deal_url(duel))
+    assert answer.status_code == 302 and answer["Location"].endswith(f"/duels/{duel.pk}/online/")
     duel = started(duel, alice, bob)
     with pytest.raises(Hidden):
         whole_deal(Game.objects.get(pk=duel.game_id), None)

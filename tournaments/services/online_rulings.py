@@ -177,6 +177,9 @@ class NoShow:
 
 
 def _due(duel: Duel, now: datetime) -> bool:
+    """The duel's wait has run out. Not while an entry is unclaimed: such a duel cannot be
+    played online (ONLINE.md 6), so nobody is a no-show for it; its wait starts again when
+    the entry is claimed (``entrants.claim_entry``), or the organiser switches it to a table."""
     return (
         duel.online
         and duel.ready_by is not None
@@ -184,6 +187,8 @@ def _due(duel: Duel, now: datetime) -> bool:
         and not_started(duel)
         and duel.seat_a_id is not None
         and duel.seat_b_id is not None
+        and duel.seat_a.user_id is not None
+        and duel.seat_b.user_id is not None
     )
 
 
@@ -242,9 +247,13 @@ def rule_no_shows_for(duel: Duel, now: datetime | None = None) -> NoShow:
         return NoShow("void")
 
 
-def rule_no_shows(now: datetime | None = None) -> dict[str, int]:
+def rule_no_shows(
+    now: datetime | None = None, tournament: Tournament | None = None
+) -> dict[str, int]:
     """The beat's pass over every online duel whose no-show deadline has passed (and the
-    sweep's): each in its own transaction (`rule_no_shows_for`). Returns what it did."""
+    sweep's; with ``tournament``, the organiser's Rounds page's over its own, so that a wait
+    that ran out shows ruled there even where no worker runs): each in its own transaction
+    (`rule_no_shows_for`). Returns what it did."""
     now = now or timezone.now()
     done = {"forfeit": 0, "void": 0, "waiting": 0}
     candidates = (
@@ -257,6 +266,8 @@ def rule_no_shows(now: datetime | None = None) -> dict[str, int]:
         .select_related("tournament", "seat_a", "seat_b")
         .order_by("ready_by", "pk")
     )
+    if tournament is not None:
+        candidates = candidates.filter(tournament=tournament)
     for duel in candidates:
         outcome = rule_no_shows_for(duel, now)
         if outcome.done:

@@ -36,7 +36,7 @@ def deal(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
         .filter(tournament=tournament, pk=duel_id, online=True)
         .first()
     )
-    if duel is None or duel.game is None:
+    if duel is None:
         raise Http404(gettext("There is no such online duel."))
     seat = online.seat_of(duel, request.user)
     if seat is None and not can(request.user, Action.CORRECT_RESULTS, tournament):
@@ -46,6 +46,8 @@ def deal(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResp
             gettext("Only the duel's players and the tournament's organisers see the whole deal.")
         )
     watch = reverse("public:online_watch", args=[tournament.slug, duel.pk])
+    if duel.game is None:  # not dealt yet: its page says so, as during play
+        return redirect(watch)
     try:
         game_deal = whole_deal(duel.game, read_int(request.GET.get("step", "")))
     except Hidden:
