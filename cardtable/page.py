@@ -22,6 +22,8 @@ from duels.forms import new_intent
 from duels.words import color_label, ruleset_label, variant_label
 from games.split_uno import COLORS, resolve_rules
 from games.split_uno.constants import CARD_LABELS
+from play.adapters.split_uno_dealt import MAX_SAID, SAYING_CARDS
+from play.effect_words import said_words, say
 
 from .table_view import mine_lines, table_of
 from .words import (
@@ -112,6 +114,7 @@ def card_table(
     asked_words = None if asked is None else _asked(binding, asked, names, many, table, seat)
     seals = "seal" in commands
     free = seals or "play" in commands
+    said = view.get("said")
     context |= {
         "state": state,
         "table": table,
@@ -125,6 +128,12 @@ def card_table(
         "out": state["seats"].get(seat, {}).get("out", False),
         "colors": [(c, color_label(c)) for c in COLORS],
         "asked": asked_words,
+        # The TRUTH or DARE being answered, its words for everyone at the table (ONLINE.md 2):
+        # plain text, escaped by the template like every other line.
+        "said": say({"say": "said", **said}, names, seat) if said else "",
+        # The hand's TRUTH or DARE asks for the words it carries (``text``).
+        "max_said": MAX_SAID,
+        "saying": [c for c in commands.get("play", {}).get("cards", ()) if c in SAYING_CARDS],
         "confirm": confirm if asked_words is not None else None,
         "choose": None
         if choose is None
@@ -233,6 +242,8 @@ def _asked(
         ],
         "forfeit": forfeit,
         "other": other,
+        # The question or dare itself (a person's own text: escaped where shown).
+        "said": said_words(asked["said"]) if asked.get("said") else "",
         # A decision left with one choice by the person's own hand is still asked (answering
         # it for them at once would tell the others what they hold): the page says why.
         "note": cannot_answer(decision) if list(asked["choices"]) == ["pass"] else "",

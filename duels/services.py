@@ -644,6 +644,8 @@ def deal_online(
         "resign_reason": "abandoned",
         # ONLINE.md 6: both abandoning stops the duel for the organisers' ruling.
         "both_abandon": "stop",
+        # ONLINE.md 2: a tournament's duels never have truth and dare.
+        "truth_dare": False,
     }
     duel.game = play.start_game(
         kind=DEALT,

@@ -100,9 +100,11 @@ def open_table(
     layout: str = "",
     bot: str = BOT,
     seat_clock: int | None = None,
+    truth_dare: bool = False,
 ) -> OnlineTable:
     """A new table in its lobby, the host its first person, with a live join link. Refused
-    in words for a table the rules or this page do not offer; nothing stored then."""
+    in words for a table the rules or this page do not offer (truth and dare with rules that
+    have no TRUTH or DARE cards, too); nothing stored then."""
     if bot not in BOT_LEVELS:
         raise Refused(
             gettext("Choose the bots' level from: %(levels)s.")
@@ -122,7 +124,10 @@ def open_table(
     try:
         # The table as it would be dealt, every seat a bot's but A: refused now, not at the
         # start, if the rules cannot deal it.
-        read_config(_config(ruleset, seating, {"A": "A"}, bot, seat_clock, "bot"), seating.letters)
+        config = _config(
+            ruleset, seating, {"A": "A"}, bot, seat_clock, "bot", truth_dare=truth_dare
+        )
+        read_config(config, seating.letters)
     except Unrestorable as err:
         raise Refused(refusal(err)) from None
     with transaction.atomic():
@@ -137,6 +142,7 @@ def open_table(
             layout=layout,
             bot=bot,
             seat_clock=seat_clock,
+            truth_dare=truth_dare,
             join_token=new_token(),
         )
         OnlinePlayer.objects.create(table=table, user=host, position=0)
@@ -179,10 +185,12 @@ def _config(
     bot: str,
     seat_clock: int | None,
     abandon: str,
+    *,
+    truth_dare: bool = False,
 ) -> dict[str, Any]:
     """The dealt adapter's config: ``persons`` (seat letter → name) hold their seats, bots
     the rest ("Bot C" in the log). ``seat_clock`` and ``on_abandon`` are the table core's
-    (issue 31's seat clocks)."""
+    (issue 31's seat clocks); ``truth_dare`` the host's switch (ONLINE.md 2)."""
     letters = seating.letters
     return {
         "ruleset": ruleset,
@@ -198,6 +206,7 @@ def _config(
         # without a result"): the game stops rather than give the first one's forfeit.
         "both_abandon": "stop" if abandon == "forfeit" else "forfeit",
         "bots_in_worker": bot in WORKER_LEVELS,
+        "truth_dare": truth_dare,
     }
 
 
@@ -414,7 +423,13 @@ def start(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
         letters = list(seating.letters)
         persons = {letters[i]: p.user.get_username() for i, p in enumerate(players)}
         config = _config(
-            table.ruleset, seating, persons, table.bot, table.seat_clock, on_abandon(table)
+            table.ruleset,
+            seating,
+            persons,
+            table.bot,
+            table.seat_clock,
+            on_abandon(table),
+            truth_dare=table.truth_dare,
         )
         holders = {
             letter: play.Holder(HolderKind.ACCOUNT, account=players[i].user)
@@ -739,6 +754,7 @@ def rematch(*, table_id: int, user: Any) -> OnlineTable:
             layout=table.layout,
             bot=table.bot,
             seat_clock=table.seat_clock,
+            truth_dare=table.truth_dare,
             join_token=new_token(),
         )
         people = list(table.players.order_by("position", "pk"))

@@ -63,7 +63,8 @@ def _missing() -> Http404:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
-    """The host's form: rules, seats, variants, teams, the bots' level, the seat clock."""
+    """The host's form: rules, seats, variants, teams, the bots' level, the seat clock, truth
+    and dare."""
     post = request.POST
     chosen = post.get("ruleset", "tournament")[: MAX_FIELD * 2]
     seats = read_int(post.get("seats", "2")[:MAX_FIELD], lo=2, hi=6)
@@ -72,6 +73,7 @@ def new(request: HttpRequest) -> HttpResponse:
     bot = post.get("bot", online.BOT)[: MAX_FIELD * 2]
     clock_field = post.get("clock", "30")[:MAX_FIELD]
     clock = read_int(clock_field, lo=0, hi=online.CLOCK_MAX)
+    truth_dare = post.get("truth_dare") == "on"
     error = None
     if request.method == "POST":
         try:
@@ -90,6 +92,7 @@ def new(request: HttpRequest) -> HttpResponse:
                 layout=layout,
                 bot=bot,
                 seat_clock=clock or None,
+                truth_dare=truth_dare,
             )
         except Refused as err:
             error = str(err)
@@ -106,6 +109,7 @@ def new(request: HttpRequest) -> HttpResponse:
         "bot": bot,
         "clocks": CLOCKS,
         "clock": clock if clock is not None else 30,
+        "truth_dare": truth_dare,
         "error": error,
     }
     return render(request, "practice/online_new.html", context, status=REFUSED if error else 200)

@@ -37,10 +37,17 @@ first seat abandon as usual, its third clock-out stops the game (a ``stop`` even
 clock): no result, nothing asked of anyone, no clock — the product rules (a ``forfeit`` or an
 ``adjudicate``, or it abandons the game).
 
-Truth and dare are switched off: a config that asks for them is refused (ONLINE.md 2 needs the
-actor's typed question, not built yet). Bots (``config["bots"]``) act inside ``start`` and
-``apply`` until a person is asked: each decides through the engine's own bots, fed a Simulator
-whose hands hold only that seat's cards (its view), with its own random stream.
+Truth and dare (ONLINE.md 2) are off unless ``config["truth_dare"] is True`` (refused for rules
+that have no TRUTH or DARE cards; an ``options`` switch never turns them on). When on, ``play``
+of a TRUTH or DARE carries the actor's words, ``{"text": …}`` (``said_text``: white space
+collapsed, 1 to ``MAX_SAID`` characters), kept in the event's public part as ``said`` with the
+seat it is said to: everyone at the table reads it, as at a real table, in the log and with the
+decision (``view``'s ``said``). A bot says one of ``BOT_SAYINGS``, a key the table core puts in
+words; a bot asked a truth or dare answers it ("completed", as the seat clock does).
+
+Bots (``config["bots"]``) act inside ``start`` and ``apply`` until a person is asked: each
+decides through the engine's own bots, fed a Simulator whose hands hold only that seat's cards
+(its view), with its own random stream.
 
 Random streams: the seed (at least 16 bytes) is never stored in an event. The dealer shuffles
 with ``Random(sha256(seed + b"dealer"))``; a 0's steal picks its card with
@@ -55,6 +62,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -113,6 +121,16 @@ ON_ABANDON = ("forfeit", "bot")
 BOTH_ABANDON = ("forfeit", "stop")
 #: The public type of the event that stops a game both persons abandoned.
 STOP = "stop"
+#: The longest truth question or dare a person may write (ONLINE.md 2).
+MAX_SAID = 200
+#: The action cards that carry the actor's words.
+SAYING_CARDS = ("truth", "dare")
+#: What a bot says with a TRUTH or DARE: keys the table core puts in words
+#: (``play.effect_words.BOT_SAYINGS``), so each reader reads them in their language.
+BOT_SAYINGS: dict[str, tuple[str, ...]] = {
+    "truth": ("truth:1", "truth:2", "truth:3", "truth:4", "truth:5"),
+    "dare": ("dare:1", "dare:2", "dare:3", "dare:4", "dare:5"),
+}
 #: Decisions the clock passes (ONLINE.md 3); any other takes its first choice.
 _PASSED = frozenset({"counter", "block_counter", "challenge"})
 
@@ -125,7 +143,11 @@ Card = list[Any]  # [identity, value or name]
 WORDS: dict[str, str] = {
     "seats": gettext_noop("A dealt table has 2 to 6 seats lettered A, B, … in order."),
     "ruleset": gettext_noop("Choose one of the rule sets: %(choices)s."),
-    "truth_dare": gettext_noop("Truth and dare are not offered at dealt tables yet."),
+    "truth_dare": gettext_noop("These rules have no TRUTH or DARE cards."),
+    "truth_dare_option": gettext_noop("Truth and dare are switched on by the table's setting."),
+    "said": gettext_noop(
+        "Write the question or the dare for your target: 1 to %(most)s characters."
+    ),
     "bot_seats": gettext_noop("Bots may hold only seats of the table, each once."),
     "no_person": gettext_noop("A dealt table needs at least one person."),
     "bot": gettext_noop("Choose a bot from: %(choices)s."),
@@ -189,6 +211,8 @@ class DealtConfig:
     resign_reason: str = "resigned"
     #: What both persons abandoning does: "forfeit" or "stop" (``BOTH_ABANDON``).
     both_abandon: str = "forfeit"
+    #: TRUTH and DARE are in the action deck (the host switched them on: ONLINE.md 2).
+    truth_dare: bool = False
 
 
 def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
@@ -202,12 +226,24 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         raise _say("ruleset", choices=", ".join(PRESETS))
     variants = tuple(config.get("variants", ()))
     options = dict(config.get("options", {}))
-    if config.get("truth_dare") or options.get("truth_dare") is True:
-        raise _say("truth_dare")
+    if options.get("truth_dare") is True:
+        raise _say("truth_dare_option")
+    truth_dare = config.get("truth_dare", False)
+    if type(truth_dare) is not bool:
+        raise _say("malformed", why="truth_dare is true or false")
     # Off unless the config says on (ONLINE.md 2); the decks then hold no TRUTH or DARE.
-    options["truth_dare"] = False
+    options["truth_dare"] = truth_dare
     if len(seats) > PRESETS[ruleset]["max_seats"] and "max_seats" not in options:  # type: ignore[operator]
         options["max_seats"] = len(seats)
+    if truth_dare:
+        # The rule set and variants without the switch: do they have the cards at all?
+        plain = {k: v for k, v in options.items() if k != "truth_dare"}
+        try:
+            allowed = resolve_rules(ruleset, list(variants), plain).truth_dare
+        except (EngineError, ValueError) as malformed:
+            raise _say("malformed", why=malformed) from None
+        if not allowed:
+            raise _say("truth_dare")
     teams = tuple(tuple(team) for team in config.get("teams", ()) or ())
     bots = tuple(config.get("bots", ()))
     if any(seat not in seats for seat in bots) or len(set(bots)) != len(bots):
@@ -247,6 +283,7 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         on_abandon=on_abandon,
         resign_reason=resign_reason,
         both_abandon=both_abandon,
+        truth_dare=truth_dare,
     )
     try:
         resolve_rules(ruleset, list(variants), options)
@@ -301,6 +338,7 @@ class _State:
         "taken",
         "clock_outs",
         "stopped",
+        "said",
     )
 
     def __init__(self, duel: Duel) -> None:
@@ -323,6 +361,8 @@ class _State:
         self.clock_outs: dict[str, int] = {}
         #: Both persons abandoned (a ``stop`` event): the game waits for its product's ruling.
         self.stopped = False
+        #: The last TRUTH or DARE's words: {"seat", "to", "card", "text" | "bot"}.
+        self.said: dict[str, Any] | None = None
 
     def copy(self) -> _State:
         other = _State(self.duel.copy())
@@ -339,6 +379,7 @@ class _State:
         other.taken = self.taken[:]
         other.clock_outs = dict(self.clock_outs)
         other.stopped = self.stopped
+        other.said = self.said
         return other
 
     def bots(self, cfg: DealtConfig) -> frozenset[str]:
@@ -400,6 +441,8 @@ def _absorb(st: _State, event: Event) -> None:
         st.taken.append(public["seat"])
     if public["type"] == STOP:
         st.stopped = True
+    if "said" in public:
+        st.said = {"seat": public["seat"], "card": public["engine"]["card"], **public["said"]}
     engine = public.get("engine")
     if engine is not None:
         st.duel._apply(engine)
@@ -599,6 +642,20 @@ class _Step:
         self.emit(by, public, private, moves, shown)
 
 
+def said_text(raw: object) -> str:
+    """A person's truth question or dare as it is kept: white space collapsed to single
+    spaces; refused in words when it is empty, longer than ``MAX_SAID`` or holds a control
+    character (ONLINE.md 2: the actor types it; every input bounded)."""
+    text = " ".join(raw.split()) if isinstance(raw, str) else ""
+    if (
+        not text
+        or len(text) > MAX_SAID
+        or any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
+    ):
+        raise _say("said", most=MAX_SAID)
+    return text
+
+
 def _lowest_of(st: _State, seat: str, kind: str) -> int:
     """The first card of ``kind`` in ``seat``'s hand (which copy goes changes nothing)."""
     return min(c for c in st.hand_a[seat] if st.akind[c] == kind)
@@ -631,6 +688,14 @@ def _phase(st: _State) -> str:
     if st.stopped:
         return "stopped"
     return "deciding" if st.duel._table.pending is not None else "sealing"
+
+
+def _said_now(st: _State) -> dict[str, Any] | None:
+    """The words of the TRUTH or DARE whose answer is asked now (public), else None."""
+    pending = st.duel._table.pending
+    if _phase(st) != "deciding" or pending is None or pending.decision not in SAYING_CARDS:
+        return None
+    return dict(st.said) if st.said is not None else None
 
 
 def _answer_choices(st: _State, seat: str, decision: str) -> tuple[str, ...]:
@@ -681,6 +746,9 @@ def _commands(st: _State, seat: str) -> dict[str, Any]:
                 "other": seats[pending.other] if pending.other >= 0 else None,
                 "card": pending.card or None,
             }
+            said = _said_now(st)
+            if said is not None:
+                out["answer"]["said"] = said
     else:
         targets = list(legal.targets.get(seat, ())) if many else []
         if seat in legal.round_seats and seat not in st.seals:
@@ -880,7 +948,14 @@ class SplitUnoDealt:
             if target not in allowed["targets"]:
                 raise _say("play_target", choices=", ".join(allowed["targets"]))
             engine["target"] = target
-        public = {"type": "play", "seat": seat, "returned": sorted(st.seals)}
+        public: dict[str, Any] = {"type": "play", "seat": seat, "returned": sorted(st.seals)}
+        if card in SAYING_CARDS:
+            to = engine.get("target") or next(s for s in step.seats if s != seat)
+            key = args.get("say")
+            if by.startswith("bot:") and key in BOT_SAYINGS[str(card)]:
+                public["said"] = {"to": to, "bot": key}
+            else:
+                public["said"] = {"to": to, "text": said_text(args.get("text"))}
         played = _lowest_of(st, seat, str(card))
         step.engine(by, public, engine, self._returned(st), played)
 
@@ -1073,11 +1148,16 @@ class SplitUnoDealt:
                 seat = st.duel._setup.seats[pending.seat]
                 if seat not in bots or not step.bot_may_decide():
                     return
-                sim, i = _bot_sim(step.table, st, seat, step.index)
                 choices = _answer_choices(st, seat, pending.decision)
-                bot = sim.bots[i]
-                assert bot is not None
-                choice = bot.respond(sim, i, pending.decision, choices)
+                if pending.decision in SAYING_CARDS:
+                    # A bot cannot answer a question or do a dare: it says it did (ONLINE.md
+                    # 2, as the seat clock does: "completed").
+                    choice = choices[0]
+                else:
+                    sim, i = _bot_sim(step.table, st, seat, step.index)
+                    bot = sim.bots[i]
+                    assert bot is not None
+                    choice = bot.respond(sim, i, pending.decision, choices)
                 self._answer(step, seat, {"choice": choice}, f"bot:{seat}")
                 step.bot_decided()
                 continue
@@ -1115,6 +1195,10 @@ class SplitUnoDealt:
                 args: dict[str, Any] = {
                     key: move[key] for key in ("card", "color", "target") if key in move
                 }
+                if args["card"] in SAYING_CARDS:
+                    sayings = BOT_SAYINGS[args["card"]]
+                    pick = _stream(step.seed, f"bot:{seat}:{step.index}:say").random()
+                    args["say"] = sayings[int(pick * len(sayings))]
                 self._play(step, seat, args, f"bot:{seat}")
                 step.bot_decided()
                 return True
@@ -1210,6 +1294,9 @@ class SplitUnoDealt:
                 {"seat": a.seat, "what": a.what, "seconds": a.seconds} for a in self.awaiting(table)
             ],
             "names": dict(table.cfg.names),
+            "truth_dare": table.cfg.truth_dare,
+            # The TRUTH or DARE being answered, its words for everyone (said aloud at a table).
+            "said": _said_now(st),
             "log": _log(table, None if everything else me, everything),
         }
         if me is not None:
@@ -1392,6 +1479,11 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             lines = [{"say": "both_abandoned", "seats": list(public["seats"])}]
         else:
             lines = log_lines(build([tuple(e) for e in public["effects"]]))
+        if "said" in public:
+            # The actor's words right after the card's line (the lines that follow say the
+            # sheds and the decision asked).
+            said = {"say": "said", "seat": public["seat"], "card": public["engine"]["card"]}
+            lines.insert(1 if lines else 0, {**said, **public["said"]})
         if public.get("returned"):
             lines.append({"say": "returned"})
         if event.by == CLOCK and kind != STOP:

@@ -79,6 +79,8 @@ def seat_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | None
         form = {"play": f"{name}:{card}"}
         if card == "color_change":
             form["play"] += f":{rnd.choice(spec['colors'])}"
+        if card in ("truth", "dare"):
+            form["text"] = f"<i>{card}</i> by the tests"  # the words they carry (ONLINE.md 2)
         if spec.get("targets"):
             form["target"] = rnd.choice(spec["targets"])
         return form
