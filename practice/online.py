@@ -17,6 +17,7 @@ import secrets as random_source
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -101,10 +102,13 @@ def open_table(
     bot: str = BOT,
     seat_clock: int | None = None,
     truth_dare: bool = False,
+    intent: str = "",
 ) -> OnlineTable:
     """A new table in its lobby, the host its first person, with a live join link. Refused
     in words for a table the rules or this page do not offer (truth and dare with rules that
-    have no TRUTH or DARE cards, too); nothing stored then."""
+    have no TRUTH or DARE cards, too); nothing stored then. ``intent``: the host's form's
+    key: the same form sent again (Back, then the button) is the table it opened, not one
+    more (the host's row is locked while it is looked up, so two posts at once open one)."""
     if bot not in BOT_LEVELS:
         raise Refused(
             gettext("Choose the bots' level from: %(levels)s.")
@@ -131,6 +135,11 @@ def open_table(
     except Unrestorable as err:
         raise Refused(refusal(err)) from None
     with transaction.atomic():
+        if intent:
+            get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+            opened = OnlineTable.objects.filter(host=host, intent=intent).first()
+            if opened is not None:
+                return opened
         _check_hosting(host)
         table = OnlineTable.objects.create(
             host=host,
@@ -144,6 +153,7 @@ def open_table(
             seat_clock=seat_clock,
             truth_dare=truth_dare,
             join_token=new_token(),
+            intent=intent,
         )
         OnlinePlayer.objects.create(table=table, user=host, position=0)
         _forget_beyond_kept(host)

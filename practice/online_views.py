@@ -74,6 +74,8 @@ def new(request: HttpRequest) -> HttpResponse:
     clock_field = post.get("clock", "30")[:MAX_FIELD]
     clock = read_int(clock_field, lo=0, hi=online.CLOCK_MAX)
     truth_dare = post.get("truth_dare") == "on"
+    # The form's own key: sent twice (Back, then the button again) it opens one table.
+    intent = post.get("intent", "")[:MAX_INTENT] or new_intent()
     error = None
     if request.method == "POST":
         try:
@@ -93,6 +95,7 @@ def new(request: HttpRequest) -> HttpResponse:
                 bot=bot,
                 seat_clock=clock or None,
                 truth_dare=truth_dare,
+                intent=post.get("intent", "")[:MAX_INTENT],
             )
         except Refused as err:
             error = str(err)
@@ -110,6 +113,7 @@ def new(request: HttpRequest) -> HttpResponse:
         "clocks": CLOCKS,
         "clock": clock if clock is not None else 30,
         "truth_dare": truth_dare,
+        "intent": intent,
         "error": error,
     }
     return render(request, "practice/online_new.html", context, status=REFUSED if error else 200)

@@ -808,3 +808,26 @@ class TestOneRestorePerMove:
         game.refresh_from_db()
         view = selectors.seen_at(game, Viewer("seat", "B"), "B", old)
         assert view["sealed"] == ["A"]  # restored again: the older table is not used
+
+
+def test_the_hosts_form_sent_twice_opens_one_table(ada):
+    """Back, then *Open the table* again (the same page, its key): the table it opened, not a
+    second one; a new page of the form opens a new table."""
+    import re
+
+    client = client_for(ada)
+    page = client.get(reverse("practice:online_new")).content.decode()
+    intent = re.search(r'name="intent" value="([^"]+)"', page).group(1)
+    form = {"ruleset": "tournament", "seats": "2", "bot": "heuristic", "clock": "30"}
+    first = client.post(reverse("practice:online_new"), {**form, "intent": intent})
+    second = client.post(reverse("practice:online_new"), {**form, "intent": intent})
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert OnlineTable.objects.filter(host=ada).count() == 1
+    fresh = re.search(
+        r'name="intent" value="([^"]+)"',
+        client.get(reverse("practice:online_new")).content.decode(),
+    ).group(1)
+    assert fresh != intent
+    client.post(reverse("practice:online_new"), {**form, "intent": fresh})
+    assert OnlineTable.objects.filter(host=ada).count() == 2
