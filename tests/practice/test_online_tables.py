@@ -831,3 +831,34 @@ def test_the_hosts_form_sent_twice_opens_one_table(ada):
     assert fresh != intent
     client.post(reverse("practice:online_new"), {**form, "intent": fresh})
     assert OnlineTable.objects.filter(host=ada).count() == 2
+
+
+def test_the_log_shows_its_latest_entries_and_a_link_to_the_whole(ada, bo, monkeypatch):
+    """Every answer carries the log's latest entries only (a long game's whole log made each
+    poll tens of kB); the page's link shows it whole, without JavaScript."""
+    from cardtable import page as card_page
+
+    monkeypatch.setattr(card_page, "LOG_SHOWN", 2)
+    ada_c, bo_c = client_for(ada), client_for(bo)
+    table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+    rnd = random.Random(4)
+    for k in range(6):  # a few moves: more than two entries in the log
+        game = Game.objects.get(pk=table.game_id)
+        for seat, client in (("A", ada_c), ("B", bo_c)):
+            form = seat_form(view_of(game.pk, Viewer("seat", seat)), rnd)
+            if form is not None:
+                form |= {"revision": str(game.revision), "intent": f"{seat}{k}"}
+                client.post(reverse("practice:online_move", args=[table.pk]), form)
+                break
+    entries = len(view_of(table.game_id, Viewer("seat", "A"))["log"])
+    assert entries > 2
+    address = reverse("practice:online", args=[table.pk])
+    page = ada_c.get(address).content.decode()
+    log = page[page.index('id="table-log"') :]
+    assert log.count('<ul class="log-lines">') == 2
+    assert f'href="{address}?log=all#table-log"' in log
+    assert f"Show the {entries - 2} earlier move" in log
+    whole = ada_c.get(address + "?log=all").content.decode()
+    whole = whole[whole.index('id="table-log"') :]
+    whole = whole[: whole.index("</section>")]
+    assert whole.count('<ul class="log-lines">') == entries and "?log=all" not in whole
