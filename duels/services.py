@@ -562,40 +562,36 @@ def just_undone(duel: Duel) -> dict | None:
 
 def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Outcome:
     """The absent player's duel ends as a forfeit, scored as a loss (a withdrawal, a walkover,
-    a no-show ruled by the tournament). An online duel under way forfeits through its dealt
-    game (the adapter's product ruling); one not started is recorded as any duel is."""
-    if is_dealt(duel):
-        finished = apply_dealt(
-            duel,
-            actor,
-            Command(FORFEIT, seat, {"reason": reason}),
-            intent="",
-            seen_revision=None,
-            policy=lambda game, who, command: None,  # the tournament ruled it
-        )
-        return Outcome([], finished)
-    if duel.seq == 0:
-        duel.status = DuelStatus.RUNNING
-        duel.started_at = timezone.now()
-        _deal(duel, duel.deadline)  # a started duel whose moves were undone keeps its own
-    return apply_event(
+    a no-show ruled by the tournament)."""
+    return _ruling(
         duel,
         actor,
+        Command(FORFEIT, seat, {"reason": reason}),
         {"type": "forfeit", "seat": seat, "reason": reason},
-        check=lambda: None,  # the tournament ruled it: any duel not over may be forfeited
     )
 
 
 def adjudicate(duel: Duel, actor: Any, seat: str, reason: str) -> Outcome:
     """A referee's or organiser's adjudication (RULES.md 7): ``seat`` wins, with its reason —
-    a ruling on an online duel neither player was ready for or both abandoned (ONLINE.md 6).
-    A dealt duel takes it through its game (the adapter's product ruling); one not started is
-    recorded as a forfeit would be."""
+    a ruling on an online duel neither player was ready for or both abandoned (ONLINE.md 6)."""
+    return _ruling(
+        duel,
+        actor,
+        Command(ADJUDICATE, seat, {"reason": reason}),
+        {"type": "adjudicate", "winner": seat, "reason": reason},
+    )
+
+
+def _ruling(duel: Duel, actor: Any, command: Command, event: dict[str, Any]) -> Outcome:
+    """The tournament's ruling on any duel not over: an online duel under way takes it
+    through its dealt game (the adapter's product ruling, ``command``); any other records
+    ``event``, a duel not started being dealt first (a started duel whose moves were undone
+    keeps its own deal)."""
     if is_dealt(duel):
         finished = apply_dealt(
             duel,
             actor,
-            Command(ADJUDICATE, seat, {"reason": reason}),
+            command,
             intent="",
             seen_revision=None,
             policy=lambda game, who, command: None,  # the tournament ruled it
@@ -605,12 +601,7 @@ def adjudicate(duel: Duel, actor: Any, seat: str, reason: str) -> Outcome:
         duel.status = DuelStatus.RUNNING
         duel.started_at = timezone.now()
         _deal(duel, duel.deadline)
-    return apply_event(
-        duel,
-        actor,
-        {"type": "adjudicate", "winner": seat, "reason": reason},
-        check=lambda: None,  # the tournament ruled it
-    )
+    return apply_event(duel, actor, event, check=lambda: None)  # the tournament ruled it
 
 
 # Online duels (ONLINE.md 6) -----------------------------------------------------------------

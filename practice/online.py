@@ -39,7 +39,7 @@ from play.selectors import Restored, only_seals_since, persons_left, seen_at
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
-from .seat import BOTS, Played, person_view, play_as_person
+from .seat import BOTS, Played, bots_move, person_view, play_as_person
 from .seating import SeatingRefused, choose
 from .services import WORKER_LEVELS
 from .words import NO_REVISION, bot_level_label
@@ -629,18 +629,8 @@ def play_bots(table_id: int) -> bool:
         if table.game_id is None or table.status != OnlineTable.Status.PLAYING:
             return False
         revision = table.game.revision  # type: ignore[union-attr]
-        try:
-            outcome = play.apply_command(
-                game_id=table.game_id,
-                actor=play.Actor(BOTS, None),
-                command=Command(BOTS_COMMAND, None, {}),
-                key=f"bots:{revision}",
-                seen_revision=revision,
-                policy=seat_policy(table),
-            )
-        except (Stale, Illegal):
-            return False  # another wake moved them first, or no bot is asked now
-        if outcome.repeat:
+        outcome = bots_move(table.game_id, revision, seat_policy(table))
+        if outcome is None:
             return False
         game = Game.objects.get(pk=table.game_id)
         bots = set(

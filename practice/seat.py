@@ -15,8 +15,10 @@ from play import clock
 from play import services as play
 from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
+from play.adapters.split_uno_dealt import BOTS_COMMAND
 from play.effect_words import localised_view, refusal
-from play.errors import Forbidden, Hidden
+from play.errors import Forbidden, Hidden, Stale
+from play.errors import Refused as NotAsked
 from play.models import Game, HolderKind
 from play.selectors import Restored, game_or_hidden, restore, seen_at, view_of
 
@@ -68,6 +70,28 @@ def forget_beyond_kept(model: type[models.Model], user: Any, kept: int) -> None:
 
 #: The actor of the bots' moves made in the worker (a table whose bots think there).
 BOTS = "bots"
+
+
+def bots_move(
+    game_id: int, revision: int, policy: play.Policy, viewer: Viewer | None = None
+) -> play.Outcome | None:
+    """The worker's one bot decision at a game whose bots think there (a practice duel's, an
+    online table's), through the write path at ``revision``, the product's row locked by the
+    caller. None when there was nothing to do: another wake moved the bots first, or no bot
+    is asked now."""
+    try:
+        outcome = play.apply_command(
+            game_id=game_id,
+            actor=play.Actor(BOTS, None),
+            command=Command(BOTS_COMMAND, None, {}),
+            key=f"bots:{revision}",
+            seen_revision=revision,
+            policy=policy,
+            viewer=viewer,
+        )
+    except (Stale, NotAsked):
+        return None
+    return None if outcome.repeat else outcome
 
 
 def owner_policy(

@@ -22,20 +22,16 @@ from play.adapters.base import Command
 from play.adapters.base import Refused as Unrestorable
 from play.adapters.split_uno_dealt import BOTS_COMMAND
 from play.effect_words import refusal
-from play.errors import Refused as NotAsked
-from play.errors import Stale
 from play.models import GameStatus
 from play.selectors import view_of
 
 from .game import Refused, Unreplayable, bot_name
 from .models import Outcome, PracticeDuel, PracticeRecord
 from .seat import (
-    BOTS as BOTS_ACTOR,
-)
-from .seat import (
     ME,
     PERSON,
     Played,
+    bots_move,
     forget_beyond_kept,
     holders,
     owner_policy,
@@ -161,20 +157,14 @@ def play_bots(practice_id: int) -> bool:
         if practice.game_id is None or practice.finished:
             return False
         revision = practice.game.revision
-        try:
-            outcome = play.apply_command(
-                game_id=practice.game_id,
-                actor=play.Actor(BOTS_ACTOR, None),
-                command=Command(BOTS_COMMAND, None, {}),
-                key=f"bots:{revision}",
-                seen_revision=revision,
-                policy=owner_policy(practice, bots_command=BOTS_COMMAND),
-                viewer=ME,
-            )
-        except (Stale, NotAsked):
+        outcome = bots_move(
+            practice.game_id,
+            revision,
+            owner_policy(practice, bots_command=BOTS_COMMAND),
+            viewer=ME,
+        )
+        if outcome is None:
             return False  # another wake moved them first, or nothing is asked of them
-        if outcome.repeat:
-            return False
         _settle_from(practice, outcome.status, outcome.view)
         return outcome.view is not None and bots_awaited(outcome.view)
 
