@@ -41,6 +41,15 @@ def cy():
     return UserFactory(username="cy")
 
 
+def frozen_clock(monkeypatch) -> list:
+    """The table core's clock held at ``moment[0]`` (now, until the test moves it): seat
+    clocks run out when the test says, never by waiting."""
+    moment = [timezone.now()]
+    monkeypatch.setattr("play.services._clock", lambda: moment[0])
+    monkeypatch.setattr("play.clock._now", lambda: moment[0])
+    return moment
+
+
 def open_table(client: Client, **fields: Any) -> OnlineTable:
     data = {"ruleset": "tournament", "seats": "3", "bot": "heuristic", "clock": "30", **fields}
     response = client.post(reverse("practice:online_new"), data)
@@ -566,10 +575,8 @@ class TestPlaying:
         assert Game.objects.get(pk=game.pk).status == GameStatus.PLAYING
 
     def test_the_seat_clock_plays_for_a_person_away_when_a_page_loads(self, ada, bo, monkeypatch):
-        start = timezone.now()
-        moment = [start]
-        monkeypatch.setattr("play.services._clock", lambda: moment[0])
-        monkeypatch.setattr("play.clock._now", lambda: moment[0])
+        moment = frozen_clock(monkeypatch)
+        start = moment[0]
         ada_c, bo_c = client_for(ada), client_for(bo)
         table = started(ada_c, bo_c, open_table(ada_c, seats="2", clock="10"))
         game = Game.objects.get(pk=table.game_id)
@@ -598,10 +605,8 @@ class TestPlaying:
         assert "No person is left in play at this table: it ended without a result." in page
 
     def test_one_person_away_three_times_forfeits_while_the_other_plays(self, ada, bo, monkeypatch):
-        start = timezone.now()
-        moment = [start]
-        monkeypatch.setattr("play.services._clock", lambda: moment[0])
-        monkeypatch.setattr("play.clock._now", lambda: moment[0])
+        moment = frozen_clock(monkeypatch)
+        start = moment[0]
         ada_c, bo_c = client_for(ada), client_for(bo)
         table = started(ada_c, bo_c, open_table(ada_c, seats="2", clock="10"))
         rnd = random.Random(2)
@@ -626,10 +631,8 @@ class TestPlaying:
     def test_when_the_clock_hands_every_person_s_seat_to_a_bot_the_table_ends(
         self, ada, bo, monkeypatch
     ):
-        start = timezone.now()
-        moment = [start]
-        monkeypatch.setattr("play.services._clock", lambda: moment[0])
-        monkeypatch.setattr("play.clock._now", lambda: moment[0])
+        moment = frozen_clock(monkeypatch)
+        start = moment[0]
         ada_c, bo_c = client_for(ada), client_for(bo)
         table = started(ada_c, bo_c, open_table(ada_c, seats="3", clock="10"))
         for k in range(1, 20):
