@@ -1310,6 +1310,8 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             lines = [{"say": "taken_over", "seat": public["seat"]}]
         else:
             lines = log_lines(build([tuple(e) for e in public["effects"]]))
+        if kind == "resign" and event.by == public["seat"]:
+            lines = _resigned(lines)
         if public.get("returned"):
             lines.append({"say": "returned"})
         if event.by == CLOCK:
@@ -1333,6 +1335,19 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             entry["mine"] = _facts(event.private[seat])
         out.append(entry)
     return out
+
+
+def _resigned(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A seat's own resignation, as the log says it: "resigned", whatever reason the record
+    keeps. A tournament's online duel records it as reason ``abandoned`` (ONLINE.md 4: one
+    forfeit reason for resigning and abandoning, the record's contract), but the person
+    resigned: the words say what happened, the record stays as it is."""
+    return [
+        {**line, "card": "resigned"}
+        if line.get("kind") == "finish" and line.get("cause") == "forfeit" and "card" in line
+        else line
+        for line in lines
+    ]
 
 
 def _facet(line: Mapping[str, Any]) -> list[Any]:

@@ -195,7 +195,7 @@ def test_a_player_acts_for_their_own_seat_only():
     assert "B" not in view["sealed"]
 
 
-def test_resigning_is_confirmed_and_forfeits_as_abandoned():
+def test_resigning_is_confirmed_forfeits_as_abandoned_and_says_resigned():
     duel, _referee, alice, bob = online_duel()
     a, b = client_of(alice), client_of(bob)
     a.post(url("ready", duel))
@@ -217,6 +217,16 @@ def test_resigning_is_confirmed_and_forfeits_as_abandoned():
 
     forfeit = [e for e in record_of(duel)["events"] if e["type"] == "forfeit"]
     assert forfeit == [{"type": "forfeit", "seat": "A", "reason": "abandoned"}]
+    # The record keeps ONLINE.md 4's reason; the words say what happened: she resigned (the
+    # log once said "abandoned", as if her clock had run out three times).
+    public = reverse("public:online_watch", args=[duel.tournament.slug, duel.pk])
+    for client, address, line in (
+        (a, url("duel", duel), "You forfeit (resigned): Bob wins the duel"),
+        (b, url("duel", duel), "Alice forfeits (resigned): you win the duel"),
+        (client_of(_referee), public, "Alice forfeits (resigned): Bob wins the duel"),
+    ):
+        page = client.get(address).content.decode()
+        assert line in page and "abandoned" not in page, line
 
 
 def test_the_poll_answers_204_while_nothing_changed():
@@ -417,6 +427,8 @@ def test_a_seat_whose_clock_runs_out_three_times_forfeits_as_abandoned(monkeypat
     assert duel.result.winner_id == duel.seat_b_id
     page = b.get(url("duel", duel)).content.decode()
     assert "Standings" in page
+    # Her clock ran out three times: that is abandoning, and the log says so.
+    assert "Alice forfeits (abandoned): you win the duel" in page
 
 
 def test_a_player_not_ready_when_the_wait_ends_forfeits_on_the_others_page():
