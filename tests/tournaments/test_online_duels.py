@@ -248,10 +248,28 @@ def test_the_poll_answers_204_while_nothing_changed():
     assert news.status_code == 200 and "Card sealed" in news.content.decode()
 
 
+TABLE_WORDS = ("Table not given yet", "called to Table", "ready to start", "I am here", "Not here")
+
+
 def test_my_duels_leads_to_the_online_duel():
-    duel, _referee, alice, _bob = online_duel()
+    duel, _referee, alice, bob = online_duel()
     page = client_of(alice).get(reverse("player:duels")).content.decode()
     assert url("duel", duel) in page and "Open your online duel" in page
+    # Online words, never a table's (an outside test read "Table not given yet" here).
+    assert "Online duel — it starts when you are both ready" in page
+    assert not [w for w in TABLE_WORDS if w in page]
+    started(duel, alice, bob)
+    page = client_of(alice).get(reverse("player:duels")).content.decode()
+    assert "Online duel · playing now" in page and "Go to your online duel" in page
+    assert not [w for w in TABLE_WORDS if w in page]
+
+
+def test_an_online_duel_before_its_round_says_when_to_open_it():
+    duel, _referee, alice, _bob = online_duel()
+    Duel.objects.filter(pk=duel.pk).update(status=DuelStatus.PENDING)
+    page = client_of(alice).get(reverse("player:duels")).content.decode()
+    assert "Online duel — open it when the round starts" in page
+    assert url("duel", duel) not in page and "Table not given yet" not in page
 
 
 def started(duel, alice, bob):
@@ -348,9 +366,26 @@ def test_a_drawn_online_duel_leads_both_players_to_its_replay():
 
 
 def test_my_tournaments_leads_to_the_online_duel_too():
-    duel, _referee, alice, _bob = online_duel()
+    duel, referee, alice, bob = online_duel()
+    tournament = duel.tournament
+    tournament.online_duels = True
+    tournament.save(update_fields=["online_duels"])
+    # Even called by staff (its table typed on the Rounds page), an online duel has no table.
+    Duel.objects.filter(pk=duel.pk).update(table="4", called_at=timezone.now())
     page = client_of(alice).get(reverse("player:tournaments")).content.decode()
-    assert url("duel", duel) in page
+    assert url("duel", duel) in page and "Open your online duel" in page
+    assert "online duel: it starts when you are both ready" in page
+    assert "I will play online: check me in" in page
+    assert not [w for w in (*TABLE_WORDS, "Table 4") if w in page]
+    # The tournament's own page says where the duels are played, and checks in the same way.
+    home = client_of(alice).get(reverse("tournaments:detail", args=[tournament.slug]))
+    home = home.content.decode()
+    assert "Your duels are played online" in home and "I will play online: check me in" in home
+    assert not [w for w in TABLE_WORDS if w in home]
+    started(duel, alice, bob)
+    page = client_of(alice).get(reverse("player:tournaments")).content.decode()
+    assert "online duel, playing now" in page and "Go to your online duel" in page
+    assert "Table 4" not in page
 
 
 def test_a_player_without_a_beat_for_10_s_is_shown_away(monkeypatch):
