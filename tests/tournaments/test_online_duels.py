@@ -388,6 +388,26 @@ def test_my_tournaments_leads_to_the_online_duel_too():
     assert "Table 4" not in page
 
 
+def test_a_referees_next_duel_played_online_names_no_table_and_no_you():
+    """The referee's console shows their next duel with the same words: an online duel is
+    neither at a table nor "yours to open"."""
+    from django.template.loader import render_to_string
+
+    from tournaments.selectors_schedule import next_for_referee
+
+    duel, referee, _alice, _bob = online_duel()
+    Duel.objects.filter(pk=duel.pk).update(referee=referee, table="4", called_at=timezone.now())
+    upcoming = next_for_referee(referee, duel.tournament)
+    line = render_to_string("public/_next_duel.html", {"u": upcoming})
+    assert "online duel: it starts when both players are ready" in line
+    assert not [w for w in ("you", "Table 4", "called to") if w in line]
+    Duel.objects.filter(pk=duel.pk).update(status=DuelStatus.PENDING)
+    line = render_to_string(
+        "public/_next_duel.html", {"u": next_for_referee(referee, duel.tournament)}
+    )
+    assert "online duel, waiting for its round" in line
+
+
 def test_a_player_without_a_beat_for_10_s_is_shown_away(monkeypatch):
     from play import presence
 
