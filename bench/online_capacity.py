@@ -746,8 +746,10 @@ def cpu_per_request(args) -> None:
     """CPU per request of each kind, in this process through the whole middleware stack
     (Django's test client, the production settings, the same database and Redis): one table
     of two people played --cpu-moves moves by the same random person as the load, each move
-    followed by the other seat's poll and a spectator's (a changed table), then both again
-    (unchanged: 204). What a request costs the server, whatever else the machine does."""
+    followed by the other seat's poll and each of --cpu-spectators spectators' (a changed
+    table: the first spectator's, then the others' at the same revision), then the other
+    seat's and the first spectator's again (unchanged: 204). What a request costs the server,
+    whatever else the machine does; and their sum per move, as the load makes them."""
     from django.test import Client
 
     from practice import online
@@ -772,7 +774,7 @@ def cpu_per_request(args) -> None:
         client = Client(HTTP_HOST="127.0.0.1")
         client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
         seats.append(client)
-    watcher = Client(HTTP_HOST="127.0.0.1")
+    watchers = [Client(HTTP_HOST="127.0.0.1") for _ in range(args.cpu_spectators)]
     htmx = {"HX-Request": "true"}
     kinds: dict[str, list[float]] = {}
 
@@ -785,11 +787,12 @@ def cpu_per_request(args) -> None:
     path = f"/practice/online/{table.pk}/"
     shown = [read_table(timed("seat's page, whole", lambda c=c: c.get(path)).content.decode())
              for c in seats]  # fmt: skip
-    watched = None
+    watched: list[Shown | None] = [None for _ in watchers]
     if watch:
-        watched = read_table(
-            timed("watch page, whole", lambda: watcher.get(watch)).content.decode()
-        )
+        watched = [
+            read_table(timed("watch page, whole", lambda w=w: w.get(watch)).content.decode())
+            for w in watchers
+        ]
     rng = random.Random(args.seed)
     moves = 0
     for _ in range(args.cpu_moves * 4):
@@ -811,11 +814,20 @@ def cpu_per_request(args) -> None:
                 )
                 if answer.status_code == 200:
                     shown[other] = read_table(answer.content.decode()) or shown[other]
-            if watched is not None:
-                for kind in ("watch poll, changed (200)", "watch poll, unchanged (204)"):
-                    answer = timed(kind, lambda u=watched.poll: watcher.get(u, headers=htmx))
+            for j, watcher in enumerate(watchers):
+                if watched[j] is None:
+                    continue
+                asked = (
+                    ("watch poll, changed (200)", "watch poll, unchanged (204)")
+                    if j == 0
+                    else ("watch poll, changed, next spectators",)
+                )
+                for kind in asked:
+                    answer = timed(
+                        kind, lambda u=watched[j].poll, w=watcher: w.get(u, headers=htmx)
+                    )
                     if answer.status_code == 200:
-                        watched = read_table(answer.content.decode()) or watched
+                        watched[j] = read_table(answer.content.decode()) or watched[j]
             beat = BEAT.search(shown[i].body)
             if beat:
                 timed("presence beat (204)", lambda c=client, b=beat: c.post(html.unescape(b[1])))
@@ -832,6 +844,15 @@ def cpu_per_request(args) -> None:
             f"{crowd.pct(values[:tenth], 0.5) * 1000:.1f}, the last "
             f"{crowd.pct(values[-tenth:], 0.5) * 1000:.1f} ms)"
         )
+    p50 = {kind: crowd.pct(values, 0.5) * 1000 for kind, values in kinds.items()}
+    per_move = p50["move (POST, the table drawn)"] + p50["seat's poll, changed (200)"]
+    if watch and watchers:
+        per_move += p50["watch poll, changed (200)"]
+        per_move += (len(watchers) - 1) * p50.get("watch poll, changed, next spectators", 0.0)
+    print(
+        f"  a move with the pages that fetch it (the other seat, {len(watchers) if watch else 0} "
+        f"spectators), p50s summed: {per_move:.1f} ms"
+    )
     online.end(table_id=table.pk, user=ada)
 
 
@@ -1025,6 +1046,9 @@ def main() -> None:
     )
     parser.add_argument("--cpu-only", action="store_true", help="only CPU per request")
     parser.add_argument("--cpu-moves", type=int, default=120, help="moves of --cpu-only")
+    parser.add_argument(
+        "--cpu-spectators", type=int, default=5, help="spectators of --cpu-only's table"
+    )
     parser.add_argument("--reference-probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.stagger, args.drain = STAGGER, DRAIN

@@ -16,12 +16,16 @@ from play.adapters.base import Command
 MAX_FIELD = 10
 #: The longest idempotency key kept (play.models.Intent.key).
 MAX_INTENT = 64
+#: The most of a TRUTH's or DARE's ``text`` read: the adapter collapses its white space and
+#: refuses past 200 characters (``split_uno_dealt.MAX_SAID``); this bounds what it reads.
+MAX_TEXT = 1000
 
 
 def command_of(post: Mapping[str, str], *, seat: str) -> Command:
     """The dealt adapter's command of ``seat`` from a submitted card table's form (checked by the
     adapter when applied). The hand's buttons say their move as ``play``: "seal:3",
-    "play:block", "play:color_change:red" (the target, where one is named, in ``target``);
+    "play:block", "play:color_change:red" (the target, where one is named, in ``target``; a
+    TRUTH's question or a DARE's dare in ``text``);
     the other forms say ``kind``: "answer" (``choice``), "choose" (``card``) or "resign"."""
     move = post.get("play", "")[: MAX_FIELD * 4]
     target = post.get("target", "")[:MAX_FIELD]
@@ -38,6 +42,9 @@ def command_of(post: Mapping[str, str], *, seat: str) -> Command:
                 color = post.get("color", "")[:MAX_FIELD]
             if color:
                 args["color"] = color
+            if card in ("truth", "dare"):
+                # The question or the dare the card carries (ONLINE.md 2).
+                args["text"] = post.get("text", "")[:MAX_TEXT]
         else:
             name = "?"  # decisions, choices and resigning have forms of their own
         if target:

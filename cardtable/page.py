@@ -13,12 +13,17 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
+from django.utils.formats import localize
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 from duels.forms import new_intent
 from duels.words import color_label, ruleset_label, variant_label
 from games.split_uno import COLORS, resolve_rules
 from games.split_uno.constants import CARD_LABELS
+from play.adapters.split_uno_dealt import MAX_SAID, SAYING_CARDS
+from play.effect_words import said_words, say
 
 from .table_view import mine_lines, table_of
 from .words import (
@@ -96,11 +101,20 @@ def card_table(
     )
     if thinking:
         commands = {}
+    log = [
+        {
+            "number": e["n"],
+            "by_bot": e["by"].startswith("bot:"),
+            "lines": e["lines"] + mine_lines(e.get("mine") or {}, names),
+        }
+        for e in reversed(view["log"])
+    ]
     asked = commands.get("answer")
     choose = commands.get("choose")
     asked_words = None if asked is None else _asked(binding, asked, names, many, table, seat)
     seals = "seal" in commands
     free = seals or "play" in commands
+    said = view.get("said")
     context |= {
         "state": state,
         "table": table,
@@ -114,6 +128,12 @@ def card_table(
         "out": state["seats"].get(seat, {}).get("out", False),
         "colors": [(c, color_label(c)) for c in COLORS],
         "asked": asked_words,
+        # The TRUTH or DARE being answered, its words for everyone at the table (ONLINE.md 2):
+        # plain text, escaped by the template like every other line.
+        "said": say({"say": "said", **said}, names, seat) if said else "",
+        # The hand's TRUTH or DARE asks for the words it carries (``text``).
+        "max_said": MAX_SAID,
+        "saying": [c for c in commands.get("play", {}).get("cards", ()) if c in SAYING_CARDS],
         "confirm": confirm if asked_words is not None else None,
         "choose": None
         if choose is None
@@ -124,14 +144,8 @@ def card_table(
                 for card in choose["cards"]
             ],
         },
-        "log": [
-            {
-                "number": e["n"],
-                "by_bot": e["by"].startswith("bot:"),
-                "lines": e["lines"] + mine_lines(e.get("mine") or {}, names),
-            }
-            for e in reversed(view["log"])
-        ],
+        "log": log,
+        "log_html": log_html(log),
         # The game's revision the page was drawn at, and a fresh key for each form on it
         # (a callable: the template calls it at every use, so no two forms share a key).
         "revision": binding.game.revision,
@@ -143,6 +157,26 @@ def card_table(
     response = render(request, template, context, status=status)
     patch_vary_headers(response, ["HX-Request"])
     return response
+
+
+def log_html(log: list[dict[str, Any]]) -> SafeString:
+    """The log's entries (``number``, ``by_bot``, ``lines``), latest first, as the template's
+    loop drew them (each value localised and escaped as ``{{ value }}`` is): the longest part
+    of the table, drawn at every answer, built here at a fraction of the loop's cost (issue
+    31's capacity)."""
+    out = []
+    for entry in log:
+        number = entry["number"]
+        seq = "" if number == "" else f'<span class="log-seq">{_shown(number)}</span>'
+        lines = "".join(f"<li>{_shown(line)}</li>" for line in entry["lines"])
+        by_bot = ' class="by-bot"' if entry["by_bot"] else ""
+        out.append(f'\n    <li{by_bot}>{seq}<ul class="log-lines">{lines}</ul></li>\n    ')
+    return mark_safe("".join(out))  # noqa: S308 - every value escaped above
+
+
+def _shown(value: Any) -> str:
+    """A value as ``{{ value }}`` shows it in a template: localised, then escaped."""
+    return conditional_escape(localize(value))
 
 
 def _news(table: Any, result: str | None) -> str:
@@ -208,6 +242,8 @@ def _asked(
         ],
         "forfeit": forfeit,
         "other": other,
+        # The question or dare itself (a person's own text: escaped where shown).
+        "said": said_words(asked["said"]) if asked.get("said") else "",
         # A decision left with one choice by the person's own hand is still asked (answering
         # it for them at once would tell the others what they hold): the page says why.
         "note": cannot_answer(decision) if list(asked["choices"]) == ["pass"] else "",

@@ -261,3 +261,39 @@ def consequence(
             n,
         ) % {"card": label, "n": n, **o}
     return choice.replace("_", " ")
+
+
+# -- The whole deal after the end (ONLINE.md 5; cardtable/replay.py) ---------------------------
+
+
+def deal_dealt(name: str, cards: str) -> str:
+    """What one seat's private facts of an event were, said of that seat by name: the replay
+    after the end shows every seat's (``cards`` and ``card`` are card labels)."""
+    # Translators: the replay after a game's end: the cards a seat was dealt.
+    return gettext("%(name)s was dealt %(cards)s.") % {"name": name, "cards": cards}
+
+
+def deal_drew(name: str, cards: str) -> str:
+    return gettext("%(name)s drew %(cards)s.") % {"name": name, "cards": cards}
+
+
+def deal_sealed(name: str, card: str) -> str:
+    # Translators: the replay after a game's end: the number card a seat sealed (hidden then).
+    return gettext("%(name)s sealed %(card)s.") % {"name": name, "card": card}
+
+
+def deal_took(name: str, card: str, other: str) -> str:
+    return gettext("%(name)s took %(card)s from %(other)s.") % {
+        "name": name,
+        "card": card,
+        "other": other,
+    }
+
+
+def deal_hand(name: str, cards: str) -> str:
+    return gettext("%(name)s's hand now: %(cards)s.") % {"name": name, "cards": cards}
+
+
+def deal_nothing() -> str:
+    # Translators: an empty hand, in the replay after a game's end.
+    return pgettext("no cards", "none")

@@ -164,8 +164,20 @@ def moves_of(
     if after is not None:
         found = found.filter(Q(created_at__gte=after) | Q(undone_at__gte=after))
     fields = ("game__duel__pk", "game__duel__seat_a_id", "game__duel__seat_b_id")
+    # A refereed game's event is its public `event`; a dealt game's (an online duel) is the
+    # engine's event its public part carries, if any (a seal carries none): a withdrawal's
+    # forfeit of an online duel reads as the forfeit it is (an undo of the withdrawal).
     return [
-        Move(duel, a, b, seq - 1, public.get("event") or {}, actor, created_at, undone_at)
+        Move(
+            duel,
+            a,
+            b,
+            seq - 1,
+            public.get("event") or public.get("engine") or {},
+            actor,
+            created_at,
+            undone_at,
+        )
         for duel, a, b, seq, public, actor, created_at, undone_at in found.order_by(
             "pk"
         ).values_list(*fields, "seq", "public", "actor", "created_at", "undone_at")

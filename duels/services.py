@@ -26,7 +26,7 @@ from games.split_uno import Duel as EngineDuel
 from play import services as play
 from play import words as play_words
 from play.adapters.base import Command, Viewer
-from play.adapters.split_uno_dealt import FORFEIT
+from play.adapters.split_uno_dealt import ADJUDICATE, FORFEIT
 from play.adapters.split_uno_dealt import record as dealt_record
 from play.adapters.split_uno_refereed import KIND as REFEREED
 from play.errors import Refused as Illegal
@@ -178,6 +178,17 @@ def name_seats(
     has started once it is dealt (both players ready), before its first move."""
     if duel.seq > 0 or is_dealt(duel):
         raise ServiceError(_("The duel has started: its players can no longer be replaced."))
+    if duel.online and (duel.ready_a or duel.ready_b):
+        # A player said "I'm ready" (ONLINE.md 6): replacing the players would throw that
+        # away; the other is a no-show at the deadline, unless the wait is extended.
+        ready = duel.seat_a if duel.ready_a else duel.seat_b
+        raise ServiceError(
+            _(
+                "%(name)s is ready to play this duel online: its players can no longer be "
+                "replaced. Extend the wait, or switch the duel to a table."
+            )
+            % {"name": ready.name}
+        )
     fields = {
         "seat_a": seat_a,
         "seat_b": seat_b,
@@ -575,6 +586,33 @@ def forfeit(duel: Duel, actor: Any, seat: str, reason: str = "withdrawn") -> Out
     )
 
 
+def adjudicate(duel: Duel, actor: Any, seat: str, reason: str) -> Outcome:
+    """A referee's or organiser's adjudication (RULES.md 7): ``seat`` wins, with its reason —
+    a ruling on an online duel neither player was ready for or both abandoned (ONLINE.md 6).
+    A dealt duel takes it through its game (the adapter's product ruling); one not started is
+    recorded as a forfeit would be."""
+    if is_dealt(duel):
+        finished = apply_dealt(
+            duel,
+            actor,
+            Command(ADJUDICATE, seat, {"reason": reason}),
+            intent="",
+            seen_revision=None,
+            policy=lambda game, who, command: None,  # the tournament ruled it
+        )
+        return Outcome([], finished)
+    if duel.seq == 0:
+        duel.status = DuelStatus.RUNNING
+        duel.started_at = timezone.now()
+        _deal(duel, duel.deadline)
+    return apply_event(
+        duel,
+        actor,
+        {"type": "adjudicate", "winner": seat, "reason": reason},
+        check=lambda: None,  # the tournament ruled it
+    )
+
+
 # Online duels (ONLINE.md 6) -----------------------------------------------------------------
 
 
@@ -604,6 +642,10 @@ def deal_online(
         "seat_clock": seat_clock,
         "on_abandon": "forfeit",
         "resign_reason": "abandoned",
+        # ONLINE.md 6: both abandoning stops the duel for the organisers' ruling.
+        "both_abandon": "stop",
+        # ONLINE.md 2: a tournament's duels never have truth and dare.
+        "truth_dare": False,
     }
     duel.game = play.start_game(
         kind=DEALT,
@@ -685,9 +727,25 @@ def clock_settled(duel: Duel, outcome: play.Outcome) -> bool:
     finished = bool(view.get("finished")) or view.get("phase") == "finished"
     if finished:
         _finish(duel)  # saves the whole row
+    elif view.get("phase") == "stopped" and not is_stopped(duel):
+        # Both players abandoned (ONLINE.md 6): the duel runs on, stopped, until a ruling; the
+        # mark is what the organisers' pages read without restoring the game.
+        duel.closed_reason = words.closed_reason_stored({"key": BOTH_ABANDONED})
+        duel.save(update_fields=["seq", "revision", "state", "closed_reason"])
     else:
         duel.save(update_fields=["seq", "revision", "state"])
     return finished
+
+
+#: The mark of an online duel both players abandoned (`Duel.closed_reason`'s key): it waits for
+#: a ruling while it runs, and says why once voided.
+BOTH_ABANDONED = "both_abandoned"
+
+
+def is_stopped(duel: Duel) -> bool:
+    """An online duel both players abandoned, waiting for the organisers' ruling."""
+    why = words.closed_why(duel.closed_reason or "")
+    return duel.status == DuelStatus.RUNNING and why is not None and why["key"] == BOTH_ABANDONED
 
 
 def _finish(duel: Duel) -> None:
@@ -697,6 +755,7 @@ def _finish(duel: Duel) -> None:
     loser = seats["B" if state["winner"] == "A" else "A"] if winner else None
     duel.status = DuelStatus.FINISHED
     duel.finished_at = timezone.now()
+    duel.closed_reason = ""  # a ruling on a duel both abandoned: no longer waiting for one
     duel.save()  # the standings rebuilt next read the finished duel from the database
     Result.objects.create(
         duel=duel,
@@ -798,6 +857,11 @@ def take_back(duel: Duel, actor: Any, *, seq: int, status: str) -> bool:
     if status != DuelStatus.RUNNING:
         duel.started_at = None
     duel.state = engine_of(duel).state() if status == DuelStatus.RUNNING else None
+    if status == DuelStatus.RUNNING and is_dealt(duel):
+        # A duel both players had abandoned stands stopped again, waiting for its ruling.
+        stopped = view_of(duel.game_id, PUBLIC)["phase"] == "stopped"
+        duel.closed_reason = words.closed_reason_stored({"key": BOTH_ABANDONED}) if stopped else ""
+        fields.append("closed_reason")
     duel.save(update_fields=fields)
     return True
 

@@ -182,6 +182,11 @@ CLOSED_REASONS = {
     "nobody_ready": gettext_lazy(
         "Neither player was ready and nobody else could rule: this duel has no result."
     ),
+    # ONLINE.md 6: an online duel both players abandoned (the mark while it waits for a
+    # ruling, and why it was voided).
+    "both_abandoned": gettext_lazy("Both players abandoned this duel: it has no result."),
+    # An online duel voided by an organiser's ruling (neither ready, or both abandoned).
+    "ruled_void": gettext_lazy("An organiser voided this duel: it has no result."),
 }
 # The English sentences these keys were stored as before (and that callers still pass): each
 # read back as its key and parameters. The data migration

@@ -227,6 +227,13 @@ def act_if_due(
 _ACTS_ON_REQUEST = 7
 
 
+def may_be_due(game: Game) -> bool:
+    """Whether the clock may have something to do for a game row the caller has just read
+    (no query): a product asks before ``check_on_request``, which reads the row again, so
+    that a page's usual path (nothing due) costs nothing."""
+    return game.next_deadline is not None and game.next_deadline <= _now()
+
+
 def check_on_request(game_id: int, now: datetime | None = None) -> bool:
     """For a product's page, before it reads the game: a game past its deadline is acted on
     now (eager mode has no worker to do it; with one, a page never waits for the sweep) —

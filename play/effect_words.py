@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from games.common.words import takes_an
@@ -1030,6 +1030,55 @@ def split_uno_line(
 
 # -- an adapter's own lines -----------------------------------------------------------------------
 
+#: What a bot says with a TRUTH or DARE at a dealt table (``split_uno_dealt.BOT_SAYINGS``'s
+#: keys): stored as the key, said in each reader's language.
+BOT_SAYINGS: dict[str, str] = {
+    # Translators: a truth question a bot asks at an online table (ONLINE.md 2).
+    "truth:1": gettext_noop("What is the bravest thing you have ever done?"),
+    "truth:2": gettext_noop("Which card do you hope to draw next?"),
+    "truth:3": gettext_noop("What was the best moment of your week?"),
+    "truth:4": gettext_noop("Whom at this table would you pick as a partner?"),
+    "truth:5": gettext_noop("What game do you always lose?"),
+    # Translators: a dare a bot sets at an online table (ONLINE.md 2).
+    "dare:1": gettext_noop("Sing the first line of a song you like."),
+    "dare:2": gettext_noop("Do your best impression of a bot."),
+    "dare:3": gettext_noop("Say the alphabet backwards from G to A."),
+    "dare:4": gettext_noop("Tell the table a joke."),
+    "dare:5": gettext_noop("Speak only in questions until the next round."),
+}
+
+
+def said_words(said: Mapping[str, Any]) -> str:
+    """The words of a TRUTH or DARE (a dealt event's ``said``, or its log line): a person's
+    own text as typed (plain text: every page escapes it), a bot's in the reader's language."""
+    key = said.get("bot")
+    if isinstance(key, str) and key in BOT_SAYINGS:
+        return _(BOT_SAYINGS[key])
+    return str(said.get("text", ""))
+
+
+def _said(line: Mapping[str, Any], names: Mapping[str, str], person: str | None) -> str:
+    """ "Ann asks Bob: “…”" — the words a TRUTH or DARE carries, said to the table."""
+    seat, to = line.get("seat"), line.get("to")
+    fill = {
+        "name": str(names.get(seat, seat)) if isinstance(seat, str) else "",
+        "other": str(names.get(to, to)) if isinstance(to, str) else "",
+        "text": said_words(line),
+    }
+    if line.get("card") == "dare":
+        if seat == person:
+            # Translators: the reader set this dare (%(text)s, as they typed it).
+            return _("You dare %(other)s: “%(text)s”") % fill
+        if to == person:
+            return _("%(name)s dares you: “%(text)s”") % fill
+        return _("%(name)s dares %(other)s: “%(text)s”") % fill
+    if seat == person:
+        # Translators: the reader asked this truth question (%(text)s, as they typed it).
+        return _("You ask %(other)s: “%(text)s”") % fill
+    if to == person:
+        return _("%(name)s asks you: “%(text)s”") % fill
+    return _("%(name)s asks %(other)s: “%(text)s”") % fill
+
 
 def adapter_line(
     line: Mapping[str, Any], names: Mapping[str, str], person: str | None = None
@@ -1074,6 +1123,8 @@ def adapter_line(
         return _("%(name)s gives up %(card)s") % {"name": who, "card": _label(line.get("card"))}
     if key == "returned":
         return _("Every sealed card goes back to its owner")
+    if key == "said":
+        return _said(line, names, person)
     if key == "clock":
         if you:
             # Translators: the reader's seat clock ran out and the app moves for them
@@ -1087,6 +1138,10 @@ def adapter_line(
         return _(
             "The clock played for %(name)s three times in a row: %(name)s abandons the seat"
         ) % {"name": who}
+    if key == "both_abandoned":
+        # Translators: both players of an online duel let the clock play for them three times
+        # in a row: the game stops and the organisers rule on it (ONLINE.md 6).
+        return _("Both players abandoned: the game stops and waits for the organisers' ruling")
     if key == "taken_over":
         if you:
             # Translators: a computer player plays the reader's seat from now on.

@@ -12,7 +12,7 @@ from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
 from play.effect_words import Person, language_key, localised_event, localised_view
 from play.errors import Hidden
-from play.models import Game, GameEvent, HolderKind, Seat
+from play.models import Game, GameEvent, GameStatus, HolderKind, Seat
 from play.registry import adapter_for
 
 from . import rows
@@ -25,11 +25,15 @@ StoredEvent = tuple[int, int, int, str, dict[str, Any], datetime, datetime | Non
 @dataclass(frozen=True)
 class Restored:
     """A game's table rebuilt from its log, with its adapter and how many events are active
-    (the last active sequence number)."""
+    (the last active sequence number); ``game_id`` and ``revision`` say which game's table it
+    is and at which revision (``seen_at``: a request that restored the game, or applied a
+    command to it, draws its page from the same table rather than restoring it again)."""
 
     adapter: Adapter
     table: Any
     last_seq: int
+    game_id: int | None = None
+    revision: int | None = None
 
 
 def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored:
@@ -38,6 +42,18 @@ def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored
     one fewer each for an adapter that hides nothing).
     The adapter's ``restore`` never calls a bot nor draws at random: a stored game never
     depends on the bots' code."""
+    adapter, seed, events = _stored(game, stored)
+    table = adapter.restore(game.config, list(game.seats), seed, events)
+    return Restored(
+        adapter=adapter, table=table, last_seq=len(events), game_id=game.pk, revision=game.revision
+    )
+
+
+def _stored(
+    game: Game, stored: Sequence[StoredEvent] | None = None
+) -> tuple[Adapter, bytes, list[Event]]:
+    """The game's adapter, seed and active events with their private parts (as ``restore``
+    reads them)."""
     adapter = adapter_for(game.kind)
     if stored is None:
         rows = list(
@@ -52,8 +68,45 @@ def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored
     private = secrets.private_parts(game.pk) if hides(adapter) else {}
     seed = secrets.seed_of(game.pk) if hides(adapter) else b""
     events = [Event(by=by, public=public, private=private.get(pk, {})) for pk, by, public in rows]
-    table = adapter.restore(game.config, list(game.seats), seed, events)
-    return Restored(adapter=adapter, table=table, last_seq=len(rows))
+    return adapter, seed, events
+
+
+@dataclass(frozen=True)
+class WholeDeal:
+    """A finished dealt game at one step of its replay (ONLINE.md 5, "after the end": every
+    seat sees the whole deal). ``step`` events applied (1: the deal) of ``total``; ``view``
+    the public view at that step (counts, face-up cards, its log in words); ``deal`` every
+    seat's hand, the cards sealed and the decks then (the adapter's ``whole_deal``); ``log``
+    the whole game's log with every seat's private facts, in words."""
+
+    step: int
+    total: int
+    view: dict[str, Any]
+    deal: dict[str, Any]
+    log: list[dict[str, Any]]
+
+
+def whole_deal(game: Game, step: int | None) -> WholeDeal:
+    """The replay of ``game`` after ``step`` of its events (None: the last), hands and all.
+    ``Hidden`` unless the game has ended with a result (a game stopped before its end, a
+    table given up, shows no hands) and its adapter deals cards: the one place the table core
+    lets anyone see every hand, and only after the end. Which people may ask is the product's
+    decision (its seats; a tournament's organisers)."""
+    adapter = adapter_for(game.kind)
+    if game.status != GameStatus.FINISHED or not hasattr(adapter, "whole_deal"):
+        raise Hidden()
+    adapter, seed, events = _stored(game)
+    config, seats = game.config, list(game.seats)
+    final = adapter.restore(config, seats, seed, events)
+    if not events or not adapter.finished(final):
+        raise Hidden()
+    total = len(events)
+    step = total if step is None else max(1, min(step, total))
+    at = adapter.restore(config, seats, seed, events[:step])
+    log = localised_view(adapter.view(final, Viewer(kind="owner")))
+    view = localised_view(adapter.view(at, Viewer(kind="public")))
+    assert log is not None and view is not None
+    return WholeDeal(step, total, view, adapter.whole_deal(at), log["log"])
 
 
 def game_or_hidden(game_id: int) -> Game:
@@ -67,6 +120,18 @@ def view_of(game_id: int, viewer: Viewer, person: Person = None) -> dict[str, An
     """What ``viewer`` may see of the game (``Hidden`` if there is no such game). The product
     has already decided that this person is this viewer. ``person``: as ``seen``."""
     return seen(restore(game_or_hidden(game_id)), viewer, person)
+
+
+def seen_at(
+    game: Game, viewer: Viewer, person: Person = None, restored: Restored | None = None
+) -> dict[str, Any]:
+    """``view_of`` for a game row the caller has read: ``restored`` (the table a command of
+    this request left, ``Outcome.restored``) is used when it is this game's at the row's
+    revision, else the game is restored from its events. Never the table of another
+    revision: a move made since is shown."""
+    if restored is None or restored.game_id != game.pk or restored.revision != game.revision:
+        restored = restore(game)
+    return seen(restored, viewer, person)
 
 
 def seen(restored: Restored, viewer: Viewer, person: Person = None) -> dict[str, Any]:
@@ -126,12 +191,14 @@ def in_words(stored: Sequence[StoredEvent]) -> list[StoredEvent]:
     ]
 
 
-def persons_left(game: Game) -> bool:
+def persons_left(game: Game, restored: Restored | None = None) -> bool:
     """Whether a person still holds a seat in play: the adapter's ``persons_in_play`` where
     it has one, else any seat not a bot's. A product asks after the clock's act (an
     abandonment that handed the last person's seat to a bot): none left, the table ends
-    without a result (ONLINE.md 4), as the product decides."""
-    restored = restore(game)
+    without a result (ONLINE.md 4), as the product decides. ``restored``: the table the
+    command just left (``Outcome.restored``), used when it is at the game's revision."""
+    if restored is None or restored.game_id != game.pk or restored.revision != game.revision:
+        restored = restore(game)
     in_play = getattr(restored.adapter, "persons_in_play", None)
     if in_play is not None:
         return bool(in_play(restored.table))

@@ -33,7 +33,7 @@ import hashlib
 import json
 import secrets as random_source
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -49,7 +49,7 @@ from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameEvent, GameStatus, HolderKind, Intent, Seat
 from play.registry import adapter_for
-from play.selectors import StoredEvent, events_of, in_words, restore, seen
+from play.selectors import Restored, StoredEvent, events_of, in_words, restore, seen
 
 from . import rows as sql
 from . import words
@@ -100,6 +100,10 @@ class Outcome:
     # and the adapter's table after the command — so that nothing is read again.
     log: list[StoredEvent] | None = None
     table: Any = None
+    # The game's table after the command, at its new revision (None on a repeat): a product
+    # that settles its rows or draws its answer from it restores nothing again
+    # (``play.selectors.seen_at``, ``persons_left``). Never given to ``adapter.apply``.
+    restored: Restored | None = None
 
     @property
     def message(self) -> str:
@@ -229,6 +233,7 @@ def apply_command(
             view=view,
             log=log,
             table=restored.table if with_log else None,
+            restored=replace(restored, last_seq=first + len(events) - 1, revision=game.revision),
         )
 
 

@@ -22,3 +22,5 @@ class PracticeConfig(AppConfig):
         # online table's game's (issue 31), for the people at the table.
         push.register("game", may_follow_game)
         push.register("game", online.may_follow_game)
+        # An online table's own changes (its lobby, a rematch), for its people.
+        push.register("onlinetable", online.may_follow_table)

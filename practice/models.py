@@ -189,6 +189,11 @@ class OnlineTable(_SetUp, models.Model):
     #: The seat clock in seconds (10–120), or None for no clock (passed to the game's config as
     #: ``seat_clock``; the table core keeps it).
     seat_clock = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: The host switched truth and dare on (ONLINE.md 2 and 7; only for rules that have TRUTH
+    #: and DARE cards): passed to the game's config as ``truth_dare``.
+    truth_dare = models.BooleanField(default=False)
+    #: The host's form's key (its page's): the same form sent twice opens one table.
+    intent = models.CharField(max_length=64, blank=True, default="")
     #: The join link's token (random, 32 bytes in URL-safe base64); None when there is no live
     #: link (revoked, or the table started). Kept in clear: the host's lobby shows the link and
     #: its QR code for as long as it lives.

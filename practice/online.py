@@ -17,38 +17,44 @@ import secrets as random_source
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 
 from cardtable.confirm import NeedsConfirmation, ending
+from core import redis_guard
+from core.publish import publish_at_commit
 from play import clock, presence
 from play import services as play
-from play.adapters.base import Command
+from play.adapters.base import Command, Viewer
 from play.adapters.base import Refused as Unrestorable
-from play.adapters.split_uno_dealt import TIMEOUT, read_config
+from play.adapters.split_uno_dealt import BOTS_COMMAND, TIMEOUT, read_config
 from play.effect_words import refusal
 from play.errors import Forbidden, Hidden, Stale
 from play.errors import Refused as Illegal
 from play.models import Game, GameStatus, HolderKind, Seat
-from play.selectors import only_seals_since, persons_left
+from play.selectors import Restored, only_seals_since, persons_left, seen_at
 
 from .game import Refused
 from .models import OnlinePlayer, OnlineTable
-from .seat import Played, person_view, play_as_person
+from .seat import BOTS, Played, person_view, play_as_person
 from .seating import SeatingRefused, choose
+from .services import WORKER_LEVELS
 from .words import NO_REVISION, bot_level_label
 
-#: The bots' levels an online table offers: the bots that answer inside the request. The
-#: expert bot thinks in the worker (practice's ``bots_turn`` is bound to a practice duel):
-#: not offered here yet (docs/online.md, "Not built yet").
-BOT_LEVELS = ("random", "heuristic")
+#: The bots' levels an online table offers, as practice does: the expert bot thinks in the
+#: worker (``play_bots``, the task ``online_bots_turn``), the others inside the request.
+BOT_LEVELS = ("random", "heuristic", "expert")
 BOT = "heuristic"
 #: The seat clock's bounds in seconds (ONLINE.md section 3); None is no clock.
 CLOCK_MIN, CLOCK_MAX = 10, 120
 #: How many unfinished online tables a person may host at once (bounded storage).
 MAX_OPEN_HOSTED = 10
+#: How many tables that are over a host keeps (as practice keeps 50 duels): opening one more
+#: forgets the oldest beyond this, their games with them.
+KEPT_HOSTED = 50
 #: The join link's token: 32 random bytes.
 TOKEN_BYTES = 32
 
@@ -95,9 +101,14 @@ def open_table(
     layout: str = "",
     bot: str = BOT,
     seat_clock: int | None = None,
+    truth_dare: bool = False,
+    intent: str = "",
 ) -> OnlineTable:
     """A new table in its lobby, the host its first person, with a live join link. Refused
-    in words for a table the rules or this page do not offer; nothing stored then."""
+    in words for a table the rules or this page do not offer (truth and dare with rules that
+    have no TRUTH or DARE cards, too); nothing stored then. ``intent``: the host's form's
+    key: the same form sent again (Back, then the button) is the table it opened, not one
+    more (the host's row is locked while it is looked up, so two posts at once open one)."""
     if bot not in BOT_LEVELS:
         raise Refused(
             gettext("Choose the bots' level from: %(levels)s.")
@@ -117,10 +128,18 @@ def open_table(
     try:
         # The table as it would be dealt, every seat a bot's but A: refused now, not at the
         # start, if the rules cannot deal it.
-        read_config(_config(ruleset, seating, {"A": "A"}, bot, seat_clock, "bot"), seating.letters)
+        config = _config(
+            ruleset, seating, {"A": "A"}, bot, seat_clock, "bot", truth_dare=truth_dare
+        )
+        read_config(config, seating.letters)
     except Unrestorable as err:
         raise Refused(refusal(err)) from None
     with transaction.atomic():
+        if intent:
+            get_user_model().objects.select_for_update().filter(pk=host.pk).first()
+            opened = OnlineTable.objects.filter(host=host, intent=intent).first()
+            if opened is not None:
+                return opened
         _check_hosting(host)
         table = OnlineTable.objects.create(
             host=host,
@@ -132,10 +151,29 @@ def open_table(
             layout=layout,
             bot=bot,
             seat_clock=seat_clock,
+            truth_dare=truth_dare,
             join_token=new_token(),
+            intent=intent,
         )
         OnlinePlayer.objects.create(table=table, user=host, position=0)
+        _forget_beyond_kept(host)
     return table
+
+
+def _forget_beyond_kept(host: Any) -> None:
+    """Bounded storage whatever a person (or a script) opens: the host's tables that are over
+    beyond the ``KEPT_HOSTED`` latest are forgotten, their games with them (their people lose
+    them from their lists too: a table is its host's)."""
+    over = (OnlineTable.Status.FINISHED, OnlineTable.Status.ENDED)
+    oldest = list(
+        OnlineTable.objects.filter(host=host, status__in=over)
+        .order_by("-created_at", "-pk")
+        .values_list("pk", "game_id")[KEPT_HOSTED:]
+    )
+    if not oldest:
+        return
+    OnlineTable.objects.filter(pk__in=[pk for pk, _ in oldest]).delete()
+    play.forget_games([game_id for _, game_id in oldest if game_id is not None])
 
 
 def _check_hosting(host: Any) -> None:
@@ -157,10 +195,12 @@ def _config(
     bot: str,
     seat_clock: int | None,
     abandon: str,
+    *,
+    truth_dare: bool = False,
 ) -> dict[str, Any]:
     """The dealt adapter's config: ``persons`` (seat letter → name) hold their seats, bots
     the rest ("Bot C" in the log). ``seat_clock`` and ``on_abandon`` are the table core's
-    (issue 31's seat clocks)."""
+    (issue 31's seat clocks); ``truth_dare`` the host's switch (ONLINE.md 2)."""
     letters = seating.letters
     return {
         "ruleset": ruleset,
@@ -172,6 +212,11 @@ def _config(
         "names": {s: persons.get(s, f"Bot {s}") for s in letters},
         "seat_clock": seat_clock,
         "on_abandon": abandon,
+        # Two people who both abandon (ONLINE.md 4: "a table in which no person is left ends
+        # without a result"): the game stops rather than give the first one's forfeit.
+        "both_abandon": "stop" if abandon == "forfeit" else "forfeit",
+        "bots_in_worker": bot in WORKER_LEVELS,
+        "truth_dare": truth_dare,
     }
 
 
@@ -203,10 +248,27 @@ def _host_in_lobby(table: OnlineTable, user: Any, version: int | None) -> None:
 
 
 def _changed(table: OnlineTable, **fields: Any) -> None:
+    """Every change of the table (its lobby, its status, its links, a rematch): a new version,
+    announced at commit to its people's open pages (push, where it runs; their poll
+    otherwise), so a lobby sees a friend join within a second."""
     for name, value in fields.items():
         setattr(table, name, value)
     table.version += 1
     table.save(update_fields=[*fields, "version", "updated_at"])
+    publish_at_commit(table_topic(table.pk), table.version)
+
+
+def table_topic(table_id: int) -> str:
+    """The push topic of a table's own changes (its game's moves are ``game:<id>``)."""
+    return f"onlinetable:{table_id}"
+
+
+def may_follow_table(request: Any, key: str) -> bool:
+    """May this viewer follow the table's changes (push)? Its people only, as its pages."""
+    user = request.user
+    return (
+        user.is_authenticated and OnlinePlayer.objects.filter(table_id=int(key), user=user).exists()
+    )
 
 
 def new_link(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
@@ -371,7 +433,13 @@ def start(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
         letters = list(seating.letters)
         persons = {letters[i]: p.user.get_username() for i, p in enumerate(players)}
         config = _config(
-            table.ruleset, seating, persons, table.bot, table.seat_clock, on_abandon(table)
+            table.ruleset,
+            seating,
+            persons,
+            table.bot,
+            table.seat_clock,
+            on_abandon(table),
+            truth_dare=table.truth_dare,
         )
         holders = {
             letter: play.Holder(HolderKind.ACCOUNT, account=players[i].user)
@@ -394,6 +462,7 @@ def start(*, table_id: int, user: Any, version: int | None) -> OnlineTable:
         )
         _changed(table, game=game, status=status, join_token=None)
         beat_all(table, letters[: len(players)])
+        _wake_bots_if_asked(table, game)
         return table
 
 
@@ -402,9 +471,10 @@ def seat_of(table: OnlineTable, user: Any) -> OnlinePlayer:
     return OnlinePlayer.objects.get(table=table, user=user)
 
 
-def seat_policy(table: OnlineTable) -> play.Policy:
+def seat_policy(table: OnlineTable, known: OnlinePlayer | None = None) -> play.Policy:
     """The table's policy: a person at it acts for their own seat, while they hold it; anyone
-    else is told there is no such game (404)."""
+    else is told there is no such game (404). ``known``: the acting person's place, read under
+    the table's lock by the caller (not read again)."""
 
     def policy(game: Game, actor: play.Actor, command: Command) -> None:
         if game.pk != table.game_id:
@@ -414,9 +484,17 @@ def seat_policy(table: OnlineTable) -> play.Policy:
             if command.name != TIMEOUT:
                 raise Forbidden()
             return
+        if actor.key == BOTS:
+            # The worker's move of the bots (an expert table's: ``play_bots``).
+            if command.name != BOTS_COMMAND or command.seat is not None:
+                raise Forbidden()
+            return
         if actor.user is None:
             raise Hidden()
-        player = OnlinePlayer.objects.filter(table=table, user=actor.user).first()
+        if known is not None and known.user_id == actor.user.pk:
+            player: OnlinePlayer | None = known
+        else:
+            player = OnlinePlayer.objects.filter(table=table, user=actor.user).first()
         if player is None:
             raise Hidden()
         if not player.active or not player.seat or command.seat != player.seat:
@@ -452,12 +530,15 @@ def play_move(
             if why is not None:
                 raise NeedsConfirmation(why)
     with transaction.atomic():
-        table = _locked(table_id, user)
+        table = OnlineTable.objects.select_for_update().get(pk=table_id)
+        # The person's place, read once under the table's lock (and given to the policy).
+        player = OnlinePlayer.objects.filter(table=table, user=user).first()
+        if player is None:
+            raise OnlineTable.DoesNotExist()  # not at this table: no such table for them
         if table.game_id is None:
             raise Refused(gettext("This table has not started yet."))
         if table.status == OnlineTable.Status.ENDED:
             raise Refused(gettext("The host ended this game: no move is taken."))
-        player = seat_of(table, user)
         command = Command(command.name, player.seat, dict(command.args))
 
         def send(seen: int) -> Played[OnlineTable]:
@@ -467,9 +548,10 @@ def play_move(
                 command,
                 revision=seen,
                 intent=intent,
-                policy=seat_policy(table),
-                settle=lambda outcome: _settle(table, outcome.status),
+                policy=seat_policy(table, player),
+                settle=lambda outcome: _settle(table, outcome.status, outcome.restored),
                 seat=player.seat,
+                view=False,
             )
 
         try:
@@ -485,10 +567,11 @@ def play_move(
             return send(Game.objects.get(pk=table.game_id).revision)
 
 
-def _settle(table: OnlineTable, status: str) -> None:
+def _settle(table: OnlineTable, status: str, restored: Restored | None = None) -> None:
     """The table's rows after a command of its game (a person's, or the clock's): the seats
     a bot took over (an abandonment) no longer a person's, the table finished with its game,
-    or ended without a result when no person is left in play (ONLINE.md 4)."""
+    or ended without a result when no person is left in play (ONLINE.md 4). ``restored``:
+    the table the command left (not restored again)."""
     game = Game.objects.get(pk=table.game_id)
     bots = Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
     OnlinePlayer.objects.filter(table=table, seat__in=list(bots), active=True).update(active=False)
@@ -496,12 +579,87 @@ def _settle(table: OnlineTable, status: str) -> None:
         if table.status != OnlineTable.Status.FINISHED:
             _changed(table, status=OnlineTable.Status.FINISHED)
         return
-    if status in (GameStatus.OPEN, GameStatus.PLAYING) and not persons_left(game):
+    if status in (GameStatus.OPEN, GameStatus.PLAYING) and not persons_left(game, restored):
         play.abandon_game(game_id=game.pk)
+        _changed(table, status=OnlineTable.Status.ENDED)
+        return
+    if status == GameStatus.PLAYING and not game.awaited and _stopped(game, restored):
+        # Both people abandoned: nobody is left in play, the table ends without a result.
+        play.abandon_game(game_id=game.pk)
+        OnlinePlayer.objects.filter(table=table, active=True).update(active=False)
         _changed(table, status=OnlineTable.Status.ENDED)
         return
     # The lists order tables by their latest move.
     OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
+    _wake_bots_if_asked(table, game, bots=set(bots))
+
+
+def _stopped(game: Game, restored: Restored | None = None) -> bool:
+    """Whether the game stopped because both its people abandoned (asked only when nobody is
+    awaited in a game still playing: rare; from ``restored``, the table the command left,
+    when it is at the game's revision)."""
+    return seen_at(game, Viewer("public"), None, restored)["phase"] == "stopped"
+
+
+def _wake_bots_if_asked(table: OnlineTable, game: Game, bots: set[str] | None = None) -> None:
+    """At commit, the worker moves the bots of an expert table when the game waits for one
+    (a needless or repeated wake changes nothing: ``play_bots`` finds nothing asked)."""
+    if table.bot not in WORKER_LEVELS or game.status != GameStatus.PLAYING:
+        return
+    if bots is None:
+        bots = set(
+            Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+        )
+    if any(ask.get("seat") in bots for ask in game.awaited):
+        from . import tasks
+
+        redis_guard.send_on_commit(tasks.online_bots_turn, table.pk)
+
+
+def play_bots(table_id: int) -> bool:
+    """The worker's move at an expert table: one bot decision through the write path (the
+    table's row locked first, as for every write to it), the table settled as after a
+    person's move. Whether the bots have more to do now."""
+    with transaction.atomic():
+        table = (
+            OnlineTable.objects.select_for_update(of=("self",))
+            .select_related("game")
+            .get(pk=table_id)
+        )
+        if table.game_id is None or table.status != OnlineTable.Status.PLAYING:
+            return False
+        revision = table.game.revision  # type: ignore[union-attr]
+        try:
+            outcome = play.apply_command(
+                game_id=table.game_id,
+                actor=play.Actor(BOTS, None),
+                command=Command(BOTS_COMMAND, None, {}),
+                key=f"bots:{revision}",
+                seen_revision=revision,
+                policy=seat_policy(table),
+            )
+        except (Stale, Illegal):
+            return False  # another wake moved them first, or no bot is asked now
+        if outcome.repeat:
+            return False
+        game = Game.objects.get(pk=table.game_id)
+        bots = set(
+            Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+        )
+        more = game.status == GameStatus.PLAYING and any(
+            ask.get("seat") in bots for ask in game.awaited
+        )
+        _settle_after_bots(table, outcome.status)
+        return more
+
+
+def _settle_after_bots(table: OnlineTable, status: str) -> None:
+    """The table after the worker's bot move: finished with its game (the task loops on by
+    itself, so no new wake)."""
+    if status == GameStatus.FINISHED and table.status != OnlineTable.Status.FINISHED:
+        _changed(table, status=OnlineTable.Status.FINISHED)
+    else:
+        OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
 
 
 def clock_keeper(game_id: int) -> clock.Keeper | None:
@@ -519,15 +677,18 @@ def clock_keeper(game_id: int) -> clock.Keeper | None:
     return clock.Keeper(
         policy=seat_policy(table),
         lock_first=lock_first,
-        settle=lambda outcome: _settle(held.get("table", table), outcome.status),
+        settle=lambda outcome: _settle(held.get("table", table), outcome.status, outcome.restored),
     )
 
 
-def check_clock(table: OnlineTable) -> None:
+def check_clock(table: OnlineTable) -> bool:
     """Before a page of a running table is drawn: a seat whose clock ran out is played for
-    now (ONLINE.md 3), as the sweep would (in eager mode, with no worker, the only way)."""
+    now (ONLINE.md 3), as the sweep would (in eager mode, with no worker, the only way).
+    Whether the clock acted (the table and its game are then to be read again)."""
     if table.game_id is not None and table.status == OnlineTable.Status.PLAYING:
-        clock.check_on_request(table.game_id)
+        # The game's row came with the table's (its deadline): read again only when due.
+        return clock.may_be_due(table.game) and clock.check_on_request(table.game_id)  # type: ignore[arg-type]
+    return False
 
 
 def forfeits(table: OnlineTable) -> bool:
@@ -603,6 +764,7 @@ def rematch(*, table_id: int, user: Any) -> OnlineTable:
             layout=table.layout,
             bot=table.bot,
             seat_clock=table.seat_clock,
+            truth_dare=table.truth_dare,
             join_token=new_token(),
         )
         people = list(table.players.order_by("position", "pk"))

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from cardtable.confirm import NeedsConfirmation
 from cardtable.forms import MAX_FIELD, MAX_INTENT, command_of, countdown, form_keys
 from cardtable.page import card_table
+from cardtable.shared import Clocks, public_answer
 from cardtable.words import listing
 from core import push
 from core.htmx import reload_when_gone
@@ -29,7 +30,7 @@ from core.qr import qr_svg
 from duels.forms import new_intent
 from play.errors import Forbidden, Stale
 from play.errors import Refused as Illegal
-from play.selectors import seat_deadlines
+from play.selectors import Restored, seat_deadlines
 
 from . import online
 from .game import Refused, Unreplayable
@@ -42,6 +43,7 @@ from .words import (
     bot_label,
     bot_level_label,
     ruleset_label,
+    seat_names,
     variant_label,
 )
 
@@ -61,7 +63,8 @@ def _missing() -> Http404:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
-    """The host's form: rules, seats, variants, teams, the bots' level, the seat clock."""
+    """The host's form: rules, seats, variants, teams, the bots' level, the seat clock, truth
+    and dare."""
     post = request.POST
     chosen = post.get("ruleset", "tournament")[: MAX_FIELD * 2]
     seats = read_int(post.get("seats", "2")[:MAX_FIELD], lo=2, hi=6)
@@ -70,6 +73,9 @@ def new(request: HttpRequest) -> HttpResponse:
     bot = post.get("bot", online.BOT)[: MAX_FIELD * 2]
     clock_field = post.get("clock", "30")[:MAX_FIELD]
     clock = read_int(clock_field, lo=0, hi=online.CLOCK_MAX)
+    truth_dare = post.get("truth_dare") == "on"
+    # The form's own key: sent twice (Back, then the button again) it opens one table.
+    intent = post.get("intent", "")[:MAX_INTENT] or new_intent()
     error = None
     if request.method == "POST":
         try:
@@ -88,6 +94,8 @@ def new(request: HttpRequest) -> HttpResponse:
                 layout=layout,
                 bot=bot,
                 seat_clock=clock or None,
+                truth_dare=truth_dare,
+                intent=post.get("intent", "")[:MAX_INTENT],
             )
         except Refused as err:
             error = str(err)
@@ -104,6 +112,8 @@ def new(request: HttpRequest) -> HttpResponse:
         "bot": bot,
         "clocks": CLOCKS,
         "clock": clock if clock is not None else 30,
+        "truth_dare": truth_dare,
+        "intent": intent,
         "error": error,
     }
     return render(request, "practice/online_new.html", context, status=REFUSED if error else 200)
@@ -146,6 +156,10 @@ def _lobby_context(request: HttpRequest, lobby: online.Lobby) -> dict[str, Any]:
         "poll_url": reverse("practice:online_poll", args=[table.pk]),
         "poll_seconds": POLL_SECONDS,
         "watch_link": watch_link_context(request, table),
+        # Push: someone joining, leaving or the start reaches the lobby within a second
+        # where push runs; the poll alone otherwise.
+        "topic": online.table_topic(table.pk),
+        "push": None if request.htmx else push.stream([online.table_topic(table.pk)]),
     }
 
 
@@ -184,8 +198,8 @@ def table(request: HttpRequest, table_id: int) -> HttpResponse:
     if lobby.table.game_id is None:
         return _lobby(request, lobby)
     if lobby.table.status == OnlineTable.Status.PLAYING:
-        online.check_clock(lobby.table)
-        lobby = _open(table_id, request.user)
+        if online.check_clock(lobby.table):
+            lobby = _open(table_id, request.user)
         _beat(request, lobby)
     return _seat(request, lobby)
 
@@ -221,8 +235,10 @@ def _seat(
     notice: str | None = None,
     status: int = 200,
     confirm: dict[str, Any] | None = None,
+    restored: Restored | None = None,
 ) -> HttpResponse:
-    """The card table of the person's own seat, drawn from that seat's view only."""
+    """The card table of the person's own seat, drawn from that seat's view only (from
+    ``restored``, the table this request's move left, while no one moved since)."""
     table = lobby.table
     me = next(p for p in lobby.players if p.user_id == request.user.pk)
     if not me.seat:
@@ -234,13 +250,15 @@ def _seat(
     seat = "" if watching else me.seat
     try:
         game_id: int = table.game_id  # type: ignore[assignment]
-        view = watcher_view(game_id) if watching else person_view(game_id, me.seat)
+        view = (
+            watcher_view(game_id, game=table.game)
+            if watching
+            else person_view(game_id, me.seat, game=table.game, restored=restored)
+        )
     except Unreplayable:
         raise _missing() from None
-    persons = {p.seat: p.user.get_username() for p in lobby.players if p.seat}
-    names = {
-        letter: persons.get(letter) or bot_label(letter, 3) for letter in view["state"]["seats"]
-    }
+    persons = {p.seat for p in lobby.players if p.seat}
+    names = seat_names(lobby.players, view["state"]["seats"])
     over = table.over or view["phase"] == "finished"
     if over or not me.active:
         view = {**view, "commands": {}}
@@ -269,6 +287,7 @@ def _seat(
             "poll_url": reverse("practice:online_poll", args=[table.pk]),
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
+            "table_topic": online.table_topic(table.pk),
             "clock": countdown(deadline),
             "seat_clocks": [
                 (letter, countdown(at))
@@ -280,6 +299,10 @@ def _seat(
             "end_url": reverse("practice:online_end", args=[table.pk]),
             "rematch_url": reverse("practice:online_rematch", args=[table.pk]),
             "rematch": table.rematch_id,
+            # ONLINE.md 5: after the end, every seat sees the whole deal.
+            "deal_url": reverse("practice:online_deal", args=[table.pk])
+            if view["phase"] == "finished"
+            else "",
             "may_resign": me.active and not over,
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
@@ -287,7 +310,9 @@ def _seat(
         "home_url": reverse("practice:index") + "#online-heading",
         # Push (docs/architecture.md, "Push to open pages"): the game's news sooner than the
         # poll, where push runs; the poll alone otherwise.
-        "push": None if request.htmx else push.stream([f"game:{table.game_id}"]),
+        "push": None
+        if request.htmx
+        else push.stream([f"game:{table.game_id}", online.table_topic(table.pk)]),
         "table_url": reverse("practice:online", args=[table.pk]),
         "move_url": reverse("practice:online_move", args=[table.pk]),
     }
@@ -315,8 +340,7 @@ def poll(request: HttpRequest, table_id: int) -> HttpResponse:
     else the lobby or the table as it is now; a lobby whose game started (or a table page
     of a table that has none) is sent to load the page in full."""
     lobby = _open(table_id, request.user)
-    if lobby.table.status == OnlineTable.Status.PLAYING:
-        online.check_clock(lobby.table)
+    if lobby.table.status == OnlineTable.Status.PLAYING and online.check_clock(lobby.table):
         lobby = _open(table_id, request.user)
     table = lobby.table
     get = request.GET
@@ -443,9 +467,10 @@ def _moved(request: HttpRequest, table_id: int, play: Any) -> HttpResponse:
         return _again(request, table_id, str(err), REFUSED)
     if played.repeat:
         return _again(request, table_id, gettext(ALREADY_RECORDED), 200, notice=True)
-    _beat(request, _open(table_id, request.user))
+    lobby = _open(table_id, request.user)
+    _beat(request, lobby)
     if request.htmx:
-        return _seat(request, _open(table_id, request.user))
+        return _seat(request, lobby, restored=played.restored)
     return redirect("practice:online", table_id)
 
 
@@ -672,8 +697,7 @@ def watch(request: HttpRequest, token: str) -> HttpResponse:
     except Http404:
         return _dead_watch(request)
     online.remember_watching(request, table, table.watch_token or "")
-    if table.status == OnlineTable.Status.PLAYING:
-        online.check_clock(table)
+    if table.status == OnlineTable.Status.PLAYING and online.check_clock(table):
         table = _watched(token)
     return _watch(request, table)
 
@@ -684,8 +708,7 @@ def watch_poll(request: HttpRequest, token: str) -> HttpResponse:
     """The watch page's poll (every 2 s): 204 while nothing changed since it was drawn, else
     the page's part as it is now; a lobby whose game started loads the table in full."""
     table = _watched(token)
-    if table.status == OnlineTable.Status.PLAYING:
-        online.check_clock(table)
+    if table.status == OnlineTable.Status.PLAYING and online.check_clock(table):
         table = _watched(token)
     get = request.GET
     seen = read_int(get.get("v", "")[:MAX_FIELD])
@@ -698,24 +721,30 @@ def watch_poll(request: HttpRequest, token: str) -> HttpResponse:
         response["HX-Redirect"] = reverse("practice:online_watch", args=[table.watch_token])
         return response
     revision = read_int(get.get("revision", "")[:MAX_FIELD])
+    players = _people(table)
+    away = online.away(table, players)
     if (
         revision == table.game.revision  # type: ignore[union-attr]
         and seen == table.version
-        and (
-            "away" not in get
-            or get.get("away", "")[:MAX_FIELD] == _away(table, _people(table), {}, "")[1]
-        )
+        and ("away" not in get or get.get("away", "")[:MAX_FIELD] == ("".join(away) or "-"))
     ):
         return HttpResponse(status=204)
-    return _watch(request, table)
+    return _watch(request, table, players, away)
 
 
 def _people(table: OnlineTable) -> list[Any]:
     return list(table.players.select_related("user").order_by("position", "pk"))
 
 
-def _watch(request: HttpRequest, table: OnlineTable) -> HttpResponse:
-    players = _people(table)
+def _watch(
+    request: HttpRequest,
+    table: OnlineTable,
+    players: list[Any] | None = None,
+    away: list[str] | None = None,
+) -> HttpResponse:
+    """The watch page, or its poll's part; the latter drawn once per change for every
+    spectator of the table (``cardtable.shared``: it holds nothing of any viewer's own)."""
+    players = _people(table) if players is None else players
     poll_url = reverse("practice:online_watch_poll", args=[table.watch_token])
     if table.game_id is None:
         letters = table.seating.letters
@@ -733,31 +762,48 @@ def _watch(request: HttpRequest, table: OnlineTable) -> HttpResponse:
         response = render(request, template + "#watch" if request.htmx else template, context)
         patch_vary_headers(response, ["HX-Request"])
         return response
+    away = online.away(table, players) if away is None else away
+    deadlines = {} if table.over else seat_deadlines(table.game_id)
+    people = tuple((p.seat, p.user.get_username(), p.active) for p in players)
+    state = (table.pk, table.version, table.status, table.watch_token, table.rematch_id)
+    return public_answer(
+        request,
+        game=table.game,
+        parts=("practice:online_watch", state, table.bot, people, tuple(away)),
+        deadlines=deadlines,
+        draw=lambda clocks: _draw_watched(request, table, players, away, clocks, poll_url),
+    )
+
+
+def _draw_watched(
+    request: HttpRequest,
+    table: OnlineTable,
+    players: list[Any],
+    away_seats: list[str],
+    clocks: Clocks,
+    poll_url: str,
+) -> HttpResponse:
     try:
-        view = watcher_view(table.game_id, None)
+        view = watcher_view(table.game_id, game=table.game)  # type: ignore[arg-type]
     except Unreplayable:
         raise _missing() from None
-    persons = {p.seat: p.user.get_username() for p in players if p.seat}
-    names = {
-        letter: persons.get(letter) or bot_label(letter, 3) for letter in view["state"]["seats"]
-    }
+    persons = {p.seat for p in players if p.seat}
+    names = seat_names(players, view["state"]["seats"])
     over = table.over or view["phase"] == "finished"
     view = {**view, "commands": {}}
     awaited = [a["seat"] for a in view.get("awaiting", ())]
-    deadlines = {} if over else seat_deadlines(table.game_id)
-    away, away_key = _away(table, players, names, "")
     context = {
         "online": {
             "table": table,
-            "away": away,
-            "away_key": away_key,
+            "away": [(s, names.get(s, s)) for s in away_seats],
+            "away_key": "".join(away_seats) or "-",
             "watching": True,
             "over": over,
             "ended": _ended(table, players),
             "poll_url": poll_url,
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{table.game_id}",
-            "seat_clocks": [(letter, countdown(at)) for letter, at in sorted(deadlines.items())],
+            "seat_clocks": [] if over else clocks,
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
         "bot_level": bot_level_label(table.bot, short=True) if len(persons) < table.seats else "",

@@ -18,7 +18,7 @@ from play.adapters.base import Refused as Unrestorable
 from play.effect_words import localised_view, refusal
 from play.errors import Forbidden, Hidden
 from play.models import Game, HolderKind
-from play.selectors import game_or_hidden, restore, view_of
+from play.selectors import Restored, game_or_hidden, restore, seen_at, view_of
 
 from .game import Unreplayable
 
@@ -38,6 +38,9 @@ class Played[P: models.Model]:
     #: The game's time ran out before the move: the clock ended it and the move was not made
     #: (Trois's 25 minutes); the page says so.
     late: bool = False
+    #: The game's table the move left (``play.services.Outcome.restored``), for the answer's
+    #: page: drawn from it while no one moved since (``person_view``'s ``restored``).
+    restored: Restored | None = None
 
 
 def holders(seats: list[str], user: Any, bot_level: str) -> dict[str, play.Holder]:
@@ -104,11 +107,13 @@ def play_as_person(
     policy: play.Policy,
     settle: Callable[[play.Outcome], None],
     seat: str = PERSON,
+    view: bool = True,
 ) -> Played[Any]:
     """The person's ``command`` through the write path, the binding's row already locked (the
     caller's, first: every write to a practice table takes the two locks in this order); the
-    binding settled from the outcome unless it was a repeat. A game whose stored events no
-    longer restore is Unreplayable."""
+    binding settled from the outcome unless it was a repeat. ``view``: the outcome carries the
+    seat's view (a settle that reads it); without, the table the move left. A game whose
+    stored events no longer restore is Unreplayable."""
     try:
         outcome = play.apply_command(
             game_id=practice.game_id,
@@ -117,33 +122,43 @@ def play_as_person(
             key=intent,
             seen_revision=revision,
             policy=policy,
-            viewer=Viewer("seat", seat),
+            viewer=Viewer("seat", seat) if view else None,
         )
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err
     if not outcome.repeat:
         settle(outcome)
-    return Played(practice, repeat=outcome.repeat)
+    return Played(practice, repeat=outcome.repeat, restored=outcome.restored)
 
 
-def person_view(game_id: int, seat: str = PERSON) -> dict[str, Any]:
+def person_view(
+    game_id: int, seat: str = PERSON, *, game: Game | None = None, restored: Restored | None = None
+) -> dict[str, Any]:
     """The person's seat's view of the game (``adapter.view``); Unreplayable when its stored
-    events no longer restore."""
+    events no longer restore. ``game``: its row as the caller read it (not read again), and
+    ``restored`` the table this request's move left, drawn from while it is the row's
+    revision (``play.selectors.seen_at``)."""
     try:
         # The log calls the person "You" (issue 30): their seat said in the second person.
+        if game is not None:
+            return seen_at(game, Viewer("seat", seat), seat, restored)
         return view_of(game_id, Viewer("seat", seat), person=seat)
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err
 
 
-def watcher_view(game_id: int, seat: str | None = None) -> dict[str, Any]:
+def watcher_view(
+    game_id: int, seat: str | None = None, *, game: Game | None = None
+) -> dict[str, Any]:
     """What a person whose seat a bot took, or a spectator holding the watch link, sees of
     the game: the public view (counts, face-up cards, sealed yes/no; ONLINE.md 5), never the
     bot's hand nor its sealed card, which they could tell a person still playing. Its log in
     the public words, every seat by its name: the old seat's moves are the bot's now ("bo has
     sealed a card", never "You have sealed a card" for the bot's seal). ``seat`` is unused
-    (kept for callers). Unreplayable as ``person_view``."""
+    (kept for callers); ``game`` as ``person_view``'s. Unreplayable as ``person_view``."""
     try:
+        if game is not None:
+            return seen_at(game, Viewer("public"))
         return view_of(game_id, Viewer("public"))
     except Unrestorable as err:
         raise Unreplayable(refusal(err)) from err

@@ -22,3 +22,19 @@ def bots_turn(practice_id: int) -> int:
         if not more:
             break
     return made
+
+
+@shared_task(ignore_result=True)
+def online_bots_turn(table_id: int) -> int:
+    """The bots' moves at an online table of expert bots (issue 31), one decision (one
+    transaction) at a time, until a person is asked or the game ends: each committed and
+    announced, so the people's pages show them as they come. How many were made."""
+    from .online import play_bots
+
+    made = 0
+    while made < MAX_BOT_MOVES:
+        more = play_bots(table_id)
+        made += 1
+        if not more:
+            break
+    return made

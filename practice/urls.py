@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import game_views, online_views, views
+from . import game_views, online_deal, online_views, views
 
 app_name = "practice"
 
@@ -20,6 +20,7 @@ urlpatterns = [
     path("online/<int:table_id>/resign/", online_views.resign, name="online_resign"),
     path("online/<int:table_id>/end/", online_views.end, name="online_end"),
     path("online/<int:table_id>/rematch/", online_views.rematch, name="online_rematch"),
+    path("online/<int:table_id>/deal/", online_deal.deal, name="online_deal"),
     path("online/join/<str:token>/", online_views.join, name="online_join"),
     path(
         "online/<int:table_id>/remove/<int:player_id>/",

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from cardtable.confirm import NeedsConfirmation
 from cardtable.forms import MAX_FIELD, command_of, form_keys
-from cardtable.page import TEMPLATE, card_table
+from cardtable.page import TEMPLATE, card_table, log_html
 from core.numbers import read_int
 from games.split_uno import PRESETS
 
@@ -188,6 +188,7 @@ def _table(
                 for line in reversed(practice.archive.get("log", []))
             ],
         }
+        context["log_html"] = log_html(context["log"])
         return render(request, TEMPLATE, context, status=status)
     names = _names(view["state"]["seats"], practice.seating.seats)
     return card_table(

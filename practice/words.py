@@ -9,6 +9,9 @@ table core's config carry (card labels of Trois and CPT-113, colour names, the d
 the bots' stored names, CPT-113's groups) are translated here, at the edge, from their stable
 keys: the engines never import Django."""
 
+from collections.abc import Iterable
+from typing import Any
+
 from django.utils.translation import gettext, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from cardtable.words import listing
@@ -203,3 +206,10 @@ def game_result(winners: list[int], names: list[str]) -> str:
     if len(winners) == 1:
         return gettext("%(name)s wins.") % {"name": names[winners[0]]}
     return gettext("A tie between %(names)s.") % {"names": listing([names[w] for w in winners])}
+
+
+def seat_names(players: Iterable[Any], letters: Iterable[str]) -> dict[str, str]:
+    """Each seat of an online table by its person's username, or as a bot: the card table's
+    and the whole deal's names (``players``: the table's ``OnlinePlayer`` rows)."""
+    persons = {p.seat: p.user.get_username() for p in players if p.seat}
+    return {letter: persons.get(letter) or bot_label(letter, 3) for letter in letters}

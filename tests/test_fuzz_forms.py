@@ -558,6 +558,8 @@ QUERIES: dict[str, tuple[str, list[str]]] = {
     "player:online_poll": ("player", ["revision", "v", "away", "screen"]),
     "public:online_poll": ("referee", ["revision", "v", "away", "screen"]),
     "tables:replay": ("anonymous", ["step"]),
+    "practice:online_deal": ("player", ["step"]),
+    "public:online_deal": ("organiser", ["step"]),
 }
 
 

@@ -43,6 +43,8 @@ NEVER_ANSWERED: dict[str, str] = {
     "public:online_watch": "an online duel's public page: the walk's duels are refereed (404); "
     "tests/tournaments/test_online_duels.py asks it as the public, a referee and a player",
     "public:online_poll": "the same page's poll: tests/tournaments/test_online_duels.py",
+    "public:online_deal": "a finished online duel's whole deal: the walk's duels are refereed "
+    "(404); tests/tournaments/test_online_whole_deal.py walks its role matrix",
 }
 # Addresses whose 5xx is their documented answer, with the reason.
 MAY_ANSWER_5XX: dict[str, str] = {

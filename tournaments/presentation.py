@@ -264,6 +264,10 @@ ACTION_TEXT = {
     "no_show_wait_extended": gettext_lazy("Wait for an online duel's players extended"),
     "no_show_forfeit": gettext_lazy("No-show: online duel forfeited"),
     "unplayed_duel_voided": gettext_lazy("Online duel voided: neither player was ready"),
+    "online_duel_stopped": gettext_lazy("Online duel stopped: both players abandoned"),
+    "abandoned_duel_forfeit": gettext_lazy("Online duel both players abandoned: forfeit ruled"),
+    "stopped_duel_adjudicated": gettext_lazy("Online duel adjudicated by a ruling"),
+    "abandoned_duel_voided": gettext_lazy("Online duel voided: both players abandoned"),
     "entry_unlinked": gettext_lazy("Entry unlinked from its account"),
     "name_changed_by_upgrade": gettext_lazy(
         "Name changed by an upgrade (names must look different)"
@@ -272,7 +276,7 @@ ACTION_TEXT = {
 # Which detail keys hold what, so that ids become names and codes become words.
 _ENTRANT_KEYS = {"entrant", "giver", "receiver", "winner", "seat_a", "seat_b"}
 _ENTRANT_LISTS = {"players", "seeding"}
-_DUEL_KEYS = {"duel", "from_duel"}
+_DUEL_KEYS = {"duel", "from_duel", "replay"}
 _DUEL_LISTS = {"duels", "duels_abandoned", "duels_voided"}
 _PLACES = {1: gettext_lazy("champion")}
 

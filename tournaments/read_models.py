@@ -51,6 +51,10 @@ def summary(tournament: Tournament) -> dict[str, Any]:
             "tiebreak_mode": tournament.tiebreak_mode,
             "shared_cards": tournament.shared_cards,
             "duel_time_limit_minutes": tournament.duel_time_limit_minutes,
+            # ONLINE.md 6: duels played online by their players, and each seal's or
+            # decision's seat clock (seconds) there.
+            "online_duels": tournament.online_duels,
+            "seat_clock_seconds": tournament.seat_clock,
         },
         "groups": groups,
         "current_round": current,

@@ -7,7 +7,7 @@ Every view receives `slug`; none of these paths is taken by the tournament's oth
 
 from django.urls import path
 
-from .views import online
+from .views import online, online_deal
 from .views import public as views
 
 app_name = "public"
@@ -28,4 +28,5 @@ urlpatterns = [
     path("duels/<int:duel_id>/online/", online.watch, name="online_watch"),
     path("duels/<int:duel_id>/online/poll/", online.watch_poll, name="online_poll"),
     path("duels/<int:duel_id>/online/end/", online.end, name="online_end"),
+    path("duels/<int:duel_id>/online/deal/", online_deal.deal, name="online_deal"),
 ]

@@ -30,10 +30,24 @@ Commands (``Command.name``; ``args`` as a form or JSON gives them, checked here)
 - ``adjudicate`` ``{"reason": …}``: a referee's ruling (ONLINE.md 6: the endings RULES.md gives
   a referee): the seat wins at once (RULES.md 7's ``adjudicate``). Sent by the product only.
 
-Truth and dare are switched off: a config that asks for them is refused (ONLINE.md 2 needs the
-actor's typed question, not built yet). Bots (``config["bots"]``) act inside ``start`` and
-``apply`` until a person is asked: each decides through the engine's own bots, fed a Simulator
-whose hands hold only that seat's cards (its view), with its own random stream.
+Both abandon (``config["both_abandon"] == "stop"``, a tournament's online duel: ONLINE.md 6):
+when one seat of a two-person game reaches its third clock-out in a row while the other is
+asked something with two of its own, the game waits for that seat; its own move makes the
+first seat abandon as usual, its third clock-out stops the game (a ``stop`` event by the
+clock): no result, nothing asked of anyone, no clock — the product rules (a ``forfeit`` or an
+``adjudicate``, or it abandons the game).
+
+Truth and dare (ONLINE.md 2) are off unless ``config["truth_dare"] is True`` (refused for rules
+that have no TRUTH or DARE cards; an ``options`` switch never turns them on). When on, ``play``
+of a TRUTH or DARE carries the actor's words, ``{"text": …}`` (``said_text``: white space
+collapsed, 1 to ``MAX_SAID`` characters), kept in the event's public part as ``said`` with the
+seat it is said to: everyone at the table reads it, as at a real table, in the log and with the
+decision (``view``'s ``said``). A bot says one of ``BOT_SAYINGS``, a key the table core puts in
+words; a bot asked a truth or dare answers it ("completed", as the seat clock does).
+
+Bots (``config["bots"]``) act inside ``start`` and ``apply`` until a person is asked: each
+decides through the engine's own bots, fed a Simulator whose hands hold only that seat's cards
+(its view), with its own random stream.
 
 Random streams: the seed (at least 16 bytes) is never stored in an event. The dealer shuffles
 with ``Random(sha256(seed + b"dealer"))``; a 0's steal picks its card with
@@ -48,6 +62,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -100,6 +115,22 @@ ABANDON_AFTER = 3
 #: What an abandonment does (``config["on_abandon"]``): the seat forfeits (reason
 #: ``abandoned``), or a bot of the table's level takes it (ONLINE.md 4).
 ON_ABANDON = ("forfeit", "bot")
+#: What both persons of a two-person game abandoning does (``config["both_abandon"]``): the
+#: first to reach three clock-outs forfeits ("forfeit"), or the game stops for its product to
+#: rule ("stop": ONLINE.md 6, "if neither player is ready, or both abandon, the duel stops").
+BOTH_ABANDON = ("forfeit", "stop")
+#: The public type of the event that stops a game both persons abandoned.
+STOP = "stop"
+#: The longest truth question or dare a person may write (ONLINE.md 2).
+MAX_SAID = 200
+#: The action cards that carry the actor's words.
+SAYING_CARDS = ("truth", "dare")
+#: What a bot says with a TRUTH or DARE: keys the table core puts in words
+#: (``play.effect_words.BOT_SAYINGS``), so each reader reads them in their language.
+BOT_SAYINGS: dict[str, tuple[str, ...]] = {
+    "truth": ("truth:1", "truth:2", "truth:3", "truth:4", "truth:5"),
+    "dare": ("dare:1", "dare:2", "dare:3", "dare:4", "dare:5"),
+}
 #: Decisions the clock passes (ONLINE.md 3); any other takes its first choice.
 _PASSED = frozenset({"counter", "block_counter", "challenge"})
 
@@ -112,7 +143,11 @@ Card = list[Any]  # [identity, value or name]
 WORDS: dict[str, str] = {
     "seats": gettext_noop("A dealt table has 2 to 6 seats lettered A, B, … in order."),
     "ruleset": gettext_noop("Choose one of the rule sets: %(choices)s."),
-    "truth_dare": gettext_noop("Truth and dare are not offered at dealt tables yet."),
+    "truth_dare": gettext_noop("These rules have no TRUTH or DARE cards."),
+    "truth_dare_option": gettext_noop("Truth and dare are switched on by the table's setting."),
+    "said": gettext_noop(
+        "Write the question or the dare for your target: 1 to %(most)s characters."
+    ),
     "bot_seats": gettext_noop("Bots may hold only seats of the table, each once."),
     "no_person": gettext_noop("A dealt table needs at least one person."),
     "bot": gettext_noop("Choose a bot from: %(choices)s."),
@@ -137,6 +172,8 @@ WORDS: dict[str, str] = {
     "reason": gettext_noop("A forfeit needs its reason, at most %(most)s characters."),
     "seat_clock": gettext_noop("A seat clock runs %(low)s to %(high)s seconds, or none (0)."),
     "on_abandon": gettext_noop("When a seat abandons, choose one of: %(choices)s."),
+    "both_abandon": gettext_noop("When both seats abandon, choose one of: %(choices)s."),
+    "stopped": gettext_noop("Both players abandoned this game: it waits for a ruling."),
     "no_clock": gettext_noop("No seat clock runs at this table."),
 }
 
@@ -172,6 +209,10 @@ class DealtConfig:
     on_abandon: str = "forfeit"
     #: The reason a resignation is recorded with (``RESIGN_REASONS``).
     resign_reason: str = "resigned"
+    #: What both persons abandoning does: "forfeit" or "stop" (``BOTH_ABANDON``).
+    both_abandon: str = "forfeit"
+    #: TRUTH and DARE are in the action deck (the host switched them on: ONLINE.md 2).
+    truth_dare: bool = False
 
 
 def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
@@ -185,12 +226,24 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         raise _say("ruleset", choices=", ".join(PRESETS))
     variants = tuple(config.get("variants", ()))
     options = dict(config.get("options", {}))
-    if config.get("truth_dare") or options.get("truth_dare") is True:
-        raise _say("truth_dare")
+    if options.get("truth_dare") is True:
+        raise _say("truth_dare_option")
+    truth_dare = config.get("truth_dare", False)
+    if type(truth_dare) is not bool:
+        raise _say("malformed", why="truth_dare is true or false")
     # Off unless the config says on (ONLINE.md 2); the decks then hold no TRUTH or DARE.
-    options["truth_dare"] = False
+    options["truth_dare"] = truth_dare
     if len(seats) > PRESETS[ruleset]["max_seats"] and "max_seats" not in options:  # type: ignore[operator]
         options["max_seats"] = len(seats)
+    if truth_dare:
+        # The rule set and variants without the switch: do they have the cards at all?
+        plain = {k: v for k, v in options.items() if k != "truth_dare"}
+        try:
+            allowed = resolve_rules(ruleset, list(variants), plain).truth_dare
+        except (EngineError, ValueError) as malformed:
+            raise _say("malformed", why=malformed) from None
+        if not allowed:
+            raise _say("truth_dare")
     teams = tuple(tuple(team) for team in config.get("teams", ()) or ())
     bots = tuple(config.get("bots", ()))
     if any(seat not in seats for seat in bots) or len(set(bots)) != len(bots):
@@ -213,6 +266,9 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
     resign_reason = config.get("resign_reason", "resigned")
     if resign_reason not in RESIGN_REASONS:
         raise _say("resign_reason", choices=", ".join(RESIGN_REASONS))
+    both_abandon = config.get("both_abandon", "forfeit")
+    if both_abandon not in BOTH_ABANDON:
+        raise _say("both_abandon", choices=", ".join(BOTH_ABANDON))
     cfg = DealtConfig(
         ruleset,
         variants,
@@ -226,6 +282,8 @@ def read_config(config: Mapping[str, Any], seats: Sequence[str]) -> DealtConfig:
         seat_clock=seat_clock,
         on_abandon=on_abandon,
         resign_reason=resign_reason,
+        both_abandon=both_abandon,
+        truth_dare=truth_dare,
     )
     try:
         resolve_rules(ruleset, list(variants), options)
@@ -279,6 +337,8 @@ class _State:
         "chooses",
         "taken",
         "clock_outs",
+        "stopped",
+        "said",
     )
 
     def __init__(self, duel: Duel) -> None:
@@ -299,6 +359,10 @@ class _State:
         self.taken: list[str] = []
         #: seat -> the clock's moves for it in a row since its own last move (ONLINE.md 3).
         self.clock_outs: dict[str, int] = {}
+        #: Both persons abandoned (a ``stop`` event): the game waits for its product's ruling.
+        self.stopped = False
+        #: The last TRUTH or DARE's words: {"seat", "to", "card", "text" | "bot"}.
+        self.said: dict[str, Any] | None = None
 
     def copy(self) -> _State:
         other = _State(self.duel.copy())
@@ -314,6 +378,8 @@ class _State:
         other.chooses = [c[:] for c in self.chooses]
         other.taken = self.taken[:]
         other.clock_outs = dict(self.clock_outs)
+        other.stopped = self.stopped
+        other.said = self.said
         return other
 
     def bots(self, cfg: DealtConfig) -> frozenset[str]:
@@ -373,6 +439,10 @@ def _absorb(st: _State, event: Event) -> None:
     _count_clock_outs(st, event)
     if public["type"] == TAKE_OVER:
         st.taken.append(public["seat"])
+    if public["type"] == STOP:
+        st.stopped = True
+    if "said" in public:
+        st.said = {"seat": public["seat"], "card": public["engine"]["card"], **public["said"]}
     engine = public.get("engine")
     if engine is not None:
         st.duel._apply(engine)
@@ -572,6 +642,20 @@ class _Step:
         self.emit(by, public, private, moves, shown)
 
 
+def said_text(raw: object) -> str:
+    """A person's truth question or dare as it is kept: white space collapsed to single
+    spaces; refused in words when it is empty, longer than ``MAX_SAID`` or holds a control
+    character (ONLINE.md 2: the actor types it; every input bounded)."""
+    text = " ".join(raw.split()) if isinstance(raw, str) else ""
+    if (
+        not text
+        or len(text) > MAX_SAID
+        or any(unicodedata.category(ch) in ("Cc", "Cs") for ch in text)
+    ):
+        raise _say("said", most=MAX_SAID)
+    return text
+
+
 def _lowest_of(st: _State, seat: str, kind: str) -> int:
     """The first card of ``kind`` in ``seat``'s hand (which copy goes changes nothing)."""
     return min(c for c in st.hand_a[seat] if st.akind[c] == kind)
@@ -601,7 +685,17 @@ def _phase(st: _State) -> str:
         return "choosing"
     if st.duel.finished:
         return "finished"
+    if st.stopped:
+        return "stopped"
     return "deciding" if st.duel._table.pending is not None else "sealing"
+
+
+def _said_now(st: _State) -> dict[str, Any] | None:
+    """The words of the TRUTH or DARE whose answer is asked now (public), else None."""
+    pending = st.duel._table.pending
+    if _phase(st) != "deciding" or pending is None or pending.decision not in SAYING_CARDS:
+        return None
+    return dict(st.said) if st.said is not None else None
 
 
 def _answer_choices(st: _State, seat: str, decision: str) -> tuple[str, ...]:
@@ -626,7 +720,7 @@ def _commands(st: _State, seat: str) -> dict[str, Any]:
     i = duel._setup.index[seat]
     phase = _phase(st)
     out: dict[str, Any] = {}
-    if phase == "finished" or t.out[i]:
+    if phase in ("finished", "stopped") or t.out[i]:
         return out
     if phase == "choosing":
         for asked in st.chooses:
@@ -652,6 +746,9 @@ def _commands(st: _State, seat: str) -> dict[str, Any]:
                 "other": seats[pending.other] if pending.other >= 0 else None,
                 "card": pending.card or None,
             }
+            said = _said_now(st)
+            if said is not None:
+                out["answer"]["said"] = said
     else:
         targets = list(legal.targets.get(seat, ())) if many else []
         if seat in legal.round_seats and seat not in st.seals:
@@ -851,7 +948,14 @@ class SplitUnoDealt:
             if target not in allowed["targets"]:
                 raise _say("play_target", choices=", ".join(allowed["targets"]))
             engine["target"] = target
-        public = {"type": "play", "seat": seat, "returned": sorted(st.seals)}
+        public: dict[str, Any] = {"type": "play", "seat": seat, "returned": sorted(st.seals)}
+        if card in SAYING_CARDS:
+            to = engine.get("target") or next(s for s in step.seats if s != seat)
+            key = args.get("say")
+            if by.startswith("bot:") and key in BOT_SAYINGS[str(card)]:
+                public["said"] = {"to": to, "bot": key}
+            else:
+                public["said"] = {"to": to, "text": said_text(args.get("text"))}
         played = _lowest_of(st, seat, str(card))
         step.engine(by, public, engine, self._returned(st), played)
 
@@ -958,6 +1062,12 @@ class SplitUnoDealt:
         public = {"type": "abandon", "seat": seat, "returned": sorted(st.seals)}
         step.engine(CLOCK, public, engine, self._returned(st))
 
+    def _stop(self, step: _Step, seats: Sequence[str]) -> None:
+        """Both persons abandoned (``both_abandon: "stop"``): the game stops without a result,
+        every seal back to its owner; only the product's ruling moves it on."""
+        public = {"type": STOP, "seats": list(seats), "returned": sorted(step.st.seals)}
+        step.emit(CLOCK, public, {}, self._returned(step.st))
+
     def _bots_turn(self, table: DealtTable) -> list[Event]:
         """The worker's command: one bot decision (and the dealer's moves it brings about),
         then stop where the next bot must decide. Refused when no bot is asked anything, so a
@@ -997,11 +1107,15 @@ class SplitUnoDealt:
             bots = st.bots(step.cfg)
             phase = _phase(st)
             t = st.duel._table
-            if phase == "finished":
+            if phase in ("finished", "stopped"):
                 return
             if phase != "choosing":
+                both = _both_abandoned(st, step.cfg, step.seats)
+                if both:
+                    self._stop(step, both)
+                    return
                 gone = _abandoning(st, step.cfg, step.seats)
-                if gone is not None:
+                if gone is not None and not _other_may_abandon(st, step.cfg, step.seats, gone):
                     self._abandon(step, gone)
                     continue
             if _waiting_for_the_product(st, step.cfg, step.seats):
@@ -1034,11 +1148,16 @@ class SplitUnoDealt:
                 seat = st.duel._setup.seats[pending.seat]
                 if seat not in bots or not step.bot_may_decide():
                     return
-                sim, i = _bot_sim(step.table, st, seat, step.index)
                 choices = _answer_choices(st, seat, pending.decision)
-                bot = sim.bots[i]
-                assert bot is not None
-                choice = bot.respond(sim, i, pending.decision, choices)
+                if pending.decision in SAYING_CARDS:
+                    # A bot cannot answer a question or do a dare: it says it did (ONLINE.md
+                    # 2, as the seat clock does: "completed").
+                    choice = choices[0]
+                else:
+                    sim, i = _bot_sim(step.table, st, seat, step.index)
+                    bot = sim.bots[i]
+                    assert bot is not None
+                    choice = bot.respond(sim, i, pending.decision, choices)
                 self._answer(step, seat, {"choice": choice}, f"bot:{seat}")
                 step.bot_decided()
                 continue
@@ -1076,6 +1195,10 @@ class SplitUnoDealt:
                 args: dict[str, Any] = {
                     key: move[key] for key in ("card", "color", "target") if key in move
                 }
+                if args["card"] in SAYING_CARDS:
+                    sayings = BOT_SAYINGS[args["card"]]
+                    pick = _stream(step.seed, f"bot:{seat}:{step.index}:say").random()
+                    args["say"] = sayings[int(pick * len(sayings))]
                 self._play(step, seat, args, f"bot:{seat}")
                 step.bot_decided()
                 return True
@@ -1101,21 +1224,7 @@ class SplitUnoDealt:
     def awaiting(self, table: DealtTable) -> list[Await]:
         """Who is asked what; a person's seat with the table's seat clock (a bot's none)."""
         st = table.st
-        phase = _phase(st)
-        if phase == "choosing":
-            seen: dict[str, None] = {}
-            for asked in st.chooses:
-                seen[asked[0]] = None
-            asked_now = [(seat, "choose") for seat in seen]
-        elif phase == "deciding":
-            pending = st.duel._table.pending
-            assert pending is not None
-            asked_now = [(st.duel._setup.seats[pending.seat], "decide")]
-        elif phase == "sealing":
-            legal = st.duel.legal()
-            asked_now = [(s, "seal") for s in legal.round_seats if s not in st.seals]
-        else:
-            return []
+        asked_now = _asked_now(st)
         bots = st.bots(table.cfg)
         seconds = table.cfg.seat_clock
         return [Await(s, what, None if s in bots else seconds) for s, what in asked_now]
@@ -1185,6 +1294,9 @@ class SplitUnoDealt:
                 {"seat": a.seat, "what": a.what, "seconds": a.seconds} for a in self.awaiting(table)
             ],
             "names": dict(table.cfg.names),
+            "truth_dare": table.cfg.truth_dare,
+            # The TRUTH or DARE being answered, its words for everyone (said aloud at a table).
+            "said": _said_now(st),
             "log": _log(table, None if everything else me, everything),
         }
         if me is not None:
@@ -1193,14 +1305,27 @@ class SplitUnoDealt:
             out["my_seal"] = None if seal is None else {"card": st.nval[seal[0]], "target": seal[1]}
             out["commands"] = _commands(st, me)
         if everything:
-            out["hands"] = {
+            deal = self.whole_deal(table)
+            out["hands"] = deal["hands"]
+            out["decks_left"] = deal["decks_left"]
+        return out
+
+    def whole_deal(self, table: DealtTable) -> dict[str, Any]:
+        """Every seat's hand, the cards sealed and the decks' order at this point of the game,
+        whoever looks: what the replay shows at each step once the game is over (ONLINE.md 5,
+        "after the end"). Only the table core's ``play.selectors.whole_deal`` calls it, and
+        only for a finished game; ``view`` gives the same to a seat after the end."""
+        st = table.st
+        return {
+            "hands": {
                 s: {"numbers": _values(st, s), "actions": _kinds(st, s)} for s in table.seats
-            }
-            out["decks_left"] = {
+            },
+            "sealed": {s: st.nval[card] for s, (card, _) in sorted(st.seals.items())},
+            "decks_left": {
                 "numbers": [st.nval[c] for c in st.deck_n],
                 "actions": [st.akind[c] for c in st.deck_a],
-            }
-        return out
+            },
+        }
 
 
 def _persons_in_play(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> list[str]:
@@ -1212,6 +1337,48 @@ def _persons_in_play(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> list
 def _waiting_for_the_product(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> bool:
     """A bot took over a seat and no person is left in play: the bots do not play on."""
     return bool(st.taken) and not st.duel.finished and not _persons_in_play(st, cfg, seats)
+
+
+def _both_abandoned(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> list[str]:
+    """The two persons' seats of a game that stops when both abandon, when both have three
+    clock-outs in a row; else []."""
+    persons = _persons_in_play(st, cfg, seats)
+    if cfg.both_abandon != "stop" or len(persons) != 2:
+        return []
+    if all(st.clock_outs.get(s, 0) >= ABANDON_AFTER for s in persons):
+        return persons
+    return []
+
+
+def _other_may_abandon(st: _State, cfg: DealtConfig, seats: Sequence[str], gone: str) -> bool:
+    """Whether ``gone``'s abandonment waits (``both_abandon: "stop"``): the other person is
+    asked something now with two clock-outs in a row, so their own move (``gone`` abandons)
+    or their third clock-out (both abandon) decides which it is."""
+    persons = _persons_in_play(st, cfg, seats)
+    if cfg.both_abandon != "stop" or len(persons) != 2:
+        return False
+    other = persons[0] if persons[1] == gone else persons[1]
+    if st.clock_outs.get(other, 0) != ABANDON_AFTER - 1:
+        return False
+    return any(seat == other for seat, _ in _asked_now(st))
+
+
+def _asked_now(st: _State) -> list[tuple[str, str]]:
+    """Who is asked what now: (seat, "choose" | "decide" | "seal")."""
+    phase = _phase(st)
+    if phase == "choosing":
+        seen: dict[str, None] = {}
+        for asked in st.chooses:
+            seen[asked[0]] = None
+        return [(seat, "choose") for seat in seen]
+    if phase == "deciding":
+        pending = st.duel._table.pending
+        assert pending is not None
+        return [(st.duel._setup.seats[pending.seat], "decide")]
+    if phase == "sealing":
+        legal = st.duel.legal()
+        return [(s, "seal") for s in legal.round_seats if s not in st.seals]
+    return []
 
 
 def _abandoning(st: _State, cfg: DealtConfig, seats: Sequence[str]) -> str | None:
@@ -1308,13 +1475,20 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             lines = [{"say": said, "seat": public["seat"], "card": public["card"]}]
         elif kind == TAKE_OVER:
             lines = [{"say": "taken_over", "seat": public["seat"]}]
+        elif kind == STOP:
+            lines = [{"say": "both_abandoned", "seats": list(public["seats"])}]
         else:
             lines = log_lines(build([tuple(e) for e in public["effects"]]))
         if kind == "resign" and event.by == public["seat"]:
             lines = _resigned(lines)
+        if "said" in public:
+            # The actor's words right after the card's line (the lines that follow say the
+            # sheds and the decision asked).
+            said = {"say": "said", "seat": public["seat"], "card": public["engine"]["card"]}
+            lines.insert(1 if lines else 0, {**said, **public["said"]})
         if public.get("returned"):
             lines.append({"say": "returned"})
-        if event.by == CLOCK:
+        if event.by == CLOCK and kind != STOP:
             # The clock's own moves say so first (ONLINE.md 3: "time: the clock played …").
             said = "clock" if kind in ("seal", "answer", "choose") else "abandoned"
             lines.insert(0, {"say": said, "seat": public["seat"]})

@@ -21,9 +21,19 @@
     }
     button.textContent = words;
   }
+  // TRUTH or DARE selected: the words it carries are required (the server refuses it
+  // without them too); any other card needs none.
+  function said() {
+    var field = document.getElementById("said-text");
+    if (!field) return;
+    var card = document.querySelector('#hand input[name="play"]:checked');
+    var wanted = (field.getAttribute("data-for") || "").split(" ");
+    field.required = !!card && wanted.indexOf(card.value) >= 0;
+  }
   document.addEventListener("change", function (event) {
     var name = event.target && event.target.getAttribute("name");
     if (name === "play" || name === "target") label();
+    if (name === "play") said();
   });
   // The target the person chose stays chosen from move to move (issue 30). The server keeps
   // the last target a move recorded; a number card other than a 0 or a 7 records none, so the
@@ -45,6 +55,7 @@
     var headline = document.getElementById("practice-headline");
     if (table && headline) headline.focus();
     label();
+    said();
   });
   // An online table polls for the others' moves (issue 31): while a card is selected, a
   // polled table is not swapped in (the selection would be lost under the finger); the

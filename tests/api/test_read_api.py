@@ -91,6 +91,17 @@ def test_summary_standings_and_groups(running):
     assert len(groups[0]["members"]) == 15
 
 
+def test_the_summary_says_whether_duels_are_played_online_and_their_seat_clock():
+    tournament, organiser, _referee, _entrants = make()
+    base = f"/api/tournaments/{tournament.slug}"
+    services.set_published(tournament, True, organiser)
+    settings = Client().get(base).json()["settings"]
+    assert (settings["online_duels"], settings["seat_clock_seconds"]) == (False, 30)
+    services.configure(tournament, organiser, online_duels=True, seat_clock=45)
+    settings = Client().get(base).json()["settings"]  # a changed setting is a new answer
+    assert (settings["online_duels"], settings["seat_clock_seconds"]) == (True, 45)
+
+
 def test_rounds_show_membership_as_it_was(running):
     tournament, organiser, referee, entrants, duel = running
     services.set_published(tournament, True, organiser)

@@ -9,6 +9,8 @@ every half second keep it to seconds."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -100,6 +102,22 @@ def test_two_players_play_their_online_duel_from_the_ready_screen_to_the_standin
     settled(bob)
     no_accessibility_violations(bob)
     bob.screenshot(path=str(artifacts_dir / "online-duel-end.png"))
+    # Now that it is over, Bob steps through the whole deal (ONLINE.md 5): Alice's hand too.
+    bob.get_by_role("link", name="Step through the whole deal").click()
+    expect(bob.get_by_role("heading", name="The whole deal")).to_be_visible()
+    total = int(re.search(r"of (\d+)", bob.locator(".stepper .step").inner_text()).group(1))
+    bob.get_by_role("link", name="Previous").click()  # htmx: the replay's part, address kept
+    expect(bob.locator(".stepper .step")).to_have_text(f"After move {total - 1} of {total}")
+    expect(bob).to_have_url(re.compile(rf"\?step={total - 1}$"))
+    bob.locator(".replay-moves a").first.click()
+    expect(bob.locator(".stepper .step")).to_have_text(re.compile(r"After move 1 of \d+"))
+    expect(bob.locator(".replay-moves")).to_contain_text("Alice was dealt")
+    no_accessibility_violations(bob)
+    bob.screenshot(path=str(artifacts_dir / "online-duel-whole-deal.png"), full_page=True)
+    bob.go_back()
+    bob.go_back()
+    bob.go_back()
+    expect(bob.locator(".turn-cue")).to_have_text(RESULT)
 
     duel = Duel.objects.select_related("result").get(pk=duel.pk)
     assert duel.status == DuelStatus.FINISHED

@@ -190,3 +190,27 @@ def test_a_phone_on_the_watch_page_sees_each_move_pushed(push_page):
     forfeit(duel, referee, seat="B")
     expect(push_page.locator(f"#watch-{duel.pk}")).to_have_class(re.compile(r"\bwatch-over\b"))
     assert asked == [], "the moves came by push"
+
+
+def test_the_hosts_lobby_sees_a_friend_join_and_leave_pushed(push_page, monkeypatch):
+    """An online table's lobby (issue 31) follows the table's topic: a friend joining and
+    leaving shows without a poll (the lobby's poll is off here)."""
+    from practice import online
+    from practice import online_views as online_table_views
+
+    monkeypatch.setattr(online_table_views, "POLL_SECONDS", NEVER)
+    host, friend = UserFactory(username="hostess"), UserFactory(username="friend")
+    table = online.open_table(host=host, ruleset="tournament", seats=3)
+    sign_in(push_page, host.username)
+    push_page.set_viewport_size(PHONE)
+    push_page.goto(f"/practice/online/{table.pk}/")
+    stream_up(push_page)
+    seats = push_page.locator(".lobby-seats")
+    expect(seats).not_to_contain_text("friend")
+    asked = fragment_requests(push_page)
+    online.join(token=table.join_token, user=friend)
+    expect(seats).to_contain_text("friend")
+    online.leave(table_id=table.pk, user=friend)
+    expect(seats).not_to_contain_text("friend")
+    # Each change was asked for once, on the news (no poll came).
+    assert len(asked) == 2 and all("version=" in url for url in asked), asked

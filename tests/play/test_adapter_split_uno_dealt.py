@@ -49,7 +49,38 @@ LAYOUTS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
             "options": {"starting_number_cards": 3, "number_pool": 20},
         },
     ),
+    # Truth and dare on (ONLINE.md 2): action cards in hand from the deal, so that TRUTH and
+    # DARE are played, answered, refused and penalised within a short game.
+    (
+        ("A", "B"),
+        {
+            "ruleset": "arbiter",
+            "truth_dare": True,
+            "bots": ["B"],
+            "options": {
+                "starting_number_cards": 4,
+                "action_pool": 12,
+                "starting_action_cards": {"A": 4, "B": 4},
+            },
+        },
+    ),
+    (
+        ("A", "B", "C"),
+        {
+            "ruleset": "paper",
+            "truth_dare": True,
+            "bots": ["C"],
+            "options": {
+                "starting_number_cards": 4,
+                "number_pool": 30,
+                "action_pool": 12,
+                "starting_action_cards": {"A": 3, "B": 3, "C": 3},
+            },
+        },
+    ),
 ]
+#: What the properties' persons say with a TRUTH or DARE (markup and white space included).
+SAID = ["Why?", "  sing   a\nsong ", "<script>alert(1)</script>", "x" * 200]
 CARD_ID = re.compile(r'"[na]\d+"')
 SETTINGS = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
@@ -111,6 +142,8 @@ def legal_command(table: DealtTable, rnd: random.Random, persons: list[str]) -> 
             args["target"] = rnd.choice(spec["targets"])
         if name == "play":
             args["color"] = rnd.choice(COLORS)
+            if args["card"] in ("truth", "dare"):
+                args["text"] = rnd.choice(SAID)
     elif name == "answer":
         args["choice"] = rnd.choice(spec["choices"])
     return Command(name, seat, args)
@@ -125,6 +158,8 @@ def junk_command(rnd: random.Random, seats: tuple[str, ...]) -> Command:
         "target": pick([*seats, None, "Z"]),
         "choice": pick(["pass", "draw_two", "block", "action_card", "five", "x"]),
         "color": pick([*COLORS, "pink"]),
+        "text": pick(["", "   ", "\x00", "x" * 201, None, 5, "ok"]),
+        "say": pick(["truth:1", "dare:2", "nope"]),
     }
     return Command(name, seat, args)
 
@@ -199,7 +234,7 @@ PUBLIC_KEYS = {
     "seal": {"type", "seat"},
     "choose": {"type", "seat", "what", "card"},
     "round": {"type", "engine", "effects"},
-    "play": {"type", "seat", "returned", "engine", "effects"},
+    "play": {"type", "seat", "returned", "engine", "effects", "said"},
     "resign": {"type", "seat", "returned", "engine", "effects"},
     "answer": {"type", "seat", "engine", "effects"},
     "time_limit": {"type", "engine", "effects"},
@@ -213,7 +248,17 @@ def check_public_part(shadow: DealtTable, event: Event) -> None:
     worlds of the non-interference test keep public parts as they are, so they are checked
     here against the cards the event shows to everyone."""
     public = event.public
-    assert set(public) == PUBLIC_KEYS[public["type"]]
+    assert set(public) - {"said"} == PUBLIC_KEYS[public["type"]] - {"said"}
+    # A TRUTH or DARE carries the actor's words (ONLINE.md 2), and no other card does.
+    saying = public["type"] == "play" and public["engine"]["card"] in ("truth", "dare")
+    assert ("said" in public) == saying
+    if saying:
+        said = public["said"]
+        if event.by.startswith("bot:"):
+            assert set(said) == {"to", "bot"} and said["bot"].startswith(public["engine"]["card"])
+        else:
+            assert set(said) == {"to", "text"} and 0 < len(said["text"]) <= 200
+            assert said["text"] == " ".join(said["text"].split())
     assert not CARD_ID.search(json.dumps(public))
     if public["type"] == "deal":
         return
@@ -394,12 +439,21 @@ def test_a_short_seed_is_refused() -> None:
         ADAPTER.start({}, ("A", "B"), b"too short")
 
 
-def test_truth_and_dare_are_refused_and_otherwise_off() -> None:
-    with pytest.raises(Refused, match="Truth and dare"):
-        ADAPTER.start({"ruleset": "arbiter", "truth_dare": True}, ("A", "B"), SEED)
+def test_truth_and_dare_are_off_unless_switched_on_where_the_rules_have_them() -> None:
     table, _ = ADAPTER.start({"ruleset": "arbiter"}, ("A", "B"), SEED)
     dealt = [kind for _, kind in table.events[0].private[DEALER]["action_deck"]]
     assert len(dealt) == 32 and not {"truth", "dare"} & set(dealt)
+    table, _ = ADAPTER.start({"ruleset": "arbiter", "truth_dare": True}, ("A", "B"), SEED)
+    dealt = [kind for _, kind in table.events[0].private[DEALER]["action_deck"]]
+    assert len(dealt) == 32 and {"truth", "dare"} <= set(dealt)
+    for config in (
+        {"ruleset": "tournament", "truth_dare": True},
+        {"ruleset": "arbiter", "variants": ["speed"], "truth_dare": True},
+    ):
+        with pytest.raises(Refused, match="These rules have no TRUTH or DARE cards"):
+            ADAPTER.start(config, ("A", "B"), SEED)
+    with pytest.raises(Refused, match="switched on by the table's setting"):
+        ADAPTER.start({"ruleset": "arbiter", "options": {"truth_dare": True}}, ("A", "B"), SEED)
 
 
 def test_the_deal_records_the_decks_and_each_hand_for_its_seat_only() -> None:

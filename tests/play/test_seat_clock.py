@@ -385,6 +385,86 @@ def test_an_own_move_resets_the_count() -> None:
     assert restored(table, config).st.clock_outs == {"A": 2}
 
 
+# -- both abandon (ONLINE.md 6) ----------------------------------------------------------------
+
+
+def both_away(table: DealtTable, config: dict[str, Any], stop: Callable[[], bool]) -> None:
+    """Nobody moves: the clock plays for every seat asked, in seat order, until ``stop``."""
+    for _ in range(60):
+        if stop() or ADAPTER.finished(table):
+            return
+        seat = ADAPTER.awaiting(table)[0].seat
+        time_out(table, config, seat)
+    raise AssertionError("the clocks never stopped the game")
+
+
+def test_both_abandoning_stops_the_game_for_the_products_ruling() -> None:
+    config = clocked(both_abandon="stop")
+    table = start(config)
+    both_away(table, config, lambda: ADAPTER.view(table, Viewer("public"))["phase"] == "stopped")
+    shown = ADAPTER.view(table, Viewer("public"))
+    assert shown["phase"] == "stopped" and not ADAPTER.finished(table)
+    assert shown["state"]["winner"] is None and shown["awaiting"] == []
+    assert ADAPTER.awaiting(table) == [] and ADAPTER.on_deadline(table, "A") is None
+    assert commands(table, "A") == {} == commands(table, "B")
+    stop = table.events[-1]
+    assert (stop.by, stop.public["type"], stop.public["seats"]) == ("clock", "stop", ["A", "B"])
+    assert lines(table, None, len(table.events) - 1)[0] == (
+        "Both players abandoned: the game stops and waits for the organisers' ruling"
+    )
+    assert snapshot(restored(table, config)) == snapshot(table)
+    assert conservation_problems(table) == []
+    for command in (Command("resign", "A"), Command("seal", "B", {"card": 1})):
+        with pytest.raises(Refused):
+            ADAPTER.apply(table, command)
+    # The ruling: an adjudication (or a forfeit) ends it, and the record replays.
+    ADAPTER.apply(table, Command("adjudicate", "B", {"reason": "both abandoned"}))
+    state = ADAPTER.view(table, Viewer("public"))["state"]
+    assert (state["winner"], state["finish"]) == ("B", "adjudicated")
+    assert replay(json.loads(json.dumps(record(table)))) == table.st.duel.state()
+
+
+def test_a_forfeit_ends_a_stopped_game_too() -> None:
+    config = clocked(both_abandon="stop")
+    table = start(config)
+    both_away(table, config, lambda: table.st.stopped)
+    ADAPTER.apply(table, Command("forfeit", "A", {"reason": "abandoned"}))
+    state = ADAPTER.view(table, Viewer("public"))["state"]
+    assert (state["winner"], state["finish"]) == ("B", "forfeit")
+
+
+def test_the_first_abandonment_waits_while_the_other_may_abandon_too_and_their_move_decides() -> (
+    None
+):
+    config = clocked(both_abandon="stop")
+    table = start(config)
+    waiting = lambda: max(table.st.clock_outs.values(), default=0) >= 3  # noqa: E731
+    both_away(table, config, waiting)
+    assert not ADAPTER.finished(table) and not table.st.stopped
+    gone = next(s for s, n in table.st.clock_outs.items() if n >= 3)
+    other = "B" if gone == "A" else "A"
+    assert table.st.clock_outs[other] == 2 and asked(table, other)
+    ADAPTER.apply(table, clock_move(table, other))  # the other plays the move themself
+    state = ADAPTER.view(table, Viewer("public"))["state"]
+    assert ADAPTER.finished(table) and (state["winner"], state["finish"]) == (other, "forfeit")
+    assert snapshot(restored(table, config)) == snapshot(table)
+
+
+def test_without_the_setting_the_first_to_abandon_forfeits_as_before() -> None:
+    config = clocked()
+    table = start(config)
+    both_away(table, config, lambda: False)
+    state = ADAPTER.view(table, Viewer("public"))["state"]
+    assert state["finish"] == "forfeit" and not table.st.stopped
+
+
+def test_both_abandon_is_forfeit_or_stop_and_nothing_else() -> None:
+    assert read_config({}, "AB").both_abandon == "forfeit"
+    assert read_config({"both_abandon": "stop"}, "AB").both_abandon == "stop"
+    with pytest.raises(Refused, match="forfeit, stop"):
+        read_config({"both_abandon": "draw"}, "AB")
+
+
 # -- a product's take-over -------------------------------------------------------------------
 
 

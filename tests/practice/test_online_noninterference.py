@@ -28,9 +28,10 @@ from django.urls import reverse
 
 from play import secrets
 from play.adapters.base import Viewer
-from play.models import Game
+from play.models import Game, GameEvent
 from play.models_secret import EventSecret, GameSecret
 from play.selectors import view_of
+from practice import online
 from practice.models import OnlinePlayer, OnlineTable
 from tests.factories import UserFactory
 from tests.play.test_adapter_split_uno_dealt import relabel, seen_by
@@ -49,6 +50,9 @@ from tests.play.test_page_noninterference import (
 from tests.practice.test_online_tables import seat_form
 
 pytestmark = pytest.mark.django_db
+
+#: The seed of the case with truth and dare on (one at which a TRUTH or DARE is played).
+TRUTH_DARE_CASE = 4
 
 
 def rewrite_secrets(game_id: int, seat: str, rnd: random.Random) -> bool:
@@ -164,20 +168,37 @@ def same_in_another_world(
     return changed
 
 
-@pytest.mark.parametrize(("ruleset", "case"), [("tournament", 0), ("official", 1)])
+@pytest.mark.parametrize(
+    ("ruleset", "case", "truth_dare"),
+    [("tournament", 0, False), ("official", 1, False), ("official", TRUTH_DARE_CASE, True)],
+)
 def test_each_person_s_answers_are_the_same_whatever_the_others_hold(
     frozen: None,  # noqa: F811 - the fixture
     monkeypatch: pytest.MonkeyPatch,
     ruleset: str,
     case: int,
+    truth_dare: bool,
 ) -> None:
     dealt_from(monkeypatch, case)
+    if truth_dare:
+        # Truth and dare on (ONLINE.md 2), action cards in hand from the deal, so that a
+        # TRUTH or DARE is played, its words on every page.
+        chosen = online.choose
+
+        def with_actions(*args, **kwargs):
+            seating = chosen(*args, **kwargs)
+            seating.options["starting_action_cards"] = {"A": 4, "B": 4, "C": 4}
+            return seating
+
+        monkeypatch.setattr(online, "choose", with_actions)
     ada, bo = UserFactory(username="ada"), UserFactory(username="bo")
     clients = {}
     for user in (ada, bo):
         clients[user.username] = Client()
         clients[user.username].force_login(user)
     new = {"ruleset": ruleset, "seats": "3", "bot": "heuristic", "clock": "30"}
+    if truth_dare:
+        new["truth_dare"] = "on"
     assert clients["ada"].post(reverse("practice:online_new"), new).status_code == 302
     table = OnlineTable.objects.latest("pk")
     assert (
@@ -219,3 +240,6 @@ def test_each_person_s_answers_are_the_same_whatever_the_others_hold(
         assert response.status_code == 302, response.content.decode()[-1500:]
     # The check would pass on worlds that never differ: hidden cards must have moved.
     assert all(differed.values()) and compared >= 3, (differed, compared)
+    if truth_dare:
+        said = [e for e in GameEvent.objects.filter(game_id=table.game_id) if "said" in e.public]
+        assert said, "a TRUTH or DARE was played"

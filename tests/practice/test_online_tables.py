@@ -79,6 +79,8 @@ def seat_form(view: dict[str, Any], rnd: random.Random) -> dict[str, str] | None
         form = {"play": f"{name}:{card}"}
         if card == "color_change":
             form["play"] += f":{rnd.choice(spec['colors'])}"
+        if card in ("truth", "dare"):
+            form["text"] = f"<i>{card}</i> by the tests"  # the words they carry (ONLINE.md 2)
         if spec.get("targets"):
             form["target"] = rnd.choice(spec["targets"])
         return form
@@ -102,7 +104,7 @@ class TestOpening:
             ({"seats": "x"}, "Choose from 2 to 6 seats."),
             ({"clock": "5"}, "Choose a seat clock from 10 to 120 seconds, or none."),
             ({"clock": "500"}, "Choose a seat clock from 10 to 120 seconds, or none."),
-            ({"bot": "expert"}, "Choose the bots&#x27; level from"),
+            ({"bot": "genius"}, "Choose the bots&#x27; level from"),
             ({"ruleset": "chess"}, "Choose one of the rule sets"),
             ({"seats": "3", "teams": "AC,BD"}, "Teams need 4 to 6 seats"),
             ({"variants": ["team"]}, "Choose variants from"),
@@ -582,15 +584,44 @@ class TestPlaying:
         assert page.status_code == 200
         clocked = GameEvent.objects.filter(game=game, by="clock").count()
         assert clocked >= 2  # both seals played by the clock
-        # Three clock-outs in a row at two sides: the seat forfeits (the table finishes).
+        # Three clock-outs in a row for both people at two sides: both abandoned, nobody is
+        # left in play, so the table ends without a result (ONLINE.md 4), not as one's forfeit.
         for k in range(2, 8):
             moment[0] = start + timedelta(seconds=11 * k)
             ada_c.get(reverse("practice:online_poll", args=[table.pk]), {"revision": 0, "v": 0})
             table.refresh_from_db()
             if table.status != OnlineTable.Status.PLAYING:
                 break
+        assert table.status == OnlineTable.Status.ENDED
+        assert Game.objects.get(pk=game.pk).status == GameStatus.ABANDONED
+        page = bo_c.get(reverse("practice:online", args=[table.pk])).content.decode()
+        assert "No person is left in play at this table: it ended without a result." in page
+
+    def test_one_person_away_three_times_forfeits_while_the_other_plays(self, ada, bo, monkeypatch):
+        start = timezone.now()
+        moment = [start]
+        monkeypatch.setattr("play.services._clock", lambda: moment[0])
+        monkeypatch.setattr("play.clock._now", lambda: moment[0])
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2", clock="10"))
+        rnd = random.Random(2)
+        for k in range(1, 40):
+            game = Game.objects.get(pk=table.game_id)
+            if game.status != GameStatus.PLAYING:
+                break
+            # bo plays whenever asked; ada never does: her clock plays for her.
+            form = seat_form(view_of(game.pk, Viewer("seat", "B")), rnd)
+            if form is not None:
+                form |= {"revision": str(game.revision), "intent": f"b{k}"}
+                bo_c.post(reverse("practice:online_move", args=[table.pk]), form)
+            else:
+                moment[0] = start + timedelta(seconds=11 * k)
+                bo_c.get(reverse("practice:online", args=[table.pk]))
+        table.refresh_from_db()
         assert table.status == OnlineTable.Status.FINISHED
-        assert Game.objects.get(pk=game.pk).status == GameStatus.FINISHED
+        game = Game.objects.get(pk=table.game_id)
+        assert game.status == GameStatus.FINISHED
+        assert view_of(game.pk, Viewer("public"))["state"]["winner"] == "B"
 
     def test_when_the_clock_hands_every_person_s_seat_to_a_bot_the_table_ends(
         self, ada, bo, monkeypatch
@@ -685,3 +716,118 @@ def test_the_hosts_remove_is_confirmed_on_a_page_naming_the_person(ada, bo, cy):
     assert lobby_post(ada_c, table, do="remove", player=bo_row.pk, confirm="yes").status_code == 302
     assert not table.players.filter(user=bo).exists()
     assert ada_c.get(confirm_url).status_code == 302  # gone: back to the lobby
+
+
+def test_a_host_keeps_the_latest_tables_that_are_over_and_their_games(ada, monkeypatch):
+    """Bounded storage (as practice keeps 50 duels): opening a table forgets the host's
+    oldest tables that are over beyond the kept number, their games with them; tables not
+    over are never forgotten."""
+    from practice import online
+
+    monkeypatch.setattr(online, "KEPT_HOSTED", 2)
+    tables = []
+    for _ in range(3):
+        table = online.open_table(host=ada, ruleset="tournament", seats=2)
+        table = online.start(table_id=table.pk, user=ada, version=table.version)
+        online.end(table_id=table.pk, user=ada)
+        tables.append(table)
+    waiting = online.open_table(host=ada, ruleset="tournament", seats=2)  # in its lobby
+    assert not OnlineTable.objects.filter(pk=tables[0].pk).exists()
+    assert not Game.objects.filter(pk=tables[0].game_id).exists()
+    kept = set(OnlineTable.objects.filter(host=ada).values_list("pk", flat=True))
+    assert kept == {tables[1].pk, tables[2].pk, waiting.pk}
+    assert Game.objects.filter(pk=tables[2].game_id).exists()
+
+
+class TestOneRestorePerMove:
+    """A move's answer is drawn from the table the move left (``Outcome.restored``), not
+    restored from the events again: the same views as a fresh restore, move after move."""
+
+    def test_the_table_a_move_leaves_shows_what_its_events_restore(self, ada, bo):
+        from play import selectors
+        from play.adapters.base import Command
+        from practice import online
+
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = open_table(ada_c)
+        OnlineTable.objects.filter(pk=table.pk).update(options=SHORT)
+        table = started(ada_c, bo_c, table)
+        users = {"A": ada, "B": bo}
+        rnd = random.Random(3)
+        for _ in range(400):
+            game = Game.objects.get(pk=table.game_id)
+            if game.status != GameStatus.PLAYING:
+                break
+            asked = [
+                (seat, form)
+                for seat in users
+                if (form := seat_form(view_of(game.pk, Viewer("seat", seat)), rnd)) is not None
+            ]
+            seat, form = rnd.choice(asked)
+            if "kind" in form:
+                args = {k: v for k, v in form.items() if k != "kind"}
+                if form["kind"] == "choose" and str(args["card"]).isdigit():
+                    args["card"] = int(args["card"])
+                command = Command(form["kind"], seat, args)
+            else:
+                name, _, rest = form["play"].partition(":")
+                card, _, color = rest.partition(":")
+                args = {"card": int(card) if card.isdigit() else card}
+                if color:
+                    args["color"] = color
+                if "target" in form:
+                    args["target"] = form["target"]
+                command = Command(name, seat, args)
+            played = online.play_move(
+                table.pk, users[seat], command, revision=game.revision, intent=f"k{_}"
+            )
+            game.refresh_from_db()
+            assert played.restored is not None and played.restored.revision == game.revision
+            for viewer, person in [
+                (Viewer("seat", "A"), "A"),
+                (Viewer("seat", "B"), "B"),
+                (Viewer("seat", "C"), None),
+                (Viewer("public"), None),
+            ]:
+                fresh = selectors.view_of(game.pk, viewer, person)
+                assert selectors.seen_at(game, viewer, person, played.restored) == fresh
+        else:
+            raise AssertionError("the game did not end")
+        assert game.status == GameStatus.FINISHED
+
+    def test_a_table_of_another_revision_is_never_drawn(self, ada, bo):
+        from play import selectors
+
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+        game = Game.objects.get(pk=table.game_id)
+        old = selectors.restore(game)
+        spec = view_of(game.pk, Viewer("seat", "A"))["commands"]["seal"]
+        form = {"play": f"seal:{spec['cards'][0]}", "revision": str(game.revision), "intent": "k"}
+        assert ada_c.post(reverse("practice:online_move", args=[table.pk]), form).status_code == 302
+        game.refresh_from_db()
+        view = selectors.seen_at(game, Viewer("seat", "B"), "B", old)
+        assert view["sealed"] == ["A"]  # restored again: the older table is not used
+
+
+def test_the_hosts_form_sent_twice_opens_one_table(ada):
+    """Back, then *Open the table* again (the same page, its key): the table it opened, not a
+    second one; a new page of the form opens a new table."""
+    import re
+
+    client = client_for(ada)
+    page = client.get(reverse("practice:online_new")).content.decode()
+    intent = re.search(r'name="intent" value="([^"]+)"', page).group(1)
+    form = {"ruleset": "tournament", "seats": "2", "bot": "heuristic", "clock": "30"}
+    first = client.post(reverse("practice:online_new"), {**form, "intent": intent})
+    second = client.post(reverse("practice:online_new"), {**form, "intent": intent})
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert OnlineTable.objects.filter(host=ada).count() == 1
+    fresh = re.search(
+        r'name="intent" value="([^"]+)"',
+        client.get(reverse("practice:online_new")).content.decode(),
+    ).group(1)
+    assert fresh != intent
+    client.post(reverse("practice:online_new"), {**form, "intent": fresh})
+    assert OnlineTable.objects.filter(host=ada).count() == 2

@@ -6,6 +6,7 @@ link, issued and revoked at any time; whoever holds it watches the table as the 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
@@ -13,10 +14,11 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from core import push
+from play import clock
 from play.adapters.base import Viewer
 from play.models import Game
-from play.selectors import view_of
-from practice import online
+from play.selectors import seat_deadlines, view_of
+from practice import online, online_views
 from practice.models import OnlineTable
 from tests.factories import UserFactory
 from tests.practice.test_online_tables import join_url, open_table, started
@@ -260,3 +262,61 @@ class TestPush:
             watch_post(ada_c, table, "issue")
             viewer.get(watch_url(table))
         assert len(viewer.session[online.WATCHING]) == 2
+
+
+class TestSharedAnswer:
+    """The poll's part is drawn once per change for every spectator (cardtable.shared)."""
+
+    def test_spectators_of_one_revision_share_one_drawing_with_their_own_clock_figures(
+        self, ada, bo, monkeypatch
+    ):
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="3", bot="random", clock="30"))
+        watch_post(ada_c, table, "issue")
+        drawn: list[int] = []
+        real = online_views.card_table
+
+        def counted(*args, **kwargs):
+            drawn.append(1)
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(online_views, "card_table", counted)
+        game = Game.objects.get(pk=table.game_id)
+        url, older = poll_url(table), {"revision": game.revision - 1, "v": table.version}
+        deadlines = seat_deadlines(game.pk)
+        assert set(deadlines) == {"A", "B"}  # the people are asked to seal, the bot sealed
+        start = max(deadlines.values()) - timedelta(seconds=20.5)
+        monkeypatch.setattr(clock, "_now", lambda: start)
+        first = Client().get(url, older, **HTMX)
+        assert first.status_code == 200 and len(drawn) == 1
+        monkeypatch.setattr(clock, "_now", lambda: start + timedelta(seconds=5))
+        second = Client().get(url, older, **HTMX)
+        assert second.status_code == 200 and len(drawn) == 1  # not drawn again
+        one, two = first.content.decode(), second.content.decode()
+        # Each answer counts the seat clocks down from its own instant (A and B are asked).
+        assert one.count("clock <span data-left>0:20</span>") == 2
+        assert two.count("clock <span data-left>0:15</span>") == 2
+        assert f'data-now="{int(start.timestamp() * 1000)}"' in one
+        assert f'data-now="{int(start.timestamp() * 1000) + 5000}"' in two
+        assert (
+            one.replace("0:20", "0:15").replace(
+                str(int(start.timestamp() * 1000)), str(int(start.timestamp() * 1000) + 5000)
+            )
+            == two
+        )
+        assert "bo has sealed a card" not in one
+
+        # A move: the next poll of an older page draws the new revision, never the old copy.
+        spec = view_of(game.pk, Viewer("seat", "B"))["commands"]["seal"]
+        form = {"play": f"seal:{spec['cards'][0]}", "revision": str(game.revision), "intent": "s"}
+        if spec.get("targets"):
+            form["target"] = spec["targets"][0]
+        assert bo_c.post(reverse("practice:online_move", args=[table.pk]), form).status_code == 302
+        game.refresh_from_db()
+        third = Client().get(url, older, **HTMX).content.decode()
+        assert len(drawn) == 2
+        assert "bo has sealed a card" in third and f'data-revision="{game.revision}"' in third
+        assert f'data-revision="{game.revision}"' not in one
+        # Another language is another drawing.
+        Client(HTTP_ACCEPT_LANGUAGE="fr").get(url, older, **HTMX)
+        assert len(drawn) == 3

@@ -189,3 +189,17 @@ def test_a_referee_playing_in_a_duel_may_not_follow_its_console(push_tokens):
     assert ask(playing_referee, f"duel:{duel.pk}").status_code == 403
     assert ask(who["referee"], f"duel:{duel.pk}").status_code == 200
     assert ask(playing_referee, f"tournament:{tournament.pk}").status_code == 200
+
+
+def test_an_online_tables_changes_only_for_its_people(push_tokens):
+    """`onlinetable:<pk>` (its lobby, a rematch): the people at the table, host or guest;
+    nobody else, its watch link's spectators neither (they follow its game)."""
+    from tests.practice.test_online_tables import join_url, open_table
+    from tests.practice.test_practice_many_views import client_for
+
+    host, guest, outsider = UserFactory(), UserFactory(), UserFactory()
+    table = open_table(client_for(host))
+    client_for(guest).post(join_url(table))
+    topic = f"onlinetable:{table.pk}"
+    for user, status in ((host, 200), (guest, 200), (outsider, 403), (None, 403)):
+        assert ask(user, topic).status_code == status, user

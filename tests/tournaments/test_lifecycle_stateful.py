@@ -909,12 +909,9 @@ class TournamentLife(RuleBasedStateMachine):
         if withdrawal is None:
             return
         blocker = withdrawals.undo_blocker(self.t, withdrawal)
-        # Known limit (docs/online.md "Not built yet"): a withdrawal that forfeited an online
-        # duel already dealt cannot be undone; the undo says so in words (checked below).
-        online_forfeit = Duel.objects.filter(
-            pk__in=withdrawal.forfeits, game__kind="split_uno_dealt"
-        ).exists()
-        assert bool(blocker) == (withdrawal.eliminated or online_forfeit), blocker
+        # A withdrawal that forfeited an online duel already dealt is undone as any other
+        # (its game's forfeit marked undone: the duel goes on where it stood).
+        assert bool(blocker) == withdrawal.eliminated, blocker
         undone = self.attempt(
             lambda: withdrawals.undo_withdrawal(self.t, self.organiser, withdrawal_id=withdrawal.pk)
         )

@@ -544,3 +544,88 @@ def test_round_1_has_started_once_its_online_duel_is_dealt():
     duel.refresh_from_db()
     assert duel.status == DuelStatus.FINISHED and duel.result.loser_id == duel.seat_a_id
     assert tournament.groups.get(pk=duel.group_a_id).eliminated_at_round is not None
+
+
+def test_both_players_abandoning_stops_the_duel_on_their_pages(monkeypatch):
+    """ONLINE.md 6: both abandon, the duel stops for the organisers' ruling — never one
+    player's forfeit; each player's page says so and offers no move, no resignation."""
+    from tests.tournaments.test_online_rulings import abandoned_by_both
+
+    duel, _referee, alice, bob = online_duel(starting_number_cards=7)  # outlasts the clocks
+    duel = abandoned_by_both(duel, monkeypatch)
+    assert duel.status == DuelStatus.RUNNING and not hasattr(duel, "result")
+    for user in (alice, bob):
+        page = client_of(user).get(url("duel", duel)).content.decode()
+        assert "Both players abandoned: the duel stops and the organisers rule on it." in page
+        assert url("resign", duel) not in page and url("move", duel) not in page
+    from tournaments import services
+
+    services.set_published(duel.tournament, True, duel.tournament.created_by)
+    public = Client().get(watch_url(duel)).content.decode()
+    assert "Both players abandoned: the duel stops and the organisers rule on it." in public
+
+
+def test_a_player_who_sealed_still_sees_their_own_hand():
+    """ONLINE.md 5: a seat always sees its own hand — while it waits for the other seal too
+    (found by the outside pass: the cards vanished with the hand's form)."""
+    duel, _referee, alice, bob = online_duel()
+    duel = started(duel, alice, bob)
+    hand = view_of(duel.game_id, Viewer("seat", "A"))["hand"]["numbers"]
+    a = client_of(alice)
+    a.post(url("move", duel), {"play": f"seal:{hand[0]}", "revision": duel.revision, "intent": "h"})
+    page = a.get(url("duel", duel)).content.decode()
+    assert "Waiting for Bob" in page and 'id="hand"' not in page  # no form: nothing to play
+    shown = page[page.index('class="hand-view"') :]
+    shown = shown[: shown.index("</section>")]
+    assert "Your cards" in shown
+    for value in set(hand):
+        assert f'<span class="face" aria-hidden="true">{value}</span>' in shown
+    # Bob, asked to seal, has his hand as the form to play from (no second copy of it).
+    bobs = client_of(bob).get(url("duel", duel)).content.decode()
+    assert 'id="hand"' in bobs and 'class="hand-view"' not in bobs
+
+
+def test_the_rooms_polls_of_one_revision_share_one_drawing_and_the_referee_has_their_own(
+    monkeypatch,
+):
+    from play import presence
+    from tournaments.services.online import state_key
+    from tournaments.views import online as views
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(presence, "now", lambda: now[0])
+    drawn: list[int] = []
+    real = views.card_table
+
+    def counted(*args, **kwargs):
+        drawn.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views, "card_table", counted)
+    duel, referee, alice, bob = online_duel()
+    duel.tournament.published = True
+    duel.tournament.save(update_fields=["published"])
+    started(duel, alice, bob)
+    older = {"revision": duel.revision - 1, "v": state_key(duel), "away": "-"}
+    poll = watch_url(duel, "online_poll")
+    instant = timezone.now()
+    monkeypatch.setattr("play.clock._now", lambda: instant)  # the seat clocks' figures
+    first = Client().get(poll, older, HTTP_HX_REQUEST="true")
+    second = Client().get(poll, older, HTTP_HX_REQUEST="true")
+    assert first.status_code == second.status_code == 200 and len(drawn) == 1
+    assert first.content == second.content and first.content.count(b"data-seat-clock") == 2
+    assert "End the duel" not in first.content.decode()
+    # The referee's part carries the endings' form: drawn for them, never shared.
+    own = client_of(referee).get(poll, older, HTTP_HX_REQUEST="true").content.decode()
+    assert len(drawn) == 2 and "End the duel" in own
+    # Who is away is part of what is shared: a change is drawn anew.
+    now[0] += 11
+    away = Client().get(poll, older, HTTP_HX_REQUEST="true").content.decode()
+    assert len(drawn) == 3 and "Alice is away" in away and "Bob is away" in away
+    # A move: the room's next poll shows it.
+    hand_b = view_of(duel.game_id, Viewer("seat", "B"))["hand"]["numbers"]
+    seal = {"play": f"seal:{hand_b[0]}", "revision": duel.revision, "intent": "z"}
+    assert client_of(bob).post(url("move", duel), seal).status_code == 302
+    duel.refresh_from_db()
+    moved = Client().get(poll, older, HTTP_HX_REQUEST="true").content.decode()
+    assert len(drawn) == 4 and f'data-revision="{duel.revision}"' in moved

@@ -510,3 +510,294 @@ def test_unlink_is_refused_while_the_entry_plays_an_online_duel(online_duel):
     other = EntrantFactory(tournament=tournament, name="Zed")
     with pytest.raises(ServiceError, match="not linked to an account"):
         services.entrants.unlink_entry(tournament, tournament.created_by, other.pk)
+
+
+# ---- both abandon (ONLINE.md 6) ------------------------------------------------------------------
+
+
+def abandoned_by_both(duel, monkeypatch):
+    """Both players say they are ready, then neither moves: the seat clock (injected, never
+    slept on) plays for both until the duel stops. Returns the duel, stopped."""
+    from types import SimpleNamespace
+
+    from play import clock
+    from play import services as play_services
+    from tournaments.services import online as players
+
+    moment = [timezone.now()]
+    monkeypatch.setattr("play.services._clock", lambda: moment[0])
+    monkeypatch.setattr("play.clock._now", lambda: moment[0])
+    monkeypatch.setattr(play_services, "random_source", SimpleNamespace(token_bytes=bytes))
+    for user in (duel.seat_a.user, duel.seat_b.user):
+        players.ready(duel_id=duel.pk, user=user)
+    for _ in range(40):
+        duel.refresh_from_db()
+        if duel.status != DuelStatus.RUNNING or online_rulings.both_abandoned(duel):
+            break
+        moment[0] += timedelta(seconds=duel.tournament.seat_clock + 1)
+        clock.check_on_request(duel.game_id)
+    duel.refresh_from_db()
+    return duel
+
+
+def test_both_abandoning_stops_the_duel_for_a_ruling_never_one_forfeit(online_duel, monkeypatch):
+    duel, _referee = online_duel
+    duel = abandoned_by_both(duel, monkeypatch)
+    assert duel.status == DuelStatus.RUNNING and online_rulings.both_abandoned(duel)
+    assert not hasattr(duel, "result")
+    assert online_rulings.waiting_for_ruling(duel)
+    assert AuditEntry.objects.filter(action="online_duel_stopped").count() == 1
+    assert duel.tournament.rounds.get(number=1).status == RoundStatus.OPEN  # not decided
+    page = client_for(duel.tournament.created_by).get(rounds_url(duel)).content.decode()
+    assert "Both players abandoned: rule on this duel." in page
+    assert "Stopped: both players abandoned" in page
+    for words in ("Alice forfeits: Bob wins", "Adjudicate: Alice wins", "Adjudicate: Bob wins"):
+        assert words in page
+    assert "Void: this round has no result" in page
+    # Each player's page says it stopped: no card to play, no resign button.
+    from tournaments.views.online import _closed
+
+    assert "the organisers rule on it" in _closed(duel)
+
+
+@pytest.mark.parametrize(
+    ("ruling", "winner", "finish"),
+    [("forfeit_A", "B", "forfeit"), ("adjudicate_A", "A", "adjudicated")],
+)
+def test_a_forfeit_or_an_adjudication_rules_a_duel_both_abandoned(
+    online_duel, monkeypatch, ruling, winner, finish
+):
+    duel, referee = online_duel
+    duel = abandoned_by_both(duel, monkeypatch)
+    response = client_for(referee).post(
+        rounds_url(duel, "rule_unready"), {"ruling": ruling, "confirm": "1"}, follow=True
+    )
+    said = response.content.decode()
+    assert ("Alice forfeits (abandoned); Bob wins." in said) or ("adjudicated to Alice" in said)
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED and duel.closed_reason == ""
+    assert duel.result.winner_id == (duel.seat_a_id if winner == "A" else duel.seat_b_id)
+    assert duel.result.finish == finish
+    last = record_of(duel)["events"][-1]
+    assert last["type"] == ("forfeit" if finish == "forfeit" else "adjudicate")
+    assert duel.tournament.rounds.get(number=1).status == RoundStatus.DECIDED
+    action = "abandoned_duel_forfeit" if finish == "forfeit" else "stopped_duel_adjudicated"
+    assert AuditEntry.objects.get(action=action).actor == referee
+    # The same form again is told, not applied twice.
+    again = client_for(referee).post(
+        rounds_url(duel, "rule_unready"), {"ruling": "adjudicate_B", "confirm": "1"}
+    )
+    assert again.status_code == 302
+    assert Duel.objects.get(pk=duel.pk).result.winner_id == duel.result.winner_id
+
+
+def test_an_organiser_voids_a_duel_both_abandoned(online_duel, monkeypatch):
+    duel, _referee = online_duel
+    duel = abandoned_by_both(duel, monkeypatch)
+    organiser = duel.tournament.created_by
+    unconfirmed = client_for(organiser).post(rounds_url(duel, "rule_unready"), {"ruling": "void"})
+    assert unconfirmed.status_code == 422
+    assert Duel.objects.get(pk=duel.pk).status == DuelStatus.RUNNING
+    response = client_for(organiser).post(
+        rounds_url(duel, "rule_unready"), {"ruling": "void", "confirm": "1"}
+    )
+    assert response.status_code == 302
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.VOID and not hasattr(duel, "result")
+    assert duel.game.status == "abandoned"
+    assert duel.tournament.rounds.get(number=1).status == RoundStatus.NOT_PLAYED
+    assert AuditEntry.objects.get(action="abandoned_duel_voided").actor == organiser
+
+
+@pytest.mark.parametrize(
+    "who", ["organiser", "co_organiser", "referee", "player", "plays_in_it", "anonymous"]
+)
+def test_who_may_rule_on_a_duel_both_abandoned(online_duel, monkeypatch, who):
+    duel, referee = online_duel
+    people = _people(duel, referee)
+    if who == "plays_in_it":
+        actor = duel.seat_a.user
+        RoleFactory(tournament=duel.tournament, user=actor, role=Role.CO_ORGANISER)
+    else:
+        actor = people[who]
+    duel = abandoned_by_both(duel, monkeypatch)
+    response = client_for(actor).post(
+        rounds_url(duel, "rule_unready"), {"ruling": "adjudicate_B", "confirm": "1"}
+    )
+    expected = {
+        "organiser": 302,
+        "co_organiser": 302,
+        "referee": 302,  # TOURNAMENT.md: a referee records an adjudication
+        "player": 403,
+        "plays_in_it": 403,
+        "anonymous": 404,
+    }[who]
+    assert response.status_code == expected
+    duel.refresh_from_db()
+    assert (duel.status == DuelStatus.FINISHED) is (expected == 302)
+    # A void is an organiser's only.
+    if who == "referee":
+        with pytest.raises(ServiceError, match="Only the tournament's organisers void"):
+            online_rulings.rule_unready(duel, referee, "void")
+
+
+def test_a_csrf_less_ruling_is_refused(online_duel, monkeypatch):
+    duel, _referee = online_duel
+    duel = abandoned_by_both(duel, monkeypatch)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(duel.tournament.created_by)
+    response = client.post(rounds_url(duel, "rule_unready"), {"ruling": "void", "confirm": "1"})
+    assert response.status_code == 403
+    assert Duel.objects.get(pk=duel.pk).status == DuelStatus.RUNNING
+
+
+def test_both_abandoned_where_only_organisers_who_play_could_rule_it_is_voided(
+    online_duel, monkeypatch
+):
+    duel, _referee = online_duel
+    TournamentRole.objects.filter(tournament=duel.tournament).delete()
+    organiser = duel.tournament.created_by
+    # The organiser plays seat A.
+    seat_a = duel.seat_a
+    seat_a.user = organiser
+    seat_a.save(update_fields=["user"])
+    duel = Duel.objects.get(pk=duel.pk)
+    duel = abandoned_by_both(duel, monkeypatch)
+    assert duel.status == DuelStatus.VOID and not hasattr(duel, "result")
+    assert "both_abandoned" in duel.closed_reason
+    assert duel.tournament.rounds.get(number=1).status == RoundStatus.NOT_PLAYED
+    assert AuditEntry.objects.get(action="abandoned_duel_voided").actor is None
+
+
+def test_an_adjudication_rules_a_duel_neither_player_was_ready_for(online_duel):
+    duel, referee = online_duel
+    overdue(duel)
+    online_rulings.rule_unready(duel, referee, "adjudicate_B")
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED and duel.result.winner_id == duel.seat_b_id
+    assert duel.result.finish == "adjudicated"
+    assert record_of(duel)["events"] == [
+        {"type": "adjudicate", "winner": "B", "reason": online_rulings.ADJUDICATED_UNREADY}
+    ]
+    assert AuditEntry.objects.get(action="stopped_duel_adjudicated").actor == referee
+    with pytest.raises(ServiceError) as again:
+        online_rulings.rule_unready(duel, referee, "adjudicate_B")
+    assert again.value.code == "done"
+
+
+# ---- tie-break and playoff duels: a void is replayed (TOURNAMENT.md) -----------------------------
+
+
+def _online_tiebreak(tournament, organiser_plays: bool):
+    from duels.models import DuelKind
+    from tests.tournaments.helpers import open_duels
+
+    duel = open_duels(tournament, DuelKind.TIE_BREAK)[0]
+    a, b = duel.seat_a, duel.seat_b
+    a.user = tournament.created_by if organiser_plays else UserFactory(username="ada")
+    b.user = UserFactory(username="bo")
+    a.save(update_fields=["user"])
+    b.save(update_fields=["user"])
+    Duel.objects.filter(pk=duel.pk).update(online=True)
+    return Duel.objects.get(pk=duel.pk)
+
+
+def _the_replay(duel):
+    replay = Duel.objects.get(replay_of=duel)
+    assert (replay.kind, replay.stage) == (duel.kind, duel.stage)
+    assert (replay.seat_a_id, replay.seat_b_id) == (duel.seat_a_id, duel.seat_b_id)
+    assert replay.online and replay.status == DuelStatus.READY and replay.game_id is None
+    assert replay.ready_by > timezone.now() + timedelta(minutes=4)  # a new 5-minute wait
+    # The plan's one duel for that match: the void one is kept, struck through.
+    live = Duel.objects.filter(tournament=duel.tournament, kind=duel.kind, stage=duel.stage)
+    assert list(live.exclude(status=DuelStatus.VOID)) == [replay]
+    return replay
+
+
+def test_a_tie_break_duel_nobody_else_could_rule_is_voided_and_replayed(
+    played_group_phase, django_capture_on_commit_callbacks
+):
+    tournament, _organiser, _referee = played_group_phase
+    TournamentRole.objects.filter(tournament=tournament).delete()  # no referee, no co-organiser
+    duel = overdue(_online_tiebreak(tournament, organiser_plays=True))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert online_rulings.rule_no_shows() == {"forfeit": 0, "void": 1, "waiting": 0}
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.VOID and not hasattr(duel, "result")
+    replay = _the_replay(duel)
+    entry = AuditEntry.objects.get(action="unplayed_duel_voided")
+    assert entry.actor is None and entry.detail == {"duel": duel.pk, "replay": replay.pk}
+    # Safe to repeat: the beat again finds nothing due.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert online_rulings.rule_no_shows() == {"forfeit": 0, "void": 0, "waiting": 0}
+    assert Duel.objects.filter(replay_of=duel).count() == 1
+
+
+def test_an_organiser_voids_a_tie_break_duel_and_it_is_replayed(
+    played_group_phase, django_capture_on_commit_callbacks
+):
+    tournament, organiser, _referee = played_group_phase
+    duel = overdue(_online_tiebreak(tournament, organiser_plays=False))
+    page = client_for(organiser).get(rounds_url(duel)).content.decode()
+    assert "Void: the duel is replayed with a new deal" in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for(organiser).post(
+            rounds_url(duel, "rule_unready"), {"ruling": "void", "confirm": "1"}, follow=True
+        )
+    assert "is void: it is replayed with a new deal." in response.content.decode()
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.VOID
+    _the_replay(duel)
+
+
+# ---- found by the outside pass (2026-11-28) ----------------------------------------------------
+
+
+def test_the_rounds_page_rules_a_wait_that_ran_out_where_no_worker_runs(online_duel):
+    duel, _referee = online_duel
+    overdue(duel, a=True)
+    page = client_for(duel.tournament.created_by).get(rounds_url(duel))
+    assert page.status_code == 200
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.FINISHED
+    assert duel.result.winner_id == duel.seat_a_id and duel.state["finish"] == "forfeit"
+
+
+def test_players_once_one_is_ready_are_not_replaced(online_duel):
+    duel, _referee = online_duel
+    Duel.objects.filter(pk=duel.pk).update(ready_a=timezone.now())
+    tournament = duel.tournament
+    others = [
+        EntrantFactory(tournament=tournament, name=f"Sub {g.name}", group=g)
+        for g in tournament.groups.order_by("order")
+    ]
+    with pytest.raises(ServiceError, match="is ready to play this duel online"):
+        services.name_representatives(
+            tournament, tournament.created_by, 1, others[0].pk, others[1].pk
+        )
+    duel.refresh_from_db()
+    assert duel.ready_a is not None  # nothing thrown away
+
+
+def test_nobody_is_a_no_show_while_an_entry_is_unclaimed_and_the_wait_starts_at_the_claim(
+    online_duel,
+):
+    from tournaments.services.entrants import claim_entry, issue_claim_link
+
+    duel, _referee = online_duel
+    bob = duel.seat_b
+    bob.user = None
+    bob.save(update_fields=["user"])
+    overdue(duel, a=True)
+    assert online_rulings.rule_no_shows_for(duel).done == ""
+    duel.refresh_from_db()
+    assert duel.status != DuelStatus.FINISHED  # Bob could not even sign in to it
+    token = issue_claim_link(bob)
+    before = timezone.now()
+    from django.db import transaction
+
+    with transaction.atomic():
+        claim_entry(duel.tournament, token, UserFactory(username="bob2"))
+    duel.refresh_from_db()
+    assert duel.ready_by >= before + timedelta(minutes=4)
+    assert duel.ready_a is not None  # Alice stays ready

@@ -139,6 +139,35 @@ def test_create_tournament_makes_the_creator_organiser(client):
     assert Tournament.objects.filter(slug="spring-open-2").exists()
 
 
+def test_the_create_form_sent_twice_creates_one_tournament(client):
+    """Back, then the button again (the same page, its key): one tournament, and the second
+    answer leads to it, saying so; a new page of the form makes a new one."""
+    import re
+
+    user = UserFactory()
+    client.force_login(user)
+    page = client.get(reverse("tournaments:create")).content.decode()
+    intent = re.search(r'name="intent" value="([^"]+)"', page).group(1)
+    form = {"name": "Night Cup", "duel_preset": "tournament", "tiebreak_mode": "full"}
+    first = client.post(reverse("tournaments:create"), {**form, "intent": intent})
+    second = client.post(reverse("tournaments:create"), {**form, "intent": intent}, follow=True)
+    assert Tournament.objects.filter(created_by=user).count() == 1
+    tournament = Tournament.objects.get(created_by=user)
+    assert first.url == reverse("organiser:overview", args=[tournament.slug])
+    assert second.redirect_chain[-1][0] == first.url
+    assert "was already created by this form" in second.content.decode()
+    other = client.get(reverse("tournaments:create")).content.decode()
+    fresh = re.search(r'name="intent" value="([^"]+)"', other).group(1)
+    assert fresh != intent
+    client.post(reverse("tournaments:create"), {**form, "intent": fresh})
+    assert Tournament.objects.filter(created_by=user).count() == 2
+    # Another person's post of the same key is their own form: it creates theirs.
+    other_user = UserFactory()
+    client.force_login(other_user)
+    client.post(reverse("tournaments:create"), {**form, "intent": intent})
+    assert Tournament.objects.filter(created_by=other_user).count() == 1
+
+
 def test_create_needs_sign_in(client):
     response = client.get(reverse("tournaments:create"))
     assert response.status_code == 302

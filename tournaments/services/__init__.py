@@ -17,7 +17,15 @@ from .entrants import (
 )
 from .groups import change_groups, name_groups, split_groups, start_group_phase, withdraw
 from .rounds import name_representatives
-from .setup import cancel, configure, create_tournament, lock, open_registration, set_published
+from .setup import (
+    cancel,
+    configure,
+    create_tournament,
+    create_tournament_once,
+    lock,
+    open_registration,
+    set_published,
+)
 from .shared_cards import record_shared_card
 from .standings import recompute_standings
 
@@ -28,6 +36,7 @@ __all__ = [
     "claim_entry",
     "configure",
     "create_tournament",
+    "create_tournament_once",
     "expire_claim_links",
     "find_claimable",
     "hash_claim_token",

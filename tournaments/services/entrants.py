@@ -415,7 +415,26 @@ def claim_entry(tournament: Tournament, token: str, user) -> Entrant:
     except IntegrityError:
         raise ServiceError(str(ALREADY_LINKED)) from None
     audit.record(tournament, user, "entry_claimed", entrant=entrant.pk)
+    _wait_from_now(entrant)
     return entrant
+
+
+def _wait_from_now(entrant: Entrant) -> None:
+    """ONLINE.md 6: a duel cannot be played online before both its entries are held, and
+    nobody is a no-show for it meanwhile; once this one is claimed, the 5 minutes of its
+    unstarted online duels with both players named start now."""
+    from django.db.models import Q
+
+    from duels.models import Duel
+    from duels.services import READY_WAIT, UNSTARTED_STATUSES
+
+    Duel.objects.filter(
+        Q(seat_a=entrant) | Q(seat_b=entrant),
+        online=True,
+        status__in=UNSTARTED_STATUSES,
+        game__isnull=True,
+        ready_by__isnull=False,
+    ).update(ready_by=timezone.now() + READY_WAIT)
 
 
 def expire_claim_links(now=None) -> int:

@@ -186,7 +186,8 @@ def check_clock(duel: Duel) -> bool:
     for now (ONLINE.md 3), as the beat's sweep would (with no worker, the only way). True if
     the clock acted (the duel row in hand is then out of date)."""
     if duel.game_id is not None and duel.status == DuelStatus.RUNNING:
-        return clock.check_on_request(duel.game_id)
+        # The game's row came with the duel's (its deadline): read again only when due.
+        return clock.may_be_due(duel.game) and clock.check_on_request(duel.game_id)  # type: ignore[arg-type]
     return False
 
 

@@ -1,6 +1,7 @@
 """Online tournament duels, the organiser's side (ONLINE.md 6): switching a duel between a
 table and online before it starts, the no-show rule and its wait, and the rulings on a duel
-neither player was ready for.
+neither player was ready for or both abandoned (a forfeit of one seat, an adjudication or a
+void; never a draw).
 
 The players' side (the ready screen, the dealt game, its moves) is `online`'s. Every write
 here locks the tournament row first, then the duel's (as everywhere), one transaction per
@@ -24,6 +25,8 @@ from duels import services as duels
 from duels import words as duel_words
 from duels.models import Duel, DuelStatus
 from duels.selectors import player_ids
+from play import services as play
+from play.models import Game
 
 from .. import presentation
 from ..models import Tournament
@@ -38,7 +41,15 @@ EXTEND_BY = timedelta(minutes=5)
 EXTEND_MAX = timedelta(hours=2)
 #: Why the app closed a duel nobody could rule on (duels.words.CLOSED_REASONS).
 NOBODY_READY = "nobody_ready"
-RULINGS = ("forfeit_A", "forfeit_B", "void")
+#: Why a duel an organiser voided by a ruling has no result.
+RULED_VOID = "ruled_void"
+#: The rulings on a duel that stopped (ONLINE.md 6: "a forfeit of one seat, an adjudication
+#: or a void").
+RULINGS = ("forfeit_A", "forfeit_B", "adjudicate_A", "adjudicate_B", "void")
+#: The reason an adjudication on the ruling form is recorded with (the duel's record keeps
+#: it; the audit log says who ruled).
+ADJUDICATED_UNREADY = "ruled: neither player was ready"
+ADJUDICATED_ABANDONED = "ruled: both players abandoned"
 
 
 def not_started(duel: Duel) -> bool:
@@ -166,6 +177,9 @@ class NoShow:
 
 
 def _due(duel: Duel, now: datetime) -> bool:
+    """The duel's wait has run out. Not while an entry is unclaimed: such a duel cannot be
+    played online (ONLINE.md 6), so nobody is a no-show for it; its wait starts again when
+    the entry is claimed (``entrants.claim_entry``), or the organiser switches it to a table."""
     return (
         duel.online
         and duel.ready_by is not None
@@ -173,6 +187,8 @@ def _due(duel: Duel, now: datetime) -> bool:
         and not_started(duel)
         and duel.seat_a_id is not None
         and duel.seat_b_id is not None
+        and duel.seat_a.user_id is not None
+        and duel.seat_b.user_id is not None
     )
 
 
@@ -225,15 +241,19 @@ def rule_no_shows_for(duel: Duel, now: datetime | None = None) -> NoShow:
             audit.record(tournament, None, "no_show_forfeit", duel=duel.pk, entrant=entrant.pk)
             lifecycle.forfeit(tournament, None, duel, absent, reason="no_show")
             return NoShow("forfeit", absent)
-        if rulers(tournament, duel) or duel.kind not in lifecycle.GROUP_KINDS:
+        if rulers(tournament, duel):
             return NoShow("waiting")
-        _void_unplayed(tournament, duel, None, now)
+        _void(tournament, duel, None, now, NOBODY_READY)
         return NoShow("void")
 
 
-def rule_no_shows(now: datetime | None = None) -> dict[str, int]:
+def rule_no_shows(
+    now: datetime | None = None, tournament: Tournament | None = None
+) -> dict[str, int]:
     """The beat's pass over every online duel whose no-show deadline has passed (and the
-    sweep's): each in its own transaction (`rule_no_shows_for`). Returns what it did."""
+    sweep's; with ``tournament``, the organiser's Rounds page's over its own, so that a wait
+    that ran out shows ruled there even where no worker runs): each in its own transaction
+    (`rule_no_shows_for`). Returns what it did."""
     now = now or timezone.now()
     done = {"forfeit": 0, "void": 0, "waiting": 0}
     candidates = (
@@ -246,6 +266,8 @@ def rule_no_shows(now: datetime | None = None) -> dict[str, int]:
         .select_related("tournament", "seat_a", "seat_b")
         .order_by("ready_by", "pk")
     )
+    if tournament is not None:
+        candidates = candidates.filter(tournament=tournament)
     for duel in candidates:
         outcome = rule_no_shows_for(duel, now)
         if outcome.done:
@@ -253,22 +275,52 @@ def rule_no_shows(now: datetime | None = None) -> dict[str, int]:
     return done
 
 
+def both_abandoned(duel: Duel) -> bool:
+    """Both players abandoned the running duel: it stopped, waiting for a ruling."""
+    return duel.online and duels.is_stopped(duel)
+
+
 def waiting_for_ruling(duel: Duel, now: datetime | None = None) -> bool:
-    """Neither player was ready in time: the Rounds page asks the organisers to rule."""
+    """Neither player was ready in time, or both abandoned: the Rounds page asks the
+    organisers to rule."""
+    if both_abandoned(duel):
+        return True
     return _due(duel, now or timezone.now()) and not ready_seats(duel)
 
 
-def _void_unplayed(tournament: Tournament, duel: Duel, actor: Any, now: datetime) -> None:
-    """A group-phase duel neither player was ready for is voided without a result: its round
-    is "not played" (TOURNAMENT.md's "no result for that round") and the rounds go on."""
+def _void(tournament: Tournament, duel: Duel, actor: Any, now: datetime, why: str) -> None:
+    """A duel neither player was ready for, or both abandoned, is voided without a result
+    (`why`: a key of duels.words.CLOSED_REASONS). A group-phase duel's round is then "not
+    played" (TOURNAMENT.md's "no result for that round") and the rounds go on. A tie-break or
+    playoff duel has no round to leave without a result — its knockout needs a winner — so,
+    as TOURNAMENT.md has every tie-break or playoff duel without a winner, it is replayed by
+    the same players on the same seats (a new ready screen, a new deal, its 5 minutes from
+    now). A stopped game is abandoned (its events kept)."""
+    stopped = duel.game_id is not None and duels.is_dealt(duel)
+    fields: dict[str, Any] = {}
+    if stopped:
+        play.abandon_game(game_id=duel.game_id)
+        # The row keeps its game's revision (the pages' poll compares it).
+        fields["revision"] = Game.objects.values_list("revision", flat=True).get(pk=duel.game_id)
     Duel.objects.filter(pk=duel.pk).update(
         status=DuelStatus.VOID,
         finished_at=now,
-        closed_reason=duel_words.closed_reason_stored({"key": NOBODY_READY}),
+        closed_reason=duel_words.closed_reason_stored({"key": why}),
+        **fields,
     )
     duel.status = DuelStatus.VOID
-    lifecycle.round_not_played(tournament, duel.round)
-    audit.record(tournament, actor, "unplayed_duel_voided", duel=duel.pk)
+    replay = None
+    if duel.kind in lifecycle.GROUP_KINDS:
+        lifecycle.round_not_played(tournament, duel.round)
+    else:
+        replay = lifecycle.replay_due(tournament, duel, actor)
+    audit.record(
+        tournament,
+        actor,
+        "abandoned_duel_voided" if stopped else "unplayed_duel_voided",
+        duel=duel.pk,
+        **({"replay": replay.pk} if replay is not None else {}),
+    )
     recompute_standings(tournament)
     audit.bump_version(tournament)
     from ..tasks import advance_tournament, enqueue_on_commit
@@ -276,15 +328,34 @@ def _void_unplayed(tournament: Tournament, duel: Duel, actor: Any, now: datetime
     enqueue_on_commit(advance_tournament, tournament.pk)
 
 
+def after_stop(tournament: Tournament, duel: Duel, now: datetime | None = None) -> bool:
+    """Called under the locks when a duel's game stopped because both players abandoned
+    (the clock keeper's settle): it waits on the Rounds page for a ruling, unless nobody but
+    its own players could rule (ONLINE.md 6, "Organisers who play"), and then the app voids
+    it. Returns whether it did."""
+    if not both_abandoned(duel):
+        return False
+    audit.record(tournament, None, "online_duel_stopped", duel=duel.pk)
+    audit.bump_version(tournament)  # the Rounds page asks for a ruling
+    if rulers(tournament, duel):
+        return False
+    _void(tournament, duel, None, now or timezone.now(), duels.BOTH_ABANDONED)
+    return True
+
+
 @transaction.atomic
 def rule_unready(duel: Duel, actor: Any, ruling: str, now: datetime | None = None) -> Duel:
-    """The staff's ruling on an online duel neither player was ready for (ONLINE.md 6: "a
-    forfeit of one seat, an adjudication or a void"; never a draw): `forfeit_A` or
-    `forfeit_B` (reason `no_show`, scored as any forfeit) by an organiser or a referee, or
-    `void` (a group-phase duel, without a result) by an organiser. Nobody who plays in it."""
+    """The staff's ruling on an online duel neither player was ready for, or both abandoned
+    (ONLINE.md 6: "a forfeit of one seat, an adjudication or a void"; never a draw):
+    `forfeit_A`/`forfeit_B` (reason `no_show`, or `abandoned` for a duel both abandoned;
+    scored as any forfeit) or `adjudicate_A`/`adjudicate_B` (that seat wins, RULES.md 7's
+    adjudication) by an organiser or a referee — TOURNAMENT.md lets a referee record both —,
+    or `void` by an organiser (`_void`: a group round without a result, a tie-break or
+    playoff duel replayed). Nobody who plays in it. Safe to repeat: a duel already ruled on
+    is told so, nothing applied twice."""
     now = now or timezone.now()
     if ruling not in RULINGS:
-        raise ServiceError(_("Choose a forfeit of one seat or a void."))
+        raise ServiceError(_("Choose a forfeit of one seat, an adjudication or a void."))
     tournament, duel = _locked(duel)
     players = player_ids(duel)
     if actor is not None and actor.pk in players:
@@ -312,14 +383,29 @@ def rule_unready(duel: Duel, actor: Any, ruling: str, now: datetime | None = Non
             ),
             code="conflict",
         )
+    abandoned = both_abandoned(duel)
     if ruling == "void":
-        if duel.kind not in lifecycle.GROUP_KINDS:
-            raise ServiceError(_("Only a group-phase duel is voided; forfeit one seat instead."))
-        _void_unplayed(tournament, duel, actor, now)
+        _void(tournament, duel, actor, now, RULED_VOID)
         return duel
-    if refusal := _start_refusal(tournament, duel):
+    if not abandoned and (refusal := _start_refusal(tournament, duel)):
         raise ServiceError(refusal)
     seat = ruling[-1]
     entrant = duel.seat_a if seat == "A" else duel.seat_b
-    audit.record(tournament, actor, "no_show_forfeit", duel=duel.pk, entrant=entrant.pk)
-    return lifecycle.forfeit(tournament, actor, duel, seat, reason="no_show")
+    if ruling.startswith("adjudicate"):
+        reason = ADJUDICATED_ABANDONED if abandoned else ADJUDICATED_UNREADY
+        audit.record(tournament, actor, "stopped_duel_adjudicated", duel=duel.pk, winner=entrant.pk)
+        duel = duels.lock(duel)
+        duel.tournament = tournament
+        duels.adjudicate(duel, actor, seat, reason)
+        lifecycle.after_result(tournament, duel, actor)
+        return duel
+    audit.record(
+        tournament,
+        actor,
+        "abandoned_duel_forfeit" if abandoned else "no_show_forfeit",
+        duel=duel.pk,
+        entrant=entrant.pk,
+    )
+    return lifecycle.forfeit(
+        tournament, actor, duel, seat, reason="abandoned" if abandoned else "no_show"
+    )

@@ -516,6 +516,11 @@ def clock_keeper(game_id: int) -> clock.Keeper | None:
         tournament, duel = held["tournament"], held["duel"]
         if duels.clock_settled(duel, outcome):
             lifecycle.after_result(tournament, duel, None)
+        elif duels.is_stopped(duel):
+            # Both players abandoned (ONLINE.md 6): a ruling, or the app's void.
+            from .online_rulings import after_stop
+
+            after_stop(tournament, duel)
 
     return clock.Keeper(
         policy=lambda game, actor, command: duels.check_clock(held["duel"]),

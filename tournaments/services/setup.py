@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy
 from core.errors import ServiceError
 from games.split_uno import PRESETS
 
-from ..models import FINAL_PHASES, Phase, TieBreakMode, Tournament
+from ..models import FINAL_PHASES, AuditEntry, Phase, TieBreakMode, Tournament
 from . import audit
 from .names import clean_tournament_name
 
@@ -61,7 +61,7 @@ def _unique_slug(name: str) -> str:
 
 @transaction.atomic
 def create_tournament(
-    *, name: str, created_by, time_zone: str | None = None, **settings
+    *, name: str, created_by, time_zone: str | None = None, intent: str = "", **settings
 ) -> Tournament:
     """A new tournament, its two groups and its settings. `time_zone`: the venue's, asked on
     the create page (a name of `schedule.zone_names`); UTC when not given."""
@@ -82,10 +82,42 @@ def create_tournament(
         raise ServiceError(_("Could not find a free address for this name; try another name."))
     for order, group_name in enumerate(GROUP_NAMES, start=1):
         tournament.groups.create(name=str(group_name), order=order)
-    audit.record(tournament, created_by, "tournament_created", name=name)
+    extra = {"intent": intent} if intent else {}
+    audit.record(tournament, created_by, "tournament_created", name=name, **extra)
     if settings:
         tournament = configure(tournament, created_by, **settings)
     return tournament
+
+
+def create_tournament_once(
+    *, name: str, created_by, intent: str, time_zone: str | None = None, **settings
+) -> tuple[Tournament, bool]:
+    """``create_tournament`` for the create page: its form's key ``intent`` makes a second
+    post of the same form (Back, then the button again) lead to the tournament the first one
+    created, and create nothing. Returns the tournament and whether it was such a repeat.
+    The person's row is locked while the key is looked up, so two posts at the same instant
+    create one tournament."""
+    from django.contrib.auth import get_user_model
+
+    if not intent:
+        return create_tournament(
+            name=name, created_by=created_by, time_zone=time_zone, **settings
+        ), False
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=created_by.pk).first()
+        made = (
+            AuditEntry.objects.filter(
+                actor=created_by, action="tournament_created", detail__intent=intent
+            )
+            .select_related("tournament")
+            .first()
+        )
+        if made is not None:
+            return made.tournament, True
+        tournament = create_tournament(
+            name=name, created_by=created_by, time_zone=time_zone, intent=intent, **settings
+        )
+        return tournament, False
 
 
 def _check_settings(tournament: Tournament, changes: dict) -> dict:

@@ -15,7 +15,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts.permissions import Action, can, roles_of
+from cardtable.forms import MAX_INTENT
 from core.errors import ServiceError
+from duels.forms import new_intent
 from tournaments import services
 from tournaments.access import tournament_view
 from tournaments.forms import NewTournamentForm
@@ -33,26 +35,40 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
     form = NewTournamentForm(request.POST or None)
+    # The form's own key: sent twice (Back, then the button again; a retried request) it
+    # creates one tournament, and the second answer leads to it.
+    intent = request.POST.get("intent", "")[:MAX_INTENT] or new_intent()
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = services.create_tournament(
+            tournament, repeat = services.create_tournament_once(
                 name=form.cleaned_data["name"],
                 created_by=request.user,
                 time_zone=form.cleaned_data["time_zone"],
+                intent=request.POST.get("intent", "")[:MAX_INTENT],
                 **form.settings(),
             )
         except ServiceError as err:
             form.add_error("name", err.message)
         else:
-            messages.success(
-                request,
-                _("“%(name)s” is created. It stays private until you publish it.")
-                % {"name": tournament.name},
-            )
+            if repeat:
+                messages.info(
+                    request,
+                    _("“%(name)s” was already created by this form: here it is.")
+                    % {"name": tournament.name},
+                )
+            else:
+                messages.success(
+                    request,
+                    _("“%(name)s” is created. It stays private until you publish it.")
+                    % {"name": tournament.name},
+                )
             # Straight to the organiser's overview: its checklist says what comes next.
             return redirect("organiser:overview", slug=tournament.slug)
     return render(
-        request, "tournaments/create.html", {"form": form}, status=422 if form.errors else 200
+        request,
+        "tournaments/create.html",
+        {"form": form, "intent": intent},
+        status=422 if form.errors else 200,
     )
 
 

@@ -21,6 +21,7 @@ from accounts.permissions import Action, can
 from cardtable.confirm import NeedsConfirmation, ending
 from cardtable.forms import MAX_FIELD, command_of, countdown, form_keys
 from cardtable.page import card_table
+from cardtable.shared import Clocks, public_answer, seat_clocks
 from cardtable.words import listing
 from core import push
 from core.errors import ServiceError
@@ -151,7 +152,7 @@ def _draw(
         # records as any duel): the ready screen says which.
         return _ready(request, duel, seat, urls, error=error, status=status)
     view = view_of(duel.game_id, Viewer("seat", seat), person=seat)
-    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
+    over = _over(view, duel)
     if over:
         view = {**view, "commands": {}}
     names = _names(duel)
@@ -181,6 +182,8 @@ def _draw(
             # A drawn duel is replayed with a new deal (TOURNAMENT.md; ONLINE.md 6): its ready
             # screen is one tap from the end of this one, on both devices.
             "replay_url": _replay_url(duel) if over else "",
+            # ONLINE.md 5: after the end, each player sees the whole deal.
+            "deal_url": _deal_url(duel) if view["phase"] == "finished" else "",
             "standings_url": reverse("public:standings", args=[duel.tournament.slug]),
         },
         "waiting": listing([names[s] for s in dict.fromkeys(awaited)]) if not over else "",
@@ -223,11 +226,24 @@ def _replay_url(duel: Duel) -> str:
     return reverse("player:online_duel", args=[replay.pk]) if replay is not None else ""
 
 
+def _deal_url(duel: Duel) -> str:
+    """The whole deal after the end (tournaments/views/online_deal.py)."""
+    return reverse("public:online_deal", args=[duel.tournament.slug, duel.pk])
+
+
 def _closed(duel: Duel) -> str:
-    """A duel ended by the tournament rather than by play (void, abandoned), in words."""
+    """A duel ended by the tournament rather than by play (void, abandoned), or stopped for a
+    ruling (both players abandoned, ONLINE.md 6), in words."""
     if duel.status in (DuelStatus.VOID, DuelStatus.ABANDONED):
         return gettext("This duel was closed without a result.")
+    if duels.is_stopped(duel):
+        return gettext("Both players abandoned: the duel stops and the organisers rule on it.")
     return ""
+
+
+def _over(view: dict[str, Any], duel: Duel) -> bool:
+    """Nothing more is played: the game finished or stopped, or the duel is not running."""
+    return view["phase"] in ("finished", "stopped") or duel.status != DuelStatus.RUNNING
 
 
 def _ready(
@@ -452,28 +468,75 @@ def _watch(
         )
         patch_vary_headers(response, ["HX-Request"])
         return response
-    view = {**view_of(duel.game_id, Viewer("public")), "commands": {}}
-    over = view["phase"] == "finished" or duel.status != DuelStatus.RUNNING
-    awaited = [a["seat"] for a in view.get("awaiting", ())]
     may_end = _may_end(request, tournament, duel)
     if may_end and form is None:
         form = _ending_form(duel)
-    away, away_key = _away(duel, names, "")
+    away = _away_seats(duel, "")
+    running = duel.status == DuelStatus.RUNNING
+    deadlines = seat_deadlines(duel.game_id) if running else {}
+
+    # The whole deal's link is an organiser's (ONLINE.md 5): their page is their own.
+    organiser = request.user.is_authenticated and can(
+        request.user, Action.CORRECT_RESULTS, tournament
+    )
+
+    def draw(clocks: Clocks) -> HttpResponse:
+        return _draw_watched(
+            request,
+            tournament,
+            duel,
+            names,
+            away,
+            clocks,
+            poll_url,
+            form,
+            may_end,
+            error,
+            status,
+            organiser,
+        )
+
+    if may_end or organiser or error or status != 200:
+        return draw(seat_clocks(deadlines))  # a referee's page: forms of their own
+    # The public's part, the same for every spectator: drawn once per change (cardtable.shared).
+    parts = ("public:online_watch", tournament.slug, tournament.name, duel.pk)
+    parts += (online.state_key(duel), tuple(names.items()), tuple(away))
+    return public_answer(request, game=duel.game, parts=parts, deadlines=deadlines, draw=draw)
+
+
+def _draw_watched(
+    request: HttpRequest,
+    tournament: Tournament,
+    duel: Duel,
+    names: dict[str, str],
+    away_seats: list[str],
+    clocks: Clocks,
+    poll_url: str,
+    form: EndingForm | None,
+    may_end: bool,
+    error: str | None,
+    status: int,
+    organiser: bool,
+) -> HttpResponse:
+    view = {**view_of(duel.game_id, Viewer("public")), "commands": {}}
+    over = _over(view, duel)
+    awaited = [a["seat"] for a in view.get("awaiting", ())]
     context = {
         "online": {
             "tools": "tournaments/_online_duel_watch_tools.html",
-            "away": away,
-            "away_key": away_key,
+            "away": [(s, names[s]) for s in away_seats],
+            "away_key": "".join(away_seats) or "-",
             "watching": True,
             "table": SimpleNamespace(version=online.state_key(duel)),
             "over": over,
             "ended": "" if view["phase"] == "finished" else _closed(duel),
+            "deal_url": _deal_url(duel) if view["phase"] == "finished" and organiser else "",
             "poll_url": poll_url,
             "poll_seconds": POLL_SECONDS,
             "topic": f"game:{duel.game_id}",
             "clock": None,
             # Every seat's clock while it is asked something (ONLINE.md 3: on every device).
-            "seat_clocks": [] if over else _seat_clocks(duel.game_id),
+            "seat_clocks": [] if over else clocks,
             "my_seal": None,
             "ending_form": form if may_end else None,
             "end_url": reverse("public:online_end", args=[tournament.slug, duel.pk]),
@@ -497,11 +560,6 @@ def _watch(
         error=error,
         status=status,
     )
-
-
-def _seat_clocks(game_id: int) -> list[tuple[str, Any]]:
-    at = seat_deadlines(game_id)
-    return [(letter, countdown(deadline)) for letter, deadline in sorted(at.items())]
 
 
 def _ending_form(duel: Duel, data: Any = None) -> EndingForm:

@@ -1,8 +1,8 @@
 """Online duels on the Rounds page (ONLINE.md 6), the organiser's side: each online duel's
 state (who is ready, the no-show deadline, running or finished), the switch between a table
 and online before a duel starts, "Extend the wait", and the ruling on a duel neither player
-was ready for. The services (`services.online_rulings`) decide who may; these views only
-read the form and say what happened."""
+was ready for or both abandoned. The services (`services.online_rulings`) decide who may;
+these views only read the form and say what happened."""
 
 from datetime import datetime
 from typing import Any
@@ -47,10 +47,15 @@ def online_facts(user: Any, tournament: Tournament, duel: Duel, now: datetime) -
         "may_switch": organiser and unstarted,
         "may_extend": organiser and unstarted and duel.online and duel.ready_by is not None,
         "waiting_ruling": waiting,
+        # Both players abandoned the running duel (else: neither was ready).
+        "stopped": waiting and online_rulings.both_abandoned(duel),
+        # A forfeit or an adjudication: what TOURNAMENT.md lets a referee record.
         "may_forfeit": waiting
         and not playing
         and can(user, Action.REFEREE_DUELS, tournament, players=player_ids(duel)),
-        "may_void": waiting and organiser and duel.kind in lifecycle.GROUP_KINDS,
+        "may_void": waiting and organiser,
+        # A tie-break or playoff duel voided is replayed (its knockout needs a winner).
+        "void_replays": duel.kind not in lifecycle.GROUP_KINDS,
         # ONLINE.md 6: an organiser who plays in it sees only their seat's view.
         "plays": playing,
     }
@@ -71,6 +76,7 @@ def add_online(request: HttpRequest, tournament: Tournament, context: dict[str, 
             "seat_b": d.seat_b.name if d.seat_b_id else "",
             "ready_a": d.ready_a is not None,
             "ready_b": d.ready_b is not None,
+            "stopped": online_rulings.both_abandoned(d),
             "winner": d.result.winner.name
             if getattr(d, "result", None) is not None and d.result.winner_id
             else "",
@@ -154,13 +160,16 @@ def extend_wait(request: HttpRequest, tournament: Tournament, duel_id: int) -> H
 @tournament_view(Action.NAME_REPRESENTATIVES)
 @require_POST
 def rule_unready(request: HttpRequest, tournament: Tournament, duel_id: int) -> HttpResponse:
-    """The ruling on a duel neither player was ready for: one seat forfeits, or (a group
-    duel) it is voided without a result. Irreversible: the form's box confirms it."""
+    """The ruling on a duel neither player was ready for or both abandoned: one seat
+    forfeits, one seat wins by adjudication, or it is voided (a group duel without a result, a
+    tie-break or playoff duel replayed). Irreversible: the form's box confirms it."""
     duel = _duel(tournament, duel_id)
     ruling = request.POST.get("ruling", "")[:20]
     if ruling not in online_rulings.RULINGS:
         return _refused(
-            request, tournament, ServiceError(_("Choose a forfeit of one seat or a void."))
+            request,
+            tournament,
+            ServiceError(_("Choose a forfeit of one seat, an adjudication or a void.")),
         )
     if not confirmed(request):
         return _refused(
@@ -168,20 +177,28 @@ def rule_unready(request: HttpRequest, tournament: Tournament, duel_id: int) -> 
             tournament,
             ServiceError(_("Tick the box to confirm the ruling: it cannot be undone here.")),
         )
+    abandoned = online_rulings.both_abandoned(duel)
     try:
         duel = online_rulings.rule_unready(duel, request.user, ruling)
     except ServiceError as err:
         return _refused(request, tournament, err)
     title = presentation.duel_title(duel)
-    if ruling == "void":
+    # The seat the ruling names (the one forfeiting, or the one adjudicated the win).
+    named, other = (duel.seat_a, duel.seat_b) if ruling[-1] == "A" else (duel.seat_b, duel.seat_a)
+    if ruling == "void" and duel.kind in lifecycle.GROUP_KINDS:
         done = _("%(duel)s is void: that round has no result.") % {"duel": title}
+    elif ruling == "void":
+        done = _("%(duel)s is void: it is replayed with a new deal.") % {"duel": title}
+    elif ruling.startswith("adjudicate"):
+        done = _("%(duel)s: adjudicated to %(winner)s.") % {"duel": title, "winner": named.name}
     else:
-        loser, winner = (
-            (duel.seat_a, duel.seat_b) if ruling == "forfeit_A" else (duel.seat_b, duel.seat_a)
-        )
-        done = _("%(duel)s: %(loser)s forfeits (not ready); %(winner)s wins.") % {
+        done = (
+            _("%(duel)s: %(loser)s forfeits (abandoned); %(winner)s wins.")
+            if abandoned
+            else _("%(duel)s: %(loser)s forfeits (not ready); %(winner)s wins.")
+        ) % {
             "duel": title,
-            "loser": loser.name,
-            "winner": winner.name,
+            "loser": named.name,
+            "winner": other.name,
         }
     return succeeded(request, done, "rounds", tournament)

@@ -30,7 +30,7 @@ from tournaments.models import (
     RoundStatus,
     Tournament,
 )
-from tournaments.services import refereeing
+from tournaments.services import online_rulings, refereeing
 from tournaments.services.lifecycle import OPEN
 
 from ._common import (
@@ -155,6 +155,10 @@ def _named(duel: Duel | None, groups: list) -> tuple[Entrant, Entrant] | None:
 
 @tournament_view(Action.NAME_REPRESENTATIVES)
 def rounds(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    # An online duel whose wait ran out is ruled before the page shows it (ONLINE.md 6), as
+    # the players' pages and the worker's beat do: where no worker runs, this page may be
+    # the first to look.
+    online_rulings.rule_no_shows(tournament=tournament)
     return render_page(request, "organiser/rounds.html", _rounds_context(request, tournament))
 
 
