@@ -27,13 +27,14 @@ WORDS = {
     # The settings page's checkbox and the claim page's: short, the detail in the hint.
     "label": _("E-mail me about my duels"),
     "hint": _(
-        "When you are named to play, when your duel is called to its table, when the "
-        "playoffs are announced, and when you are made a referee. One e-mail each time, never "
-        "twice; off unless you switch it on."
+        "When you are named to play, when your duel is called to its table (an online duel: "
+        "when it is time to open it), when the playoffs are announced, and when you are made a "
+        "referee. One e-mail each time, never twice; off unless you switch it on."
     ),
     # The offer on a player's pages, for someone who has not switched it on.
     "offer": _(
-        "Get an e-mail when your duel is called to its table, so you need not watch this page."
+        "Get an e-mail when your duel is called to its table, or when it is time to open your "
+        "online duel, so you need not watch this page."
     ),
     "button": _("E-mail me when my duel is called"),
     "no_address": _("Add your e-mail address to get an e-mail when your duel is called"),

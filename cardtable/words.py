@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from django.utils.translation import gettext, gettext_noop, ngettext, pgettext, pgettext_lazy
 
 from duels.words import finish_label
+from games.common.words import takes_an
 from games.split_uno.constants import CARD_LABELS
 
 #: What the person is asked to choose (ONLINE.md 1: the owner of a hand chooses which card
@@ -105,11 +106,12 @@ def round_won(winners: Sequence[str], card: object) -> str:
     if len(winners) > 1:
         # Translators: several seats (a team) won a Split UNO number round.
         return gettext("%(names)s win the round.") % {"names": listing(winners)}
+    values = {"name": winners[0], "card": card}
+    if takes_an(card):
+        # Translators: as "%(name)s wins the round with a %(card)s.", for the English "an 8".
+        return gettext("%(name)s wins the round with an %(card)s.") % values
     # Translators: a seat won a number round with the card it revealed (a digit).
-    return gettext("%(name)s wins the round with a %(card)s.") % {
-        "name": winners[0],
-        "card": card,
-    }
+    return gettext("%(name)s wins the round with a %(card)s.") % values
 
 
 def round_tied(card: object) -> str:
@@ -139,6 +141,9 @@ def round_losers_drew(names: Sequence[str], you: bool = False) -> str:
 
 
 def you_won_round(card: object) -> str:
+    if takes_an(card):
+        # Translators: as "You win the round with a %(card)s.", for the English "an 8".
+        return gettext("You win the round with an %(card)s.") % {"card": card}
     # Translators: the person won a number round with the card they revealed (a digit).
     return gettext("You win the round with a %(card)s.") % {"card": card}
 

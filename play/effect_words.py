@@ -51,6 +51,7 @@ from typing import Any
 from django.utils.translation import get_language, gettext_noop, ngettext, pgettext
 from django.utils.translation import gettext as _
 
+from games.common.words import takes_an
 from games.cpt113.state import LETTERS
 from games.split_uno.constants import CARD_LABELS
 from games.split_uno.effects import Effect, describe
@@ -1103,11 +1104,18 @@ def adapter_line(
             return _("You have sealed a card")
         return _("%(name)s has sealed a card") % {"name": who}
     if key == "shed":
+        card = line.get("card")
+        if you and takes_an(card):
+            # Translators: as "You shed a %(card)s", for the English "an 8".
+            return _("You shed an %(card)s") % {"card": card}
         if you:
             # Translators: the reader sheds a number card of their choice ("You shed a 7").
-            return _("You shed a %(card)s") % {"card": line.get("card")}
+            return _("You shed a %(card)s") % {"card": card}
+        if takes_an(card):
+            # Translators: as "%(name)s sheds a %(card)s", for the English "an 8".
+            return _("%(name)s sheds an %(card)s") % {"name": who, "card": card}
         # Translators: a seat sheds a number card of its choice, e.g. "Ann sheds a 7".
-        return _("%(name)s sheds a %(card)s") % {"name": who, "card": line.get("card")}
+        return _("%(name)s sheds a %(card)s") % {"name": who, "card": card}
     if key == "gives_up":
         if you:
             # Translators: the reader gives up an action card as printed ("You give up BLOCK").

@@ -253,7 +253,8 @@ def notify_named(duel_id: int) -> int:
 @shared_task(**_RETRY)
 @outboxed
 def notify_duel_called(duel_id: int, called_at: str) -> int:
-    """The players of a duel called to its table are told where (once per call)."""
+    """The players of a duel called to its table are told where (once per call); an online
+    duel's, that it is time to open it on their device."""
     from accounts.notifications import in_language_of, send_once
     from duels.models import Duel
 
@@ -278,14 +279,27 @@ def notify_duel_called(duel_id: int, called_at: str) -> int:
                 "opponent": _opponent(duel, entrant),
                 "link": _me(),
             }
-            subject = _("%(tournament)s: %(title)s — go to %(where)s") % values
-            body = (
-                _(
-                    "%(player)s, %(title)s against %(opponent)s is called to %(where)s now."
-                    "\n\nYour duels, live: %(link)s\n"
+            if duel.online:
+                # ONLINE.md 6: an online duel has no table to go to; it is opened on the
+                # player's own device, where the 5 minutes to be ready count down.
+                values["link"] = absolute(reverse("player:online_duel", args=[duel.pk]))
+                subject = _("%(tournament)s: %(title)s — open your online duel") % values
+                body = (
+                    _(
+                        "%(player)s, %(title)s against %(opponent)s is called: open it online "
+                        "now and say you are ready.\n\nYour duel: %(link)s\n"
+                    )
+                    % values
                 )
-                % values
-            )
+            else:
+                subject = _("%(tournament)s: %(title)s — go to %(where)s") % values
+                body = (
+                    _(
+                        "%(player)s, %(title)s against %(opponent)s is called to %(where)s now."
+                        "\n\nYour duels, live: %(link)s\n"
+                    )
+                    % values
+                )
         sent += send_once(
             entrant.user,
             f"called:{duel.pk}:{called_at}:{entrant.pk}",

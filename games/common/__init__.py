@@ -1,6 +1,15 @@
 """What the two game engines share: the one error type, effects in words, record helpers."""
 
 from .errors import GameError, IllegalMove, MalformedRecord
-from .words import Effect, listing, plural
+from .words import Effect, a_number, listing, plural, takes_an
 
-__all__ = ["Effect", "GameError", "IllegalMove", "MalformedRecord", "listing", "plural"]
+__all__ = [
+    "Effect",
+    "GameError",
+    "IllegalMove",
+    "MalformedRecord",
+    "a_number",
+    "listing",
+    "plural",
+    "takes_an",
+]

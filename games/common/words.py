@@ -51,6 +51,26 @@ def listing(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def takes_an(number: object) -> bool:
+    """Whether English says "an" before ``number`` read aloud: "an 8", "an 11", "an 18",
+    "an 80" to "an 89" (and "an 800", "an 11,000", …); "a 7", "a 10", "a 110" otherwise.
+    Anything but a whole number takes "a". English only: other languages' sentences take the
+    number as a placeholder and say their own article."""
+    if isinstance(number, bool) or not isinstance(number, int | str):
+        return False
+    digits = str(number)
+    if not digits.isdigit():
+        return False
+    digits = digits.lstrip("0") or "0"
+    lead = len(digits) % 3 or 3  # the first group of thousands: the "11" of 11,000
+    return digits.startswith("8") or digits[:lead] in ("11", "18")
+
+
+def a_number(number: object) -> str:
+    """``number`` with its English article: "a 7", "an 8", "an 11"."""
+    return f"{'an' if takes_an(number) else 'a'} {number}"
+
+
 def plural(count: int, one: str, many: str | None = None) -> str:
     """``1 card``, ``3 cards``."""
     return f"{count} {one if count == 1 else (many or one + 's')}"

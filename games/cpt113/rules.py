@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.common.errors import IllegalMove
-from games.common.words import Effect, listing, plural
+from games.common.words import Effect, a_number, listing, plural
 
 from .cards import (
     COLOURS,
@@ -131,7 +131,7 @@ def _checked_play(state: State, move: Mapping[str, Any]) -> tuple[str, str | Non
     if not can_play(state, card):
         raise IllegalMove(
             f"{label(card)} cannot go on {label(state.top)}: play "
-            f"{COLOURS[state.colour]}, a {state.number}, or a wild"
+            f"{COLOURS[state.colour]}, {a_number(state.number)}, or a wild"
         )
     colour = move.get("colour")
     if is_wild(card):

@@ -1479,6 +1479,8 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             lines = [{"say": "both_abandoned", "seats": list(public["seats"])}]
         else:
             lines = log_lines(build([tuple(e) for e in public["effects"]]))
+        if kind == "resign" and event.by == public["seat"]:
+            lines = _resigned(lines)
         if "said" in public:
             # The actor's words right after the card's line (the lines that follow say the
             # sheds and the decision asked).
@@ -1507,6 +1509,19 @@ def _log(table: DealtTable, seat: str | None, everything: bool) -> list[dict[str
             entry["mine"] = _facts(event.private[seat])
         out.append(entry)
     return out
+
+
+def _resigned(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A seat's own resignation, as the log says it: "resigned", whatever reason the record
+    keeps. A tournament's online duel records it as reason ``abandoned`` (ONLINE.md 4: one
+    forfeit reason for resigning and abandoning, the record's contract), but the person
+    resigned: the words say what happened, the record stays as it is."""
+    return [
+        {**line, "card": "resigned"}
+        if line.get("kind") == "finish" and line.get("cause") == "forfeit" and "card" in line
+        else line
+        for line in lines
+    ]
 
 
 def _facet(line: Mapping[str, Any]) -> list[Any]:

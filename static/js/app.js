@@ -185,3 +185,42 @@
     }
   }
 })();
+
+// A live part that becomes another page by itself (`HX-Redirect`: the ready screen of an
+// online duel once both players are ready, ONLINE.md 6) says where the focus goes on the page
+// it leads to (`data-focus-after-redirect`: the card table's headline), as a part swapped in
+// place moves it (card-table.js): a keyboard or screen-reader user is not left at the top of
+// a page they did not ask for. Remembered for that one address in this tab only, and
+// forgotten once used (a later visit or a reload of the page does not move the focus).
+(function () {
+  "use strict";
+  var KEY = "split-uno:focus-after-redirect";
+  document.addEventListener("htmx:beforeOnLoad", function (event) {
+    var detail = event.detail || {};
+    var to = detail.xhr && detail.xhr.getResponseHeader("HX-Redirect");
+    var part = detail.elt && detail.elt.closest && detail.elt.closest("[data-focus-after-redirect]");
+    if (!to || !part) return;
+    try {
+      var path = new URL(to, window.location.href).pathname;
+      var wanted = part.getAttribute("data-focus-after-redirect");
+      window.sessionStorage.setItem(KEY, JSON.stringify({ path: path, target: wanted }));
+    } catch (error) {
+      // No storage (a private window's quota): the page opens as any other.
+    }
+  });
+  function land() {
+    var kept;
+    try {
+      kept = JSON.parse(window.sessionStorage.getItem(KEY) || "null");
+      if (kept) window.sessionStorage.removeItem(KEY);
+    } catch (error) {
+      return;
+    }
+    if (!kept || kept.path !== window.location.pathname) return;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    var target = document.querySelector(kept.target);
+    if (target) target.focus();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", land);
+  else land();
+})();

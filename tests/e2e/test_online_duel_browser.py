@@ -71,6 +71,10 @@ def test_two_players_play_their_online_duel_from_the_ready_screen_to_the_standin
     # Alice's by her screen's poll.
     for phone in (bob, alice):
         expect(phone.locator("#card-table")).to_be_visible()
+        # The ready screen became the table: the focus is on its headline, which says whose
+        # turn it is (a keyboard or screen-reader user is not left at the top of the page).
+        expect(phone.locator("#practice-headline")).to_be_focused()
+        assert phone.evaluate("document.activeElement.id") == "practice-headline"
     duel.refresh_from_db()
     assert duel.status == DuelStatus.RUNNING
     settled(alice)
@@ -135,3 +139,35 @@ def test_two_players_play_their_online_duel_from_the_ready_screen_to_the_standin
     for phone in (alice, bob):
         phone.context.close()
     assert errors == [[], []], errors
+
+
+def test_both_players_ready_at_the_same_moment_both_get_the_table_at_its_headline(
+    browser, live_server, monkeypatch
+):
+    """Issue 31's outside test: both players tapped "I'm ready" at the same moment and one
+    got a 503 ("database is locked", on SQLite). Both taps go at once here (each phone's
+    tap sent before the other's answer): both phones get the card table, focused on its
+    headline, the duel dealt once, and no answer of the server is an error."""
+    monkeypatch.setattr(online_views, "POLL_SECONDS", 0.5)
+    duel, _referee, _alice, _bob = online_duel()
+    phones, errors = [], []
+    for username in ("alice", "bob"):
+        context = browser.new_context(viewport=PHONE, base_url=live_server.url)
+        context.set_default_timeout(10_000)
+        phone = context.new_page()
+        phone.on("response", lambda r: errors.append(r.url) if r.status >= 500 else None)
+        sign_in(phone, username)
+        phone.goto(f"/me/duels/{duel.pk}/online/")
+        expect(phone.get_by_role("button", name="I'm ready")).to_be_visible()
+        phones.append(phone)
+    for phone in phones:
+        phone.get_by_role("button", name="I'm ready").click(no_wait_after=True)
+    for phone in phones:
+        expect(phone.locator("#card-table")).to_be_visible()
+        expect(phone.locator("#practice-headline")).to_be_focused()
+        assert phone.evaluate("document.activeElement.id") == "practice-headline"
+    assert errors == []
+    duel.refresh_from_db()
+    assert duel.status == DuelStatus.RUNNING and Game.objects.count() == 1
+    for phone in phones:
+        phone.context.close()

@@ -8,6 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from cardtable.words import CHOOSE_TITLE
+from games.common.words import a_number
 from games.split_uno.bots import HeuristicBot
 from play import services as play_services
 from play.adapters.base import Viewer
@@ -235,4 +236,4 @@ def test_the_person_chooses_which_card_goes(client):
     last = max(asked["cards"])
     form = form_of(page, f'name="card" value="{last}"') | {"card": str(last)}
     assert client.post(move_url(practice), form).status_code == 302
-    assert f"You shed a {last}" in page_of(client, practice)
+    assert f"You shed {a_number(last)}" in page_of(client, practice)

@@ -269,3 +269,22 @@ def test_players_named_to_an_online_duel_are_sent_to_its_ready_screen(
     (sent,) = mail.outbox
     assert "online: on your own device" in sent.body and "within 5 minutes" in sent.body
     assert f"/me/duels/{duel.pk}/online/" in sent.body
+
+
+def test_an_online_duel_called_is_opened_online_not_at_a_table(
+    round2, django_capture_on_commit_callbacks
+):
+    """Staff may call an online duel (ONLINE.md 6: its 5 minutes start then): its players are
+    told to open it on their device, never to go to a table."""
+    tournament, referee, cara, dan, ed = round2
+    tournament.online_duels = True
+    tournament.save(update_fields=["online_duels"])
+    duel = name_representatives(tournament, referee, 2, cara.pk, dan.pk, "")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        call_duel(duel, referee, "6")
+    (sent,) = mail.outbox
+    assert sent.subject.endswith("Group round 2 — open your online duel")
+    assert "is called: open it online now and say you are ready" in sent.body
+    assert f"/me/duels/{duel.pk}/online/" in sent.body
+    assert "Table" not in sent.subject + sent.body

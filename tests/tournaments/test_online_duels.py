@@ -195,7 +195,7 @@ def test_a_player_acts_for_their_own_seat_only():
     assert "B" not in view["sealed"]
 
 
-def test_resigning_is_confirmed_and_forfeits_as_abandoned():
+def test_resigning_is_confirmed_forfeits_as_abandoned_and_says_resigned():
     duel, _referee, alice, bob = online_duel()
     a, b = client_of(alice), client_of(bob)
     a.post(url("ready", duel))
@@ -217,6 +217,16 @@ def test_resigning_is_confirmed_and_forfeits_as_abandoned():
 
     forfeit = [e for e in record_of(duel)["events"] if e["type"] == "forfeit"]
     assert forfeit == [{"type": "forfeit", "seat": "A", "reason": "abandoned"}]
+    # The record keeps ONLINE.md 4's reason; the words say what happened: she resigned (the
+    # log once said "abandoned", as if her clock had run out three times).
+    public = reverse("public:online_watch", args=[duel.tournament.slug, duel.pk])
+    for client, address, line in (
+        (a, url("duel", duel), "You forfeit (resigned): Bob wins the duel"),
+        (b, url("duel", duel), "Alice forfeits (resigned): you win the duel"),
+        (client_of(_referee), public, "Alice forfeits (resigned): Bob wins the duel"),
+    ):
+        page = client.get(address).content.decode()
+        assert line in page and "abandoned" not in page, line
 
 
 def test_the_poll_answers_204_while_nothing_changed():
@@ -238,10 +248,28 @@ def test_the_poll_answers_204_while_nothing_changed():
     assert news.status_code == 200 and "Card sealed" in news.content.decode()
 
 
+TABLE_WORDS = ("Table not given yet", "called to Table", "ready to start", "I am here", "Not here")
+
+
 def test_my_duels_leads_to_the_online_duel():
-    duel, _referee, alice, _bob = online_duel()
+    duel, _referee, alice, bob = online_duel()
     page = client_of(alice).get(reverse("player:duels")).content.decode()
     assert url("duel", duel) in page and "Open your online duel" in page
+    # Online words, never a table's (an outside test read "Table not given yet" here).
+    assert "Online duel — it starts when you are both ready" in page
+    assert not [w for w in TABLE_WORDS if w in page]
+    started(duel, alice, bob)
+    page = client_of(alice).get(reverse("player:duels")).content.decode()
+    assert "Online duel · playing now" in page and "Go to your online duel" in page
+    assert not [w for w in TABLE_WORDS if w in page]
+
+
+def test_an_online_duel_before_its_round_says_when_to_open_it():
+    duel, _referee, alice, _bob = online_duel()
+    Duel.objects.filter(pk=duel.pk).update(status=DuelStatus.PENDING)
+    page = client_of(alice).get(reverse("player:duels")).content.decode()
+    assert "Online duel — open it when the round starts" in page
+    assert url("duel", duel) not in page and "Table not given yet" not in page
 
 
 def started(duel, alice, bob):
@@ -338,9 +366,46 @@ def test_a_drawn_online_duel_leads_both_players_to_its_replay():
 
 
 def test_my_tournaments_leads_to_the_online_duel_too():
-    duel, _referee, alice, _bob = online_duel()
+    duel, referee, alice, bob = online_duel()
+    tournament = duel.tournament
+    tournament.online_duels = True
+    tournament.save(update_fields=["online_duels"])
+    # Even called by staff (its table typed on the Rounds page), an online duel has no table.
+    Duel.objects.filter(pk=duel.pk).update(table="4", called_at=timezone.now())
     page = client_of(alice).get(reverse("player:tournaments")).content.decode()
-    assert url("duel", duel) in page
+    assert url("duel", duel) in page and "Open your online duel" in page
+    assert "online duel: it starts when you are both ready" in page
+    assert "I will play online: check me in" in page
+    assert not [w for w in (*TABLE_WORDS, "Table 4") if w in page]
+    # The tournament's own page says where the duels are played, and checks in the same way.
+    home = client_of(alice).get(reverse("tournaments:detail", args=[tournament.slug]))
+    home = home.content.decode()
+    assert "Your duels are played online" in home and "I will play online: check me in" in home
+    assert not [w for w in TABLE_WORDS if w in home]
+    started(duel, alice, bob)
+    page = client_of(alice).get(reverse("player:tournaments")).content.decode()
+    assert "online duel, playing now" in page and "Go to your online duel" in page
+    assert "Table 4" not in page
+
+
+def test_a_referees_next_duel_played_online_names_no_table_and_no_you():
+    """The referee's console shows their next duel with the same words: an online duel is
+    neither at a table nor "yours to open"."""
+    from django.template.loader import render_to_string
+
+    from tournaments.selectors_schedule import next_for_referee
+
+    duel, referee, _alice, _bob = online_duel()
+    Duel.objects.filter(pk=duel.pk).update(referee=referee, table="4", called_at=timezone.now())
+    upcoming = next_for_referee(referee, duel.tournament)
+    line = render_to_string("public/_next_duel.html", {"u": upcoming})
+    assert "online duel: it starts when both players are ready" in line
+    assert not [w for w in ("you", "Table 4", "called to") if w in line]
+    Duel.objects.filter(pk=duel.pk).update(status=DuelStatus.PENDING)
+    line = render_to_string(
+        "public/_next_duel.html", {"u": next_for_referee(referee, duel.tournament)}
+    )
+    assert "online duel, waiting for its round" in line
 
 
 def test_a_player_without_a_beat_for_10_s_is_shown_away(monkeypatch):
@@ -417,6 +482,8 @@ def test_a_seat_whose_clock_runs_out_three_times_forfeits_as_abandoned(monkeypat
     assert duel.result.winner_id == duel.seat_b_id
     page = b.get(url("duel", duel)).content.decode()
     assert "Standings" in page
+    # Her clock ran out three times: that is abandoning, and the log says so.
+    assert "Alice forfeits (abandoned): you win the duel" in page
 
 
 def test_a_player_not_ready_when_the_wait_ends_forfeits_on_the_others_page():
