@@ -371,7 +371,32 @@ def forfeit_by_referee(duel: Duel, referee, loser: str) -> None:
 
     for entrant in (duel.seat_a, duel.seat_b):
         online.ready(duel_id=duel.pk, user=entrant.user)
+    duel.refresh_from_db()
+    choices_made(duel)
+    duel.refresh_from_db()
+    if duel.status != DuelStatus.RUNNING:
+        return  # the clock's choice ended it
     online.end_duel(duel_id=duel.pk, user=referee, ending=f"forfeit_{loser}", reason="no-show")
+
+
+def choices_made(duel: Duel) -> None:
+    """A card being chosen comes first (ONLINE.md 1; a ruling waits for it, refused in words
+    meanwhile): the seat clock makes each pending choice, as it would within seconds."""
+    from datetime import timedelta
+
+    from play import clock
+    from play.adapters.base import Viewer
+    from play.models import Seat
+    from play.selectors import view_of
+
+    for _ in range(10):
+        if duel.game_id is None or not view_of(duel.game_id, Viewer("public"))["choosing"]:
+            return
+        deadlines = Seat.objects.filter(game_id=duel.game_id, deadline__isnull=False)
+        latest = max(deadlines.values_list("deadline", flat=True), default=None)
+        if latest is None:
+            return
+        clock.act_if_due(duel.game_id, now=latest + timedelta(seconds=1))
 
 
 def name_and_end(
