@@ -276,7 +276,7 @@ ACTION_TEXT = {
 # Which detail keys hold what, so that ids become names and codes become words.
 _ENTRANT_KEYS = {"entrant", "giver", "receiver", "winner", "seat_a", "seat_b"}
 _ENTRANT_LISTS = {"players", "seeding"}
-_DUEL_KEYS = {"duel", "from_duel", "replay"}
+_DUEL_KEYS = {"duel", "from_duel", "replay_duel"}
 _DUEL_LISTS = {"duels", "duels_abandoned", "duels_voided"}
 _PLACES = {1: gettext_lazy("champion")}
 
@@ -304,6 +304,7 @@ _KEY_WORDS = {
     "kind": pgettext_lazy("audit detail", "kind"),
     "finish": pgettext_lazy("audit detail", "finish"),
     "replay": pgettext_lazy("audit detail", "replayed"),
+    "replay_duel": pgettext_lazy("audit detail", "replayed as"),
     "deadline": pgettext_lazy("audit detail", "deadline"),
     "moves": pgettext_lazy("audit detail", "moves"),
     "positions": pgettext_lazy("audit detail", "positions"),

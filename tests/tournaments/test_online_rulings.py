@@ -726,7 +726,7 @@ def test_a_tie_break_duel_nobody_else_could_rule_is_voided_and_replayed(
     assert duel.status == DuelStatus.VOID and not hasattr(duel, "result")
     replay = _the_replay(duel)
     entry = AuditEntry.objects.get(action="unplayed_duel_voided")
-    assert entry.actor is None and entry.detail == {"duel": duel.pk, "replay": replay.pk}
+    assert entry.actor is None and entry.detail == {"duel": duel.pk, "replay_duel": replay.pk}
     # Safe to repeat: the beat again finds nothing due.
     with django_capture_on_commit_callbacks(execute=True):
         assert online_rulings.rule_no_shows() == {"forfeit": 0, "void": 0, "waiting": 0}

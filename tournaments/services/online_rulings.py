@@ -319,7 +319,7 @@ def _void(tournament: Tournament, duel: Duel, actor: Any, now: datetime, why: st
         actor,
         "abandoned_duel_voided" if stopped else "unplayed_duel_voided",
         duel=duel.pk,
-        **({"replay": replay.pk} if replay is not None else {}),
+        **({"replay_duel": replay.pk} if replay is not None else {}),
     )
     recompute_standings(tournament)
     audit.bump_version(tournament)
