@@ -629,3 +629,24 @@ def test_the_rooms_polls_of_one_revision_share_one_drawing_and_the_referee_has_t
     duel.refresh_from_db()
     moved = Client().get(poll, older, HTTP_HX_REQUEST="true").content.decode()
     assert len(drawn) == 4 and f'data-revision="{duel.revision}"' in moved
+
+
+def test_the_ready_screen_says_what_changed_to_a_screen_reader_and_keeps_the_focus():
+    """The ready screen's part is replaced whole (which a screen reader does not read out):
+    what changed is said once in the page's live region, and after *I'm ready* the focus
+    goes to who is ready (found by the outside pass: it fell to the page's first link)."""
+    duel, _referee, alice, bob = online_duel()
+    a, b = client_of(alice), client_of(bob)
+    page = b.get(url("duel", duel)).content.decode()
+    assert '<div id="ready-news" class="visually-hidden" role="status" aria-live="polite">' in page
+    answer = a.post(url("ready", duel), HTTP_HX_REQUEST="true").content.decode()
+    assert '<ul class="ready-list" tabindex="-1" autofocus>' in answer
+    assert '<div id="ready-news" hx-swap-oob="innerHTML">You are ready now.</div>' in answer
+    duel.refresh_from_db()
+    poll = b.get(
+        url("poll", duel),
+        {"screen": "ready", "revision": duel.revision, "v": "old"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert '<div id="ready-news" hx-swap-oob="innerHTML">Alice is ready now.</div>' in poll
+    assert "autofocus" not in poll  # a poll never moves the focus
