@@ -573,7 +573,7 @@ def _settle(table: OnlineTable, status: str, restored: Restored | None = None) -
     or ended without a result when no person is left in play (ONLINE.md 4). ``restored``:
     the table the command left (not restored again)."""
     game = Game.objects.get(pk=table.game_id)
-    bots = Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+    bots = _bot_seats(game)
     OnlinePlayer.objects.filter(table=table, seat__in=list(bots), active=True).update(active=False)
     if status == GameStatus.FINISHED:
         if table.status != OnlineTable.Status.FINISHED:
@@ -591,7 +591,7 @@ def _settle(table: OnlineTable, status: str, restored: Restored | None = None) -
         return
     # The lists order tables by their latest move.
     OnlineTable.objects.filter(pk=table.pk).update(updated_at=timezone.now())
-    _wake_bots_if_asked(table, game, bots=set(bots))
+    _wake_bots_if_asked(table, game, bots)
 
 
 def _stopped(game: Game, restored: Restored | None = None) -> bool:
@@ -601,16 +601,26 @@ def _stopped(game: Game, restored: Restored | None = None) -> bool:
     return seen_at(game, Viewer("public"), None, restored)["phase"] == "stopped"
 
 
+def _bot_seats(game: Game) -> set[str]:
+    """The seats bots hold (from the start, or taken over from a person)."""
+    return set(
+        Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
+    )
+
+
+def _bots_asked(game: Game, bots: set[str]) -> bool:
+    """Whether the game, still being played, waits for one of ``bots``."""
+    return game.status == GameStatus.PLAYING and any(
+        ask.get("seat") in bots for ask in game.awaited
+    )
+
+
 def _wake_bots_if_asked(table: OnlineTable, game: Game, bots: set[str] | None = None) -> None:
     """At commit, the worker moves the bots of an expert table when the game waits for one
     (a needless or repeated wake changes nothing: ``play_bots`` finds nothing asked)."""
-    if table.bot not in WORKER_LEVELS or game.status != GameStatus.PLAYING:
+    if table.bot not in WORKER_LEVELS:
         return
-    if bots is None:
-        bots = set(
-            Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
-        )
-    if any(ask.get("seat") in bots for ask in game.awaited):
+    if _bots_asked(game, _bot_seats(game) if bots is None else bots):
         from . import tasks
 
         redis_guard.send_on_commit(tasks.online_bots_turn, table.pk)
@@ -633,12 +643,7 @@ def play_bots(table_id: int) -> bool:
         if outcome is None:
             return False
         game = Game.objects.get(pk=table.game_id)
-        bots = set(
-            Seat.objects.filter(game=game, holder=HolderKind.BOT).values_list("letter", flat=True)
-        )
-        more = game.status == GameStatus.PLAYING and any(
-            ask.get("seat") in bots for ask in game.awaited
-        )
+        more = _bots_asked(game, _bot_seats(game))
         _settle_after_bots(table, outcome.status)
         return more
 
