@@ -1,13 +1,16 @@
 """A tap on the referee console, as a phone's browser sees it (issue 26, "A quicker tap").
 
     .venv/bin/python bench/console_tap.py      # options: --moves 80 --cpu 4 --latency 50 --seed 7
+                                               #   --press 80 --trace FILE --profile
 
 Chromium (/usr/bin/chromium, through Playwright) at phone size (390 x 844, touch), its CPU
 slowed 4 times (CDP `Emulation.setCPUThrottlingRate`) and 50 ms added to every request's round
 trip (CDP `Network.emulateNetworkConditions`), plays --moves moves of group-phase duels on the
 console: the moves are legal moves picked by a seeded random referee (the same every run), each
 entered as a referee does — the keys of the pads then "Play round", a decision's button, an
-action card's button. For each move, the tap that sends it is timed in the page:
+action card's button. Each tap is a finger's (CDP touch events), resting --press ms on the
+glass before it lifts (80 by default; a person's tap lasts some 50-150 ms). For each move, the
+tap that sends it is timed in the page:
 
 - total: from the tap (the `pointerup` on the button: the finger lifted, on which the click
   follows) to the new state painted — htmx has
@@ -29,6 +32,11 @@ action card's button. For each move, the tap that sends it is timed in the page:
 - in the DOM: from the tap to the new state swapped and settled, minus the request in flight
   (issue 26's own measure of a tap), and the time before the request split into the browser's
   input (the tap to its click) and htmx's;
+- sent at the lift: how many taps console.js sent at the finger's lift (issue 26: the page
+  clicks the button itself, and the browser's click that follows is swallowed), against the
+  browser's own click; "tap -> click" is then the lift to console.js's click;
+- --profile: the page's own script by self time per tap (CDP Profiler; for readable names,
+  point base.html at django_htmx's htmx-2.js for the run);
 - the floor: the tap to its click on a bare page (one button, same size, touch and throttle),
   what the browser spends on any tap before a page's script runs;
 - the renderer's own counters per tap (CDP `Performance.getMetrics`, in thread time): layouts
@@ -117,8 +125,11 @@ PROBE = r"""
   }, true);
   // The click the tap becomes: before it, the browser's own input pipeline (the gesture
   // recognised, hover, press and focus styles), which a page's script cannot shorten.
-  document.addEventListener("click", () => {
-    if (tap.pending && tap.pending.click === undefined) tap.pending.click = performance.now();
+  document.addEventListener("click", (event) => {
+    if (tap.pending && tap.pending.click === undefined) {
+      tap.pending.click = performance.now();
+      tap.pending.trusted = event.isTrusted;
+    }
   }, true);
   document.addEventListener("htmx:beforeRequest", (event) => {
     const elt = event.detail.elt;
@@ -184,7 +195,7 @@ document.addEventListener("click", () => { window.__up.push(performance.now() - 
 </script>"""
 
 
-def input_floor(cpu: float, taps: int = 40) -> list[float]:
+def input_floor(cpu: float, press: float, taps: int = 40) -> list[float]:
     """Tap -> click on the bare page above: what the browser spends before any page's script."""
     from playwright.sync_api import sync_playwright
 
@@ -195,18 +206,31 @@ def input_floor(cpu: float, taps: int = 40) -> list[float]:
         )
         page = context.new_page()
         page.set_content(BARE)
-        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": cpu})
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
         button = page.locator("button")
         for n in range(taps):
             page.evaluate(f"window.scrollTo(0, {3000 if n % 2 else 0})")
             button.scroll_into_view_if_needed()
             box = button.bounding_box()
             before = page.evaluate("window.__up.length")
-            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            tap(cdp, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, press)
             page.wait_for_function(f"window.__up.length > {before}")
         values = page.evaluate("window.__up")
         browser.close()
     return values
+
+
+def tap(cdp, x: float, y: float, press: float) -> None:
+    """A finger's tap (CDP Input.dispatchTouchEvent): down, held `press` ms, lifted. A person's
+    finger rests on the glass for some 50-150 ms; a tap of no length (Playwright's) makes the
+    browser handle the touch's start, and the frame of its pressed style, after the lift,
+    which a real tap never sees."""
+    point = {"x": x, "y": y, "radiusX": 8, "radiusY": 8, "force": 1, "id": 1}
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    if press:
+        time.sleep(press / 1000)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -332,8 +356,14 @@ def main() -> None:
     parser.add_argument("--cpu", type=float, default=4, help="CPU throttling rate")
     parser.add_argument("--latency", type=float, default=50, help="ms added per round trip")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--press", type=float, default=80, help="ms the finger rests on the glass (0: none)"
+    )
     parser.add_argument("--port", type=int, default=8231)
     parser.add_argument("--trace", type=Path, help="write a Chromium trace of the taps here")
+    parser.add_argument(
+        "--profile", action="store_true", help="print the page's script by self time (CDP)"
+    )
     args = parser.parse_args()
 
     workdir = Path(tempfile.mkdtemp(prefix="console_tap_"))
@@ -347,6 +377,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     server = serve(args.port)
     taps: list[dict] = []
+    profiles: list[dict] = []
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
@@ -356,7 +387,8 @@ def main() -> None:
             )
             print(
                 f"Chromium {browser.version} at {PHONE['width']}x{PHONE['height']} (touch), CPU "
-                f"throttled {args.cpu:g}x, +{args.latency:g} ms a round trip; gunicorn on "
+                f"throttled {args.cpu:g}x, +{args.latency:g} ms a round trip, taps held "
+                f"{args.press:g} ms; gunicorn on "
                 f"SQLite; Python {platform.python_version()}, {platform.machine()}, "
                 f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
             )
@@ -395,6 +427,10 @@ def main() -> None:
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": args.cpu})
                 if args.trace and n == 1:
                     browser.start_tracing(page=page, screenshots=False)
+                if args.profile:
+                    cdp.send("Profiler.enable")
+                    cdp.send("Profiler.setSamplingInterval", {"interval": 200})
+                    cdp.send("Profiler.start")
                 done = 0
                 while len(taps) < args.moves:
                     event = legal_event(duel.pk, rng)
@@ -408,7 +444,7 @@ def main() -> None:
                     button.scroll_into_view_if_needed()
                     box = button.bounding_box()
                     before = counters(cdp)
-                    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                    tap(cdp, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, args.press)
                     done += 1
                     record = page.evaluate("(n) => window.__tap.wait(n)", done)
                     after = counters(cdp)
@@ -417,6 +453,8 @@ def main() -> None:
                     taps.append(record)
                 if args.trace and n == 1:
                     args.trace.write_bytes(browser.stop_tracing())
+                if args.profile:
+                    profiles.append(cdp.send("Profiler.stop")["profile"])
                 context.close()
             browser.close()
     finally:
@@ -430,6 +468,11 @@ def main() -> None:
     print(
         f"{len(taps)} moves over {n} duels (seed {args.seed}); {len(kept)} timed, "
         f"{len(taps) - len(kept)} left out (sent after a poll in flight)"
+    )
+    early = sum(1 for t in kept if t.get("trusted") is False)
+    print(
+        f"{early} of {len(kept)} taps sent at the finger's lift (console.js clicked the button); "
+        f"{len(kept) - early} by the browser's own click"
     )
     print(line("total: tap -> new state painted", total))
     print(line("  tap -> swapped and settled (DOM)", [t["dom"] - t["t0"] for t in kept]))
@@ -464,11 +507,13 @@ def main() -> None:
     print(line("    answer -> swapped (htmx:afterSwap)", between("arrived", "swapped")))
     print(line("    swapped -> settled (htmx:afterSettle)", between("swapped", "dom")))
     print(line("    settled -> painted", between("dom", "painted")))
-    floor = input_floor(args.cpu)
+    floor = input_floor(args.cpu, args.press)
     print(
         line("a bare page's tap -> click, same CPU (the floor)", floor)
         + f"  ({len(floor)} taps on one button, after a scroll to it)"
     )
+    if profiles:
+        print_profile(profiles, len(taps))
     print("the renderer's main thread per tap (CDP Performance.getMetrics, thread time):")
     for name, scale, unit in (
         ("LayoutCount", 1, ""),
@@ -483,6 +528,34 @@ def main() -> None:
             f"  {name:<22} p50 {statistics.median(values):6.1f}{unit:<3}  "
             f"p95 {percentile(values, 0.95):6.1f}{unit}"
         )
+
+
+def print_profile(profiles: list[dict], taps: int, top: int = 30) -> None:
+    """The page's own script by self time over the taps (CDP Profiler samples, throttled time):
+    each sample is put on the nearest function of a file the page loads (a native call such
+    as querySelectorAll on its caller); samples with none (Playwright's own scripts between
+    taps, the idle, the renderer's program) are left out."""
+    by: dict[str, float] = {}
+    for profile in profiles:
+        nodes = {node["id"]: node for node in profile["nodes"]}
+        parent = {c: node["id"] for node in profile["nodes"] for c in node.get("children", [])}
+        deltas = profile["timeDeltas"]
+        for sample, delta in zip(profile["samples"], deltas[1:] + [0], strict=True):
+            node, native = sample, None
+            while node is not None and not nodes[node]["callFrame"]["url"].startswith("http"):
+                native = native or nodes[node]["callFrame"]["functionName"]
+                node = parent.get(node)
+            if node is None:
+                continue
+            frame = nodes[node]["callFrame"]
+            name = frame["functionName"] or "(anonymous)"
+            url = frame["url"].rsplit("/", 1)[-1]
+            key = f"{name} {url}:{frame['lineNumber'] + 1}" + (f" > {native}" if native else "")
+            by[key] = by.get(key, 0.0) + delta / 1000
+    total = sum(by.values())
+    print(f"the page's own script by self time, per tap ({total / taps:.1f} ms a tap, throttled):")
+    for key, ms in sorted(by.items(), key=lambda kv: -kv[1])[:top]:
+        print(f"  {ms / taps:7.2f} ms  {key}")
 
 
 if __name__ == "__main__":

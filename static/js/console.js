@@ -121,6 +121,46 @@
     if (handled) event.preventDefault();
   });
 
+  // A move's button sends when the finger lifts (issue 26, a quicker tap). A phone's browser
+  // makes the click of a tap only after the touch's end has gone through its input pipeline
+  // and a frame (press and focus styles): 20-50 ms at 4x, measured, before any script of the
+  // page may send. The lift is the up-event WCAG 2.5.2 asks for, so a finger slid off the
+  // button, a scroll (pointercancel) or a long press still sends nothing. The tap's own click,
+  // when it comes, is swallowed: by its pointerId where the click is a PointerEvent
+  // (Chromium, Firefox, Safari 17+), else the first click within a second. A mouse, a pen's hover, the
+  // keyboard and a screen reader's activation (no pointer lifted) click as before.
+  var SENDS = "#round-form button.play-round, #console .choice-buttons button, #console .seat-actions button";
+  var pressed = null;
+  var lifted = []; // { id, at }: taps whose move was sent at the lift, until their click
+  document.addEventListener("pointerdown", function (event) {
+    pressed = null;
+    if (event.pointerType === "mouse" || !event.isPrimary || event.button !== 0) return;
+    var button = event.target.closest && event.target.closest(SENDS);
+    if (button) pressed = { id: event.pointerId, button: button, x: event.clientX, y: event.clientY, t: event.timeStamp };
+  }, true);
+  document.addEventListener("pointercancel", function () { pressed = null; }, true);
+  document.addEventListener("pointerup", function (event) {
+    var p = pressed;
+    pressed = null;
+    if (!p || p.id !== event.pointerId || !p.button.isConnected || p.button.disabled) return;
+    // A tap, not a long press or a slide (Chromium's touch slop is about 10 px).
+    if (event.timeStamp - p.t > 450 || Math.abs(event.clientX - p.x) > 10 || Math.abs(event.clientY - p.y) > 10) return;
+    lifted.push({ id: event.pointerId, at: event.timeStamp });
+    p.button.click(); // the button's own activation: its form, its value, validation, htmx
+  }, true);
+  window.addEventListener("click", function (event) {
+    if (!event.isTrusted || !lifted.length) return;
+    var now = event.timeStamp;
+    lifted = lifted.filter(function (tap) { return now - tap.at < 2000; });
+    var own = window.PointerEvent && event instanceof window.PointerEvent
+      ? lifted.filter(function (tap) { return tap.id === event.pointerId; })[0]
+      : lifted.filter(function (tap) { return now - tap.at < 1000; })[0];
+    if (!own) return;
+    lifted.splice(lifted.indexOf(own), 1);
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }, true);
+
   // Every form of the console sends the sequence number and revision the console shows (a
   // stale page is refused as a conflict). The forms of an htmx answer do not carry them, to
   // keep a move's answer small, and the ending form lives outside the swapped console: both
@@ -380,6 +420,89 @@
   }
   document.body.addEventListener("htmx:beforeSwap", answered);
   document.body.addEventListener("htmx:afterRequest", answered);
+
+  // The console's answers are swapped here, not by htmx (issue 26, a quicker tap). htmx's
+  // swap of the console took about 36 ms at 4x on this project's bench machine where this
+  // takes 9 (bench/console_tap.py, docs/performance.md): htmx cleans up every old element
+  // (two events each), keeps settle tasks and fires htmx:load per new part. Here the answer
+  // is parsed once, the parts the page keeps (hx-preserve) are moved into it, the
+  // out-of-band parts (the log's lines, the news, the ending form) go where they say, htmx
+  // wires the new forms and poller (htmx.process), and the page hears the same htmx:load,
+  // htmx:afterSwap and htmx:afterSettle on the new console as before. The old console's
+  // poller stops at its next tick (htmx polls only an element on the page). Registered after
+  // this file's other beforeSwap handlers, which read the console before it is replaced. An
+  // answer of any other shape is left to htmx.
+  var OOB = /^(true|outerHTML|innerHTML|afterbegin:#[\w-]+|beforeend:#[\w-]+)$/;
+
+  function parseAnswer(html) {
+    if (typeof html !== "string") return null;
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var fresh = null, oob = [];
+    var nodes = template.content.childNodes;
+    for (var i = 0; i < nodes.length; i++) {
+      var node = nodes[i];
+      if (node.nodeType === 3 && !node.data.trim()) continue;
+      if (node.nodeType !== 1) return null;
+      var how = node.getAttribute("hx-swap-oob");
+      if (how === null && node.id === "console" && !fresh) fresh = node;
+      else if (how !== null && OOB.test(how)) oob.push(node);
+      else return null;
+    }
+    if (!fresh || fresh.querySelector("[hx-swap-oob]")) return null;
+    return { fresh: fresh, oob: oob };
+  }
+
+  function placeOob(el) {
+    var how = el.getAttribute("hx-swap-oob");
+    el.removeAttribute("hx-swap-oob");
+    var nodes = Array.prototype.slice.call(el.childNodes);
+    if (how === "true" || how === "outerHTML") {
+      var old = document.getElementById(el.id);
+      if (old) old.replaceWith(el);
+      return old ? el : null;
+    }
+    if (how === "innerHTML") {
+      var box = document.getElementById(el.id);
+      if (box) box.replaceChildren.apply(box, nodes);
+      return box;
+    }
+    var where = how.split(":");
+    var target = document.querySelector(where[1]);
+    if (!target) return null;
+    if (where[0] === "afterbegin") target.prepend.apply(target, nodes);
+    else target.append.apply(target, nodes);
+    return target;
+  }
+
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var d = event.detail;
+    var old = d.target;
+    var elt = d.requestConfig && d.requestConfig.elt;
+    if (!d.shouldSwap || !old || old.id !== "console" || !old.isConnected || !window.htmx) return;
+    if (d.swapOverride || d.selectOverride || !elt || !elt.closest) return;
+    var swapping = elt.closest("[hx-swap]");
+    if (!swapping || swapping.getAttribute("hx-swap").split(" ")[0] !== "outerHTML") return;
+    var answer = parseAnswer(d.serverResponse);
+    if (!answer) return;
+    d.shouldSwap = false; // htmx goes on as after any answer: its events, the buttons re-enabled
+    var fresh = answer.fresh;
+    old.replaceWith(fresh);
+    Array.prototype.forEach.call(fresh.querySelectorAll("[hx-preserve][id]"), function (slot) {
+      var kept = old.querySelector("#" + CSS.escape(slot.id));
+      if (kept) slot.replaceWith(kept);
+    });
+    var placed = answer.oob.map(placeOob).filter(Boolean);
+    window.htmx.process(fresh);
+    placed.forEach(function (part) { if (part.querySelector("[hx-post], [hx-get]")) window.htmx.process(part); });
+    var info = {
+      xhr: d.xhr, target: fresh, requestConfig: d.requestConfig, pathInfo: d.pathInfo,
+      etc: d.etc, boosted: d.boosted, successful: !d.isError, failed: !!d.isError,
+    };
+    window.htmx.trigger(fresh, "htmx:load", {});
+    window.htmx.trigger(fresh, "htmx:afterSwap", info);
+    window.htmx.trigger(fresh, "htmx:afterSettle", info);
+  });
 
   document.addEventListener("click", function (event) {
     if (!event.target.closest || !event.target.closest("#console-retry") || !unsentMove) return;

@@ -327,6 +327,92 @@ def test_action_cards_kept_across_a_round_stay_playable(page):
     expect(page.locator("#console-headline")).to_contain_text("Alice is blocked")
 
 
+def touch(cdp, kind: str, x: float = 0, y: float = 0) -> None:
+    """A finger on the glass (CDP Input.dispatchTouchEvent): down, moved or lifted."""
+    points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def centre(locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.mark.live
+def test_a_finger_sends_the_move_once_when_it_lifts_and_a_slide_sends_nothing(browser, live_server):
+    """Issue 26, a quicker tap: on a touch screen a move's button sends when the finger lifts
+    (console.js), without waiting for the browser's click, and the click that follows is not a
+    second move; a finger that slides off the button (a scroll) sends nothing. Rounds, an
+    action card and a decision, each tapped; every POST of a move counted."""
+    duel, referee = group_phase_duel()
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    # What happens at each tap, in order: the finger lifted, the move sent, the browser's own
+    # click (seen before console.js's listener, which swallows it).
+    page.add_init_script(
+        """window.__taps = [];
+        addEventListener("pointerup", () => __taps.push("lift"), true);
+        document.addEventListener("htmx:beforeRequest", (e) => {
+          if (!e.detail.elt.classList.contains("poller")) __taps.push("sent");
+        });
+        addEventListener("click", (e) => { if (e.isTrusted) __taps.push("click"); }, true);"""
+    )
+    errors = watch(page)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    sign_in(page, referee.username)
+    page.goto(console_url(duel))
+    cdp = context.new_cdp_session(page)
+    play = page.locator("#round-form button[type=submit]")
+
+    key_of(page, "A", 7).tap()
+    key_of(page, "B", 3).tap()
+    play.scroll_into_view_if_needed()
+    x, y = centre(play)
+    sent = len(posts)
+    touch(cdp, "touchStart", x, y)  # the finger slides 80 px up: the page scrolls instead
+    touch(cdp, "touchMove", x, y - 40)
+    touch(cdp, "touchMove", x, y - 80)
+    touch(cdp, "touchEnd")
+    play.tap()  # then the round is tapped in earnest
+    expect(page.locator("#console")).to_have_attribute("data-seq", "1")
+    assert posts[sent:] == [page.url + "move/"]  # one move: the slide sent none
+
+    # A 0 for Bob: Alice's second win in a row asks her for the streak bonus; she takes an
+    # action card and plays her +2. Each one tap, each one move.
+    def tapped(locator, seq: int) -> None:
+        sent = len(posts)
+        locator.tap()
+        expect(page.locator("#console")).to_have_attribute("data-seq", str(seq))
+        assert len(posts) - sent == 1
+
+    key_of(page, "A", 9).tap()
+    key_of(page, "B", 0).tap()
+    tapped(play, 2)
+    tapped(page.locator("#choice-action_card"), 3)
+    plus_two = page.get_by_role("group", name="Alice plays an action card").get_by_role(
+        "button", name="+2", exact=True
+    )
+    tapped(plus_two, 4)
+    expect(page.locator("#console-headline")).to_have_text("Bob may counter Alice's +2")
+    duel.refresh_from_db()
+    expected = EngineDuel.new(
+        "tournament", {"A": "Alice", "B": "Bob"}, options={"truth_dare": False}
+    )
+    for event in OPENING[:4]:
+        expected.apply(event)
+    assert duel.state == expected.state()
+    # Each move left when its finger lifted, before the browser's click (if one came).
+    order = "".join(t[0] for t in page.evaluate("window.__taps"))  # l, s, c
+    sends = [order[i - 1 : i + 1] for i, c in enumerate(order) if c == "s"]
+    assert len(sends) == 4 and all(pair == "ls" for pair in sends), order
+    context.close()
+    assert errors == []
+
+
 def two_devices(browser, live_server, page):
     """A duel open on the referee's `page` and on the organiser's phone: (duel, the second
     context, its page, the second page's script errors)."""
