@@ -145,6 +145,12 @@ PROBE = r"""
       tap.pending.arrived = performance.now();
     }
   });
+  // Captured on document, before console.js's own handler on body: htmx has read the answer
+  // and is about to swap it.
+  document.addEventListener("htmx:beforeSwap", () => {
+    const p = tap.pending;
+    if (p && p.arrived !== undefined && p.reading === undefined) p.reading = performance.now();
+  }, true);
   document.addEventListener("htmx:afterSwap", (event) => {
     const p = tap.pending;
     if (p && p.arrived !== undefined && p.swapped === undefined &&
@@ -505,6 +511,8 @@ def main() -> None:
     print(line("    click -> request sent (htmx)", between("click", "sent")))
     print(line("  answer in page -> painted", between("arrived", "painted")))
     print(line("    answer -> swapped (htmx:afterSwap)", between("arrived", "swapped")))
+    print(line("      answer -> htmx:beforeSwap (htmx reads it)", between("arrived", "reading")))
+    print(line("      htmx:beforeSwap -> swapped (the swap)", between("reading", "swapped")))
     print(line("    swapped -> settled (htmx:afterSettle)", between("swapped", "dom")))
     print(line("    settled -> painted", between("dom", "painted")))
     floor = input_floor(args.cpu, args.press)
