@@ -3,10 +3,15 @@ sees of it (the adapter's ``view``, the only way out of a table)."""
 
 from __future__ import annotations
 
+import json
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from django.db import transaction
 
 from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
@@ -34,18 +39,97 @@ class Restored:
     last_seq: int
     game_id: int | None = None
     revision: int | None = None
+    # What it was rebuilt from (``_Kept``): the game's seed and active events then.
+    seed: bytes = b""
+    events: tuple[Event, ...] | None = None
 
 
 def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored:
     """Rebuilds ``game``'s table from its stored events, public and private parts (three
     queries; two given ``stored``, the game's ``events_of`` read by the caller for its log;
-    one fewer each for an adapter that hides nothing).
+    one fewer each for an adapter that hides nothing; none when this process read or wrote
+    the game at this revision last: ``_Kept``).
     The adapter's ``restore`` never calls a bot nor draws at random: a stored game never
     depends on the bots' code."""
     adapter, seed, events = _stored(game, stored)
     table = adapter.restore(game.config, list(game.seats), seed, events)
     return Restored(
-        adapter=adapter, table=table, last_seq=len(events), game_id=game.pk, revision=game.revision
+        adapter=adapter,
+        table=table,
+        last_seq=len(events),
+        game_id=game.pk,
+        revision=game.revision,
+        seed=seed,
+        events=tuple(events),
+    )
+
+
+class _Kept:
+    """The events a game was last restored from in this process, at its revision (issue 31's
+    capacity: every page of a game being played restores it, its move and each page that
+    fetches the move; reading its events and their private parts cost more than replaying
+    them). One entry a game, the latest revision read or written, for the most recent
+    ``SIZE`` games; kept in this process's memory only, as the tables a request restores are
+    (never in a shared cache: the private parts have one reader, ``play.secrets``).
+
+    An entry is exactly the game's committed events at that revision: kept after a read only
+    when the last active event read is of the revision the game's row said (a move committed
+    between the two reads is not kept under the older revision), after a command with its new
+    events as the database gives them back (through JSON), and either only once the
+    transaction commits (what a transaction rolled back wrote or read of its own is never
+    kept). Every change of a game's events makes a new revision (a command,
+    an undo), so an entry is never out of date for its revision; a test's database, rolled
+    back, may reuse a game's key: tests empty it (``forget``)."""
+
+    SIZE = 512
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: OrderedDict[int, tuple[int, str, bytes, tuple[Event, ...]]] = OrderedDict()
+
+    def get(self, game: Game) -> tuple[bytes, tuple[Event, ...]] | None:
+        with self._lock:
+            found = self._games.get(game.pk)
+            if found is None or found[0] != game.revision or found[1] != game.kind:
+                return None
+            self._games.move_to_end(game.pk)
+            return found[2], found[3]
+
+    def put(self, game_id: int, revision: int, kind: str, seed: bytes, events: Sequence[Event]):
+        with self._lock:
+            kept = self._games.get(game_id)
+            if kept is not None and kept[0] > revision:
+                return  # a later revision is kept already (another thread's)
+            self._games[game_id] = (revision, kind, seed, tuple(events))
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.SIZE:
+                self._games.popitem(last=False)
+
+    def forget(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+kept = _Kept()
+
+
+def keep_at_commit(game: Game, restored: Restored, new: Sequence[Event]) -> None:
+    """After a command applied to ``restored`` (the game's table before it) made ``new``
+    events and ``game``'s revision: its events kept for the next restore of that revision
+    in this process, once the command commits."""
+    if restored.events is None or restored.game_id != game.pk:
+        return
+    # As the database gives them back: JSON (lists, not tuples), public and private.
+    events = (*restored.events, *(_as_stored(e) for e in new))
+    revision, kind, seed = game.revision, game.kind, restored.seed
+    transaction.on_commit(lambda: kept.put(game.pk, revision, kind, seed, events))
+
+
+def _as_stored(event: Event) -> Event:
+    return Event(
+        by=event.by,
+        public=json.loads(json.dumps(dict(event.public))),
+        private=json.loads(json.dumps({k: dict(v) for k, v in event.private.items()})),
     )
 
 
@@ -55,19 +139,24 @@ def _stored(
     """The game's adapter, seed and active events with their private parts (as ``restore``
     reads them)."""
     adapter = adapter_for(game.kind)
+    if stored is None and (hit := kept.get(game)) is not None:
+        return adapter, hit[0], list(hit[1])
     if stored is None:
-        rows = list(
-            GameEvent.objects.filter(game_id=game.pk, undone_at=None)
-            .order_by("seq")
-            .values_list("pk", "by", "public")
-        )
+        read = rows.active_events(game.pk)
+        last_revision = read[-1][3] if read else None
+        found = [(pk, by, public) for pk, by, public, _ in read]
     else:
+        last_revision = None
         active = sorted((e for e in stored if e[6] is None), key=lambda e: e[1])
-        rows = [(pk, by, public) for pk, _, _, by, public, _, _ in active]
+        found = [(pk, by, public) for pk, _, _, by, public, _, _ in active]
     # A game that hides nothing has no private part and no seed that matters: two reads fewer.
     private = secrets.private_parts(game.pk) if hides(adapter) else {}
     seed = secrets.seed_of(game.pk) if hides(adapter) else b""
-    events = [Event(by=by, public=public, private=private.get(pk, {})) for pk, by, public in rows]
+    events = [Event(by=by, public=public, private=private.get(pk, {})) for pk, by, public in found]
+    if last_revision is not None and last_revision == game.revision:
+        # At commit: what this transaction wrote itself is kept only if it commits.
+        revision, kind = game.revision, game.kind
+        transaction.on_commit(lambda: kept.put(game.pk, revision, kind, seed, events))
     return adapter, seed, events
 
 
