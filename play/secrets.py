@@ -66,7 +66,7 @@ def private_parts(game_id: int) -> dict[int, dict[str, Any]]:
 def _private_plan(ops: object) -> tuple[str, list]:
     meta = EventSecret._meta
     event_field = meta.get_field("event")
-    event = event_field.related_model._meta  # play.GameEvent, not imported: see the docstring
+    event = event_field.related_model._meta  # play.GameEvent, reached through the key
     fields = [event_field, meta.get_field("key"), meta.get_field("facts")]
     table, events = qn(meta.db_table), qn(event.db_table)
     sql = (
