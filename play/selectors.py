@@ -327,8 +327,4 @@ def only_seals_since(game_id: int, revision: int, seat: str) -> bool:
 def seat_deadlines(game_id: int) -> dict[str, datetime]:
     """Each seat's clock deadline while it is asked something (ONLINE.md 3: the clock shows on
     every device), by letter: public, a page of any viewer may show it."""
-    return dict(
-        Seat.objects.filter(game_id=game_id, deadline__isnull=False).values_list(
-            "letter", "deadline"
-        )
-    )
+    return dict(rows.seat_deadlines(game_id))

@@ -820,7 +820,8 @@ class TestOneRestorePerMove:
 
 def test_a_tables_people_and_rows_are_read_as_the_orm_reads_them(ada, bo, cy):
     """``online.lobby`` (every page's read, in SQL written once: core.rows) gives the rows the
-    ORM gives, the related ones attached; anyone not at the table finds no such table."""
+    ORM gives, the related ones attached; anyone not at the table finds no such table. The
+    seat clocks' deadlines likewise (play.rows)."""
     from practice import online
 
     def fields_of(instance) -> dict:
@@ -849,6 +850,12 @@ def test_a_tables_people_and_rows_are_read_as_the_orm_reads_them(ada, bo, cy):
     )
     assert fields_of(watched) == fields_of(OnlineTable.objects.get(pk=table.pk))
     assert fields_of(watched.game) == fields_of(orm.game)
+    from play.selectors import seat_deadlines
+
+    deadlines = Seat.objects.filter(game_id=table.game_id, deadline__isnull=False)
+    expected = dict(deadlines.values_list("letter", "deadline"))
+    assert len(expected) == 2  # both seats seal, their clocks running
+    assert seat_deadlines(table.game_id) == expected
 
 
 class TestEventsKept:
