@@ -62,7 +62,8 @@ def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored
         game_id=game.pk,
         revision=game.revision,
         seed=seed,
-        events=tuple(events),
+        # Only events as stored are kept (``stored`` has its log lines in the reader's words).
+        events=tuple(events) if stored is None else None,
     )
 
 
