@@ -139,17 +139,20 @@ def keep_at_commit(game: Game, restored: Restored, new: Sequence[Event]) -> None
     in this process, once the command commits."""
     if restored.events is None or restored.game_id != game.pk:
         return
-    # As the database gives them back: JSON (lists, not tuples), public and private.
-    events = (*restored.events, *(_as_stored(e) for e in new))
+    # As a restore reads them back: JSON (lists, not tuples), public and private (no private
+    # part for an adapter that hides nothing, as ``_stored`` reads none).
+    private = hides(restored.adapter)
+    events = (*restored.events, *(_as_stored(e, private) for e in new))
     revision, kind, seed = game.revision, game.kind, restored.seed
     transaction.on_commit(lambda: kept.put(game.pk, revision, kind, seed, events))
 
 
-def _as_stored(event: Event) -> Event:
+def _as_stored(event: Event, private: bool) -> Event:
+    parts = {k: dict(v) for k, v in event.private.items()} if private else {}
     return Event(
         by=event.by,
         public=json.loads(json.dumps(dict(event.public))),
-        private=json.loads(json.dumps({k: dict(v) for k, v in event.private.items()})),
+        private=json.loads(json.dumps(parts)),
     )
 
 
