@@ -64,6 +64,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import gzip
 import html
 import json
@@ -750,7 +751,9 @@ def cpu_per_request(args) -> None:
     table: the first spectator's, then the others' at the same revision), then the other
     seat's and the first spectator's again (unchanged: 204). What a request costs the server,
     whatever else the machine does; and their sum per move, as the load makes them."""
+    from django.db import connection
     from django.test import Client
+    from django.test.utils import CaptureQueriesContext
 
     from practice import online
     from practice.models import OnlineTable
@@ -777,8 +780,20 @@ def cpu_per_request(args) -> None:
     watchers = [Client(HTTP_HOST="127.0.0.1") for _ in range(args.cpu_spectators)]
     htmx = {"HX-Request": "true"}
     kinds: dict[str, list[float]] = {}
+    # --cpu-profile: a profile of each kind (a CPU clock) and its SQL queries counted; the
+    # profiler's own cost inflates small calls, so its times are shares, not the figures.
+    profiles: dict[str, cProfile.Profile] = {}
+    queries: dict[str, list[int]] = {}
 
     def timed(kind: str, call):
+        if args.cpu_profile:
+            profile = profiles.setdefault(kind, cProfile.Profile(time.process_time))
+            with CaptureQueriesContext(connection) as captured:
+                profile.enable()
+                response = call()
+                profile.disable()
+            queries.setdefault(kind, []).append(len(captured.captured_queries))
+            return response
         start = time.process_time()
         response = call()
         kinds.setdefault(kind, []).append(time.process_time() - start)
@@ -834,6 +849,19 @@ def cpu_per_request(args) -> None:
         else:
             # Nobody had a move to make (both let an optional action card pass): a fresh look.
             shown = [read_table(c.get(path).content.decode()) for c in seats]
+    if args.cpu_profile:
+        folder = Path(args.cpu_profile)
+        folder.mkdir(parents=True, exist_ok=True)
+        for kind, profile in profiles.items():
+            name = re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-")
+            profile.dump_stats(folder / f"{name}.prof")
+            counted = queries[kind]
+            print(
+                f"  {kind:<36} n {len(counted):>4}  SQL queries p50 "
+                f"{crowd.pct(counted, 0.5)}, max {max(counted)}: {folder / name}.prof"
+            )
+        online.end(table_id=table.pk, user=ada)
+        return
     print(f"\n== CPU per request in one process ({moves} moves of one table, revision "
           f"{shown[0].revision if shown[0] else '?'}; load average {load()})")  # fmt: skip
     for kind, values in kinds.items():
@@ -1048,6 +1076,9 @@ def main() -> None:
     parser.add_argument("--cpu-moves", type=int, default=120, help="moves of --cpu-only")
     parser.add_argument(
         "--cpu-spectators", type=int, default=5, help="spectators of --cpu-only's table"
+    )
+    parser.add_argument(
+        "--cpu-profile", metavar="DIR", help="with --cpu-only: a profile and SQL count a kind"
     )
     parser.add_argument("--reference-probe", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

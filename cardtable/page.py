@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
@@ -106,13 +107,15 @@ def card_table(
     if thinking:
         commands = {}
     whole_log = request.GET.get("log") == "all" and not request.htmx
+    entries = view["log"]
+    # Only the entries the answer shows are drawn (the latest, LOG_SHOWN).
     log = [
         {
             "number": e["n"],
             "by_bot": e["by"].startswith("bot:"),
             "lines": e["lines"] + mine_lines(e.get("mine") or {}, names),
         }
-        for e in reversed(view["log"])
+        for e in reversed(entries if whole_log else entries[-LOG_SHOWN:])
     ]
     asked = commands.get("answer")
     choose = commands.get("choose")
@@ -153,8 +156,8 @@ def card_table(
         # The latest entries only, at every answer: a long game's whole log made every poll's
         # answer tens of kB on a phone (the outside pass: 84 kB at the end of 205 moves).
         # The page's own link shows it whole (``?log=all``).
-        "log_html": log_html(log if whole_log else log[:LOG_SHOWN]),
-        "log_hidden": 0 if whole_log else max(0, len(log) - LOG_SHOWN),
+        "log_html": log_html(log),
+        "log_hidden": 0 if whole_log else max(0, len(entries) - LOG_SHOWN),
         # The game's revision the page was drawn at, and a fresh key for each form on it
         # (a callable: the template calls it at every use, so no two forms share a key).
         "revision": binding.game.revision,
@@ -184,7 +187,11 @@ def log_html(log: list[dict[str, Any]]) -> SafeString:
 
 
 def _shown(value: Any) -> str:
-    """A value as ``{{ value }}`` shows it in a template: localised, then escaped."""
+    """A value as ``{{ value }}`` shows it in a template: localised, then escaped (an entry's
+    number as ``localize`` writes an integer without thousands' separators, without its
+    cost: 60 an answer)."""
+    if type(value) is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
     return conditional_escape(localize(value))
 
 

@@ -61,6 +61,7 @@ def _plan(
     where: tuple[tuple[str, str], ...],
     related: tuple[str, ...],
     lock: bool,
+    order: tuple[str, ...] | None = None,
 ) -> tuple[str, list[tuple]]:
     """The SQL, and for the row and each related row: model, the field it hangs by (None for
     the row itself), attribute names, converters."""
@@ -90,11 +91,16 @@ def _plan(
             raise ValueError(f"Not an operator here: {operator!r}")
         field = meta.pk if name == "pk" else meta.get_field(name)
         conditions.append(f"{qn(table)}.{qn(field.column)} {operator} %s")
-    # Two rows at most: more than one is refused, as `get()` refuses it.
     sql = (
         f"SELECT {', '.join(columns)} FROM {qn(table)}{''.join(joins)}"  # noqa: S608
-        f" WHERE {' AND '.join(conditions)} LIMIT 2"
+        f" WHERE {' AND '.join(conditions)}"
     )
+    if order is None:
+        # Two rows at most: more than one is refused, as `get()` refuses it.
+        sql += " LIMIT 2"
+    else:
+        ordered = [meta.pk if name == "pk" else meta.get_field(name) for name in order]
+        sql += f" ORDER BY {', '.join(f'{qn(table)}.{qn(f.column)}' for f in ordered)}"
     if lock and connection.features.has_select_for_update:
         if not connection.features.has_select_for_update_of:
             raise NotSupportedError("This database cannot lock the row of one table of a join.")
@@ -120,15 +126,43 @@ def select_one(
     if any(value is None for value in values):
         raise ValueError("A condition on None matches nothing here (the ORM says IS NULL).")
     sql, plan = _plan(connection.ops, model, where, related, lock)
-    with connection.cursor() as cursor:
-        params = [field_value(model, name, v) for (name, _), v in zip(where, values, strict=True)]
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
+    rows = _fetch(sql, model, where, values)
     if not rows:
         return None
     if len(rows) > 1:
         raise model.MultipleObjectsReturned(f"More than one {model.__name__} for {where}.")
-    start, instance, row = 0, None, rows[0]
+    return _instance(plan, rows[0])
+
+
+def select_all(
+    model: type[Model],
+    *,
+    where: tuple[tuple[str, str], ...],
+    values: Sequence[Any],
+    order: tuple[str, ...],
+    related: tuple[str, ...] = (),
+) -> list[Any]:
+    """The rows of `model` where each (field, operator) of `where` holds for `values`, in
+    `order`, as `model.objects.select_related(*related).filter(...).order_by(*order)` gives
+    them (a table's people with their accounts: read by every page of an online table)."""
+    if any(value is None for value in values):
+        raise ValueError("A condition on None matches nothing here (the ORM says IS NULL).")
+    sql, plan = _plan(connection.ops, model, where, related, False, order)
+    return [_instance(plan, row) for row in _fetch(sql, model, where, values)]
+
+
+def _fetch(
+    sql: str, model: type[Model], where: tuple[tuple[str, str], ...], values: Sequence[Any]
+) -> list[tuple]:
+    with connection.cursor() as cursor:
+        params = [field_value(model, name, v) for (name, _), v in zip(where, values, strict=True)]
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _instance(plan: list[tuple], row: Sequence[Any]) -> Any:
+    """A row as the model's instance, its related rows attached (`select_related`'s way)."""
+    start, instance = 0, None
     for part, via, names, convert, key in plan:
         got = converted(convert, row[start : start + len(names)])
         start += len(names)

@@ -1,5 +1,6 @@
 """The table core's hot path in SQL written once (core/rows.py says why): a game's log read,
-its new events inserted, and its row's update after a command.
+its active events read for a restore, its seats' clock deadlines, its new events inserted,
+and its row's update after a command.
 
 Through the ORM these three cost about 1.4 ms, 2.4 ms and 0.8 ms of CPU a move on the
 tournament console (profiled under load; docs/performance.md, "Duels on the table core"),
@@ -21,7 +22,7 @@ from django.db import connection
 
 from core.rows import converted, converters, field_value, qn
 
-from .models import Game, GameEvent
+from .models import Game, GameEvent, Seat
 
 #: A stored event as the log reads it: (pk, seq, revision, by, public, created_at, undone_at).
 LOG_FIELDS = ("pk", "seq", "revision", "by", "public", "created_at", "undone_at")
@@ -47,6 +48,50 @@ def events_of(game_id: int) -> list[tuple]:
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id])
         return [tuple(converted(convert, row)) for row in cursor.fetchall()]
+
+
+@lru_cache(maxsize=256)  # per connection, as _log_plan
+def _active_plan(ops: object) -> tuple[str, list]:
+    meta = GameEvent._meta
+    fields = [meta.pk, meta.get_field("by"), meta.get_field("public"), meta.get_field("revision")]
+    sql = (
+        f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(meta.db_table)}"  # noqa: S608
+        f" WHERE {qn(meta.get_field('game').column)} = %s"
+        f" AND {qn(meta.get_field('undone_at').column)} IS NULL"
+        f" ORDER BY {qn(meta.get_field('seq').column)}"
+    )
+    return sql, converters(fields, meta.db_table)
+
+
+def active_events(game_id: int) -> list[tuple[int, str, Any, int]]:
+    """The game's active events (pk, by, public, revision) in their order: what a restore
+    replays."""
+    sql, convert = _active_plan(connection.ops)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        return [tuple(converted(convert, row)) for row in cursor.fetchall()]  # type: ignore[misc]
+
+
+@lru_cache(maxsize=256)  # per connection, as _log_plan
+def _deadlines_plan(ops: object) -> tuple[str, list]:
+    meta = Seat._meta
+    fields = [meta.get_field("letter"), meta.get_field("deadline")]
+    sql = (
+        f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(meta.db_table)}"  # noqa: S608
+        f" WHERE {qn(meta.get_field('game').column)} = %s"
+        f" AND {qn(meta.get_field('deadline').column)} IS NOT NULL"
+        f" ORDER BY {qn(meta.get_field('letter').column)}"
+    )
+    return sql, converters(fields, meta.db_table)
+
+
+def seat_deadlines(game_id: int) -> list[tuple[str, datetime]]:
+    """Each seat's clock deadline (letter, deadline) where it has one, by letter: read by every
+    page of a game with a seat clock, its spectators' polls too."""
+    sql, convert = _deadlines_plan(connection.ops)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        return [tuple(converted(convert, row)) for row in cursor.fetchall()]  # type: ignore[misc]
 
 
 @lru_cache(maxsize=64)

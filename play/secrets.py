@@ -10,8 +10,12 @@ No other module imports play.models_secret (an import-linter contract) or names 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
+from django.db import connection
+
+from core.rows import converted, converters, qn
 from play.models_secret import SEED_BYTES, EventSecret, GameSecret
 
 #: A private part as stored: a seat's letter (or ``dealer``) → its facts.
@@ -44,11 +48,31 @@ def deal_of(game_id: int) -> list[dict[str, Any]]:
 
 
 def private_parts(game_id: int) -> dict[int, dict[str, Any]]:
-    """The private parts of a game's active events, by the GameEvent's pk (one query)."""
+    """The private parts of a game's active events, by the GameEvent's pk (one query, its SQL
+    written once: every page of a game being played restores it, and the ORM's compiling and
+    row building cost more than the query; core/rows.py)."""
+    sql, convert = _private_plan(connection.ops)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [game_id])
+        rows = cursor.fetchall()
     parts: dict[int, dict[str, Any]] = {}
-    rows = EventSecret.objects.filter(event__game_id=game_id, event__undone_at=None).values_list(
-        "event_id", "key", "facts"
-    )
-    for event_id, key, facts in rows:
+    for row in rows:
+        event_id, key, facts = converted(convert, row)
         parts.setdefault(event_id, {})[key] = facts
     return parts
+
+
+@lru_cache(maxsize=256)  # per connection, as core.rows keys its plans
+def _private_plan(ops: object) -> tuple[str, list]:
+    meta = EventSecret._meta
+    event_field = meta.get_field("event")
+    event = event_field.related_model._meta  # play.GameEvent, reached through the key
+    fields = [event_field, meta.get_field("key"), meta.get_field("facts")]
+    table, events = qn(meta.db_table), qn(event.db_table)
+    sql = (
+        f"SELECT {', '.join(f'{table}.{qn(f.column)}' for f in fields)} FROM {table}"  # noqa: S608
+        f" INNER JOIN {events} ON {events}.{qn(event.pk.column)} = {table}.{qn(event_field.column)}"
+        f" WHERE {events}.{qn(event.get_field('game').column)} = %s"
+        f" AND {events}.{qn(event.get_field('undone_at').column)} IS NULL"
+    )
+    return sql, converters(fields, meta.db_table)

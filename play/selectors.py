@@ -3,10 +3,17 @@ sees of it (the adapter's ``view``, the only way out of a table)."""
 
 from __future__ import annotations
 
+import json
+import marshal
+import threading
+import zlib
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from django.db import transaction
 
 from play import secrets
 from play.adapters.base import Adapter, Event, Viewer, hides
@@ -34,18 +41,118 @@ class Restored:
     last_seq: int
     game_id: int | None = None
     revision: int | None = None
+    # What it was rebuilt from (``_Kept``): the game's seed and active events then.
+    seed: bytes = b""
+    events: tuple[Event, ...] | None = None
 
 
 def restore(game: Game, stored: Sequence[StoredEvent] | None = None) -> Restored:
     """Rebuilds ``game``'s table from its stored events, public and private parts (three
     queries; two given ``stored``, the game's ``events_of`` read by the caller for its log;
-    one fewer each for an adapter that hides nothing).
+    one fewer each for an adapter that hides nothing; none when this process read or wrote
+    the game at this revision last: ``_Kept``).
     The adapter's ``restore`` never calls a bot nor draws at random: a stored game never
     depends on the bots' code."""
     adapter, seed, events = _stored(game, stored)
     table = adapter.restore(game.config, list(game.seats), seed, events)
     return Restored(
-        adapter=adapter, table=table, last_seq=len(events), game_id=game.pk, revision=game.revision
+        adapter=adapter,
+        table=table,
+        last_seq=len(events),
+        game_id=game.pk,
+        revision=game.revision,
+        seed=seed,
+        # Only events as stored are kept (``stored`` has its log lines in the reader's words).
+        events=tuple(events) if stored is None else None,
+    )
+
+
+class _Kept:
+    """The events a game was last restored from in this process, at its revision (issue 31's
+    capacity: every page of a game being played restores it, its move and each page that
+    fetches the move; reading its events and their private parts cost more than replaying
+    them). One entry a game, the latest revision read or written, for the most recent
+    ``SIZE`` games; kept in this process's memory only, as the tables a request restores are
+    (never in a shared cache: the private parts have one reader, ``play.secrets``), and
+    packed (marshal, then zlib): a game of 120 moves is about 480 kB as live objects, 5 kB
+    packed, and unpacked in about 2 ms where its three reads cost 5-10.
+
+    An entry is exactly the game's committed events at that revision: kept after a read only
+    when the last active event read is of the revision the game's row said (a move committed
+    between the two reads is not kept under the older revision), after a command with its new
+    events as the database gives them back (through JSON), and either only once the
+    transaction commits (what a transaction rolled back wrote or read of its own is never
+    kept). Every change of a game's events makes a new revision (a command, an undo), so an
+    entry is never out of date for its revision; a test's database, rolled back, may reuse a
+    game's key: tests empty it (``forget``)."""
+
+    SIZE = 1024
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: OrderedDict[int, tuple[int, str, bytes, bytes]] = OrderedDict()
+
+    def get(self, game: Game) -> tuple[bytes, list[Event]] | None:
+        with self._lock:
+            found = self._games.get(game.pk)
+            if found is None or found[0] != game.revision or found[1] != game.kind:
+                return None
+            self._games.move_to_end(game.pk)
+            seed, packed = found[2], found[3]
+        unpacked = marshal.loads(zlib.decompress(packed))  # noqa: S302 - this process's own bytes
+        return seed, [
+            Event(by=by, public=public, private=private) for by, public, private in unpacked
+        ]
+
+    def put(
+        self, game_id: int, revision: int, kind: str, seed: bytes, events: Sequence[Event]
+    ) -> None:
+        with self._lock:
+            kept = self._games.get(game_id)
+            if kept is not None and kept[0] >= revision:
+                return  # kept already, or a later revision (another thread's)
+        try:
+            raw = [(e.by, e.public, e.private) for e in events]
+            packed = zlib.compress(marshal.dumps(raw), 1)
+        except ValueError:  # not plain JSON data: not kept
+            return
+        with self._lock:
+            kept = self._games.get(game_id)
+            if kept is not None and kept[0] >= revision:
+                return
+            self._games[game_id] = (revision, kind, bytes(seed), packed)
+            self._games.move_to_end(game_id)
+            while len(self._games) > self.SIZE:
+                self._games.popitem(last=False)
+
+    def forget(self) -> None:
+        with self._lock:
+            self._games.clear()
+
+
+kept = _Kept()
+
+
+def keep_at_commit(game: Game, restored: Restored, new: Sequence[Event]) -> None:
+    """After a command applied to ``restored`` (the game's table before it) made ``new``
+    events and ``game``'s revision: its events kept for the next restore of that revision
+    in this process, once the command commits."""
+    if restored.events is None or restored.game_id != game.pk:
+        return
+    # As a restore reads them back: JSON (lists, not tuples), public and private (no private
+    # part for an adapter that hides nothing, as ``_stored`` reads none).
+    private = hides(restored.adapter)
+    events = (*restored.events, *(_as_stored(e, private) for e in new))
+    revision, kind, seed = game.revision, game.kind, restored.seed
+    transaction.on_commit(lambda: kept.put(game.pk, revision, kind, seed, events))
+
+
+def _as_stored(event: Event, private: bool) -> Event:
+    parts = {k: dict(v) for k, v in event.private.items()} if private else {}
+    return Event(
+        by=event.by,
+        public=json.loads(json.dumps(dict(event.public))),
+        private=json.loads(json.dumps(parts)),
     )
 
 
@@ -55,19 +162,24 @@ def _stored(
     """The game's adapter, seed and active events with their private parts (as ``restore``
     reads them)."""
     adapter = adapter_for(game.kind)
+    if stored is None and (hit := kept.get(game)) is not None:
+        return adapter, hit[0], hit[1]
     if stored is None:
-        rows = list(
-            GameEvent.objects.filter(game_id=game.pk, undone_at=None)
-            .order_by("seq")
-            .values_list("pk", "by", "public")
-        )
+        read = rows.active_events(game.pk)
+        last_revision = read[-1][3] if read else None
+        found = [(pk, by, public) for pk, by, public, _ in read]
     else:
+        last_revision = None
         active = sorted((e for e in stored if e[6] is None), key=lambda e: e[1])
-        rows = [(pk, by, public) for pk, _, _, by, public, _, _ in active]
+        found = [(pk, by, public) for pk, _, _, by, public, _, _ in active]
     # A game that hides nothing has no private part and no seed that matters: two reads fewer.
     private = secrets.private_parts(game.pk) if hides(adapter) else {}
     seed = secrets.seed_of(game.pk) if hides(adapter) else b""
-    events = [Event(by=by, public=public, private=private.get(pk, {})) for pk, by, public in rows]
+    events = [Event(by=by, public=public, private=private.get(pk, {})) for pk, by, public in found]
+    if last_revision is not None and last_revision == game.revision:
+        # At commit: what this transaction wrote itself is kept only if it commits.
+        revision, kind = game.revision, game.kind
+        transaction.on_commit(lambda: kept.put(game.pk, revision, kind, seed, events))
     return adapter, seed, events
 
 
@@ -219,8 +331,4 @@ def only_seals_since(game_id: int, revision: int, seat: str) -> bool:
 def seat_deadlines(game_id: int) -> dict[str, datetime]:
     """Each seat's clock deadline while it is asked something (ONLINE.md 3: the clock shows on
     every device), by letter: public, a page of any viewer may show it."""
-    return dict(
-        Seat.objects.filter(game_id=game_id, deadline__isnull=False).values_list(
-            "letter", "deadline"
-        )
-    )
+    return dict(rows.seat_deadlines(game_id))

@@ -225,6 +225,7 @@ def apply_command(
             _keep_key(game, actor, key, digest, recorded)
         publish_at_commit(f"game:{game.pk}", game.revision)
         schedule_at_commit(game)
+        selectors.keep_at_commit(game, restored, events)
         view = seen(restored, viewer) if viewer is not None else None
         return Outcome(
             recorded=recorded,

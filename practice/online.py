@@ -26,6 +26,7 @@ from django.utils.translation import gettext, gettext_noop
 from cardtable.confirm import NeedsConfirmation, ending
 from core import redis_guard
 from core.publish import publish_at_commit
+from core.rows import select_all, select_one
 from play import clock, presence
 from play import services as play
 from play.adapters.base import Command, Viewer
@@ -222,12 +223,31 @@ def _config(
 
 def lobby(table_id: int, user: Any) -> Lobby:
     """The table and its people, for one of its people (the host is one). DoesNotExist for
-    anyone else: a table is no one else's business."""
-    table = OnlineTable.objects.select_related("host", "game", "rematch").get(
-        pk=table_id, players__user=user
+    anyone else: a table is no one else's business. Read by every request of a table's pages
+    (its polls, beats and moves: issue 31's capacity), in SQL written once (core/rows.py)."""
+    table = select_one(
+        OnlineTable, where=(("pk", "="),), values=(table_id,), related=("host", "game", "rematch")
     )
-    players = list(table.players.select_related("user").order_by("position", "pk"))
+    if table is None or user.pk is None:
+        raise OnlineTable.DoesNotExist()
+    players = people(table)
+    if not any(p.user_id == user.pk for p in players):
+        raise OnlineTable.DoesNotExist()
     return Lobby(table, players)
+
+
+def people(table: OnlineTable) -> list[OnlinePlayer]:
+    """The table's people in seat order, with their accounts (SQL written once)."""
+    players = select_all(
+        OnlinePlayer,
+        where=(("table", "="),),
+        values=(table.pk,),
+        order=("position", "pk"),
+        related=("user",),
+    )
+    for player in players:
+        player.table = table  # as the table's own related manager attaches it
+    return players
 
 
 def _locked(table_id: int, user: Any) -> OnlineTable:
@@ -321,7 +341,9 @@ def table_of_watch_link(token: str) -> OnlineTable:
     """The table a live watch link shows; LinkDead for a wrong, revoked or replaced token."""
     if not token:
         raise LinkDead()
-    table = OnlineTable.objects.select_related("host", "game").filter(watch_token=token).first()
+    table = select_one(
+        OnlineTable, where=(("watch_token", "="),), values=(token,), related=("host", "game")
+    )
     if table is None:
         raise LinkDead()
     return table
@@ -818,6 +840,27 @@ def beat(table: OnlineTable, seat: str) -> None:
     """The person at ``seat`` is here now, while the table runs (``play.presence``)."""
     if seat and table.status == OnlineTable.Status.PLAYING and table.game_id is not None:
         presence.beat(table.game_id, seat)
+
+
+def beat_by(table_id: int, user: Any) -> None:
+    """A visible seat page's beat (every BEAT_SECONDS for each person at a table: 40 a second
+    at issue 31's target): the person's place and its table in one read (SQL written once),
+    nothing else; DoesNotExist for anyone not at the table. A beat counts only for a person
+    still in play at a running table, as ``beat`` decides."""
+    player = (
+        select_one(
+            OnlinePlayer,
+            where=(("table", "="), ("user", "=")),
+            values=(table_id, user.pk),
+            related=("table",),
+        )
+        if user.pk is not None
+        else None
+    )
+    if player is None:
+        raise OnlineTable.DoesNotExist()
+    if player.active:
+        beat(player.table, player.seat)
 
 
 def beat_all(table: OnlineTable, seats: list[str]) -> None:

@@ -216,7 +216,10 @@ def _beat(request: HttpRequest, lobby: online.Lobby) -> None:
 def beat(request: HttpRequest, table_id: int) -> HttpResponse:
     """A visible seat page's beat (static/js/presence.js, every 5 s; ONLINE.md 4): 204,
     nothing but a timestamp kept in the shared cache. For the table's people only (404)."""
-    _beat(request, _open(table_id, request.user))
+    try:
+        online.beat_by(table_id, request.user)
+    except OnlineTable.DoesNotExist:
+        raise _missing() from None
     return HttpResponse(status=204)
 
 
@@ -733,7 +736,7 @@ def watch_poll(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _people(table: OnlineTable) -> list[Any]:
-    return list(table.players.select_related("user").order_by("position", "pk"))
+    return online.people(table)
 
 
 def _watch(

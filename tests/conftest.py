@@ -321,6 +321,11 @@ def _fresh_local_cache(request):
     redis_guard.broker.reset()
     shared_cache.forget_kept()
     live_cache.forget_recent()
+    # The events of the games restored last (play.selectors): a rolled-back game's key may
+    # come again.
+    from play import selectors
+
+    selectors.kept.forget()
     from django.core.cache import cache
 
     if "LocMemCache" in settings.CACHES["default"]["BACKEND"]:

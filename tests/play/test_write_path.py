@@ -258,3 +258,23 @@ def test_keys_older_than_two_days_are_forgotten_and_their_form_is_then_stale():
     with pytest.raises(Stale):
         send(game, "add", key="old", args={"n": 1}, seen=first.revision - 1)
     assert send(game, "add", key="new", args={"n": 1}, seen=0).repeat
+
+
+def test_a_move_keeps_its_events_at_commit_and_a_log_in_words_is_never_kept(
+    django_capture_on_commit_callbacks,
+):
+    """The events a move leaves are kept for the next restore of its revision in this
+    process (``selectors.kept``), once it commits; a move given the log in the reader's words
+    (``with_log``: its events' log lines are no longer as stored) keeps nothing."""
+    game = new_game(bots=["B"])
+    with django_capture_on_commit_callbacks(execute=True):
+        send(game, "add", key="k1", args={"n": 1})
+    game.refresh_from_db()
+    assert selectors.kept.get(game) is not None
+    fresh = [selectors.seen(selectors.restore(game), v) for v in VIEWERS]
+    selectors.kept.forget()
+    assert [selectors.seen(selectors.restore(game), v) for v in VIEWERS] == fresh
+    with django_capture_on_commit_callbacks(execute=True):
+        send(game, "add", key="k2", args={"n": 2}, with_log=True)
+    game.refresh_from_db()
+    assert selectors.kept.get(game) is None

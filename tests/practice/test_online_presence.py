@@ -108,7 +108,7 @@ def test_the_beat_is_a_cache_write_only_for_the_table_s_people_with_csrf(ada, bo
         assert beat(bo_c, table).status_code == 204
     writes = [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")]
     assert writes == [], writes  # no database row written for a beat
-    assert len(queries) <= 4  # the session, the user, the table, its people
+    assert len(queries) <= 3  # the session, the user, the person's place with its table
     stranger = client_for(UserFactory(username="cy"))
     assert beat(stranger, table).status_code == 404
     anonymous = Client().post(reverse("practice:online_beat", args=[table.pk]))

@@ -742,13 +742,37 @@ def test_a_host_keeps_the_latest_tables_that_are_over_and_their_games(ada, monke
     assert Game.objects.filter(pk=tables[2].game_id).exists()
 
 
+def random_command(game: Game, users: dict[str, Any], rnd: random.Random) -> tuple[str, Any]:
+    """A seat asked something, and one of its forms as the command it sends."""
+    from play.adapters.base import Command
+
+    asked = [
+        (seat, form)
+        for seat in users
+        if (form := seat_form(view_of(game.pk, Viewer("seat", seat)), rnd)) is not None
+    ]
+    seat, form = rnd.choice(asked)
+    if "kind" in form:
+        args = {k: v for k, v in form.items() if k != "kind"}
+        if form["kind"] == "choose" and str(args["card"]).isdigit():
+            args["card"] = int(args["card"])
+        return seat, Command(form["kind"], seat, args)
+    name, _, rest = form["play"].partition(":")
+    card, _, color = rest.partition(":")
+    args = {"card": int(card) if card.isdigit() else card}
+    if color:
+        args["color"] = color
+    if "target" in form:
+        args["target"] = form["target"]
+    return seat, Command(name, seat, args)
+
+
 class TestOneRestorePerMove:
     """A move's answer is drawn from the table the move left (``Outcome.restored``), not
     restored from the events again: the same views as a fresh restore, move after move."""
 
     def test_the_table_a_move_leaves_shows_what_its_events_restore(self, ada, bo):
         from play import selectors
-        from play.adapters.base import Command
         from practice import online
 
         ada_c, bo_c = client_for(ada), client_for(bo)
@@ -761,26 +785,7 @@ class TestOneRestorePerMove:
             game = Game.objects.get(pk=table.game_id)
             if game.status != GameStatus.PLAYING:
                 break
-            asked = [
-                (seat, form)
-                for seat in users
-                if (form := seat_form(view_of(game.pk, Viewer("seat", seat)), rnd)) is not None
-            ]
-            seat, form = rnd.choice(asked)
-            if "kind" in form:
-                args = {k: v for k, v in form.items() if k != "kind"}
-                if form["kind"] == "choose" and str(args["card"]).isdigit():
-                    args["card"] = int(args["card"])
-                command = Command(form["kind"], seat, args)
-            else:
-                name, _, rest = form["play"].partition(":")
-                card, _, color = rest.partition(":")
-                args = {"card": int(card) if card.isdigit() else card}
-                if color:
-                    args["color"] = color
-                if "target" in form:
-                    args["target"] = form["target"]
-                command = Command(name, seat, args)
+            seat, command = random_command(game, users, rnd)
             played = online.play_move(
                 table.pk, users[seat], command, revision=game.revision, intent=f"k{_}"
             )
@@ -811,6 +816,136 @@ class TestOneRestorePerMove:
         game.refresh_from_db()
         view = selectors.seen_at(game, Viewer("seat", "B"), "B", old)
         assert view["sealed"] == ["A"]  # restored again: the older table is not used
+
+
+def test_a_tables_people_and_rows_are_read_as_the_orm_reads_them(ada, bo, cy):
+    """``online.lobby`` (every page's read, in SQL written once: core.rows) gives the rows the
+    ORM gives, the related ones attached; anyone not at the table finds no such table. The
+    seat clocks' deadlines likewise (play.rows)."""
+    from practice import online
+
+    def fields_of(instance) -> dict:
+        return {
+            f.attname: getattr(instance, f.attname) for f in type(instance)._meta.concrete_fields
+        }
+
+    ada_c, bo_c = client_for(ada), client_for(bo)
+    table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+    lobby = online.lobby(table.pk, bo)
+    orm = OnlineTable.objects.select_related("host", "game", "rematch").get(pk=table.pk)
+    assert fields_of(lobby.table) == fields_of(orm)
+    assert fields_of(lobby.table.host) == fields_of(orm.host)
+    assert fields_of(lobby.table.game) == fields_of(orm.game)
+    assert lobby.table.rematch is None
+    people = list(orm.players.select_related("user").order_by("position", "pk"))
+    assert [fields_of(p) for p in lobby.players] == [fields_of(p) for p in people]
+    assert [fields_of(p.user) for p in lobby.players] == [fields_of(p.user) for p in people]
+    assert all(p.table is lobby.table for p in lobby.players)
+    with pytest.raises(OnlineTable.DoesNotExist):
+        online.lobby(table.pk, cy)
+    with pytest.raises(OnlineTable.DoesNotExist):
+        online.lobby(table.pk + 1000, ada)
+    watched = online.table_of_watch_link(
+        online.new_watch_link(table_id=table.pk, user=ada, version=table.version).watch_token
+    )
+    assert fields_of(watched) == fields_of(OnlineTable.objects.get(pk=table.pk))
+    assert fields_of(watched.game) == fields_of(orm.game)
+    from play.selectors import seat_deadlines
+
+    deadlines = Seat.objects.filter(game_id=table.game_id, deadline__isnull=False)
+    expected = dict(deadlines.values_list("letter", "deadline"))
+    assert len(expected) == 2  # both seats seal, their clocks running
+    assert seat_deadlines(table.game_id) == expected
+
+
+class TestEventsKept:
+    """A game's events are read once per revision in a process (``play.selectors.kept``):
+    kept by a move at its commit, or by a read that found the revision its game's row said;
+    the tables restored from them are the ones the database's rows restore."""
+
+    VIEWERS = [
+        (Viewer("seat", "A"), "A"),
+        (Viewer("seat", "B"), "B"),
+        (Viewer("public"), None),
+    ]
+
+    def test_every_move_of_a_game_restores_from_what_it_kept_as_from_the_rows(
+        self, ada, bo, django_capture_on_commit_callbacks
+    ):
+        from play import selectors
+        from practice import online
+
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = open_table(ada_c, seats="2")
+        OnlineTable.objects.filter(pk=table.pk).update(options=SHORT)
+        table = started(ada_c, bo_c, table)
+        users = {"A": ada, "B": bo}
+        rnd = random.Random(5)
+        for n in range(400):
+            game = Game.objects.get(pk=table.game_id)
+            if game.status != GameStatus.PLAYING:
+                break
+            seat, command = random_command(game, users, rnd)
+            with django_capture_on_commit_callbacks(execute=True):
+                online.play_move(
+                    table.pk, users[seat], command, revision=game.revision, intent=f"k{n}"
+                )
+            game.refresh_from_db()
+            assert selectors.kept.get(game) is not None  # kept by the move, at its commit
+            from_kept = [selectors.seen(selectors.restore(game), v, p) for v, p in self.VIEWERS]
+            selectors.kept.forget()
+            with django_capture_on_commit_callbacks(execute=True):
+                from_rows = [selectors.view_of(game.pk, v, p) for v, p in self.VIEWERS]
+            assert from_kept == from_rows
+            assert selectors.kept.get(game) is not None  # kept again by the read
+        else:
+            raise AssertionError("the game did not end")
+
+    def test_a_move_rolled_back_keeps_nothing(self, ada, bo, django_capture_on_commit_callbacks):
+        from django.db import transaction
+
+        from play import selectors
+        from practice import online
+
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+        game = Game.objects.get(pk=table.game_id)
+        seat, command = random_command(game, {"A": ada, "B": bo}, random.Random(1))
+        with (
+            django_capture_on_commit_callbacks(execute=True),
+            pytest.raises(RuntimeError),
+            transaction.atomic(),
+        ):
+            online.play_move(
+                table.pk,
+                ada if seat == "A" else bo,
+                command,
+                revision=game.revision,
+                intent="k",
+            )
+            raise RuntimeError("rolled back")
+        game.refresh_from_db()
+        assert game.revision == 0
+        assert selectors.kept.get(Game(pk=game.pk, kind=game.kind, revision=1)) is None
+
+    def test_a_read_that_met_a_newer_move_is_not_kept_under_the_older_revision(
+        self, ada, bo, django_capture_on_commit_callbacks
+    ):
+        from play import selectors
+        from practice import online
+
+        ada_c, bo_c = client_for(ada), client_for(bo)
+        table = started(ada_c, bo_c, open_table(ada_c, seats="2"))
+        older = Game.objects.get(pk=table.game_id)  # the row as a page read it
+        seat, command = random_command(older, {"A": ada, "B": bo}, random.Random(1))
+        online.play_move(  # committed between the page's two reads (no commit hook: not kept)
+            table.pk, ada if seat == "A" else bo, command, revision=older.revision, intent="k"
+        )
+        selectors.kept.forget()
+        with django_capture_on_commit_callbacks(execute=True):
+            selectors.restore(older)  # its events are the newer revision's
+        assert selectors.kept.get(older) is None
+        assert selectors.kept.get(Game.objects.get(pk=older.pk)) is None
 
 
 def test_the_hosts_form_sent_twice_opens_one_table(ada):
