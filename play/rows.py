@@ -44,7 +44,12 @@ def _log_plan(ops: object) -> tuple[str, list]:
 
 def events_of(game_id: int) -> list[tuple]:
     """Every stored event of the game (LOG_FIELDS), undone ones too, in the order stored."""
-    sql, convert = _log_plan(connection.ops)
+    return of_game(_log_plan(connection.ops), game_id)
+
+
+def of_game(plan: tuple[str, list], game_id: int) -> list[tuple]:
+    """The rows a plan (its SQL written once, its converters) reads for one game."""
+    sql, convert = plan
     with connection.cursor() as cursor:
         cursor.execute(sql, [game_id])
         return [tuple(converted(convert, row)) for row in cursor.fetchall()]
@@ -66,10 +71,7 @@ def _active_plan(ops: object) -> tuple[str, list]:
 def active_events(game_id: int) -> list[tuple[int, str, Any, int]]:
     """The game's active events (pk, by, public, revision) in their order: what a restore
     replays."""
-    sql, convert = _active_plan(connection.ops)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        return [tuple(converted(convert, row)) for row in cursor.fetchall()]  # type: ignore[misc]
+    return of_game(_active_plan(connection.ops), game_id)  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=256)  # per connection, as _log_plan
@@ -88,10 +90,7 @@ def _deadlines_plan(ops: object) -> tuple[str, list]:
 def seat_deadlines(game_id: int) -> list[tuple[str, datetime]]:
     """Each seat's clock deadline (letter, deadline) where it has one, by letter: read by every
     page of a game with a seat clock, its spectators' polls too."""
-    sql, convert = _deadlines_plan(connection.ops)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        return [tuple(converted(convert, row)) for row in cursor.fetchall()]  # type: ignore[misc]
+    return of_game(_deadlines_plan(connection.ops), game_id)  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=64)

@@ -15,7 +15,8 @@ from typing import Any
 
 from django.db import connection
 
-from core.rows import converted, converters, qn
+from core.rows import converters, qn
+from play import rows
 from play.models_secret import SEED_BYTES, EventSecret, GameSecret
 
 #: A private part as stored: a seat's letter (or ``dealer``) → its facts.
@@ -51,13 +52,8 @@ def private_parts(game_id: int) -> dict[int, dict[str, Any]]:
     """The private parts of a game's active events, by the GameEvent's pk (one query, its SQL
     written once: every page of a game being played restores it, and the ORM's compiling and
     row building cost more than the query; core/rows.py)."""
-    sql, convert = _private_plan(connection.ops)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [game_id])
-        rows = cursor.fetchall()
     parts: dict[int, dict[str, Any]] = {}
-    for row in rows:
-        event_id, key, facts = converted(convert, row)
+    for event_id, key, facts in rows.of_game(_private_plan(connection.ops), game_id):
         parts.setdefault(event_id, {})[key] = facts
     return parts
 
