@@ -31,20 +31,36 @@ EVENT_COLUMNS = ("game", "seq", "revision", "by", "public", "actor", "created_at
 GAME_FIELDS = ("revision", "status", "awaited", "next_deadline", "updated_at")
 
 
-@lru_cache(maxsize=256)  # per connection, as core.rows keys its plans
-def _log_plan(ops: object) -> tuple[str, list]:
-    meta = GameEvent._meta
-    fields = [meta.pk if name == "pk" else meta.get_field(name) for name in LOG_FIELDS]
+@lru_cache(maxsize=256)  # per connection (its ops), as core.rows keys its plans
+def _game_plan(
+    ops: object,
+    model: type,
+    names: tuple[str, ...],
+    order: str,
+    null: tuple[tuple[str, bool], ...] = (),
+) -> tuple[str, list]:
+    """The SQL, written once, of `names` of `model`'s rows of one game (``game = %s``), each
+    field of `null` IS NULL (True) or IS NOT NULL (False), ordered by `order`; and the fields'
+    converters."""
+    meta = model._meta
+
+    def field(name: str) -> Any:
+        return meta.pk if name == "pk" else meta.get_field(name)
+
+    fields = [field(name) for name in names]
+    conditions = [f"{qn(field('game').column)} = %s"] + [
+        f"{qn(field(name).column)} IS {'' if is_null else 'NOT '}NULL" for name, is_null in null
+    ]
     sql = (
         f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(meta.db_table)}"  # noqa: S608
-        f" WHERE {qn(meta.get_field('game').column)} = %s ORDER BY {qn(meta.pk.column)}"
+        f" WHERE {' AND '.join(conditions)} ORDER BY {qn(field(order).column)}"
     )
     return sql, converters(fields, meta.db_table)
 
 
 def events_of(game_id: int) -> list[tuple]:
     """Every stored event of the game (LOG_FIELDS), undone ones too, in the order stored."""
-    return of_game(_log_plan(connection.ops), game_id)
+    return of_game(_game_plan(connection.ops, GameEvent, LOG_FIELDS, "pk"), game_id)
 
 
 def of_game(plan: tuple[str, list], game_id: int) -> list[tuple]:
@@ -55,42 +71,22 @@ def of_game(plan: tuple[str, list], game_id: int) -> list[tuple]:
         return [tuple(converted(convert, row)) for row in cursor.fetchall()]
 
 
-@lru_cache(maxsize=256)  # per connection, as _log_plan
-def _active_plan(ops: object) -> tuple[str, list]:
-    meta = GameEvent._meta
-    fields = [meta.pk, meta.get_field("by"), meta.get_field("public"), meta.get_field("revision")]
-    sql = (
-        f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(meta.db_table)}"  # noqa: S608
-        f" WHERE {qn(meta.get_field('game').column)} = %s"
-        f" AND {qn(meta.get_field('undone_at').column)} IS NULL"
-        f" ORDER BY {qn(meta.get_field('seq').column)}"
-    )
-    return sql, converters(fields, meta.db_table)
-
-
 def active_events(game_id: int) -> list[tuple[int, str, Any, int]]:
     """The game's active events (pk, by, public, revision) in their order: what a restore
     replays."""
-    return of_game(_active_plan(connection.ops), game_id)  # type: ignore[return-value]
-
-
-@lru_cache(maxsize=256)  # per connection, as _log_plan
-def _deadlines_plan(ops: object) -> tuple[str, list]:
-    meta = Seat._meta
-    fields = [meta.get_field("letter"), meta.get_field("deadline")]
-    sql = (
-        f"SELECT {', '.join(qn(f.column) for f in fields)} FROM {qn(meta.db_table)}"  # noqa: S608
-        f" WHERE {qn(meta.get_field('game').column)} = %s"
-        f" AND {qn(meta.get_field('deadline').column)} IS NOT NULL"
-        f" ORDER BY {qn(meta.get_field('letter').column)}"
+    plan = _game_plan(
+        connection.ops, GameEvent, ("pk", "by", "public", "revision"), "seq", (("undone_at", True),)
     )
-    return sql, converters(fields, meta.db_table)
+    return of_game(plan, game_id)  # type: ignore[return-value]
 
 
 def seat_deadlines(game_id: int) -> list[tuple[str, datetime]]:
     """Each seat's clock deadline (letter, deadline) where it has one, by letter: read by every
     page of a game with a seat clock, its spectators' polls too."""
-    return of_game(_deadlines_plan(connection.ops), game_id)  # type: ignore[return-value]
+    plan = _game_plan(
+        connection.ops, Seat, ("letter", "deadline"), "letter", (("deadline", False),)
+    )
+    return of_game(plan, game_id)  # type: ignore[return-value]
 
 
 @lru_cache(maxsize=64)
