@@ -6,10 +6,12 @@ Each worker is uvicorn's (config/worker.py) serving config/asgi.py (issue 28): t
 streams (Server-Sent Events) on its event loop, without a thread each, and Django in a pool
 of threads, as the threaded workers (gthread) served it before: a spectator's connection
 stays open between polls (keep-alive), and a request that waits on PostgreSQL or Redis leaves
-the other threads to serve. The counts are those
-that served the rendered page best when compared on 2 cores with bench/crowd.py, one
-process per core and threads for the waits on PostgreSQL and Redis (docs/performance.md,
-"Production server"; the machine was heavily shared, so a quiet one should confirm them);
+the other threads to serve. One process per core,
+and two threads in each for the waits on PostgreSQL and Redis: more threads share a process's
+interpreter lock among more requests at once, and on a quiet 2-core machine 100 online tables
+(bench/online_capacity.py) had a move answered at p95 1.6 s with 8 threads, 137-140 ms with
+2 serving writes first (config/django_bridge.py; docs/performance.md, "Writes first, two
+threads"); bench/crowd.py's spectators were served as well with either.
 WEB_CONCURRENCY and GUNICORN_THREADS override them on a bigger machine.
 """
 

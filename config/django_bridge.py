@@ -10,15 +10,22 @@ thread runs Django and joins its whole response, and the loop sends it: one hand
 response too big to hold, or of unknown length and streaming, is sent chunk by chunk from the
 thread, as a2wsgi does. a2wsgi's `build_environ` makes the WSGI environ (its own is tested
 against the WSGI specification; no need to write another).
+
+The threads (`Threads`) take the waiting requests writes first: a move is the next request
+served however many polls wait (issue 31's capacity; docs/performance.md, "Writes first, two
+threads"). The standard library's thread pool serves in order of arrival only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import logging
+import queue
+import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any
 
 from a2wsgi.wsgi import build_environ
@@ -30,10 +37,66 @@ BODY_AT_MOST = 16 << 20  # bytes of a request's body read before Django sees it;
 Send = Callable[[dict[str, Any]], Any]
 
 
+#: The methods of a request that changes something (a move, a form): served first.
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class Threads:
+    """Django's threads, taking the waiting requests writes first, each kind in its order of
+    arrival. A person's move waits behind no poll: when every thread is busy (a crowd of
+    pages polling), the move is the next request served, so its answer's time is its own
+    work's, not the crowd's (issue 31's capacity, docs/performance.md "Writes first")."""
+
+    _STOP = 2  # after every request: a thread stops once the queue holds nothing else
+
+    def __init__(self, count: int, on_stop: Callable[[], Any] = lambda: None) -> None:
+        self.count = count
+        self._on_stop = on_stop
+        self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
+        self._order = itertools.count()
+        self._threads = [
+            threading.Thread(target=self._serve, name=f"django_{i}", daemon=True)
+            for i in range(count)
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, first: bool, work: Callable[..., Any], *args: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self._queue.put((0 if first else 1, next(self._order), (future, work, args)))
+        return future
+
+    def shutdown(self, wait: bool = True) -> None:
+        for _ in self._threads:
+            self._queue.put((self._STOP, next(self._order), None))
+        if wait:
+            for thread in self._threads:
+                thread.join()
+
+    def _serve(self) -> None:
+        while True:
+            _, _, item = self._queue.get()
+            if item is None:
+                self._on_stop()
+                return
+            future, work, args = item
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                result = work(*args)
+            except BaseException as error:  # noqa: BLE001 - handed to the awaiting request
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+
 class DjangoBridge:
     def __init__(self, wsgi_app: Callable[..., Iterable[bytes]], threads: int) -> None:
         self.app = wsgi_app
-        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="django")
+        # Each thread closes its database connection as it stops (kept open between requests,
+        # CONN_MAX_AGE): left open, it would outlive the process's shutdown, or keep a test's
+        # database from being dropped.
+        self.threads = Threads(threads, on_stop=_close_connections)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Send) -> None:
         body = bytearray()
@@ -49,7 +112,10 @@ class DjangoBridge:
                 break
         environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]
         loop = asyncio.get_running_loop()
-        whole = await loop.run_in_executor(self.executor, self._run, environ, loop, send)
+        first = scope.get("method") in WRITES
+        whole = await asyncio.wrap_future(
+            self.threads.submit(first, self._run, environ, loop, send), loop=loop
+        )
         if whole is not None:
             status, headers, content = whole
             await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -97,6 +163,12 @@ class DjangoBridge:
             if chunk:
                 out({"type": "http.response.body", "body": chunk, "more_body": True})
         out({"type": "http.response.body", "body": b""})
+
+
+def _close_connections() -> None:
+    from django.db import connections
+
+    connections.close_all()
 
 
 def _length(headers: list[tuple[bytes, bytes]]) -> int | None:

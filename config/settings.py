@@ -447,8 +447,12 @@ STREAM_SECONDS = int(os.environ.get("STREAM_SECONDS", "1800"))
 # A stream that has said nothing this long after opening is held back on the way (a proxy
 # that buffers): the page polls instead (static/js/live.js).
 PUSH_READY_SECONDS = float(os.environ.get("PUSH_READY_SECONDS", "8"))
-# Threads for Django's requests in each web process (gunicorn.conf.py reads the same).
-WEB_THREADS = int(os.environ.get("GUNICORN_THREADS", "8"))
+# Threads for Django's requests in each web process (gunicorn.conf.py reads the same). Two:
+# enough to cover a request's waits on PostgreSQL and Redis, few enough that the threads of a
+# busy process do not share its one interpreter lock among many requests at once, which made
+# every answer as slow as all of them together (docs/performance.md, "Writes first, two
+# threads"). Requests beyond wait their turn, a write (a move) first (config/django_bridge.py).
+WEB_THREADS = int(os.environ.get("GUNICORN_THREADS", "2"))
 
 # The shared cache (issue 15): the live fragments rendered once per version and the lean poll
 # path's version numbers. Redis when configured, so that every process shares them; local

@@ -431,7 +431,7 @@ class Hands:
                         value = chooser.shed_choice(i)
                     held = num[i]
                     if held[value] <= 0:
-                        raise HandsOutOfStep(f"seat {seat} cannot shed a {value} it lacks")
+                        raise HandsOutOfStep(f"seat {seat} cannot shed {value}: it holds none")
                     held[value] = held[value] - 1
                     discards = self.disc_num
                     discards[value] = discards[value] + 1

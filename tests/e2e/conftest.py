@@ -81,28 +81,10 @@ def asgi_server(transactional_db, push_on):
         loop.get_loop().call_soon_threadsafe(streams.close_streams)
     server.should_exit = True
     thread.join(15)
-    _close_django_threads(application.django.executor)
-
-
-def _close_django_threads(executor) -> None:
-    """Each of Django's threads in the server closes its database connection (kept open
-    between requests, CONN_MAX_AGE), as Django's own live server does for its thread: left
-    open, they keep the test database from being dropped at the end of the run. A barrier
-    makes each of the tasks run on a thread of its own."""
-    import threading
-
-    from django.db import connections
-
-    count = executor._max_workers
-    barrier = threading.Barrier(count)
-
-    def close() -> None:
-        connections.close_all()
-        barrier.wait(timeout=10)
-
-    for future in [executor.submit(close) for _ in range(count)]:
-        future.result(timeout=15)
-    executor.shutdown(wait=True)
+    # Each of Django's threads closes its database connection as it stops (as Django's own
+    # live server does for its thread): left open, they keep the test database from being
+    # dropped at the end of the run.
+    application.django.threads.shutdown(wait=True)
 
 
 @pytest.fixture

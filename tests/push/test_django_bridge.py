@@ -124,3 +124,48 @@ def test_a_client_gone_before_its_body_came_costs_django_nothing():
 
     sent = call(app, [])  # the client is gone before any of its body came
     assert sent == [] and called == []
+
+
+def test_a_write_waiting_for_a_thread_is_served_before_the_reads_that_came_earlier():
+    """Every thread busy, two polls then a move waiting: the move is served first, then the
+    polls in their order of arrival (issue 31: a person's move waits behind no poll)."""
+    import threading
+
+    threads = django_bridge.Threads(1)
+    busy, served = threading.Event(), []
+    first = threads.submit(False, busy.wait, 10)
+    polls = [threads.submit(False, served.append, name) for name in ("poll 1", "poll 2")]
+    move = threads.submit(True, served.append, "move")
+    busy.set()
+    for future in [first, *polls, move]:
+        future.result(timeout=10)
+    threads.shutdown()
+    assert served == ["move", "poll 1", "poll 2"]
+
+
+def test_a_request_that_fails_hands_its_error_to_its_caller_and_the_thread_serves_on():
+    threads = django_bridge.Threads(1)
+
+    def fail() -> None:
+        raise ValueError("no such table")
+
+    failed = threads.submit(True, fail)
+    after = threads.submit(False, lambda: "served")
+    try:
+        failed.result(timeout=10)
+    except ValueError as error:
+        assert str(error) == "no such table"
+    else:
+        raise AssertionError("the error was not handed on")
+    assert after.result(timeout=10) == "served"
+    threads.shutdown()
+
+
+def test_each_thread_runs_the_stop_work_as_it_stops():
+    """How each of Django's threads closes its database connection at shutdown."""
+    import threading
+
+    stopped = []
+    threads = django_bridge.Threads(3, on_stop=lambda: stopped.append(threading.get_ident()))
+    threads.shutdown(wait=True)
+    assert len(set(stopped)) == 3
