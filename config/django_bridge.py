@@ -54,17 +54,30 @@ class Threads:
         self._on_stop = on_stop
         self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
         self._order = itertools.count()
-        self._threads = [
-            threading.Thread(target=self._serve, name=f"django_{i}", daemon=True)
-            for i in range(count)
-        ]
-        for thread in self._threads:
-            thread.start()
+        self._threads: list[threading.Thread] = []
+        self._starting = threading.Lock()
 
     def submit(self, first: bool, work: Callable[..., Any], *args: Any) -> Future[Any]:
+        # The threads start with the first request, not with the application: an application
+        # built before a fork (gunicorn's preload_app) would otherwise leave its threads in the
+        # parent, and every request of the child would wait for ever.
+        if not self._threads:
+            self._start()
         future: Future[Any] = Future()
         self._queue.put((0 if first else 1, next(self._order), (future, work, args)))
         return future
+
+    def _start(self) -> None:
+        with self._starting:
+            if self._threads:
+                return
+            threads = [
+                threading.Thread(target=self._serve, name=f"django_{i}", daemon=True)
+                for i in range(self.count)
+            ]
+            for thread in threads:
+                thread.start()
+            self._threads = threads
 
     def shutdown(self, wait: bool = True) -> None:
         for _ in self._threads:

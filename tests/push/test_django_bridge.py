@@ -167,5 +167,19 @@ def test_each_thread_runs_the_stop_work_as_it_stops():
 
     stopped = []
     threads = django_bridge.Threads(3, on_stop=lambda: stopped.append(threading.get_ident()))
+    threads.submit(False, lambda: None).result(timeout=10)
     threads.shutdown(wait=True)
     assert len(set(stopped)) == 3
+
+
+def test_the_threads_start_with_the_first_request_not_before():
+    """An application built before gunicorn forks (preload_app) must not leave its threads in
+    the parent: they start when the first request comes, in the process that serves it."""
+    import threading
+
+    before = threading.active_count()
+    threads = django_bridge.Threads(2)
+    assert threading.active_count() == before
+    assert threads.submit(True, lambda: "served").result(timeout=10) == "served"
+    assert threading.active_count() == before + 2
+    threads.shutdown(wait=True)
