@@ -32,9 +32,9 @@ tap that sends it is timed in the page:
 - in the DOM: from the tap to the new state swapped and settled, minus the request in flight
   (issue 26's own measure of a tap), and the time before the request split into the browser's
   input (the tap to its click) and htmx's;
-- sent at the lift: how many taps console.js sent at the finger's lift (issue 26: the page
+- sent at the lift: how many taps lift.js sent at the finger's lift (issue 26: the page
   clicks the button itself, and the browser's click that follows is swallowed), against the
-  browser's own click; "tap -> click" is then the lift to console.js's click;
+  browser's own click; "tap -> click" is then the lift to lift.js's click;
 - --profile: the page's own script by self time per tap (CDP Profiler; for readable names,
   point base.html at django_htmx's htmx-2.js for the run);
 - the floor: the tap to its click on a bare page (one button, same size, touch and throttle),
@@ -477,7 +477,7 @@ def main() -> None:
     )
     early = sum(1 for t in kept if t.get("trusted") is False)
     print(
-        f"{early} of {len(kept)} taps sent at the finger's lift (console.js clicked the button); "
+        f"{early} of {len(kept)} taps sent at the finger's lift (lift.js clicked the button); "
         f"{len(kept) - early} by the browser's own click"
     )
     print(line("total: tap -> new state painted", total))

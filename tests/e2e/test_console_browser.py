@@ -341,7 +341,7 @@ def centre(locator) -> tuple[float, float]:
 @pytest.mark.live
 def test_a_finger_sends_the_move_once_when_it_lifts_and_a_slide_sends_nothing(browser, live_server):
     """Issue 26, a quicker tap: on a touch screen a move's button sends when the finger lifts
-    (console.js), without waiting for the browser's click, and the click that follows is not a
+    (lift.js), without waiting for the browser's click, and the click that follows is not a
     second move; a finger that slides off the button (a scroll) sends nothing. Rounds, an
     action card and a decision, each tapped; every POST of a move counted."""
     duel, referee = group_phase_duel()
@@ -351,7 +351,7 @@ def test_a_finger_sends_the_move_once_when_it_lifts_and_a_slide_sends_nothing(br
     context.set_default_timeout(10_000)
     page = context.new_page()
     # What happens at each tap, in order: the finger lifted, the move sent, the browser's own
-    # click (seen before console.js's listener, which swallows it).
+    # click (seen before lift.js's listener, which swallows it).
     page.add_init_script(
         """window.__taps = [];
         addEventListener("pointerup", () => __taps.push("lift"), true);
