@@ -18,15 +18,13 @@ from playwright.sync_api import expect
 
 from practice import services as practice_services
 from practice.models import PracticeDuel
-from tests.e2e.conftest import PHONE
 from tests.e2e.test_console_browser import (
-    centre,
     no_accessibility_violations,
     phone_signed_in,
+    sent_at_each_lift,
     shot,
-    sign_in,
-    touch,
-    watch,
+    slide_off,
+    touch_phone,
 )
 from tests.factories import UserFactory
 
@@ -287,23 +285,7 @@ def test_a_finger_plays_the_card_once_when_it_lifts_and_a_slide_plays_nothing(br
     button sends when the finger lifts, the browser's click that follows is no second move,
     and a finger that slides off the button (a scroll) sends nothing."""
     UserFactory(username="ada")
-    context = browser.new_context(
-        viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True
-    )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    page.add_init_script(
-        """window.__taps = [];
-        addEventListener("pointerup", () => __taps.push("lift"), true);
-        document.addEventListener("htmx:beforeRequest", (e) => {
-          if (!e.detail.elt.classList.contains("poller")) __taps.push("sent");
-        });
-        addEventListener("click", (e) => { if (e.isTrusted) __taps.push("click"); }, true);"""
-    )
-    errors = watch(page)
-    posts: list[str] = []
-    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
-    sign_in(page, "ada")
+    context, page, errors, posts = touch_phone(browser, live_server, "ada")
     start(page, "tournament", "1")
     cdp = context.new_cdp_session(page)
     plays = 0
@@ -314,13 +296,8 @@ def test_a_finger_plays_the_card_once_when_it_lifts_and_a_slide_plays_nothing(br
         page.locator(".hand-numbers .card-pick").first.tap()
         button = page.locator(".play-button")
         expect(button).to_have_text(re.compile(r"^Reveal \d"))
-        button.scroll_into_view_if_needed()
-        x, y = centre(button)
         sent = len(posts)
-        touch(cdp, "touchStart", x, y)  # the finger slides 80 px up: the page scrolls instead
-        touch(cdp, "touchMove", x, y - 40)
-        touch(cdp, "touchMove", x, y - 80)
-        touch(cdp, "touchEnd")
+        slide_off(cdp, button)
         button.scroll_into_view_if_needed()
         button.tap()  # then the card is played in earnest
         moved(page, before)
@@ -328,8 +305,7 @@ def test_a_finger_plays_the_card_once_when_it_lifts_and_a_slide_plays_nothing(br
         plays += 1
     assert plays >= 1
     # Each move left when its finger lifted, before the browser's click (if one came).
-    order = "".join(t[0] for t in page.evaluate("window.__taps"))  # l, s, c
-    sends = [order[i - 1 : i + 1] for i, c in enumerate(order) if c == "s"]
-    assert len(sends) == plays and all(pair == "ls" for pair in sends), order
+    count, order = sent_at_each_lift(page)
+    assert count == plays, order
     context.close()
     assert errors == []

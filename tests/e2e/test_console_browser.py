@@ -327,6 +327,49 @@ def test_action_cards_kept_across_a_round_stay_playable(page):
     expect(page.locator("#console-headline")).to_contain_text("Alice is blocked")
 
 
+def touch_phone(browser, live_server, username: str) -> tuple[Any, Any, list[str], list[str]]:
+    """A touch phone signed in as ``username``: (its context, its page, the page's script
+    errors, the addresses of every POST it sends). The page notes what happens at each tap,
+    in order, in ``window.__taps``: the finger lifted, a move sent (no poll), the browser's
+    own click (seen before lift.js's listener, which swallows it)."""
+    context = browser.new_context(
+        viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.add_init_script(
+        """window.__taps = [];
+        addEventListener("pointerup", () => __taps.push("lift"), true);
+        document.addEventListener("htmx:beforeRequest", (e) => {
+          if (!e.detail.elt.classList.contains("poller")) __taps.push("sent");
+        });
+        addEventListener("click", (e) => { if (e.isTrusted) __taps.push("click"); }, true);"""
+    )
+    errors = watch(page)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    sign_in(page, username)
+    return context, page, errors, posts
+
+
+def sent_at_each_lift(page) -> tuple[int, str]:
+    """How many moves the page sent, and whether each left right after its finger lifted
+    (before the browser's click, if one came): (count, the taps' events in order)."""
+    order = "".join(t[0] for t in page.evaluate("window.__taps"))  # l, s, c
+    sends = [order[i - 1 : i + 1] for i, c in enumerate(order) if c == "s"]
+    return (len(sends) if all(pair == "ls" for pair in sends) else -1), order
+
+
+def slide_off(cdp, button) -> None:
+    """A finger put on ``button`` that slides 80 px up and lifts: the page scrolls instead."""
+    button.scroll_into_view_if_needed()
+    x, y = centre(button)
+    touch(cdp, "touchStart", x, y)
+    touch(cdp, "touchMove", x, y - 40)
+    touch(cdp, "touchMove", x, y - 80)
+    touch(cdp, "touchEnd")
+
+
 def touch(cdp, kind: str, x: float = 0, y: float = 0) -> None:
     """A finger on the glass (CDP Input.dispatchTouchEvent): down, moved or lifted."""
     points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
@@ -345,38 +388,15 @@ def test_a_finger_sends_the_move_once_when_it_lifts_and_a_slide_sends_nothing(br
     second move; a finger that slides off the button (a scroll) sends nothing. Rounds, an
     action card and a decision, each tapped; every POST of a move counted."""
     duel, referee = group_phase_duel()
-    context = browser.new_context(
-        viewport=PHONE, base_url=live_server.url, has_touch=True, is_mobile=True
-    )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    # What happens at each tap, in order: the finger lifted, the move sent, the browser's own
-    # click (seen before lift.js's listener, which swallows it).
-    page.add_init_script(
-        """window.__taps = [];
-        addEventListener("pointerup", () => __taps.push("lift"), true);
-        document.addEventListener("htmx:beforeRequest", (e) => {
-          if (!e.detail.elt.classList.contains("poller")) __taps.push("sent");
-        });
-        addEventListener("click", (e) => { if (e.isTrusted) __taps.push("click"); }, true);"""
-    )
-    errors = watch(page)
-    posts: list[str] = []
-    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
-    sign_in(page, referee.username)
+    context, page, errors, posts = touch_phone(browser, live_server, referee.username)
     page.goto(console_url(duel))
     cdp = context.new_cdp_session(page)
     play = page.locator("#round-form button[type=submit]")
 
     key_of(page, "A", 7).tap()
     key_of(page, "B", 3).tap()
-    play.scroll_into_view_if_needed()
-    x, y = centre(play)
     sent = len(posts)
-    touch(cdp, "touchStart", x, y)  # the finger slides 80 px up: the page scrolls instead
-    touch(cdp, "touchMove", x, y - 40)
-    touch(cdp, "touchMove", x, y - 80)
-    touch(cdp, "touchEnd")
+    slide_off(cdp, play)
     play.tap()  # then the round is tapped in earnest
     expect(page.locator("#console")).to_have_attribute("data-seq", "1")
     assert posts[sent:] == [page.url + "move/"]  # one move: the slide sent none
@@ -406,9 +426,8 @@ def test_a_finger_sends_the_move_once_when_it_lifts_and_a_slide_sends_nothing(br
         expected.apply(event)
     assert duel.state == expected.state()
     # Each move left when its finger lifted, before the browser's click (if one came).
-    order = "".join(t[0] for t in page.evaluate("window.__taps"))  # l, s, c
-    sends = [order[i - 1 : i + 1] for i, c in enumerate(order) if c == "s"]
-    assert len(sends) == 4 and all(pair == "ls" for pair in sends), order
+    count, order = sent_at_each_lift(page)
+    assert count == 4, order
     context.close()
     assert errors == []
 
