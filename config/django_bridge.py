@@ -11,9 +11,10 @@ response too big to hold, or of unknown length and streaming, is sent chunk by c
 thread, as a2wsgi does. a2wsgi's `build_environ` makes the WSGI environ (its own is tested
 against the WSGI specification; no need to write another).
 
-The threads (`Threads`) take the waiting requests writes first: a move is the next request
-served however many polls wait (issue 31's capacity; docs/performance.md, "Writes first, two
-threads"). The standard library's thread pool serves in order of arrival only.
+The threads (`Threads`) take the waiting requests writes first, a read overtaken for at most
+READ_GRACE (issue 31's capacity; docs/performance.md, "Writes first, two threads"); a request
+whose client went away while it waited is never served. The standard library's thread pool
+serves in order of arrival only.
 """
 
 from __future__ import annotations
@@ -22,8 +23,11 @@ import asyncio
 import io
 import itertools
 import logging
+import math
+import os
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from typing import Any
@@ -39,76 +43,98 @@ Send = Callable[[dict[str, Any]], Any]
 
 #: The methods of a request that changes something (a move, a form): served first.
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+#: How long a read (a poll, a page, the health check) may be overtaken by writes that came
+#: after it, in seconds: writes go first, but never starve the reads behind them.
+READ_GRACE = 0.5
 
 
 class Threads:
-    """Django's threads, taking the waiting requests writes first, each kind in its order of
-    arrival. A person's move waits behind no poll: when every thread is busy (a crowd of
-    pages polling), the move is the next request served, so its answer's time is its own
-    work's, not the crowd's (issue 31's capacity, docs/performance.md "Writes first")."""
+    """Django's threads, taking the waiting requests writes first: each request is due when
+    it comes, a read READ_GRACE later, and the threads serve the earliest due. A person's move
+    waits behind no poll that came less than READ_GRACE before it (issue 31's capacity,
+    docs/performance.md "Writes first, two threads"); a read waits behind later writes at most
+    that long."""
 
-    _STOP = 2  # after every request: a thread stops once the queue holds nothing else
-
-    def __init__(self, count: int, on_stop: Callable[[], Any] = lambda: None) -> None:
+    def __init__(
+        self,
+        count: int,
+        on_stop: Callable[[], Any] = lambda: None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if count < 1:
+            raise ValueError(f"Django needs at least one thread, not {count}")
         self.count = count
         self._on_stop = on_stop
-        self._queue: queue.PriorityQueue[tuple[int, int, Any]] = queue.PriorityQueue()
+        self._clock = clock
+        self._queue: queue.PriorityQueue[tuple[float, int, Any]] = queue.PriorityQueue()
         self._order = itertools.count()
         self._threads: list[threading.Thread] = []
-        self._starting = threading.Lock()
+        self._pid: int | None = None
+        self._closed = False
+        self._lock = threading.Lock()
 
     def submit(self, first: bool, work: Callable[..., Any], *args: Any) -> Future[Any]:
-        # The threads start with the first request, not with the application: an application
-        # built before a fork (gunicorn's preload_app) would otherwise leave its threads in the
-        # parent, and every request of the child would wait for ever.
-        if not self._threads:
-            self._start()
-        future: Future[Any] = Future()
-        self._queue.put((0 if first else 1, next(self._order), (future, work, args)))
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("Django's threads are shut down")
+            # The threads start with the first request, in the process that serves it: an
+            # application built before a fork (gunicorn's preload_app) would otherwise leave
+            # them in the parent, and every request of the child would wait for ever.
+            if self._pid != os.getpid():
+                self._start()
+            future: Future[Any] = Future()
+            due = self._clock() + (0.0 if first else READ_GRACE)
+            self._queue.put((due, next(self._order), (future, work, args)))
         return future
 
     def _start(self) -> None:
-        with self._starting:
-            if self._threads:
-                return
-            threads = [
-                threading.Thread(target=self._serve, name=f"django_{i}", daemon=True)
-                for i in range(self.count)
-            ]
-            for thread in threads:
-                thread.start()
-            self._threads = threads
+        self._queue = queue.PriorityQueue()  # a forked child's: the parent's is not its own
+        self._threads = [
+            threading.Thread(target=self._serve, args=(self._queue,), name=f"django_{i}")
+            for i in range(self.count)
+        ]
+        for thread in self._threads:
+            thread.daemon = True
+            thread.start()
+        self._pid = os.getpid()
 
     def shutdown(self, wait: bool = True) -> None:
-        for _ in self._threads:
-            self._queue.put((self._STOP, next(self._order), None))
+        """Stops the threads once they have served every request already waiting; each runs
+        ``on_stop`` as it stops."""
+        with self._lock:
+            self._closed = True
+            threads = self._threads if self._pid == os.getpid() else []
+            for _ in threads:
+                self._queue.put((math.inf, next(self._order), None))
         if wait:
-            for thread in self._threads:
+            for thread in threads:
                 thread.join()
 
-    def _serve(self) -> None:
+    def _serve(self, waiting: queue.PriorityQueue[tuple[float, int, Any]]) -> None:
         while True:
-            _, _, item = self._queue.get()
+            _, _, item = waiting.get()
             if item is None:
                 self._on_stop()
                 return
             future, work, args = item
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                result = work(*args)
-            except BaseException as error:  # noqa: BLE001 - handed to the awaiting request
-                future.set_exception(error)
-            else:
-                future.set_result(result)
+            if future.set_running_or_notify_cancel():
+                try:
+                    result = work(*args)
+                except BaseException as error:  # noqa: BLE001 - handed to the awaiting request
+                    future.set_exception(error)
+                else:
+                    future.set_result(result)
+            # An idle thread holds nothing of the request it served (its body, its answer).
+            del item, future, work, args
+            result = None
 
 
 class DjangoBridge:
     def __init__(self, wsgi_app: Callable[..., Iterable[bytes]], threads: int) -> None:
         self.app = wsgi_app
         # Each thread closes its database connection as it stops (kept open between requests,
-        # CONN_MAX_AGE): left open, it would outlive the process's shutdown, or keep a test's
-        # database from being dropped.
+        # CONN_MAX_AGE) when the pool is shut down: a test's server does, so that its
+        # database can be dropped; a web process's connections end with the process.
         self.threads = Threads(threads, on_stop=_close_connections)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Send) -> None:
@@ -126,9 +152,12 @@ class DjangoBridge:
         environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]
         loop = asyncio.get_running_loop()
         first = scope.get("method") in WRITES
-        whole = await asyncio.wrap_future(
+        work = asyncio.wrap_future(
             self.threads.submit(first, self._run, environ, loop, send), loop=loop
         )
+        whole = await _unless_gone(work, receive)
+        if whole is _GONE:
+            return
         if whole is not None:
             status, headers, content = whole
             await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -176,6 +205,32 @@ class DjangoBridge:
             if chunk:
                 out({"type": "http.response.body", "body": chunk, "more_body": True})
         out({"type": "http.response.body", "body": b""})
+
+
+_GONE = object()
+
+
+async def _unless_gone(work: asyncio.Future[Any], receive: Any) -> Any:
+    """``work``'s result, or _GONE when the client went away first: a request still waiting
+    for a thread is then never served (a reloaded page's poll costs no thread), one already
+    running finishes unheard."""
+    gone = asyncio.ensure_future(_disconnected(receive))
+    try:
+        await asyncio.wait({work, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if work.done():
+            return work.result()
+        work.cancel()
+        return _GONE
+    finally:
+        gone.cancel()
+
+
+async def _disconnected(receive: Any) -> None:
+    # The body read, the server's next message is the client's going away (or, once the
+    # answer is sent, the end of the exchange: this waiter is cancelled by then). A server
+    # that says anything else has no going away to tell: nothing to wait for.
+    if (await receive())["type"] != "http.disconnect":
+        await asyncio.get_running_loop().create_future()
 
 
 def _close_connections() -> None:

@@ -2,6 +2,7 @@
 an ordinary response, chunk by chunk for a big streaming one, a request's body read whole and
 bounded."""
 
+import asyncio
 from typing import Any
 
 from config import django_bridge
@@ -36,7 +37,9 @@ class Streaming:
         self.closed = True
 
 
-def call(app, body_parts: list[bytes]) -> list[dict[str, Any]]:
+def call(app, body_parts: list[bytes], *, gone: bool = False) -> list[dict[str, Any]]:
+    """What the bridge sends for a request whose body comes in ``body_parts``; the client
+    then waits for its answer, or, ``gone``, goes away."""
     sent: list[dict[str, Any]] = []
     parts = list(body_parts)
 
@@ -44,7 +47,9 @@ def call(app, body_parts: list[bytes]) -> list[dict[str, Any]]:
         if parts:
             part = parts.pop(0)
             return {"type": "http.request", "body": part, "more_body": bool(parts)}
-        return {"type": "http.disconnect"}
+        if gone:
+            return {"type": "http.disconnect"}
+        await asyncio.Event().wait()  # as a server does: the client stays for its answer
 
     async def send(message):
         sent.append(message)
@@ -122,7 +127,7 @@ def test_a_client_gone_before_its_body_came_costs_django_nothing():
         called.append(True)
         return [b""]
 
-    sent = call(app, [])  # the client is gone before any of its body came
+    sent = call(app, [], gone=True)  # the client is gone before any of its body came
     assert sent == [] and called == []
 
 
@@ -175,11 +180,187 @@ def test_each_thread_runs_the_stop_work_as_it_stops():
 def test_the_threads_start_with_the_first_request_not_before():
     """An application built before gunicorn forks (preload_app) must not leave its threads in
     the parent: they start when the first request comes, in the process that serves it."""
+    threads = django_bridge.Threads(2)
+    assert threads._threads == []
+    assert threads.submit(True, lambda: "served").result(timeout=10) == "served"
+    assert len(threads._threads) == 2 and all(t.is_alive() for t in threads._threads)
+    threads.shutdown(wait=True)
+
+
+class Clock:
+    """The pool's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def blocked(count: int = 1, **options: Any):
+    """A pool of ``count`` threads, each kept busy until the returned event is set."""
     import threading
 
-    before = threading.active_count()
-    threads = django_bridge.Threads(2)
-    assert threading.active_count() == before
+    threads = django_bridge.Threads(count, **options)
+    busy = threading.Event()
+    for _ in range(count):
+        threads.submit(True, busy.wait, 10)
+    return threads, busy
+
+
+def test_a_read_is_overtaken_by_later_writes_for_its_grace_only():
+    """Writes never starve the reads: a poll waiting longer than READ_GRACE is served before
+    the writes that came after that."""
+    clock = Clock()
+    threads, busy = blocked(clock=clock)
+    served: list[str] = []
+    futures = [threads.submit(False, served.append, "poll")]
+    clock.now += django_bridge.READ_GRACE / 2
+    futures.append(threads.submit(True, served.append, "move within the grace"))
+    clock.now += django_bridge.READ_GRACE
+    futures.append(threads.submit(True, served.append, "move after it"))
+    busy.set()
+    for future in futures:
+        future.result(timeout=10)
+    threads.shutdown()
+    assert served == ["move within the grace", "poll", "move after it"]
+
+
+def test_a_request_cancelled_while_it_waits_is_never_served():
+    threads, busy = blocked()
+    served: list[str] = []
+    dropped = threads.submit(False, served.append, "a poll whose page went away")
+    kept = threads.submit(False, served.append, "the next")
+    assert dropped.cancel()
+    busy.set()
+    kept.result(timeout=10)
+    threads.shutdown()
+    assert served == ["the next"]
+
+
+def test_a_client_gone_while_its_request_waits_costs_django_nothing():
+    """A reloaded page's poll, still waiting for a thread when its connection closes, is
+    never served: the bridge answers nothing and Django never sees it."""
+    bridge = DjangoBridge(lambda environ, start: [b""], threads=1)
+    called = []
+
+    def app(environ, start_response):
+        called.append(True)
+        start_response("200 OK", [])
+        return [b""]
+
+    bridge.app = app
+    import threading
+
+    busy = threading.Event()
+    bridge.threads.submit(True, busy.wait, 10)
+    sent: list[dict[str, Any]] = []
+    parts = [b""]
+
+    async def receive():
+        if parts:
+            parts.pop()
+            return {"type": "http.request", "body": b"", "more_body": False}
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    async def test():
+        await bridge(dict(SCOPE, method="GET"), receive, send)
+
+    run(test)
+    busy.set()
+    bridge.threads.shutdown()
+    assert sent == [] and called == []
+
+
+def test_a_post_goes_first_and_a_get_waits_its_grace():
+    """The bridge tells the pool which requests are writes: the method, nothing the client
+    could claim otherwise."""
+    seen = []
+
+    def app(environ, start_response):
+        start_response("204 No Content", [])
+        return [b""]
+
+    bridge = DjangoBridge(app, threads=1)
+    submit = bridge.threads.submit
+
+    def recording(first, work, *args):
+        seen.append(first)
+        return submit(first, work, *args)
+
+    bridge.threads.submit = recording  # type: ignore[method-assign]
+    bodies: list[bytes] = []
+
+    async def receive():
+        if not bodies:
+            bodies.append(b"")
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # the client waits for its answer
+
+    async def send(message):
+        pass
+
+    async def test():
+        for method in ("POST", "GET", "DELETE", "HEAD"):
+            bodies.clear()
+            await bridge(dict(SCOPE, method=method), receive, send)
+
+    run(test)
+    bridge.threads.shutdown()
+    assert seen == [True, False, True, False]
+
+
+def test_every_error_is_handed_to_the_request_even_one_that_is_no_exception():
+    class Stopped(BaseException):
+        pass
+
+    threads = django_bridge.Threads(1)
+
+    def stop() -> None:
+        raise Stopped()
+
+    failed = threads.submit(True, stop)
+    assert isinstance(failed.exception(timeout=10), Stopped)
     assert threads.submit(True, lambda: "served").result(timeout=10) == "served"
-    assert threading.active_count() == before + 2
-    threads.shutdown(wait=True)
+    threads.shutdown()
+
+
+def test_shutting_down_serves_what_waits_then_refuses_more():
+    threads, busy = blocked()
+    served: list[str] = []
+    waiting = [threads.submit(False, served.append, n) for n in ("one", "two")]
+    threads.shutdown(wait=False)
+    busy.set()
+    for future in waiting:
+        future.result(timeout=10)
+    assert served == ["one", "two"]
+    try:
+        threads.submit(True, served.append, "late")
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("a request was taken after the shutdown")
+
+
+def test_a_pool_without_threads_is_refused():
+    try:
+        django_bridge.Threads(0)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("a pool of no thread would leave every request waiting")
+
+
+def test_a_forked_process_starts_threads_of_its_own(monkeypatch):
+    """After a fork the parent's threads are not the child's: the first request in the child
+    starts its own."""
+    threads = django_bridge.Threads(1)
+    assert threads.submit(True, lambda: "parent").result(timeout=10) == "parent"
+    parent_threads = list(threads._threads)
+    monkeypatch.setattr(django_bridge.os, "getpid", lambda: -1)
+    assert threads.submit(True, lambda: "child").result(timeout=10) == "child"
+    assert threads._threads and threads._threads[0] not in parent_threads
+    threads.shutdown()
