@@ -634,7 +634,7 @@ async def live(args, env, slug: str) -> None:
         print(
             f"\n== live: the production stack (gunicorn "
             f"{crowd.gunicorn_settings(server_env(env, args.port, 2), [])}, Django's threads "
-            f"{env.get('GUNICORN_THREADS', '8')} a worker; "
+            f"{env.get('GUNICORN_THREADS', '2 (the default)')} a worker; "
             f"PostgreSQL {database}, Redis {env['REDIS_URL'].rsplit('/', 1)[1]}, a Celery "
             f"worker), tournament {slug}; {args.streams} spectators over "
             + ", ".join(f"{p} ({plan.count(p)}, {len(t)} topics)" for p, t in topics_of.items())
