@@ -43,9 +43,15 @@ Send = Callable[[dict[str, Any]], Any]
 
 #: The methods of a request that changes something (a move, a form): served first.
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-#: How long a read (a poll, a page, the health check) may be overtaken by writes that came
-#: after it, in seconds: writes go first, but never starve the reads behind them.
-READ_GRACE = 0.5
+#: The probes (a container's health check, a load balancer's): served first too, or a busy
+#: process would be taken for a dead one.
+PROBES = frozenset({"/healthz", "/readyz"})
+#: How long a read (a poll, a page) may be overtaken by writes that came after it, in
+#: seconds: writes go first, but never starve the reads behind them for longer. Not shorter:
+#: on a full machine the reads wait 2-3 s at issue 31's target, and a read due sooner is
+#: served before the moves that come after it (with 0.5 s a move's p95 was 1.4 s, with 5 s
+#: 150-173 ms; docs/performance.md, "Writes first, two threads").
+READ_GRACE = 10.0
 
 
 class Threads:
@@ -151,7 +157,7 @@ class DjangoBridge:
                 break
         environ = build_environ(scope, io.BytesIO(bytes(body)))  # type: ignore[arg-type]
         loop = asyncio.get_running_loop()
-        first = scope.get("method") in WRITES
+        first = scope.get("method") in WRITES or scope.get("path") in PROBES
         work = asyncio.wrap_future(
             self.threads.submit(first, self._run, environ, loop, send), loop=loop
         )

@@ -276,8 +276,8 @@ def test_a_client_gone_while_its_request_waits_costs_django_nothing():
 
 
 def test_a_post_goes_first_and_a_get_waits_its_grace():
-    """The bridge tells the pool which requests are writes: the method, nothing the client
-    could claim otherwise."""
+    """The bridge tells the pool which requests go first: writes (by the method) and the
+    health probes (by the path), nothing the client could claim otherwise."""
     seen = []
 
     def app(environ, start_response):
@@ -304,13 +304,19 @@ def test_a_post_goes_first_and_a_get_waits_its_grace():
         pass
 
     async def test():
-        for method in ("POST", "GET", "DELETE", "HEAD"):
+        for method, path in [
+            ("POST", "/echo/"),
+            ("GET", "/echo/"),
+            ("DELETE", "/echo/"),
+            ("HEAD", "/echo/"),
+            ("GET", "/healthz"),  # a probe must not wait behind the crowd's polls
+        ]:
             bodies.clear()
-            await bridge(dict(SCOPE, method=method), receive, send)
+            await bridge(dict(SCOPE, method=method, path=path), receive, send)
 
     run(test)
     bridge.threads.shutdown()
-    assert seen == [True, False, True, False]
+    assert seen == [True, False, True, False, True]
 
 
 def test_every_error_is_handed_to_the_request_even_one_that_is_no_exception():
