@@ -9,7 +9,7 @@ stays open between polls (keep-alive), and a request that waits on PostgreSQL or
 the other threads to serve. One process per core,
 and two threads in each for the waits on PostgreSQL and Redis: more threads share a process's
 interpreter lock among more requests at once, and on a quiet 2-core machine 100 online tables
-(bench/online_capacity.py) had a move answered at p95 1.6 s with 8 threads, 137-140 ms with
+(bench/online_capacity.py) had a move answered at p95 1.6 s with 8 threads, 137-165 ms with
 2 serving writes first (config/django_bridge.py; docs/performance.md, "Writes first, two
 threads"); bench/crowd.py's spectators were served as well with either.
 WEB_CONCURRENCY and GUNICORN_THREADS override them on a bigger machine.
