@@ -1,6 +1,6 @@
 // A move's button sends when the finger lifts (issue 26, a quicker tap): the referee console
-// (templates/duels/console.html) and the card table (templates/cardtable/table.html) load
-// this with the buttons that send a move in its data-sends (a selector). A phone's browser
+// (templates/duels/console.html) loads this with the buttons that send a move in its
+// data-sends (a selector). A phone's browser
 // makes the click of a tap only after the touch's end has gone through its input pipeline
 // and a frame (press and focus styles): 20-50 ms at 4x, measured, before any script of the
 // page may send. The lift is the up-event WCAG 2.5.2 asks for, so a finger slid off the

@@ -18,15 +18,7 @@ from playwright.sync_api import expect
 
 from practice import services as practice_services
 from practice.models import PracticeDuel
-from tests.e2e.test_console_browser import (
-    no_accessibility_violations,
-    phone_signed_in,
-    sent_at_each_lift,
-    shot,
-    slide_off,
-    touch_phone,
-)
-from tests.factories import UserFactory
+from tests.e2e.test_console_browser import no_accessibility_violations, phone_signed_in, shot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -278,34 +270,3 @@ def tab_to(page, selector: str) -> None:
         if page.evaluate("(s) => document.activeElement.matches(s)", selector):
             return
     raise AssertionError(f"Tab never reached {selector}")
-
-
-def test_a_finger_plays_the_card_once_when_it_lifts_and_a_slide_plays_nothing(browser, live_server):
-    """Issue 26's quicker tap on the card table too (lift.js): on a touch screen the Play
-    button sends when the finger lifts, the browser's click that follows is no second move,
-    and a finger that slides off the button (a scroll) sends nothing."""
-    UserFactory(username="ada")
-    context, page, errors, posts = touch_phone(browser, live_server, "ada")
-    start(page, "tournament", "1")
-    cdp = context.new_cdp_session(page)
-    plays = 0
-    for _ in range(3):
-        if state_of(page) != "hand" or not page.locator(".hand-numbers").count():
-            break
-        before = newest(page)
-        page.locator(".hand-numbers .card-pick").first.tap()
-        button = page.locator(".play-button")
-        expect(button).to_have_text(re.compile(r"^Reveal \d"))
-        sent = len(posts)
-        slide_off(cdp, button)
-        button.scroll_into_view_if_needed()
-        button.tap()  # then the card is played in earnest
-        moved(page, before)
-        assert len(posts) - sent == 1, posts[sent:]  # one move: the slide sent none
-        plays += 1
-    assert plays >= 1
-    # Each move left when its finger lifted, before the browser's click (if one came).
-    count, order = sent_at_each_lift(page)
-    assert count == plays, order
-    context.close()
-    assert errors == []
